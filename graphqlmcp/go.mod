@@ -1,0 +1,3 @@
+module github.com/mcpforge/servers/graphqlmcp
+
+go 1.25.0

@@ -1,0 +1,195 @@
+// Package app runs an MCP server process: the command line both servers share
+// (--transport, --listen, --log-level, --version), logging to stderr, the stdio
+// and Streamable HTTP transports, exit codes and graceful shutdown.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/urfave/cli/v3"
+)
+
+// Exit codes of both servers.
+const (
+	ExitOK      = 0
+	ExitFailure = 1 // the server failed while running
+	ExitUsage   = 2 // the command line or the environment was wrong
+)
+
+// Spec describes one server binary.
+type Spec struct {
+	Name        string // the binary's name, e.g. "graphqlmcp"
+	Usage       string // one line for --help
+	Description string // a paragraph for --help
+	EnvPrefix   string // prefix of the variables mirroring the shared flags, e.g. "GRAPHQL"
+	Flags       []cli.Flag
+	// Build makes the server from the parsed command line. An error it returns
+	// means bad startup values: its message is printed as one line and the
+	// process exits with ExitUsage.
+	Build func(ctx context.Context, cmd *cli.Command, env Env) (*mcp.Server, error)
+	// Hint is printed on stderr when a person starts the server by hand in a
+	// terminal over stdio, where it would otherwise sit silently.
+	Hint string
+}
+
+// Env is what Build receives besides the command line.
+type Env struct {
+	Logger    *slog.Logger
+	UserAgent string
+	Version   string
+}
+
+// Streams are the process's standard streams, passed in so that tests can run
+// a whole server in-process.
+type Streams struct {
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+}
+
+// Main runs spec as the process and exits with its exit code.
+func Main(spec Spec) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := Run(ctx, spec, os.Args, Streams{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})
+	stop()
+	os.Exit(code)
+}
+
+// usageError marks an error as the caller's: bad flags or startup values.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+// Run runs spec with the command-line args (args[0] is the program name) and
+// returns the exit code. It returns when ctx is done or the client goes away.
+func Run(ctx context.Context, spec Spec, args []string, streams Streams) int {
+	version, commit := BuildVersion()
+	if commit == "" {
+		commit = "commit unknown"
+	}
+	cmd := &cli.Command{
+		Name:            spec.Name,
+		Usage:           spec.Usage,
+		Description:     spec.Description,
+		Version:         version + " (" + commit + ")",
+		Flags:           append(sharedFlags(spec.EnvPrefix), spec.Flags...),
+		HideHelpCommand: true,
+		Reader:          streams.Stdin,
+		Writer:          streams.Stderr, // --help and --version must never touch a protocol channel
+		ErrWriter:       streams.Stderr,
+		ExitErrHandler:  func(context.Context, *cli.Command, error) {},
+		OnUsageError: func(_ context.Context, _ *cli.Command, err error, _ bool) error {
+			return usageError{err}
+		},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if cmd.Args().Present() {
+				return usageError{fmt.Errorf("unexpected argument %q: %s takes flags only (see --help)", cmd.Args().First(), spec.Name)}
+			}
+			return serve(ctx, spec, cmd, streams, version)
+		},
+	}
+	err := cmd.Run(ctx, args)
+	if err == nil {
+		return ExitOK
+	}
+	fmt.Fprintf(streams.Stderr, "%s: %s\n", spec.Name, oneLine(err.Error()))
+	var usage usageError
+	if errors.As(err, &usage) || isFlagError(err) {
+		return ExitUsage
+	}
+	return ExitFailure
+}
+
+// isFlagError recognises the errors urfave/cli returns for flag values it
+// cannot parse (a non-integer --timeout, say) without calling OnUsageError.
+func isFlagError(err error) bool {
+	msg := err.Error()
+	return strings.HasPrefix(msg, "invalid value") || strings.HasPrefix(msg, "flag provided but not defined") ||
+		strings.Contains(msg, "could not parse") || strings.HasPrefix(msg, "flag needs an argument")
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+func sharedFlags(envPrefix string) []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{
+			Name:    "transport",
+			Value:   "stdio",
+			Usage:   "how clients connect: stdio, or http (Streamable HTTP at /mcp)",
+			Sources: cli.EnvVars(envPrefix + "_TRANSPORT"),
+		},
+		&cli.StringFlag{
+			Name:    "listen",
+			Value:   "127.0.0.1:8080",
+			Usage:   "address to listen on with --transport http",
+			Sources: cli.EnvVars(envPrefix + "_LISTEN"),
+		},
+		&cli.StringFlag{
+			Name:    "log-level",
+			Value:   "info",
+			Usage:   "stderr log level: debug, info, warn or error",
+			Sources: cli.EnvVars(envPrefix + "_LOG_LEVEL"),
+		},
+	}
+}
+
+func serve(ctx context.Context, spec Spec, cmd *cli.Command, streams Streams, version string) error {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(cmd.String("log-level"))); err != nil {
+		return usageError{fmt.Errorf("--log-level %q is not a level: use debug, info, warn or error", cmd.String("log-level"))}
+	}
+	logger := slog.New(slog.NewTextHandler(streams.Stderr, &slog.HandlerOptions{Level: level}))
+	transport := cmd.String("transport")
+	if transport != "stdio" && transport != "http" {
+		return usageError{fmt.Errorf("--transport %q is not a transport: use stdio or http", transport)}
+	}
+	server, err := spec.Build(ctx, cmd, Env{Logger: logger, UserAgent: UserAgent(spec.Name), Version: version})
+	if err != nil {
+		return usageError{err}
+	}
+	if transport == "http" {
+		return ServeHTTP(ctx, server, cmd.String("listen"), logger)
+	}
+	if isTerminal(streams.Stdin) && spec.Hint != "" {
+		fmt.Fprintln(streams.Stderr, spec.Hint)
+	}
+	logger.Debug("serving over stdio")
+	return serveStdio(ctx, server, streams)
+}
+
+func serveStdio(ctx context.Context, server *mcp.Server, streams Streams) error {
+	transport := &mcp.IOTransport{
+		Reader: io.NopCloser(streams.Stdin),
+		Writer: nopWriteCloser{streams.Stdout},
+	}
+	err := server.Run(ctx, transport)
+	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
+		return nil
+	}
+	return err
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}

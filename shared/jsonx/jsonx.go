@@ -1,0 +1,123 @@
+// Package jsonx holds the JSON helpers both servers share: encoding without
+// HTML escaping, and strict decoding of tool arguments into errors that name
+// the argument and the expected type.
+package jsonx
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Marshal encodes v as compact JSON without escaping <, > and &, which would
+// make GraphQL text and HTML bodies hard to read for an assistant.
+func Marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+// MarshalIndent is Marshal with two-space indentation.
+func MarshalIndent(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+// ArgumentError describes one argument of a call that could not be decoded.
+type ArgumentError struct {
+	// Argument is the offending argument's name; empty when the arguments as a
+	// whole were malformed.
+	Argument string
+	Message  string
+}
+
+func (e *ArgumentError) Error() string { return e.Message }
+
+// DecodeStrict decodes the JSON object data into v. Unknown members and values
+// of the wrong JSON type are reported as *ArgumentError, naming the member and
+// what it should be, so that a caller can fix the call without reading Go
+// error text. Empty data decodes as {}.
+func DecodeStrict(data []byte, v any) error {
+	if len(bytes.TrimSpace(data)) == 0 || string(bytes.TrimSpace(data)) == "null" {
+		data = []byte("{}")
+	}
+	if trimmed := bytes.TrimSpace(data); trimmed[0] != '{' {
+		return &ArgumentError{Message: "arguments must be a JSON object"}
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	dec.UseNumber()
+	err := dec.Decode(v)
+	if err == nil {
+		if _, extra := dec.Token(); extra != io.EOF {
+			return &ArgumentError{Message: "arguments must be a single JSON object"}
+		}
+		return nil
+	}
+	var typeErr *json.UnmarshalTypeError
+	if errors.As(err, &typeErr) {
+		name := typeErr.Field
+		return &ArgumentError{
+			Argument: name,
+			Message:  fmt.Sprintf("argument %q must be %s, not %s", name, describeGoType(typeErr.Type.String()), article(typeErr.Value)),
+		}
+	}
+	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		name = strings.Trim(name, `"`)
+		return &ArgumentError{Argument: name, Message: fmt.Sprintf("unknown argument %q", name)}
+	}
+	return &ArgumentError{Message: "arguments are not valid JSON: " + err.Error()}
+}
+
+// describeGoType names the JSON shape a Go type decodes from.
+func describeGoType(goType string) string {
+	t := strings.TrimLeft(goType, "*")
+	switch {
+	case strings.HasPrefix(t, "int"), strings.HasPrefix(t, "uint"):
+		return "an integer"
+	case strings.HasPrefix(t, "float"), t == "json.Number":
+		return "a number"
+	case t == "string":
+		return "a string"
+	case t == "bool":
+		return "a boolean (true or false)"
+	case strings.HasPrefix(t, "map["):
+		if strings.HasSuffix(t, "]string") {
+			return "a JSON object of string values"
+		}
+		return "a JSON object"
+	case strings.HasPrefix(t, "[]"):
+		if strings.HasSuffix(t, "string") {
+			return "an array of strings"
+		}
+		return "an array"
+	default:
+		return "a JSON object"
+	}
+}
+
+// article turns encoding/json's description of a value ("string",
+// "number 1.5", "array") into a phrase.
+func article(value string) string {
+	switch {
+	case value == "array", value == "object":
+		return "an " + value
+	case strings.HasPrefix(value, "number"):
+		return "the " + value
+	default:
+		return "a " + value
+	}
+}
