@@ -1,0 +1,189 @@
+// Package config defines graphqlmcp's startup options: the flags, their
+// environment variables, and the checks that turn them into a Config.
+package config
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/mcpforge/servers/graphqlmcp/internal/upstream"
+)
+
+// Mutations is the server-wide ceiling on running mutations.
+type Mutations string
+
+const (
+	// MutationsPerCall lets a call run a mutation when it passes allowMutations: true.
+	MutationsPerCall Mutations = "per-call"
+	// MutationsNever refuses every mutation, whatever the call says.
+	MutationsNever Mutations = "never"
+	// MutationsAlways runs mutations without allowMutations.
+	MutationsAlways Mutations = "always"
+)
+
+// Config is the checked startup configuration.
+type Config struct {
+	Endpoint         *url.URL          // default endpoint
+	Headers          map[string]string // startup headers; values are secrets
+	Timeout          time.Duration     // default per-request timeout
+	MaxComplexity    int               // complexity ceiling of graphql_query
+	Mutations        Mutations
+	AllowEndpoints   []*url.URL // when non-empty, per-call endpoints must match one
+	HeadersAnyOrigin bool       // send startup headers to every endpoint, not only the default's origin
+	MaxResponseBytes int64
+	SchemaCacheTTL   time.Duration
+}
+
+// Defaults of the options that have one.
+const (
+	DefaultEndpoint         = "http://localhost:4000/graphql"
+	DefaultTimeoutMS        = 30000
+	DefaultMaxComplexity    = 100
+	DefaultMaxResponseBytes = 4 << 20
+	DefaultSchemaCacheTTL   = 5 * time.Minute
+	MaxTimeoutMS            = 600000
+)
+
+// Flags are graphqlmcp's own command-line flags, each mirrored by a variable.
+func Flags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{
+			Name: "endpoint", Aliases: []string{"e"}, Value: DefaultEndpoint,
+			Usage:   "default GraphQL endpoint (absolute http or https URL)",
+			Sources: cli.EnvVars("GRAPHQL_ENDPOINT"),
+		},
+		&cli.StringFlag{
+			Name: "headers", Aliases: []string{"H"},
+			Usage:   `default headers, a JSON object of strings: '{"Authorization":"Bearer …"}'`,
+			Sources: cli.EnvVars("GRAPHQL_HEADERS"),
+		},
+		&cli.IntFlag{
+			Name: "timeout", Aliases: []string{"t"}, Value: DefaultTimeoutMS,
+			Usage:   "default request timeout in milliseconds",
+			Sources: cli.EnvVars("GRAPHQL_TIMEOUT"),
+		},
+		&cli.IntFlag{
+			Name: "maxComplexity", Aliases: []string{"m"}, Value: DefaultMaxComplexity,
+			Usage:   "highest complexity score graphql_query will send",
+			Sources: cli.EnvVars("GRAPHQL_MAX_COMPLEXITY"),
+		},
+		&cli.StringFlag{
+			Name: "mutations", Value: string(MutationsPerCall),
+			Usage:   "per-call (a call may pass allowMutations), never, or always",
+			Sources: cli.EnvVars("GRAPHQL_MUTATIONS"),
+		},
+		&cli.StringSliceFlag{
+			Name:    "allow-endpoint",
+			Usage:   "origin or URL prefix a per-call endpoint must match (repeatable)",
+			Sources: cli.EnvVars("GRAPHQL_ALLOW_ENDPOINTS"),
+		},
+		&cli.BoolFlag{
+			Name:    "headers-any-origin",
+			Usage:   "send --headers to every endpoint, not only the default one's origin",
+			Sources: cli.EnvVars("GRAPHQL_HEADERS_ANY_ORIGIN"),
+		},
+		&cli.Int64Flag{
+			Name: "max-response-bytes", Value: DefaultMaxResponseBytes,
+			Usage:   "largest response body read from an endpoint",
+			Sources: cli.EnvVars("GRAPHQL_MAX_RESPONSE_BYTES"),
+		},
+		&cli.DurationFlag{
+			Name: "schema-cache-ttl", Value: DefaultSchemaCacheTTL,
+			Usage:   "how long graphql_introspect reuses a schema; 0 disables",
+			Sources: cli.EnvVars("GRAPHQL_SCHEMA_CACHE_TTL"),
+		},
+	}
+}
+
+// FromCommand checks the parsed flags. Its errors name the flag, the rule and
+// an example of a good value, and never repeat a header value.
+func FromCommand(cmd *cli.Command) (Config, error) {
+	cfg := Config{
+		Timeout:          time.Duration(cmd.Int("timeout")) * time.Millisecond,
+		MaxComplexity:    cmd.Int("maxComplexity"),
+		Mutations:        Mutations(cmd.String("mutations")),
+		HeadersAnyOrigin: cmd.Bool("headers-any-origin"),
+		MaxResponseBytes: cmd.Int64("max-response-bytes"),
+		SchemaCacheTTL:   cmd.Duration("schema-cache-ttl"),
+	}
+	endpoint, err := ParseEndpoint(cmd.String("endpoint"))
+	if err != nil {
+		return Config{}, fmt.Errorf("--endpoint: %v", err)
+	}
+	cfg.Endpoint = endpoint
+	if cfg.Headers, err = ParseHeaders(cmd.String("headers")); err != nil {
+		return Config{}, fmt.Errorf("--headers: %v", err)
+	}
+	if ms := cmd.Int("timeout"); ms < 1 || ms > MaxTimeoutMS {
+		return Config{}, fmt.Errorf("--timeout must be between 1 and %d milliseconds, got %d; for example --timeout 30000", MaxTimeoutMS, ms)
+	}
+	if cfg.MaxComplexity < 1 {
+		return Config{}, fmt.Errorf("--maxComplexity must be at least 1, got %d; for example --maxComplexity 100", cfg.MaxComplexity)
+	}
+	switch cfg.Mutations {
+	case MutationsPerCall, MutationsNever, MutationsAlways:
+	default:
+		return Config{}, fmt.Errorf("--mutations must be per-call, never or always, got %q", cfg.Mutations)
+	}
+	if cfg.MaxResponseBytes < 1 {
+		return Config{}, fmt.Errorf("--max-response-bytes must be at least 1, got %d; for example --max-response-bytes 4194304", cfg.MaxResponseBytes)
+	}
+	if cfg.SchemaCacheTTL < 0 {
+		return Config{}, fmt.Errorf("--schema-cache-ttl must not be negative, got %s; use 0 to disable the cache", cfg.SchemaCacheTTL)
+	}
+	for _, raw := range cmd.StringSlice("allow-endpoint") {
+		for _, item := range strings.Split(raw, ",") {
+			item = strings.TrimSpace(item)
+			if item == "" {
+				continue
+			}
+			prefix, err := ParseEndpoint(item)
+			if err != nil {
+				return Config{}, fmt.Errorf("--allow-endpoint: %v", err)
+			}
+			cfg.AllowEndpoints = append(cfg.AllowEndpoints, prefix)
+		}
+	}
+	return cfg, nil
+}
+
+// ParseEndpoint accepts an absolute http or https URL without a fragment.
+func ParseEndpoint(raw string) (*url.URL, error) {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("%q is not an absolute http(s) URL; give one such as https://api.example.com/graphql", raw)
+	}
+	if u.Fragment != "" {
+		return nil, fmt.Errorf("%q has a #fragment, which is never sent to a server; remove it", raw)
+	}
+	return u, nil
+}
+
+// ParseHeaders accepts a JSON object whose values are all strings and whose
+// names are headers a caller may set. Empty text means no headers.
+func ParseHeaders(text string) (map[string]string, error) {
+	if strings.TrimSpace(text) == "" {
+		return nil, nil
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(text), &raw); err != nil || raw == nil {
+		return nil, fmt.Errorf(`must be a JSON object of string values, such as '{"Authorization":"Bearer <token>"}'`)
+	}
+	headers := make(map[string]string, len(raw))
+	for name, value := range raw {
+		var s string
+		if err := json.Unmarshal(value, &s); err != nil {
+			return nil, fmt.Errorf("the value of %q is not a string; every value must be a JSON string", name)
+		}
+		headers[name] = s
+	}
+	if err := upstream.CheckHeaders(headers); err != nil {
+		return nil, err
+	}
+	return headers, nil
+}

@@ -1,0 +1,54 @@
+package schema
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/mcpforge/servers/graphqlmcp/internal/upstream"
+	"github.com/mcpforge/servers/shared/httpx"
+)
+
+// Fetch introspects the endpoint of req (whose Query and Variables it sets)
+// and converts the answer. An endpoint that rejects the current introspection
+// query is asked again with LegacyQuery.
+func Fetch(ctx context.Context, client *upstream.Client, req upstream.Request, includeDeprecated bool) (*Schema, error) {
+	req.Variables = map[string]any{"includeDeprecated": includeDeprecated}
+	req.OperationName = "IntrospectionQuery"
+	var firstErrors []string
+	for i, query := range []string{Query, LegacyQuery} {
+		req.Query = query
+		resp, err := client.Post(ctx, req)
+		if err != nil {
+			return nil, fmt.Errorf("introspection failed: %w", err)
+		}
+		var answer struct {
+			Data   json.RawMessage `json:"data"`
+			Errors []struct {
+				Message string `json:"message"`
+			} `json:"errors"`
+		}
+		if err := json.Unmarshal(resp.Body, &answer); err != nil {
+			return nil, fmt.Errorf("introspection failed: the answer of %s is not JSON: %v", httpx.DisplayURL(req.Target.URL), err)
+		}
+		if resp.HasData {
+			result, err := ParseResult(answer.Data)
+			if err != nil {
+				return nil, fmt.Errorf("introspection of %s failed: %v", httpx.DisplayURL(req.Target.URL), err)
+			}
+			return New(result)
+		}
+		for _, e := range answer.Errors {
+			if i == 0 {
+				firstErrors = append(firstErrors, e.Message)
+			}
+		}
+	}
+	reason := "no data and no errors"
+	if len(firstErrors) > 0 {
+		reason = strings.Join(firstErrors, "; ")
+	}
+	return nil, fmt.Errorf("introspection of %s failed: %s. The endpoint may have introspection disabled: "+
+		"ask its owner for the schema, or run queries you already know with graphql_query", httpx.DisplayURL(req.Target.URL), reason)
+}

@@ -1,0 +1,238 @@
+package schema
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/vektah/gqlparser/v2/ast"
+)
+
+// MaxViewBytes is the largest text a view returns: about 25k tokens, under the
+// tool-output limits of common assistants.
+const MaxViewBytes = 100_000
+
+// maxSearchLines bounds a search answer; a broader term should be narrowed.
+const maxSearchLines = 200
+
+// Schema is a converted schema with what its views need.
+type Schema struct {
+	Doc *ast.SchemaDocument
+	SDL string
+}
+
+// New converts an introspection result.
+func New(r *Result) (*Schema, error) {
+	doc, err := ToDocument(r)
+	if err != nil {
+		return nil, err
+	}
+	return &Schema{Doc: doc, SDL: Format(doc)}, nil
+}
+
+// rootNames returns the query, mutation and subscription type names.
+func (s *Schema) rootNames() []string {
+	names := []string{"Query", "Mutation", "Subscription"}
+	for _, schemaDef := range s.Doc.Schema {
+		names = names[:0]
+		for _, op := range schemaDef.OperationTypes {
+			names = append(names, op.Type)
+		}
+	}
+	return names
+}
+
+// Overview summarises a schema too large to return whole: the root types'
+// fields with arguments and return types, every type name grouped by kind,
+// and how to ask for more. It fits in MaxViewBytes, giving up detail (first
+// the root fields' arguments, then names) when it must.
+func (s *Schema) Overview() (text string, truncated bool) {
+	for _, detail := range []overviewDetail{fullRoots, bareRoots} {
+		text = s.overview(detail)
+		if len(text) <= MaxViewBytes {
+			return text, detail != fullRoots
+		}
+	}
+	return cut(text, MaxViewBytes, "the overview was cut here; use search to find what you need"), true
+}
+
+type overviewDetail int
+
+const (
+	fullRoots overviewDetail = iota // root fields with arguments
+	bareRoots                       // root fields with return types only
+)
+
+func (s *Schema) overview(detail overviewDetail) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Schema overview: %d types; the full SDL is %d bytes, more than the %d a call returns.\n",
+		len(s.Doc.Definitions), len(s.SDL), MaxViewBytes)
+	b.WriteString("# For more, call graphql_introspect again with types: [\"TypeName\", ...] for full definitions,\n")
+	b.WriteString("# or search: \"word\" for the types, fields and arguments whose names contain it.\n\n")
+	for _, name := range s.rootNames() {
+		def := s.Doc.Definitions.ForName(name)
+		if def == nil {
+			continue
+		}
+		fmt.Fprintf(&b, "type %s {\n", def.Name)
+		for _, f := range def.Fields {
+			if detail == fullRoots {
+				fmt.Fprintf(&b, "  %s\n", fieldSignature(f))
+			} else {
+				fmt.Fprintf(&b, "  %s: %s\n", f.Name, f.Type.String())
+			}
+		}
+		b.WriteString("}\n\n")
+	}
+	b.WriteString("# Types by kind\n")
+	byKind := map[ast.DefinitionKind][]string{}
+	for _, def := range s.Doc.Definitions {
+		byKind[def.Kind] = append(byKind[def.Kind], def.Name)
+	}
+	for _, kind := range []ast.DefinitionKind{ast.Object, ast.Interface, ast.Union, ast.Enum, ast.InputObject, ast.Scalar} {
+		names := byKind[kind]
+		if len(names) == 0 {
+			continue
+		}
+		slices.Sort(names)
+		fmt.Fprintf(&b, "%s (%d): %s\n", kind, len(names), strings.Join(names, ", "))
+	}
+	return b.String()
+}
+
+// Types returns the SDL of the named types, with a note for each name the
+// schema does not have and the nearest names it does.
+func (s *Schema) Types(names []string) (text string, truncated bool) {
+	found := &ast.SchemaDocument{}
+	var notes []string
+	for _, name := range names {
+		if def := s.Doc.Definitions.ForName(name); def != nil {
+			found.Definitions = append(found.Definitions, def)
+			continue
+		}
+		if d := s.Doc.Directives.ForName(strings.TrimPrefix(name, "@")); d != nil {
+			found.Directives = append(found.Directives, d)
+			continue
+		}
+		note := fmt.Sprintf("# No type named %q.", name)
+		if similar := s.similarNames(name, 5); len(similar) > 0 {
+			note += " Similar: " + strings.Join(similar, ", ") + "."
+		}
+		notes = append(notes, note)
+	}
+	text = Format(found)
+	if len(notes) > 0 {
+		text = strings.Join(notes, "\n") + "\n" + text
+	}
+	if len(text) > MaxViewBytes {
+		return cut(text, MaxViewBytes, "cut here: ask for fewer types at a time"), true
+	}
+	return text, false
+}
+
+func (s *Schema) similarNames(name string, limit int) []string {
+	lower := strings.ToLower(name)
+	var similar []string
+	for _, def := range s.Doc.Definitions {
+		candidate := strings.ToLower(def.Name)
+		if strings.Contains(candidate, lower) || strings.Contains(lower, candidate) {
+			similar = append(similar, def.Name)
+		}
+	}
+	slices.SortFunc(similar, func(a, b string) int { return cmp.Or(cmp.Compare(len(a), len(b)), strings.Compare(a, b)) })
+	return similar[:min(len(similar), limit)]
+}
+
+// Search lists, one per line, the types, fields, arguments, input fields and
+// enum values whose names contain term, ignoring case: "type PullRequest",
+// "Repository.pullRequest(number: Int!): PullRequest".
+func (s *Schema) Search(term string) (text string, truncated bool) {
+	needle := strings.ToLower(strings.TrimSpace(term))
+	var lines []string
+	for _, def := range s.Doc.Definitions {
+		if strings.Contains(strings.ToLower(def.Name), needle) {
+			lines = append(lines, kindKeyword(def.Kind)+" "+def.Name)
+		}
+		for _, f := range def.Fields {
+			if strings.Contains(strings.ToLower(f.Name), needle) || argumentMatches(f.Arguments, needle) {
+				lines = append(lines, def.Name+"."+fieldSignature(f))
+			}
+		}
+		for _, v := range def.EnumValues {
+			if strings.Contains(strings.ToLower(v.Name), needle) {
+				lines = append(lines, def.Name+"."+v.Name)
+			}
+		}
+	}
+	for _, d := range s.Doc.Directives {
+		if strings.Contains(strings.ToLower(d.Name), needle) {
+			lines = append(lines, "directive @"+d.Name)
+		}
+	}
+	if len(lines) == 0 {
+		return fmt.Sprintf("# Nothing in the schema has a name containing %q. Try a shorter or different word.\n", term), false
+	}
+	header := fmt.Sprintf("# %d names contain %q:\n", len(lines), term)
+	if len(lines) > maxSearchLines {
+		header = fmt.Sprintf("# %d names contain %q; the first %d follow. Use a longer word to narrow the search.\n", len(lines), term, maxSearchLines)
+		lines, truncated = lines[:maxSearchLines], true
+	}
+	text = header + strings.Join(lines, "\n") + "\n"
+	if len(text) > MaxViewBytes {
+		return cut(text, MaxViewBytes, "cut here: use a longer word to narrow the search"), true
+	}
+	return text, truncated
+}
+
+func argumentMatches(args ast.ArgumentDefinitionList, needle string) bool {
+	for _, a := range args {
+		if strings.Contains(strings.ToLower(a.Name), needle) {
+			return true
+		}
+	}
+	return false
+}
+
+// fieldSignature renders "name(arg: Type = default, ...): Return".
+func fieldSignature(f *ast.FieldDefinition) string {
+	var b strings.Builder
+	b.WriteString(f.Name)
+	if len(f.Arguments) > 0 {
+		b.WriteByte('(')
+		for i, a := range f.Arguments {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(a.Name + ": " + a.Type.String())
+			if a.DefaultValue != nil {
+				b.WriteString(" = " + a.DefaultValue.String())
+			}
+		}
+		b.WriteByte(')')
+	}
+	b.WriteString(": " + f.Type.String())
+	return b.String()
+}
+
+func kindKeyword(kind ast.DefinitionKind) string {
+	switch kind {
+	case ast.InputObject:
+		return "input"
+	case ast.Object:
+		return "type"
+	default:
+		return strings.ToLower(string(kind))
+	}
+}
+
+// cut shortens text to at most limit bytes at a line boundary and ends it with
+// a comment line saying why.
+func cut(text string, limit int, why string) string {
+	note := "\n# " + why + "\n"
+	end := limit - len(note)
+	if i := strings.LastIndexByte(text[:end], '\n'); i > 0 {
+		end = i
+	}
+	return text[:end] + note
+}

@@ -1,0 +1,134 @@
+// Package upstream sends GraphQL requests to an endpoint over HTTP: which
+// endpoints a call may reach, which headers go with it, and how the answer is
+// read, bounded, classified and cleaned of startup secrets.
+package upstream
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"mime"
+	"net/http"
+	"time"
+
+	"github.com/mcpforge/servers/shared/httpx"
+	"github.com/mcpforge/servers/shared/jsonx"
+)
+
+// Client sends GraphQL requests.
+type Client struct {
+	HTTP             *http.Client
+	MaxResponseBytes int64
+	Redactor         Redactor
+	Logger           *slog.Logger
+}
+
+// Request is one GraphQL-over-HTTP POST.
+type Request struct {
+	Target  Target
+	Headers http.Header
+	Timeout time.Duration
+	// Body fields, as the GraphQL-over-HTTP spec names them.
+	Query         string
+	Variables     map[string]any
+	OperationName string
+}
+
+// Response is a GraphQL response as the endpoint sent it.
+type Response struct {
+	Status int
+	// Body is the response document, with startup secrets redacted.
+	Body json.RawMessage
+	// HasData reports a non-null "data" member: the operation ran, perhaps
+	// partly.
+	HasData bool
+}
+
+// Post sends req and returns the endpoint's GraphQL response. It fails when
+// the request cannot be made or answered, or when the answer is not a GraphQL
+// response; a GraphQL response carrying errors is not a failure here.
+func (c *Client) Post(ctx context.Context, req Request) (*Response, error) {
+	endpoint := httpx.DisplayURL(req.Target.URL)
+	payload, err := jsonx.Marshal(struct {
+		Query         string         `json:"query"`
+		Variables     map[string]any `json:"variables,omitempty"`
+		OperationName string         `json:"operationName,omitempty"`
+	}{req.Query, req.Variables, req.OperationName})
+	if err != nil {
+		return nil, fmt.Errorf("encoding the request: %w", err)
+	}
+	ctx, cancel := httpx.WithTimeout(ctx, req.Timeout)
+	defer cancel()
+	if req.Target.LinkLocalAllowed {
+		ctx = httpx.AllowLinkLocal(ctx)
+	}
+	httpReq, err := http.NewRequestWithContext(ctx, http.MethodPost, req.Target.URL.String(), bytes.NewReader(payload))
+	if err != nil {
+		return nil, fmt.Errorf("building the request to %s: %w", endpoint, err)
+	}
+	httpReq.Header = req.Headers.Clone()
+
+	start := time.Now()
+	resp, err := c.HTTP.Do(httpReq)
+	if err != nil {
+		err = httpx.Explain(ctx, err)
+		c.Logger.Info("upstream request failed", "endpoint", endpoint, "error", c.Redactor.String(err.Error()))
+		return nil, fmt.Errorf("request to %s failed: %s", endpoint, c.Redactor.String(err.Error()))
+	}
+	defer resp.Body.Close()
+	body, err := httpx.ReadLimited(resp.Body, c.MaxResponseBytes)
+	c.Logger.Debug("upstream request", "endpoint", endpoint, "status", resp.StatusCode,
+		"bytes", len(body), "duration", time.Since(start).Round(time.Millisecond))
+	var tooLarge *httpx.TooLargeError
+	if errors.As(err, &tooLarge) {
+		return nil, fmt.Errorf("the response from %s is larger than the %s limit (--max-response-bytes) and was not read to the end; "+
+			"select fewer fields, or fetch fewer items with a first/limit argument", endpoint, httpx.FormatBytes(tooLarge.Limit))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading the response from %s failed: %s", endpoint, c.Redactor.String(httpx.Explain(ctx, err).Error()))
+	}
+	body = c.Redactor.Bytes(body)
+
+	if doc, ok := parseGraphQLResponse(body); ok {
+		return &Response{Status: resp.StatusCode, Body: body, HasData: doc.hasData()}, nil
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return nil, fmt.Errorf("%s answered HTTP %s: %s", endpoint, resp.Status, snippetOrEmpty(body))
+	}
+	mediaType, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if mediaType == "" {
+		mediaType = "no Content-Type"
+	}
+	return nil, fmt.Errorf("%s answered HTTP %s with a body that is not a GraphQL response (%s): %s",
+		endpoint, resp.Status, mediaType, snippetOrEmpty(body))
+}
+
+func snippetOrEmpty(body []byte) string {
+	if len(bytes.TrimSpace(body)) == 0 {
+		return "(empty body)"
+	}
+	return httpx.Snippet(body, 300)
+}
+
+type graphQLResponse struct {
+	Data   json.RawMessage `json:"data"`
+	Errors json.RawMessage `json:"errors"`
+}
+
+func (r graphQLResponse) hasData() bool {
+	return len(r.Data) > 0 && string(r.Data) != "null"
+}
+
+// parseGraphQLResponse accepts a JSON object with a "data" or an "errors"
+// member, which is what makes a body a GraphQL response.
+func parseGraphQLResponse(body []byte) (graphQLResponse, bool) {
+	var doc graphQLResponse
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) == 0 || trimmed[0] != '{' || json.Unmarshal(trimmed, &doc) != nil {
+		return doc, false
+	}
+	return doc, doc.Data != nil || doc.Errors != nil
+}

@@ -1,0 +1,85 @@
+package upstream
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/mcpforge/servers/shared/httpx"
+)
+
+// Policy decides which endpoints a call may reach and which of them receive
+// the startup headers.
+type Policy struct {
+	Default          *url.URL
+	Allow            []*url.URL // origins or URL prefixes; empty allows any per-call endpoint
+	HeadersAnyOrigin bool
+}
+
+// Target is an endpoint a call may use.
+type Target struct {
+	URL *url.URL
+	// StartupHeaders reports whether the startup headers go to this endpoint.
+	StartupHeaders bool
+	// LinkLocalAllowed reports that the operator named this endpoint
+	// explicitly, so it may be a link-local address.
+	LinkLocalAllowed bool
+}
+
+// Resolve returns the Target for a call's endpoint argument ("" means the
+// default). Its errors say why the endpoint was refused and what to do.
+func (p Policy) Resolve(raw string) (Target, error) {
+	if strings.TrimSpace(raw) == "" {
+		return Target{URL: p.Default, StartupHeaders: true, LinkLocalAllowed: true}, nil
+	}
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return Target{}, fmt.Errorf("endpoint %q is not an absolute http(s) URL: pass one such as https://api.example.com/graphql, or omit endpoint to use the default %s", raw, httpx.DisplayURL(p.Default))
+	}
+	u.Fragment = ""
+	isDefault := sameEndpoint(u, p.Default)
+	explicit := isDefault
+	if !isDefault && len(p.Allow) > 0 {
+		for _, prefix := range p.Allow {
+			if matchesPrefix(u, prefix) {
+				explicit = true
+				break
+			}
+		}
+		if !explicit {
+			return Target{}, fmt.Errorf("endpoint %s is not allowed: this server takes per-call endpoints only under %s (--allow-endpoint); omit endpoint to use the default", httpx.DisplayURL(u), p.allowedList())
+		}
+	}
+	if httpx.IsLinkLocalHost(u.Hostname()) && !explicit {
+		return Target{}, fmt.Errorf("endpoint %s is refused: link-local and cloud metadata addresses are blocked; the operator can allow it with --allow-endpoint", httpx.DisplayURL(u))
+	}
+	return Target{
+		URL:              u,
+		StartupHeaders:   p.HeadersAnyOrigin || httpx.Origin(u) == httpx.Origin(p.Default),
+		LinkLocalAllowed: explicit,
+	}, nil
+}
+
+func (p Policy) allowedList() string {
+	items := make([]string, len(p.Allow))
+	for i, prefix := range p.Allow {
+		items[i] = httpx.DisplayURL(prefix)
+	}
+	return strings.Join(items, ", ")
+}
+
+func sameEndpoint(a, b *url.URL) bool {
+	return httpx.Origin(a) == httpx.Origin(b) && a.EscapedPath() == b.EscapedPath() && a.RawQuery == b.RawQuery
+}
+
+// matchesPrefix reports whether u has prefix's origin and its path lies under
+// prefix's path, on a segment boundary: /graphql matches /graphql and
+// /graphql/v2 but not /graphqlx.
+func matchesPrefix(u, prefix *url.URL) bool {
+	if httpx.Origin(u) != httpx.Origin(prefix) {
+		return false
+	}
+	base := strings.TrimSuffix(prefix.EscapedPath(), "/")
+	path := u.EscapedPath()
+	return base == "" || path == base || strings.HasPrefix(path, base+"/")
+}
