@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 )
 
@@ -69,7 +70,15 @@ func DecodeStrict(data []byte, v any) error {
 	}
 	var typeErr *json.UnmarshalTypeError
 	if errors.As(err, &typeErr) {
-		name := typeErr.Field
+		name, _, nested := strings.Cut(typeErr.Field, ".")
+		if declared, ok := fieldType(v, name); ok && (nested || strings.TrimLeft(declared.String(), "*") != typeErr.Type.String()) {
+			// The bad value sits inside a map or a slice argument: describe the
+			// argument as a whole, and what it holds that does not fit.
+			return &ArgumentError{
+				Argument: name,
+				Message:  fmt.Sprintf("argument %q must be %s; it holds %s", name, describeGoType(declared.String()), article(typeErr.Value)),
+			}
+		}
 		return &ArgumentError{
 			Argument: name,
 			Message:  fmt.Sprintf("argument %q must be %s, not %s", name, describeGoType(typeErr.Type.String()), article(typeErr.Value)),
@@ -80,6 +89,26 @@ func DecodeStrict(data []byte, v any) error {
 		return &ArgumentError{Argument: name, Message: fmt.Sprintf("unknown argument %q", name)}
 	}
 	return &ArgumentError{Message: "arguments are not valid JSON: " + err.Error()}
+}
+
+// fieldType returns the Go type of the struct field that decodes the JSON
+// member name, when v points to a struct.
+func fieldType(v any, name string) (reflect.Type, bool) {
+	t := reflect.TypeOf(v)
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil || t.Kind() != reflect.Struct {
+		return nil, false
+	}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if tag == name || (tag == "" && strings.EqualFold(f.Name, name)) {
+			return f.Type, true
+		}
+	}
+	return nil, false
 }
 
 // describeGoType names the JSON shape a Go type decodes from.

@@ -3,6 +3,7 @@ package upstream
 import (
 	"bytes"
 	"encoding/json"
+	"net/http"
 	"slices"
 	"strings"
 )
@@ -21,8 +22,19 @@ const Redacted = "[REDACTED]"
 // ordinary text; credentials are longer.
 const minSecretLen = 6
 
-// NewRedactor redacts every value of headers, and for a value with a scheme
-// ("Bearer abc…") its credential part too.
+// isPublicHeader reports the content-negotiation headers whose values are
+// public by nature; every other startup header may carry a credential.
+func isPublicHeader(name string) bool {
+	switch http.CanonicalHeaderKey(name) {
+	case "Accept", "Accept-Language", "Accept-Encoding", "Content-Type", "User-Agent", "Cache-Control":
+		return true
+	}
+	return false
+}
+
+// NewRedactor redacts the value of every header of headers that is not
+// public, and for a value with a scheme ("Bearer abc…") its credential part
+// too.
 func NewRedactor(headers map[string]string) Redactor {
 	var r Redactor
 	add := func(s string) {
@@ -34,7 +46,10 @@ func NewRedactor(headers map[string]string) Redactor {
 			r.secrets = append(r.secrets, escaped[1:len(escaped)-1])
 		}
 	}
-	for _, value := range headers {
+	for name, value := range headers {
+		if isPublicHeader(name) {
+			continue
+		}
 		add(value)
 		if _, credential, ok := strings.Cut(value, " "); ok {
 			add(strings.TrimSpace(credential))

@@ -1,0 +1,105 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpforge/servers/graphqlmcp/internal/schema"
+	"github.com/mcpforge/servers/shared/httpx"
+	"github.com/mcpforge/servers/shared/mcptool"
+)
+
+// IntrospectArgs are graphql_introspect's arguments.
+type IntrospectArgs struct {
+	Endpoint          string            `json:"endpoint,omitempty" jsonschema:"GraphQL endpoint URL; the server's default endpoint when omitted"`
+	Headers           map[string]string `json:"headers,omitempty" jsonschema:"HTTP headers for this call; they replace default headers of the same name"`
+	IncludeDeprecated bool              `json:"includeDeprecated,omitempty" jsonschema:"include deprecated fields, arguments and enum values (default false)"`
+	Types             []string          `json:"types,omitempty" jsonschema:"return only these types' definitions, by name"`
+	Search            string            `json:"search,omitempty" jsonschema:"return the types, fields and arguments whose names contain this word"`
+	Refresh           bool              `json:"refresh,omitempty" jsonschema:"fetch the schema again instead of using the cached copy"`
+}
+
+// IntrospectResult is graphql_introspect's structured result; its text
+// content is Text alone.
+type IntrospectResult struct {
+	Endpoint  string `json:"endpoint" jsonschema:"the endpoint introspected"`
+	View      string `json:"view" jsonschema:"sdl (the whole schema), overview, types or search"`
+	Text      string `json:"text" jsonschema:"the schema view: SDL, or an overview or search listing"`
+	Truncated bool   `json:"truncated" jsonschema:"true when the view was shortened to fit the size limit"`
+	TypeCount int    `json:"typeCount" jsonschema:"number of named types, built-ins excluded"`
+	SDLBytes  int    `json:"sdlBytes" jsonschema:"size of the whole schema's SDL"`
+	Cached    bool   `json:"cached" jsonschema:"true when the schema came from the cache"`
+	FetchedAt string `json:"fetchedAt" jsonschema:"when the schema was fetched (RFC 3339)"`
+}
+
+func (h *handlers) addIntrospectTool(server *mcp.Server) {
+	mcptool.Add(server, &mcp.Tool{
+		Name:  "graphql_introspect",
+		Title: "Read a GraphQL schema",
+		Description: "Read the schema of a GraphQL endpoint as SDL, to learn which queries, types and fields exist before running graphql_query. " +
+			"Returns the whole SDL when it is under 100,000 bytes; for larger schemas an overview (root fields with arguments, every type name by kind). " +
+			"Then pass types: [\"Name\", ...] for full definitions, or search: \"word\" to find types, fields and arguments by name. " +
+			"Schemas are cached for a few minutes; refresh: true fetches again.",
+		InputSchema:  mcptool.SchemaFor[IntrospectArgs](func(s *jsonschema.Schema) { s.Properties["endpoint"].Format = "uri" }),
+		OutputSchema: mcptool.SchemaFor[IntrospectResult](nil),
+		Annotations: &mcp.ToolAnnotations{
+			ReadOnlyHint:   true,
+			IdempotentHint: true,
+			OpenWorldHint:  ptr(true),
+		},
+	}, h.graphqlIntrospect)
+}
+
+func (h *handlers) graphqlIntrospect(ctx context.Context, _ *mcp.CallToolRequest, args IntrospectArgs) (*mcp.CallToolResult, error) {
+	for _, name := range args.Types {
+		if strings.TrimSpace(name) == "" {
+			return nil, errors.New("types must hold type names such as \"User\"; remove the empty entry")
+		}
+	}
+	req, err := h.target(args.Endpoint, args.Headers, h.cfg.Timeout)
+	if err != nil {
+		return nil, err
+	}
+	key := schema.Key(req.Target.URL.String(), req.Headers, args.IncludeDeprecated)
+	s, fetched, cached := h.cache.Get(key)
+	if !cached || args.Refresh {
+		if s, err = schema.Fetch(ctx, h.client, req, args.IncludeDeprecated); err != nil {
+			return nil, err
+		}
+		fetched = h.cache.Put(key, s)
+		cached = false
+	}
+	out := IntrospectResult{
+		Endpoint:  httpx.DisplayURL(req.Target.URL),
+		TypeCount: len(s.Doc.Definitions),
+		SDLBytes:  len(s.SDL),
+		Cached:    cached,
+		FetchedAt: fetched.UTC().Format(time.RFC3339),
+	}
+	switch {
+	case len(args.Types) > 0 || strings.TrimSpace(args.Search) != "":
+		var parts []string
+		if len(args.Types) > 0 {
+			text, truncated := s.Types(args.Types)
+			parts, out.Truncated = append(parts, text), truncated
+			out.View = "types"
+		}
+		if strings.TrimSpace(args.Search) != "" {
+			text, truncated := s.Search(args.Search)
+			parts, out.Truncated = append(parts, text), out.Truncated || truncated
+			out.View = strings.TrimPrefix(out.View+"+search", "+")
+		}
+		out.Text = strings.Join(parts, "\n")
+	case len(s.SDL) <= schema.MaxViewBytes:
+		out.View, out.Text = "sdl", s.SDL
+	default:
+		out.View = "overview"
+		out.Text, out.Truncated = s.Overview()
+	}
+	return mcptool.Structured(out, out.Text)
+}

@@ -1,0 +1,160 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/mcpforge/servers/graphqlmcp/internal/complexity"
+	"github.com/mcpforge/servers/graphqlmcp/internal/config"
+	"github.com/mcpforge/servers/graphqlmcp/internal/operation"
+	"github.com/mcpforge/servers/shared/httpx"
+	"github.com/mcpforge/servers/shared/mcptool"
+)
+
+// QueryArgs are graphql_query's arguments.
+type QueryArgs struct {
+	Query          string            `json:"query" jsonschema:"the GraphQL operation text, e.g. query { viewer { login } }"`
+	Variables      map[string]any    `json:"variables,omitempty" jsonschema:"values of the operation's variables, by name"`
+	OperationName  string            `json:"operationName,omitempty" jsonschema:"which operation to run when query holds several"`
+	Endpoint       string            `json:"endpoint,omitempty" jsonschema:"GraphQL endpoint URL; the server's default endpoint when omitted"`
+	Headers        map[string]string `json:"headers,omitempty" jsonschema:"HTTP headers for this call; they replace default headers of the same name"`
+	Timeout        *int              `json:"timeout,omitempty" jsonschema:"request timeout in milliseconds; the server's default when omitted"`
+	AllowMutations bool              `json:"allowMutations,omitempty" jsonschema:"set true to let a mutation run; mutations are refused otherwise"`
+}
+
+func (h *handlers) addQueryTool(server *mcp.Server) {
+	mcptool.Add(server, &mcp.Tool{
+		Name:  "graphql_query",
+		Title: "Run a GraphQL operation",
+		Description: "Run a GraphQL query (or, when allowed, a mutation) against a GraphQL endpoint and return its response " +
+			"(data, errors, extensions) as JSON. Uses the server's default endpoint unless endpoint is given. " +
+			"Before sending, the operation is scored: each field costs 1 plus its first/last/limit (or similar) argument, else 1, " +
+			fmt.Sprintf("times the cost of its subfields; operations scoring over %d are refused, so ask for fewer items or fields. ", h.cfg.MaxComplexity) +
+			"Mutations need allowMutations: true; subscriptions are not supported. " +
+			"If you do not know the schema, call graphql_introspect first.",
+		InputSchema:  queryInputSchema(),
+		OutputSchema: responseSchema(),
+		Annotations: &mcp.ToolAnnotations{
+			ReadOnlyHint:    false,
+			DestructiveHint: ptr(true),
+			IdempotentHint:  false,
+			OpenWorldHint:   ptr(true),
+		},
+	}, h.graphqlQuery)
+}
+
+func queryInputSchema() *jsonschema.Schema {
+	return mcptool.SchemaFor[QueryArgs](func(s *jsonschema.Schema) {
+		s.Properties["query"].MinLength = ptr(1)
+		s.Properties["timeout"].Minimum = ptr(1.0)
+		s.Properties["timeout"].Maximum = ptr(float64(config.MaxTimeoutMS))
+		s.Properties["endpoint"].Format = "uri"
+	})
+}
+
+// responseSchema declares a GraphQL response: data, errors, extensions.
+func responseSchema() *jsonschema.Schema {
+	return &jsonschema.Schema{
+		Type:        "object",
+		Description: "the endpoint's GraphQL response, as received",
+		Properties: map[string]*jsonschema.Schema{
+			"data":       {Description: "the operation's result; null or absent when it did not run"},
+			"errors":     {Type: "array", Description: "GraphQL errors", Items: &jsonschema.Schema{Type: "object"}},
+			"extensions": {Type: "object", Description: "endpoint-specific extras, such as cost or tracing"},
+		},
+	}
+}
+
+func (h *handlers) graphqlQuery(ctx context.Context, _ *mcp.CallToolRequest, args QueryArgs) (*mcp.CallToolResult, error) {
+	if strings.TrimSpace(args.Query) == "" {
+		return nil, errors.New("query is required: pass the GraphQL operation text, e.g. { __typename }")
+	}
+	timeout, err := h.timeout(args.Timeout)
+	if err != nil {
+		return nil, err
+	}
+	chosen, err := operation.Choose(args.Query, args.OperationName)
+	if err != nil {
+		return nil, err
+	}
+	if err := h.checkOperationType(chosen, args.AllowMutations); err != nil {
+		return nil, err
+	}
+	score, err := complexity.Score(chosen.Doc, chosen.Op, args.Variables)
+	if err != nil {
+		return nil, err
+	}
+	if score.Score > h.cfg.MaxComplexity {
+		return nil, overCeiling(score, h.cfg.MaxComplexity)
+	}
+	req, err := h.target(args.Endpoint, args.Headers, timeout)
+	if err != nil {
+		return nil, err
+	}
+	req.Query, req.Variables, req.OperationName = args.Query, args.Variables, args.OperationName
+	resp, err := h.client.Post(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	result := mcptool.JSON(resp.Body, !resp.HasData)
+	if resp.Status < 200 || resp.Status > 299 {
+		result.Content = append(result.Content, &mcp.TextContent{
+			Text: fmt.Sprintf("%s answered HTTP %d with this GraphQL response.", httpx.DisplayURL(req.Target.URL), resp.Status),
+		})
+	}
+	return result, nil
+}
+
+func (h *handlers) timeout(ms *int) (time.Duration, error) {
+	if ms == nil {
+		return h.cfg.Timeout, nil
+	}
+	if *ms < 1 || *ms > config.MaxTimeoutMS {
+		return 0, fmt.Errorf("timeout must be between 1 and %d milliseconds, got %d; omit it to use the default of %d",
+			config.MaxTimeoutMS, *ms, h.cfg.Timeout.Milliseconds())
+	}
+	return time.Duration(*ms) * time.Millisecond, nil
+}
+
+// checkOperationType refuses subscriptions, and mutations that neither the
+// server's --mutations ceiling nor the call allows.
+func (h *handlers) checkOperationType(chosen operation.Chosen, allowMutations bool) error {
+	switch chosen.Op.Operation {
+	case ast.Subscription:
+		return fmt.Errorf("operation %s is a subscription: its events need a streaming connection that one HTTP request cannot carry; run a query instead", chosen.Name())
+	case ast.Mutation:
+		switch {
+		case h.cfg.Mutations == config.MutationsNever:
+			return fmt.Errorf("operation %s is a mutation, and this server refuses all mutations (--mutations never); only its operator can change that", chosen.Name())
+		case h.cfg.Mutations == config.MutationsPerCall && !allowMutations:
+			return fmt.Errorf("operation %s is a mutation, and mutations are not allowed for this call: pass allowMutations: true to run it (confirm with the user first)", chosen.Name())
+		}
+	}
+	return nil
+}
+
+func overCeiling(score complexity.Result, ceiling int) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "query complexity %d is over the ceiling of %d (--maxComplexity), so it was not sent. Costliest fields: ", score.Score, ceiling)
+	for i, c := range score.Costliest {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if c.Multiplier > 1 {
+			fmt.Fprintf(&b, "%s ×%d = %d", c.Path, c.Multiplier, c.Total)
+		} else {
+			fmt.Fprintf(&b, "%s = %d", c.Path, c.Total)
+		}
+	}
+	b.WriteString(". To shrink it, lower first/last/limit arguments, select fewer fields under paginated ones, or split it into several queries.")
+	return errors.New(b.String())
+}
+
+func ptr[T any](v T) *T { return &v }

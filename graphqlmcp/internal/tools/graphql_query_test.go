@@ -1,0 +1,374 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpforge/servers/graphqlmcp/internal/config"
+	"github.com/mcpforge/servers/graphqlmcp/internal/testservers"
+)
+
+func TestQueryStarwars(t *testing.T) {
+	srv, rec := testservers.Start(t, testservers.Starwars())
+	h := connect(t, testConfig(t, srv.URL), nil)
+
+	res := h.call(t, "graphql_query", map[string]any{
+		"query":     `query Hero($ep: Episode) { hero(episode: $ep) { name } }`,
+		"variables": map[string]any{"ep": "EMPIRE"},
+	})
+	if res.IsError {
+		t.Fatalf("isError: %s", text(res))
+	}
+	want := map[string]any{"data": map[string]any{"hero": map[string]any{"name": "Luke Skywalker"}}}
+	if diff := cmp.Diff(want, structured(t, res)); diff != "" {
+		t.Errorf("structured content (-want +got):\n%s", diff)
+	}
+	var fromText map[string]any
+	if err := json.Unmarshal([]byte(text(res)), &fromText); err != nil || !cmp.Equal(fromText, want) {
+		t.Errorf("text content %q does not carry the same JSON", text(res))
+	}
+	reqs := rec.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("upstream received %d requests, want 1", len(reqs))
+	}
+	var body map[string]any
+	if err := json.Unmarshal(reqs[0].Body, &body); err != nil {
+		t.Fatal(err)
+	}
+	if body["variables"].(map[string]any)["ep"] != "EMPIRE" || reqs[0].Method != "POST" {
+		t.Errorf("upstream got %s %s", reqs[0].Method, reqs[0].Body)
+	}
+}
+
+func TestQueryChoosesOperationByName(t *testing.T) {
+	srv, rec := testservers.Start(t, testservers.Starwars())
+	h := connect(t, testConfig(t, srv.URL), nil)
+	res := h.call(t, "graphql_query", map[string]any{
+		"query":         `query A { hero { name } } query B { droid(id: "2001") { name } }`,
+		"operationName": "B",
+	})
+	if res.IsError || !strings.Contains(text(res), "R2-D2") {
+		t.Fatalf("got %s", text(res))
+	}
+	if !strings.Contains(string(rec.Requests()[0].Body), `"operationName":"B"`) {
+		t.Errorf("operationName not sent: %s", rec.Requests()[0].Body)
+	}
+}
+
+// TestQueryRefusals covers every bad input: each is a tool error that names
+// the input and the fix, and the upstream receives nothing.
+func TestQueryRefusals(t *testing.T) {
+	linkLocal := "http://169.254.169.254/latest/meta-data"
+	tests := []struct {
+		name   string
+		args   map[string]any
+		adjust func(*config.Config)
+		want   []string // substrings of the error text
+	}{
+		{name: "missing query", args: map[string]any{}, want: []string{"query is required"}},
+		{name: "syntax error", args: map[string]any{"query": "{\n  hero { name "}, want: []string{"syntax error at line 2, column", "fix the query text"}},
+		{name: "several operations without a name", args: map[string]any{"query": "query A { a } query B { b }"}, want: []string{"2 operations (A, B)", "pass operationName"}},
+		{name: "unknown operation name", args: map[string]any{"query": "query A { a }", "operationName": "Z"}, want: []string{`operationName "Z"`, "it contains A"}},
+		{name: "only fragments", args: map[string]any{"query": "fragment F on Query { a }"}, want: []string{"no operation"}},
+		{name: "mutation not allowed", args: map[string]any{"query": "mutation Kill { deleteAll }"}, want: []string{"Kill is a mutation", "pass allowMutations: true"}},
+		{name: "mutation under --mutations never", args: map[string]any{"query": "mutation { deleteAll }", "allowMutations": true},
+			adjust: func(c *config.Config) { c.Mutations = config.MutationsNever }, want: []string{"refuses all mutations", "--mutations never"}},
+		{name: "subscription", args: map[string]any{"query": "subscription S { ticks }"}, want: []string{"S is a subscription", "run a query instead"}},
+		{name: "over the ceiling", args: map[string]any{"query": "{ users(first: 50) { id name } }"},
+			want: []string{"complexity 101 is over the ceiling of 100", "users ×50 = 101", "lower first/last/limit"}},
+		{name: "over the ceiling through a variable", args: map[string]any{"query": "query($n: Int) { users(first: $n) { id name } }", "variables": map[string]any{"n": 50}},
+			want: []string{"complexity 101 is over the ceiling of 100"}},
+		{name: "over the ceiling through a default", args: map[string]any{"query": "query($n: Int = 50) { users(first: $n) { id name } }"},
+			want: []string{"complexity 101"}},
+		{name: "fragment cycle", args: map[string]any{"query": "{ ...A } fragment A on Query { ...B } fragment B on Query { ...A }"}, want: []string{"fragment cycles"}},
+		{name: "undefined fragment", args: map[string]any{"query": "{ ...Missing }"}, want: []string{`fragment "Missing"`, "does not define"}},
+		{name: "bad endpoint", args: map[string]any{"query": "{ a }", "endpoint": "ftp://example.com/graphql"}, want: []string{`endpoint "ftp://example.com/graphql" is not an absolute http(s) URL`}},
+		{name: "relative endpoint", args: map[string]any{"query": "{ a }", "endpoint": "/graphql"}, want: []string{"not an absolute http(s) URL", "omit endpoint"}},
+		{name: "link-local endpoint", args: map[string]any{"query": "{ a }", "endpoint": linkLocal}, want: []string{"link-local and cloud metadata addresses are blocked", "--allow-endpoint"}},
+		{name: "metadata host", args: map[string]any{"query": "{ a }", "endpoint": "http://metadata.google.internal/computeMetadata/v1"}, want: []string{"is refused"}},
+		{name: "IPv6 link-local endpoint", args: map[string]any{"query": "{ a }", "endpoint": "http://[fe80::1]/graphql"}, want: []string{"is refused"}},
+		{name: "endpoint outside --allow-endpoint", args: map[string]any{"query": "{ a }", "endpoint": "https://evil.example.com/graphql"},
+			adjust: func(c *config.Config) { c.AllowEndpoints = []*url.URL{mustURL(t, "https://api.example.com/graphql")} },
+			want:   []string{"https://evil.example.com/graphql is not allowed", "https://api.example.com/graphql"}},
+		{name: "allow-endpoint prefix is a segment boundary", args: map[string]any{"query": "{ a }", "endpoint": "https://api.example.com/graphqlx"},
+			adjust: func(c *config.Config) { c.AllowEndpoints = []*url.URL{mustURL(t, "https://api.example.com/graphql")} },
+			want:   []string{"is not allowed"}},
+		{name: "forbidden header", args: map[string]any{"query": "{ a }", "headers": map[string]any{"host": "evil"}}, want: []string{`header "host" cannot be set`, "remove it"}},
+		{name: "invalid header name", args: map[string]any{"query": "{ a }", "headers": map[string]any{"X Bad": "1"}}, want: []string{`"X Bad" is not a valid HTTP header name`}},
+		{name: "header value with a line break", args: map[string]any{"query": "{ a }", "headers": map[string]any{"X-A": "1\r\nX-B: 2"}}, want: []string{`header "X-A" contains a line break`}},
+		{name: "header value not a string", args: map[string]any{"query": "{ a }", "headers": map[string]any{"X-A": 1}}, want: []string{`argument "headers" must be a JSON object of string values; it holds the number`}},
+		{name: "timeout too small", args: map[string]any{"query": "{ a }", "timeout": 0}, want: []string{"timeout must be between 1 and 600000", "got 0"}},
+		{name: "timeout too large", args: map[string]any{"query": "{ a }", "timeout": 600001}, want: []string{"timeout must be between 1 and 600000"}},
+		{name: "timeout not a number", args: map[string]any{"query": "{ a }", "timeout": "soon"}, want: []string{`argument "timeout" must be an integer, not a string`}},
+		{name: "unknown argument", args: map[string]any{"query": "{ a }", "endpont": "x"}, want: []string{`unknown argument "endpont"`, "accepts only", "endpoint", "check its spelling"}},
+		{name: "variables not an object", args: map[string]any{"query": "{ a }", "variables": []any{1}}, want: []string{`argument "variables" must be a JSON object, not an array`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv, rec := testservers.Start(t, testservers.Starwars())
+			cfg := testConfig(t, srv.URL)
+			if tt.adjust != nil {
+				tt.adjust(&cfg)
+			}
+			h := connect(t, cfg, nil)
+			res := h.call(t, "graphql_query", tt.args)
+			if !res.IsError {
+				t.Fatalf("isError is false; result: %s", text(res))
+			}
+			for _, want := range tt.want {
+				if !strings.Contains(text(res), want) {
+					t.Errorf("error %q does not contain %q", text(res), want)
+				}
+			}
+			if n := rec.Count(); n != 0 {
+				t.Errorf("upstream received %d requests, want none", n)
+			}
+		})
+	}
+}
+
+func TestQueryMutationAllowed(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		mutations config.Mutations
+		allow     bool
+	}{
+		{"per-call with allowMutations", config.MutationsPerCall, true},
+		{"always", config.MutationsAlways, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv, rec := testservers.Start(t, testservers.Starwars())
+			cfg := testConfig(t, srv.URL)
+			cfg.Mutations = tt.mutations
+			h := connect(t, cfg, nil)
+			res := h.call(t, "graphql_query", map[string]any{
+				"query":          `mutation { createReview(episode: JEDI, review: {stars: 5, commentary: "great"}) { stars commentary } }`,
+				"allowMutations": tt.allow,
+			})
+			if res.IsError || !strings.Contains(text(res), `"stars":5`) {
+				t.Fatalf("got %s", text(res))
+			}
+			if rec.Count() != 1 {
+				t.Errorf("upstream received %d requests, want 1", rec.Count())
+			}
+		})
+	}
+}
+
+func TestQueryFaults(t *testing.T) {
+	faults := testservers.NewFaults()
+	faults.HugeBytes = 64 << 10
+	srv, _ := testservers.Start(t, faults)
+	tests := []struct {
+		path        string
+		args        map[string]any
+		adjust      func(*config.Config)
+		wantError   bool
+		wantText    []string
+		wantPayload bool // structured content carries the GraphQL response
+	}{
+		{path: "/html500", wantError: true, wantText: []string{"/html500 answered HTTP 500 Internal Server Error", "<html><body><h1>Internal Server Error"}},
+		{path: "/empty500", wantError: true, wantText: []string{"HTTP 500", "(empty body)"}},
+		{path: "/nonjson", wantError: true, wantText: []string{"not a GraphQL response (text/plain)", "hello, I am not GraphQL"}},
+		{path: "/huge", adjust: func(c *config.Config) { c.MaxResponseBytes = 16 << 10 }, wantError: true,
+			wantText: []string{"larger than the 16 KiB limit (--max-response-bytes)", "select fewer fields"}},
+		{path: "/hang", args: map[string]any{"timeout": 200}, wantError: true, wantText: []string{"timed out after 200 ms"}},
+		{path: "/partial", wantError: false, wantPayload: true, wantText: []string{`"secret is classified"`, `"name":"R2-D2"`}},
+		{path: "/errors", wantError: true, wantPayload: true, wantText: []string{`Cannot query field`}},
+		{path: "/gql400", wantError: true, wantPayload: true, wantText: []string{`was not provided`, "answered HTTP 400"}},
+		{path: "/nowhere", wantError: true, wantText: []string{"HTTP 404"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			cfg := testConfig(t, srv.URL+tt.path)
+			if tt.adjust != nil {
+				tt.adjust(&cfg)
+			}
+			h := connect(t, cfg, nil)
+			args := map[string]any{"query": "{ hero { name } }"}
+			for k, v := range tt.args {
+				args[k] = v
+			}
+			res := h.call(t, "graphql_query", args)
+			if res.IsError != tt.wantError {
+				t.Errorf("isError = %v, want %v: %s", res.IsError, tt.wantError, text(res))
+			}
+			for _, want := range tt.wantText {
+				if !strings.Contains(text(res), want) {
+					t.Errorf("text %q does not contain %q", text(res), want)
+				}
+			}
+			if got := res.StructuredContent != nil; got != tt.wantPayload {
+				t.Errorf("structured content present = %v, want %v", got, tt.wantPayload)
+			}
+		})
+	}
+	t.Run("hang within the server's default timeout", func(t *testing.T) {
+		cfg := testConfig(t, srv.URL+"/hang")
+		cfg.Timeout = 150 * time.Millisecond
+		res := connect(t, cfg, nil).call(t, "graphql_query", map[string]any{"query": "{ a }"})
+		if !strings.Contains(text(res), "timed out after 150 ms") {
+			t.Errorf("got %q", text(res))
+		}
+	})
+}
+
+// TestQueryCancellation proves a client's cancellation aborts the upstream
+// request: the hanging endpoint sees its request end.
+func TestQueryCancellation(t *testing.T) {
+	faults := testservers.NewFaults()
+	srv, _ := testservers.Start(t, faults)
+	h := connect(t, testConfig(t, srv.URL+"/hang"), nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := h.session.CallTool(ctx, &mcp.CallToolParams{Name: "graphql_query", Arguments: map[string]any{"query": "{ a }"}})
+		done <- err
+	}()
+	<-faults.Arrived
+	cancel()
+	select {
+	case <-faults.Hung:
+	case <-time.After(4 * time.Second): // far below the 5 s request timeout
+		t.Fatal("the upstream request was not aborted after the client cancelled")
+	}
+	if err := <-done; err == nil {
+		t.Error("CallTool returned no error after cancellation")
+	}
+}
+
+func mustURL(t *testing.T, raw string) *url.URL {
+	t.Helper()
+	u, err := url.Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+// echoHeaders returns the headers the echo endpoint reported, by name.
+func echoHeaders(t *testing.T, h *harness, args map[string]any) map[string]string {
+	t.Helper()
+	res := h.call(t, "graphql_query", args)
+	if res.IsError {
+		t.Fatalf("isError: %s", text(res))
+	}
+	var out struct {
+		Data struct {
+			Headers map[string]string `json:"headers"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal([]byte(text(res)), &out); err != nil {
+		t.Fatal(err)
+	}
+	return out.Data.Headers
+}
+
+const secret = "s3cr3t-token-value-42"
+
+// TestHeaderRules proves on the wire: defaults, then startup headers, then the
+// call's, replacing case-insensitively; startup headers only at the default
+// endpoint's origin; no configured header across an origin-changing redirect;
+// and no startup header value in any result or log.
+func TestHeaderRules(t *testing.T) {
+	home, _ := testservers.Start(t, testservers.NewFaults())
+	elsewhere, _ := testservers.Start(t, testservers.NewFaults())
+	redirecting := testservers.NewFaults()
+	redirecting.RedirectTo = elsewhere.URL + "/echo"
+	origin, _ := testservers.Start(t, redirecting)
+
+	startup := map[string]string{"Authorization": "Bearer " + secret, "X-Team": "platform", "Accept": "application/json"}
+	newHarness := func(t *testing.T, endpoint string, anyOrigin bool) *harness {
+		cfg := testConfig(t, endpoint)
+		cfg.Headers = startup
+		cfg.HeadersAnyOrigin = anyOrigin
+		return connect(t, cfg, nil)
+	}
+	pick := func(headers map[string]string, names ...string) map[string]string {
+		out := map[string]string{}
+		for _, name := range names {
+			if v, ok := headers[name]; ok {
+				out[name] = v
+			}
+		}
+		return out
+	}
+	names := []string{"Authorization", "X-Team", "X-Call", "Accept", "Content-Type", "User-Agent"}
+
+	t.Run("merge at the default endpoint", func(t *testing.T) {
+		h := newHarness(t, home.URL+"/echo", false)
+		got := pick(echoHeaders(t, h, map[string]any{"query": "{ a }", "headers": map[string]any{"x-team": "call", "X-Call": "yes"}}), names...)
+		want := map[string]string{
+			"Authorization": "[REDACTED]", // sent, and redacted from the echo
+			"X-Team":        "call",              // the call's header replaced the startup one, whatever the case
+			"X-Call":        "yes",
+			"Accept":        "application/json", // the startup header replaced the default
+			"Content-Type":  "application/json",
+			"User-Agent":    "graphqlmcp-test",
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("headers received (-want +got):\n%s", diff)
+		}
+		if strings.Contains(h.logs.String(), secret) {
+			t.Error("the startup secret appears in the logs")
+		}
+	})
+	t.Run("another origin gets no startup headers", func(t *testing.T) {
+		h := newHarness(t, home.URL+"/echo", false)
+		got := pick(echoHeaders(t, h, map[string]any{"query": "{ a }", "endpoint": elsewhere.URL + "/echo", "headers": map[string]any{"X-Call": "yes"}}), names...)
+		want := map[string]string{
+			"X-Call":       "yes",
+			"Accept":       "application/graphql-response+json, application/json;q=0.9",
+			"Content-Type": "application/json",
+			"User-Agent":   "graphqlmcp-test",
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("headers received (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("--headers-any-origin sends them everywhere", func(t *testing.T) {
+		h := newHarness(t, home.URL+"/echo", true)
+		got := echoHeaders(t, h, map[string]any{"query": "{ a }", "endpoint": elsewhere.URL + "/echo"})
+		if got["X-Team"] != "[REDACTED]" || got["Authorization"] != "[REDACTED]" {
+			t.Errorf("headers received: %v", got)
+		}
+	})
+	t.Run("a cross-origin redirect drops configured headers", func(t *testing.T) {
+		h := newHarness(t, origin.URL+"/redirect", false)
+		got := pick(echoHeaders(t, h, map[string]any{"query": "{ a }", "headers": map[string]any{"X-Call": "yes"}}), names...)
+		want := map[string]string{
+			"Accept":       "application/json", // Accept and Content-Type describe the body and survive
+			"Content-Type": "application/json",
+			"User-Agent":   "graphqlmcp-test",
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("headers received after the redirect (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("no secret in errors", func(t *testing.T) {
+		leaky := testservers.NewFaults()
+		srv, _ := testservers.Start(t, leaky)
+		h := newHarness(t, srv.URL+"/html500", false)
+		res := h.call(t, "graphql_query", map[string]any{"query": "{ a }"})
+		if strings.Contains(text(res), secret) {
+			t.Errorf("secret in error: %s", text(res))
+		}
+	})
+	t.Run("instructions name no header value", func(t *testing.T) {
+		h := newHarness(t, home.URL+"/echo", false)
+		init := h.session.InitializeResult()
+		if strings.Contains(init.Instructions, secret) || strings.Contains(init.Instructions, "platform") {
+			t.Errorf("instructions leak a header value: %s", init.Instructions)
+		}
+		if !strings.Contains(init.Instructions, home.URL+"/echo") || !strings.Contains(init.Instructions, "ceiling is 100") {
+			t.Errorf("instructions do not name the endpoint and ceiling: %s", init.Instructions)
+		}
+	})
+}

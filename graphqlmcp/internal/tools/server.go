@@ -1,0 +1,117 @@
+// Package tools is graphqlmcp's MCP surface: the server, its instructions, and
+// the handlers of graphql_query and graphql_introspect.
+package tools
+
+import (
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpforge/servers/graphqlmcp/internal/config"
+	"github.com/mcpforge/servers/graphqlmcp/internal/schema"
+	"github.com/mcpforge/servers/graphqlmcp/internal/upstream"
+	"github.com/mcpforge/servers/shared/httpx"
+)
+
+// Options are what the server needs from its process.
+type Options struct {
+	Config  config.Config
+	HTTP    *http.Client // outbound client, from httpx.NewClient
+	Logger  *slog.Logger
+	Version string
+	Now     func() time.Time // clock of the schema cache; time.Now when nil
+}
+
+// handlers holds the dependencies of both tools.
+type handlers struct {
+	cfg    config.Config
+	policy upstream.Policy
+	client *upstream.Client
+	cache  *schema.Cache
+	logger *slog.Logger
+}
+
+// NewServer returns graphqlmcp's MCP server with both tools registered.
+func NewServer(opts Options) *mcp.Server {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	cfg := opts.Config
+	h := &handlers{
+		cfg:    cfg,
+		policy: upstream.Policy{Default: cfg.Endpoint, Allow: cfg.AllowEndpoints, HeadersAnyOrigin: cfg.HeadersAnyOrigin},
+		client: &upstream.Client{
+			HTTP:             opts.HTTP,
+			MaxResponseBytes: cfg.MaxResponseBytes,
+			Redactor:         upstream.NewRedactor(cfg.Headers),
+			Logger:           opts.Logger,
+		},
+		cache:  schema.NewCache(cfg.SchemaCacheTTL, opts.Now),
+		logger: opts.Logger,
+	}
+	server := mcp.NewServer(
+		&mcp.Implementation{Name: "graphqlmcp", Title: "GraphQL", Version: opts.Version},
+		&mcp.ServerOptions{Instructions: instructions(cfg), Logger: opts.Logger, Capabilities: &mcp.ServerCapabilities{}},
+	)
+	h.addQueryTool(server)
+	h.addIntrospectTool(server)
+	return server
+}
+
+// NewHTTPClient returns the outbound client graphqlmcp uses: redirects are
+// followed, but a hop to another origin drops every configured header.
+func NewHTTPClient(userAgent string) *http.Client {
+	return httpx.NewClient(httpx.Options{UserAgent: userAgent, FollowRedirects: true, BlockLinkLocal: true})
+}
+
+// instructions tell the assistant what this server reaches and its limits. It
+// names the default endpoint and the ceilings, never a header value.
+func instructions(cfg config.Config) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Runs GraphQL operations against %s (the default endpoint)", httpx.DisplayURL(cfg.Endpoint))
+	if len(cfg.AllowEndpoints) > 0 {
+		names := make([]string, len(cfg.AllowEndpoints))
+		for i, u := range cfg.AllowEndpoints {
+			names[i] = httpx.DisplayURL(u)
+		}
+		fmt.Fprintf(&b, "; a call may name another endpoint under %s", strings.Join(names, ", "))
+	} else {
+		b.WriteString("; a call may name another endpoint")
+	}
+	b.WriteString(".\nStart with graphql_introspect to learn the schema (large schemas give an overview; then ask for types or search), then run operations with graphql_query.\n")
+	fmt.Fprintf(&b, "Operations are scored before sending: a field costs 1 plus its first/last/limit argument (else 1) times the cost of its subfields; the ceiling is %d.\n", cfg.MaxComplexity)
+	switch cfg.Mutations {
+	case config.MutationsNever:
+		b.WriteString("Mutations are disabled on this server.\n")
+	case config.MutationsAlways:
+		b.WriteString("Mutations are allowed.\n")
+	default:
+		b.WriteString("Mutations run only when the call passes allowMutations: true; ask the user before changing data.\n")
+	}
+	fmt.Fprintf(&b, "Requests time out after %d ms unless a call sets timeout; responses over %s are refused.",
+		cfg.Timeout.Milliseconds(), httpx.FormatBytes(cfg.MaxResponseBytes))
+	if len(cfg.Headers) > 0 {
+		b.WriteString(" Credentials for the default endpoint are configured; do not pass them again.")
+	}
+	return b.String()
+}
+
+// target resolves a call's endpoint and headers into a request skeleton.
+func (h *handlers) target(endpoint string, callHeaders map[string]string, timeout time.Duration) (upstream.Request, error) {
+	target, err := h.policy.Resolve(endpoint)
+	if err != nil {
+		return upstream.Request{}, err
+	}
+	if err := upstream.CheckHeaders(callHeaders); err != nil {
+		return upstream.Request{}, fmt.Errorf("headers: %v", err)
+	}
+	var startup map[string]string
+	if target.StartupHeaders {
+		startup = h.cfg.Headers
+	}
+	return upstream.Request{Target: target, Headers: upstream.Merge(startup, callHeaders), Timeout: timeout}, nil
+}
