@@ -10,12 +10,18 @@ import (
 	"github.com/mcpforge/servers/shared/httpx"
 )
 
+// MaxIntrospectionBytes is the response limit of introspection, which for a
+// large public API (GitHub's is about 10 MB) is far over what a query may
+// return; the result is converted and cached, never handed over whole.
+const MaxIntrospectionBytes = 64 << 20
+
 // Fetch introspects the endpoint of req (whose Query and Variables it sets)
 // and converts the answer. An endpoint that rejects the current introspection
 // query is asked again with LegacyQuery.
 func Fetch(ctx context.Context, client *upstream.Client, req upstream.Request, includeDeprecated bool) (*Schema, error) {
 	req.Variables = map[string]any{"includeDeprecated": includeDeprecated}
 	req.OperationName = "IntrospectionQuery"
+	req.MaxResponseBytes = MaxIntrospectionBytes
 	var firstErrors []string
 	for i, query := range []string{Query, LegacyQuery} {
 		req.Query = query
@@ -35,7 +41,8 @@ func Fetch(ctx context.Context, client *upstream.Client, req upstream.Request, i
 		if resp.HasData {
 			result, err := ParseResult(answer.Data)
 			if err != nil {
-				return nil, fmt.Errorf("introspection of %s failed: %v", httpx.DisplayURL(req.Target.URL), err)
+				return nil, fmt.Errorf("introspection of %s failed: %v. The endpoint may have introspection disabled: "+
+					"ask its owner for the schema, or run queries you already know with graphql_query", httpx.DisplayURL(req.Target.URL), err)
 			}
 			return New(result)
 		}

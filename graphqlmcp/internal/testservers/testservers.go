@@ -68,10 +68,34 @@ func Starwars(opts ...graphql.SchemaOpt) http.Handler {
 	return &relay.Handler{Schema: graphql.MustParseSchema(starwars.Schema, &starwars.Resolver{}, opts...)}
 }
 
-// SchemaOnly serves a schema without resolvers: introspection works, any
-// other query fails.
-func SchemaOnly(sdl string) http.Handler {
-	return &relay.Handler{Schema: graphql.MustParseSchema(sdl, nil)}
+// Introspection answers every request with graph-gophers' introspection of
+// sdl (deprecated members included), as a server with no resolvers would.
+func Introspection(sdl string) http.Handler {
+	result, err := graphql.MustParseSchema(sdl, nil).ToJSON()
+	if err != nil {
+		panic(fmt.Sprintf("testservers: introspecting: %v", err))
+	}
+	body := append(append([]byte(`{"data":`), result...), '}')
+	return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(body)
+	})
+}
+
+// DeprecationsSchema has a deprecated field and a deprecated enum value.
+const DeprecationsSchema = `type Query { name: String old: String @deprecated(reason: "use name") color: Color }
+enum Color { RED BLUE @deprecated }`
+
+type deprecationsResolver struct{}
+
+func (deprecationsResolver) Name() *string  { s := "now"; return &s }
+func (deprecationsResolver) Old() *string   { s := "then"; return &s }
+func (deprecationsResolver) Color() *string { s := "RED"; return &s }
+
+// Deprecations serves DeprecationsSchema with resolvers, so introspection
+// honours includeDeprecated.
+func Deprecations() http.Handler {
+	return &relay.Handler{Schema: graphql.MustParseSchema(DeprecationsSchema, &deprecationsResolver{})}
 }
 
 // Start serves h on loopback for the duration of the test, behind a Recorder.

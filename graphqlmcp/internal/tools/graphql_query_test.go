@@ -307,7 +307,7 @@ func TestHeaderRules(t *testing.T) {
 		got := pick(echoHeaders(t, h, map[string]any{"query": "{ a }", "headers": map[string]any{"x-team": "call", "X-Call": "yes"}}), names...)
 		want := map[string]string{
 			"Authorization": "[REDACTED]", // sent, and redacted from the echo
-			"X-Team":        "call",              // the call's header replaced the startup one, whatever the case
+			"X-Team":        "call",       // the call's header replaced the startup one, whatever the case
 			"X-Call":        "yes",
 			"Accept":        "application/json", // the startup header replaced the default
 			"Content-Type":  "application/json",

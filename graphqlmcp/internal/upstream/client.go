@@ -35,6 +35,8 @@ type Request struct {
 	Query         string
 	Variables     map[string]any
 	OperationName string
+	// MaxResponseBytes overrides the client's limit when larger.
+	MaxResponseBytes int64
 }
 
 // Response is a GraphQL response as the endpoint sent it.
@@ -79,7 +81,7 @@ func (c *Client) Post(ctx context.Context, req Request) (*Response, error) {
 		return nil, fmt.Errorf("request to %s failed: %s", endpoint, c.Redactor.String(err.Error()))
 	}
 	defer resp.Body.Close()
-	body, err := httpx.ReadLimited(resp.Body, c.MaxResponseBytes)
+	body, err := httpx.ReadLimited(resp.Body, max(c.MaxResponseBytes, req.MaxResponseBytes))
 	c.Logger.Debug("upstream request", "endpoint", endpoint, "status", resp.StatusCode,
 		"bytes", len(body), "duration", time.Since(start).Round(time.Millisecond))
 	var tooLarge *httpx.TooLargeError

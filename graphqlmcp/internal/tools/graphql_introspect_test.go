@@ -1,0 +1,292 @@
+package tools
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	graphql "github.com/graph-gophers/graphql-go"
+	"github.com/graph-gophers/graphql-go/example/starwars"
+	"github.com/vektah/gqlparser/v2"
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/mcpforge/servers/graphqlmcp/internal/schema"
+	"github.com/mcpforge/servers/graphqlmcp/internal/testservers"
+)
+
+// shape reduces a schema to what a round trip must keep: every type's kind,
+// fields with argument and return types, interfaces, union members, enum
+// values and input fields, with defaults.
+func shape(s *ast.Schema) map[string]string {
+	out := map[string]string{}
+	for name, def := range s.Types {
+		if def.BuiltIn || strings.HasPrefix(name, "__") {
+			continue
+		}
+		var parts []string
+		for _, f := range def.Fields {
+			if strings.HasPrefix(f.Name, "__") {
+				continue
+			}
+			var args []string
+			for _, a := range f.Arguments {
+				arg := a.Name + ": " + a.Type.String()
+				if a.DefaultValue != nil {
+					arg += " = " + a.DefaultValue.String()
+				}
+				args = append(args, arg)
+			}
+			field := f.Name + "(" + strings.Join(args, ", ") + "): " + f.Type.String()
+			if f.DefaultValue != nil {
+				field += " = " + f.DefaultValue.String()
+			}
+			parts = append(parts, field)
+		}
+		for _, v := range def.EnumValues {
+			parts = append(parts, "enum "+v.Name)
+		}
+		interfaces := append([]string(nil), def.Interfaces...)
+		members := append([]string(nil), def.Types...)
+		sort.Strings(interfaces)
+		sort.Strings(members)
+		sort.Strings(parts)
+		out[name] = fmt.Sprintf("%s implements %v members %v {%s}", def.Kind, interfaces, members, strings.Join(parts, "; "))
+	}
+	return out
+}
+
+func loadSDL(t *testing.T, sdl string) *ast.Schema {
+	t.Helper()
+	s, err := gqlparser.LoadSchema(&ast.Source{Name: "schema.graphql", Input: sdl})
+	if err != nil {
+		t.Fatalf("LoadSchema: %v\n%s", err, sdl)
+	}
+	return s
+}
+
+// TestIntrospectRoundTrip serves the starwars schema, introspects it, and
+// checks that the SDL loads back and matches the original type for type,
+// field for field.
+func TestIntrospectRoundTrip(t *testing.T) {
+	srv, _ := testservers.Start(t, testservers.Starwars())
+	h := connect(t, testConfig(t, srv.URL), nil)
+
+	res := h.call(t, "graphql_introspect", map[string]any{"includeDeprecated": true})
+	if res.IsError {
+		t.Fatalf("isError: %s", text(res))
+	}
+	out := structured(t, res)
+	if out["view"] != "sdl" || out["cached"] != false {
+		t.Errorf("view = %v, cached = %v; want sdl, false", out["view"], out["cached"])
+	}
+	if text(res) != out["text"] {
+		t.Error("text content is not the SDL of the structured result")
+	}
+	got := shape(loadSDL(t, text(res)))
+	want := shape(loadSDL(t, starwars.Schema))
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("schema after the round trip (-original +introspected):\n%s", diff)
+	}
+	if int(out["typeCount"].(float64)) != len(want) {
+		t.Errorf("typeCount = %v, want %d", out["typeCount"], len(want))
+	}
+}
+
+func TestIntrospectDeprecated(t *testing.T) {
+	srv, _ := testservers.Start(t, testservers.Deprecations())
+	h := connect(t, testConfig(t, srv.URL), nil)
+
+	without := text(h.call(t, "graphql_introspect", map[string]any{}))
+	if strings.Contains(without, "old") || strings.Contains(without, "BLUE") {
+		t.Errorf("deprecated members returned without includeDeprecated:\n%s", without)
+	}
+	with := text(h.call(t, "graphql_introspect", map[string]any{"includeDeprecated": true}))
+	for _, want := range []string{`old: String @deprecated(reason: "use name")`, "BLUE @deprecated"} {
+		if !strings.Contains(with, want) {
+			t.Errorf("SDL with includeDeprecated lacks %q:\n%s", want, with)
+		}
+	}
+}
+
+func TestIntrospectTypesAndSearch(t *testing.T) {
+	srv, _ := testservers.Start(t, testservers.Starwars())
+	h := connect(t, testConfig(t, srv.URL), nil)
+
+	res := h.call(t, "graphql_introspect", map[string]any{"types": []any{"Human", "Nope"}})
+	if res.IsError || structured(t, res)["view"] != "types" {
+		t.Fatalf("got %s", text(res))
+	}
+	for _, want := range []string{"type Human implements Character {", `# No type named "Nope".`} {
+		if !strings.Contains(text(res), want) {
+			t.Errorf("types view lacks %q:\n%s", want, text(res))
+		}
+	}
+	if strings.Contains(text(res), "type Droid") {
+		t.Errorf("types view has a type that was not asked for:\n%s", text(res))
+	}
+
+	res = h.call(t, "graphql_introspect", map[string]any{"search": "friend"})
+	for _, want := range []string{
+		"type FriendsConnection",
+		"Human.friendsConnection(first: Int, after: ID): FriendsConnection!",
+		"Character.friends: [Character]",
+	} {
+		if !strings.Contains(text(res), want) {
+			t.Errorf("search view lacks %q:\n%s", want, text(res))
+		}
+	}
+	res = h.call(t, "graphql_introspect", map[string]any{"search": "episode"})
+	if !strings.Contains(text(res), "Query.hero(episode: Episode = NEWHOPE): Character") {
+		t.Errorf("search by argument name:\n%s", text(res))
+	}
+	res = h.call(t, "graphql_introspect", map[string]any{"search": "zzzz"})
+	if res.IsError || !strings.Contains(text(res), "Nothing in the schema") {
+		t.Errorf("empty search: %s", text(res))
+	}
+}
+
+func TestIntrospectCache(t *testing.T) {
+	srv, rec := testservers.Start(t, testservers.Starwars())
+	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	h := connect(t, testConfig(t, srv.URL), func() time.Time { return now })
+
+	h.call(t, "graphql_introspect", map[string]any{})
+	fetches := rec.Count()
+	if fetches == 0 {
+		t.Fatal("nothing was fetched")
+	}
+	res := h.call(t, "graphql_introspect", map[string]any{"search": "droid"})
+	if rec.Count() != fetches || structured(t, res)["cached"] != true {
+		t.Errorf("second call fetched again (%d requests, want %d) or was not marked cached", rec.Count(), fetches)
+	}
+	h.call(t, "graphql_introspect", map[string]any{"headers": map[string]any{"X-Tenant": "b"}})
+	if rec.Count() != 2*fetches {
+		t.Errorf("other headers did not fetch their own schema: %d requests", rec.Count())
+	}
+	h.call(t, "graphql_introspect", map[string]any{"refresh": true})
+	if rec.Count() != 3*fetches {
+		t.Errorf("refresh: true did not fetch again: %d requests", rec.Count())
+	}
+	now = now.Add(5*time.Minute + time.Second)
+	res = h.call(t, "graphql_introspect", map[string]any{})
+	if rec.Count() != 4*fetches || structured(t, res)["cached"] != false {
+		t.Errorf("an expired entry was used: %d requests", rec.Count())
+	}
+}
+
+func TestIntrospectionDisabled(t *testing.T) {
+	srv, _ := testservers.Start(t, testservers.Starwars(graphql.DisableIntrospection()))
+	h := connect(t, testConfig(t, srv.URL), nil)
+	res := h.call(t, "graphql_introspect", map[string]any{})
+	if !res.IsError || !strings.Contains(text(res), "may have introspection disabled") {
+		t.Errorf("got %s", text(res))
+	}
+}
+
+func TestIntrospectRefusals(t *testing.T) {
+	srv, rec := testservers.Start(t, testservers.Starwars())
+	h := connect(t, testConfig(t, srv.URL), nil)
+	for _, tt := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"endpoint": "not a url"}, "not an absolute http(s) URL"},
+		{map[string]any{"endpoint": "http://169.254.169.254/"}, "is refused"},
+		{map[string]any{"headers": map[string]any{"Content-Length": "5"}}, `header "Content-Length" cannot be set`},
+		{map[string]any{"types": []any{""}}, "remove the empty entry"},
+		{map[string]any{"types": "Human"}, `argument "types" must be an array of strings`},
+		{map[string]any{"depth": 3}, `unknown argument "depth"`},
+	} {
+		res := h.call(t, "graphql_introspect", tt.args)
+		if !res.IsError || !strings.Contains(text(res), tt.want) {
+			t.Errorf("%v: got %q, want an error containing %q", tt.args, text(res), tt.want)
+		}
+	}
+	if rec.Count() != 0 {
+		t.Errorf("upstream received %d requests", rec.Count())
+	}
+}
+
+// bigSchema is a schema whose SDL is far over the size limit.
+func bigSchema(types int) string {
+	var b strings.Builder
+	b.WriteString("type Query {\n")
+	for i := range types {
+		fmt.Fprintf(&b, "  item%d(id: ID!, first: Int = 10): Item%d\n", i, i)
+	}
+	b.WriteString("}\n")
+	for i := range types {
+		fmt.Fprintf(&b, "\"\"\"Item number %d, with a description long enough to weigh something in the SDL.\"\"\"\n", i)
+		fmt.Fprintf(&b, "type Item%d {\n  id: ID!\n  name: String\n  description: String\n  tags: [String!]!\n  createdAt: String\n  parent: Item%d\n}\n", i, max(i-1, 0))
+	}
+	return b.String()
+}
+
+func TestIntrospectOverview(t *testing.T) {
+	srv, _ := testservers.Start(t, testservers.Introspection(bigSchema(1500)))
+	h := connect(t, testConfig(t, srv.URL), nil)
+	res := h.call(t, "graphql_introspect", map[string]any{})
+	if res.IsError {
+		t.Fatal(text(res))
+	}
+	out := structured(t, res)
+	if out["view"] != "overview" {
+		t.Fatalf("view = %v, want overview (SDL %v bytes)", out["view"], out["sdlBytes"])
+	}
+	if n := len(text(res)); n > schema.MaxViewBytes {
+		t.Errorf("overview is %d bytes, over %d", n, schema.MaxViewBytes)
+	}
+	for _, want := range []string{"type Query {", "  item7(id: ID!, first: Int = 10): Item7", "OBJECT (1501): Item0, Item1,", "types: [\"TypeName\", ...]"} {
+		if !strings.Contains(text(res), want) {
+			t.Errorf("overview lacks %q", want)
+		}
+	}
+}
+
+// TestIntrospectModernQuery serves a canned answer to the current
+// introspection query, as servers that support specifiedByURL give it.
+func TestIntrospectModernQuery(t *testing.T) {
+	answer := `{"data":{"__schema":{"queryType":{"name":"Root"},"mutationType":null,"subscriptionType":null,
+	"types":[{"kind":"OBJECT","name":"Root","description":"The root.","specifiedByURL":null,
+	  "fields":[{"name":"when","description":null,"args":[{"name":"tz","description":null,"type":{"kind":"SCALAR","name":"String","ofType":null},"defaultValue":"\"UTC\"","isDeprecated":false,"deprecationReason":null}],
+	    "type":{"kind":"NON_NULL","name":null,"ofType":{"kind":"SCALAR","name":"DateTime","ofType":null}},"isDeprecated":false,"deprecationReason":null}],
+	  "inputFields":null,"interfaces":[],"enumValues":null,"possibleTypes":null},
+	 {"kind":"SCALAR","name":"DateTime","description":null,"specifiedByURL":"https://scalars.graphql.org/andimarek/date-time","fields":null,"inputFields":null,"interfaces":null,"enumValues":null,"possibleTypes":null},
+	 {"kind":"SCALAR","name":"String","description":null,"specifiedByURL":null,"fields":null,"inputFields":null,"interfaces":null,"enumValues":null,"possibleTypes":null}],
+	"directives":[{"name":"cost","description":null,"isRepeatable":true,"locations":["FIELD_DEFINITION"],"args":[{"name":"weight","description":null,"type":{"kind":"NON_NULL","name":null,"ofType":{"kind":"SCALAR","name":"Int","ofType":null}},"defaultValue":"1","isDeprecated":false,"deprecationReason":null}]}]}}}`
+	srv, rec := testservers.Start(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(answer))
+	}))
+	h := connect(t, testConfig(t, srv.URL), nil)
+	res := h.call(t, "graphql_introspect", map[string]any{})
+	if res.IsError {
+		t.Fatal(text(res))
+	}
+	for _, want := range []string{
+		"schema {\n  query: Root\n}",
+		`scalar DateTime @specifiedBy(url: "https://scalars.graphql.org/andimarek/date-time")`,
+		`directive @cost(weight: Int! = 1) repeatable on FIELD_DEFINITION`,
+		`when(tz: String = "UTC"): DateTime!`,
+	} {
+		if !strings.Contains(text(res), want) {
+			t.Errorf("SDL lacks %q:\n%s", want, text(res))
+		}
+	}
+	loadSDL(t, text(res))
+	var sent struct {
+		Query     string         `json:"query"`
+		Variables map[string]any `json:"variables"`
+	}
+	if err := json.Unmarshal(rec.Requests()[0].Body, &sent); err != nil {
+		t.Fatal(err)
+	}
+	if rec.Count() != 1 || !strings.Contains(sent.Query, "specifiedByURL") || sent.Variables["includeDeprecated"] != false {
+		t.Errorf("sent %d requests; first: %s", rec.Count(), rec.Requests()[0].Body)
+	}
+}
