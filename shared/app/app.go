@@ -85,7 +85,7 @@ func Run(ctx context.Context, spec Spec, args []string, streams Streams) int {
 		Flags:           append(sharedFlags(spec.EnvPrefix), spec.Flags...),
 		HideHelpCommand: true,
 		Reader:          streams.Stdin,
-		Writer:          streams.Stderr, // --help and --version must never touch a protocol channel
+		Writer:          streams.Stdout, // --help and --version only; a serving process never writes here but through MCP
 		ErrWriter:       streams.Stderr,
 		ExitErrHandler:  func(context.Context, *cli.Command, error) {},
 		OnUsageError: func(_ context.Context, _ *cli.Command, err error, _ bool) error {
