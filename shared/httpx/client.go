@@ -59,16 +59,7 @@ func linkLocalAllowed(ctx context.Context) bool {
 func NewClient(opts Options) *http.Client {
 	dialer := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}
 	if opts.BlockLinkLocal {
-		dialer.ControlContext = func(ctx context.Context, _, address string, _ syscall.RawConn) error {
-			host, _, err := net.SplitHostPort(address)
-			if err != nil {
-				return err
-			}
-			if IsLinkLocalHost(host) && !linkLocalAllowed(ctx) {
-				return ErrLinkLocal
-			}
-			return nil
-		}
+		dialer.ControlContext = guardLinkLocal
 	}
 	transport := &http.Transport{
 		Proxy:                 http.ProxyFromEnvironment,
@@ -102,6 +93,19 @@ func NewClient(opts Options) *http.Client {
 		return nil
 	}
 	return client
+}
+
+// guardLinkLocal runs after DNS resolution and before the connection is
+// made, so a name that resolves to a metadata address is caught too.
+func guardLinkLocal(ctx context.Context, _, address string, _ syscall.RawConn) error {
+	host, _, err := net.SplitHostPort(address)
+	if err != nil {
+		return err
+	}
+	if IsLinkLocalHost(host) && !linkLocalAllowed(ctx) {
+		return ErrLinkLocal
+	}
+	return nil
 }
 
 type userAgentTransport struct {

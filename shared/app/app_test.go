@@ -1,0 +1,91 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/urfave/cli/v3"
+)
+
+func testSpec() Spec {
+	return Spec{
+		Name:      "testmcp",
+		EnvPrefix: "TESTMCP",
+		Flags:     []cli.Flag{&cli.IntFlag{Name: "size", Value: 1}},
+		Build: func(_ context.Context, cmd *cli.Command, env Env) (*mcp.Server, error) {
+			if cmd.Int("size") < 1 {
+				return nil, errors.New("--size must be at least 1")
+			}
+			server := mcp.NewServer(&mcp.Implementation{Name: "testmcp", Version: env.Version}, nil)
+			mcp.AddTool(server, &mcp.Tool{Name: "ping"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "pong"}}}, nil, nil
+			})
+			return server, nil
+		},
+	}
+}
+
+func TestRunExitCodes(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--size", "0"}, ExitUsage, "testmcp: --size must be at least 1"},
+		{[]string{"--size", "x"}, ExitUsage, "testmcp: invalid value"},
+		{[]string{"--nope"}, ExitUsage, "flag provided but not defined"},
+		{[]string{"extra"}, ExitUsage, `unexpected argument "extra"`},
+		{[]string{"--log-level", "loud"}, ExitUsage, `--log-level "loud" is not a level`},
+		{[]string{"--transport", "carrier-pigeon"}, ExitUsage, `--transport "carrier-pigeon" is not a transport`},
+		{[]string{"--transport", "http", "--listen", "256.0.0.1:99999"}, ExitUsage, "--listen 256.0.0.1:99999"},
+	} {
+		var stdout, stderr strings.Builder
+		code := Run(context.Background(), testSpec(), append([]string{"testmcp"}, tt.args...), Streams{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr})
+		if code != tt.code || !strings.Contains(stderr.String(), tt.want) || strings.Count(stderr.String(), "\n") != 1 {
+			t.Errorf("%v: code %d, stderr %q; want %d and one line containing %q", tt.args, code, stderr.String(), tt.code, tt.want)
+		}
+		if stdout.Len() != 0 {
+			t.Errorf("%v: stdout %q, want nothing", tt.args, stdout.String())
+		}
+	}
+}
+
+// TestRunStdio serves a client over in-process pipes and ends cleanly when
+// the client goes away.
+func TestRunStdio(t *testing.T) {
+	clientToServer, serverIn := io.Pipe()
+	serverOut, serverToClient := io.Pipe()
+	var stderr strings.Builder
+	done := make(chan int, 1)
+	go func() {
+		done <- Run(context.Background(), testSpec(), []string{"testmcp"}, Streams{Stdin: clientToServer, Stdout: serverToClient, Stderr: &stderr})
+		serverToClient.Close()
+	}()
+
+	client := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil)
+	session, err := client.Connect(context.Background(), &mcp.IOTransport{Reader: serverOut, Writer: serverIn}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := session.CallTool(context.Background(), &mcp.CallToolParams{Name: "ping"})
+	if err != nil || res.Content[0].(*mcp.TextContent).Text != "pong" {
+		t.Fatalf("ping: %v %+v", err, res)
+	}
+	session.Close()
+	if code := <-done; code != ExitOK {
+		t.Errorf("exit code %d after the client left; stderr: %s", code, stderr.String())
+	}
+}
+
+func TestVersionLine(t *testing.T) {
+	if line := VersionLine("x"); !strings.HasPrefix(line, "x ") || !strings.Contains(line, "(") {
+		t.Errorf("VersionLine = %q", line)
+	}
+	if ua := UserAgent("x"); !strings.HasPrefix(ua, "x/") {
+		t.Errorf("UserAgent = %q", ua)
+	}
+}

@@ -1,0 +1,175 @@
+package httpx
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestReadLimited(t *testing.T) {
+	body, err := ReadLimited(strings.NewReader("12345"), 5)
+	if err != nil || string(body) != "12345" {
+		t.Errorf("at the limit: %q, %v", body, err)
+	}
+	_, err = ReadLimited(strings.NewReader("123456"), 5)
+	var tooLarge *TooLargeError
+	if !errors.As(err, &tooLarge) || tooLarge.Limit != 5 || err.Error() != "response body exceeds the 5 bytes limit" {
+		t.Errorf("over the limit: %v", err)
+	}
+}
+
+func TestFormatBytes(t *testing.T) {
+	for n, want := range map[int64]string{4 << 20: "4 MiB", 16 << 10: "16 KiB", 1000: "1000 bytes", 1536 << 10: "1536 KiB"} {
+		if got := FormatBytes(n); got != want {
+			t.Errorf("FormatBytes(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+func TestOriginAndDisplayURL(t *testing.T) {
+	for _, tt := range []struct{ a, b string }{
+		{"https://API.example.com/graphql", "https://api.example.com:443/other"},
+		{"http://example.com", "http://example.com:80/x"},
+	} {
+		a, _ := url.Parse(tt.a)
+		b, _ := url.Parse(tt.b)
+		if Origin(a) != Origin(b) {
+			t.Errorf("Origin(%s) = %s, Origin(%s) = %s, want equal", tt.a, Origin(a), tt.b, Origin(b))
+		}
+	}
+	u, _ := url.Parse("https://user:pass@example.com/graphql?access_token=secret#x")
+	if got := DisplayURL(u); got != "https://example.com/graphql" {
+		t.Errorf("DisplayURL = %q, want no user info, query or fragment", got)
+	}
+}
+
+func TestIsLinkLocalHost(t *testing.T) {
+	for host, want := range map[string]bool{
+		"169.254.169.254": true, "169.254.0.1": true, "fe80::1": true, "[fe80::1]": true, "fd00:ec2::254": true,
+		"metadata.google.internal": true, "metadata.google.internal.": true, "METADATA": true, "::ffff:169.254.169.254": true,
+		"127.0.0.1": false, "10.0.0.1": false, "example.com": false, "::1": false, "api.metadata.example": false,
+	} {
+		if got := IsLinkLocalHost(host); got != want {
+			t.Errorf("IsLinkLocalHost(%q) = %v, want %v", host, got, want)
+		}
+	}
+}
+
+// TestGuardLinkLocal calls the dialer hook directly: it must refuse before
+// any packet leaves, so the test sends none.
+func TestGuardLinkLocal(t *testing.T) {
+	ctx := context.Background()
+	if err := guardLinkLocal(ctx, "tcp4", "169.254.169.254:80", nil); !errors.Is(err, ErrLinkLocal) {
+		t.Errorf("link-local address: %v, want ErrLinkLocal", err)
+	}
+	if err := guardLinkLocal(ctx, "tcp6", "[fe80::1%eth0]:80", nil); !errors.Is(err, ErrLinkLocal) {
+		t.Errorf("zoned IPv6 link-local: %v, want ErrLinkLocal", err)
+	}
+	if err := guardLinkLocal(AllowLinkLocal(ctx), "tcp4", "169.254.169.254:80", nil); err != nil {
+		t.Errorf("explicitly allowed: %v", err)
+	}
+	if err := guardLinkLocal(ctx, "tcp4", "127.0.0.1:80", nil); err != nil {
+		t.Errorf("loopback: %v", err)
+	}
+}
+
+func headerEcho(t *testing.T) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Got-Token", r.Header.Get("X-Token"))
+		w.Header().Set("X-Got-Accept", r.Header.Get("Accept"))
+		w.Header().Set("X-Got-UA", r.Header.Get("User-Agent"))
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func TestRedirects(t *testing.T) {
+	target := headerEcho(t)
+	redirector := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/same" {
+			http.Redirect(w, r, "/echo-here", http.StatusTemporaryRedirect)
+			return
+		}
+		if r.URL.Path == "/echo-here" {
+			w.Header().Set("X-Got-Token", r.Header.Get("X-Token"))
+			return
+		}
+		http.Redirect(w, r, target.URL+"/x", http.StatusFound)
+	}))
+	t.Cleanup(redirector.Close)
+
+	get := func(client *http.Client, path string) *http.Response {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodGet, redirector.URL+path, nil)
+		req.Header.Set("X-Token", "t0ken")
+		req.Header.Set("Accept", "application/json")
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp
+	}
+
+	following := NewClient(Options{UserAgent: "ua/1", FollowRedirects: true})
+	if resp := get(following, "/cross"); resp.Header.Get("X-Got-Token") != "" || resp.Header.Get("X-Got-Accept") != "application/json" || resp.Header.Get("X-Got-UA") != "ua/1" {
+		t.Errorf("cross-origin hop: token %q, accept %q, ua %q", resp.Header.Get("X-Got-Token"), resp.Header.Get("X-Got-Accept"), resp.Header.Get("X-Got-UA"))
+	}
+	if resp := get(following, "/same"); resp.Header.Get("X-Got-Token") != "t0ken" {
+		t.Errorf("same-origin hop dropped the header")
+	}
+	kept := NewClient(Options{FollowRedirects: true, KeepAcrossOrigins: []string{"x-token"}})
+	if resp := get(kept, "/cross"); resp.Header.Get("X-Got-Token") != "t0ken" {
+		t.Errorf("KeepAcrossOrigins did not keep X-Token")
+	}
+	notFollowing := NewClient(Options{})
+	if resp := get(notFollowing, "/cross"); resp.StatusCode != http.StatusFound {
+		t.Errorf("without FollowRedirects: status %d, want 302", resp.StatusCode)
+	}
+}
+
+func TestExplain(t *testing.T) {
+	hang := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-hang:
+		}
+	}))
+	t.Cleanup(func() { close(hang); srv.Close() })
+	client := NewClient(Options{})
+
+	ctx, cancel := WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL, nil)
+	_, err := client.Do(req)
+	if got := Explain(ctx, err); got == nil || got.Error() != "timed out after 50 ms" {
+		t.Errorf("timeout explained as %v", got)
+	}
+
+	parent, cancelParent := context.WithCancel(context.Background())
+	ctx, cancel = WithTimeout(parent, time.Minute)
+	defer cancel()
+	req, _ = http.NewRequestWithContext(ctx, http.MethodGet, srv.URL, nil)
+	cancelParent()
+	_, err = client.Do(req)
+	if got := Explain(ctx, err); !errors.Is(got, ErrCanceled) {
+		t.Errorf("cancellation explained as %v", got)
+	}
+}
+
+func TestSnippet(t *testing.T) {
+	if got := Snippet([]byte("  short  "), 10); got != "short" {
+		t.Errorf("Snippet = %q", got)
+	}
+	if got := Snippet([]byte("ééééé"), 5); got != "éé…" {
+		t.Errorf("Snippet cut inside a rune: %q", got)
+	}
+}
