@@ -146,43 +146,78 @@ func (s *Schema) similarNames(name string, limit int) []string {
 
 // Search lists, one per line, the types, fields, arguments, input fields and
 // enum values whose names contain term, ignoring case: "type PullRequest",
-// "Repository.pullRequest(number: Int!): PullRequest".
+// "Repository.pullRequest(number: Int!): PullRequest". Exact names come
+// first, then names that start with term, then the rest, each in schema
+// order, so the likeliest answers survive the cut to maxSearchLines.
 func (s *Schema) Search(term string) (text string, truncated bool) {
 	needle := strings.ToLower(strings.TrimSpace(term))
-	var lines []string
-	for _, def := range s.Doc.Definitions {
-		if strings.Contains(strings.ToLower(def.Name), needle) {
-			lines = append(lines, kindKeyword(def.Kind)+" "+def.Name)
+	var hits []searchHit
+	add := func(name, line string) {
+		if rank, ok := matchRank(name, needle); ok {
+			hits = append(hits, searchHit{rank: rank, line: line})
 		}
+	}
+	for _, def := range s.Doc.Definitions {
+		add(def.Name, kindKeyword(def.Kind)+" "+def.Name)
 		for _, f := range def.Fields {
-			if strings.Contains(strings.ToLower(f.Name), needle) || argumentMatches(f.Arguments, needle) {
-				lines = append(lines, def.Name+"."+fieldSignature(f))
+			line := def.Name + "." + fieldSignature(f)
+			if rank, ok := matchRank(f.Name, needle); ok {
+				hits = append(hits, searchHit{rank: rank, line: line})
+			} else if argumentMatches(f.Arguments, needle) {
+				hits = append(hits, searchHit{rank: rankArgument, line: line})
 			}
 		}
 		for _, v := range def.EnumValues {
-			if strings.Contains(strings.ToLower(v.Name), needle) {
-				lines = append(lines, def.Name+"."+v.Name)
-			}
+			add(v.Name, def.Name+"."+v.Name)
 		}
 	}
 	for _, d := range s.Doc.Directives {
-		if strings.Contains(strings.ToLower(d.Name), needle) {
-			lines = append(lines, "directive @"+d.Name)
-		}
+		add(d.Name, "directive @"+d.Name)
 	}
-	if len(lines) == 0 {
+	if len(hits) == 0 {
 		return fmt.Sprintf("# Nothing in the schema has a name containing %q. Try a shorter or different word.\n", term), false
 	}
-	header := fmt.Sprintf("# %d names contain %q:\n", len(lines), term)
-	if len(lines) > maxSearchLines {
-		header = fmt.Sprintf("# %d names contain %q; the first %d follow. Use a longer word to narrow the search.\n", len(lines), term, maxSearchLines)
-		lines, truncated = lines[:maxSearchLines], true
+	slices.SortStableFunc(hits, func(a, b searchHit) int { return cmp.Compare(a.rank, b.rank) })
+	header := fmt.Sprintf("# %d names contain %q:\n", len(hits), term)
+	if len(hits) > maxSearchLines {
+		header = fmt.Sprintf("# %d names contain %q; the %d closest matches follow. Use a longer word to narrow the search.\n", len(hits), term, maxSearchLines)
+		hits, truncated = hits[:maxSearchLines], true
+	}
+	lines := make([]string, len(hits))
+	for i, hit := range hits {
+		lines[i] = hit.line
 	}
 	text = header + strings.Join(lines, "\n") + "\n"
 	if len(text) > MaxViewBytes {
 		return cut(text, MaxViewBytes, "cut here: use a longer word to narrow the search"), true
 	}
 	return text, truncated
+}
+
+type searchHit struct {
+	rank int
+	line string
+}
+
+// Ranks of a search hit, best first.
+const (
+	rankExact = iota
+	rankPrefix
+	rankContains
+	rankArgument
+)
+
+func matchRank(name, needle string) (int, bool) {
+	lower := strings.ToLower(name)
+	switch {
+	case lower == needle:
+		return rankExact, true
+	case strings.HasPrefix(lower, needle):
+		return rankPrefix, true
+	case strings.Contains(lower, needle):
+		return rankContains, true
+	}
+	return 0, false
 }
 
 func argumentMatches(args ast.ArgumentDefinitionList, needle string) bool {

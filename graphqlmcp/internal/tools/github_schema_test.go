@@ -1,0 +1,194 @@
+package tools
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/parser"
+
+	"github.com/mcpforge/servers/graphqlmcp/internal/schema"
+	"github.com/mcpforge/servers/graphqlmcp/internal/testservers"
+)
+
+// TestGitHubSchema proves graphql_introspect on GitHub's public schema
+// (about 1.2 MB of SDL): the overview fits the size limit, types and search
+// work, and the introspection result converts to SDL that loads and keeps
+// every type, field and argument. (The package's own schema.graphql is not
+// the reference: it is of another build and defines one field twice.)
+// The schema comes from the npm package @octokit/graphql-schema, which
+// scripts/github-schema installs (pinned) and points GITHUB_SCHEMA_DIR at.
+func TestGitHubSchema(t *testing.T) {
+	dir := os.Getenv("GITHUB_SCHEMA_DIR")
+	if dir == "" {
+		t.Skip("GITHUB_SCHEMA_DIR is not set; scripts/github-schema runs this test")
+	}
+	introspection, err := os.ReadFile(filepath.Join(dir, "schema.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Run("conversion keeps every type, field and argument", func(t *testing.T) {
+		result, err := schema.ParseResult(introspection)
+		if err != nil {
+			t.Fatal(err)
+		}
+		converted, err := schema.New(result)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The SDL must load, and must hold what the introspection result
+		// holds, read here straight from its JSON.
+		if diff := cmp.Diff(introspectedShape(t, introspection), shape(loadSDL(t, converted.SDL))); diff != "" {
+			t.Errorf("converted schema (-introspection +converted SDL):\n%s", diff)
+		}
+		t.Logf("GitHub schema: %d types, converted SDL %d bytes", len(converted.Doc.Definitions), len(converted.SDL))
+	})
+
+	body := append(append([]byte(`{"data":`), introspection...), '}')
+	srv, rec := testservers.Start(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(body)
+	}))
+	h := connect(t, testConfig(t, srv.URL), nil)
+
+	res := h.call(t, "graphql_introspect", map[string]any{})
+	out := structured(t, res)
+	if res.IsError || out["view"] != "overview" {
+		t.Fatalf("view = %v: %.300s", out["view"], text(res))
+	}
+	t.Logf("overview: %d bytes (limit %d); full SDL %d bytes", len(text(res)), schema.MaxViewBytes, int(out["sdlBytes"].(float64)))
+	if len(text(res)) > schema.MaxViewBytes {
+		t.Errorf("overview is %d bytes, over the %d limit", len(text(res)), schema.MaxViewBytes)
+	}
+	for _, want := range []string{"type Query {", "  repository(", "type Mutation {", "  createIssue(input: CreateIssueInput!): CreateIssuePayload", "OBJECT (", "INPUT_OBJECT ("} {
+		if !strings.Contains(text(res), want) {
+			t.Errorf("overview lacks %q", want)
+		}
+	}
+
+	res = h.call(t, "graphql_introspect", map[string]any{"types": []any{"Repository"}})
+	if !strings.Contains(text(res), "type Repository implements") || structured(t, res)["cached"] != true {
+		t.Errorf("types view: %.300s", text(res))
+	}
+	res = h.call(t, "graphql_introspect", map[string]any{"search": "pullRequest"})
+	if !strings.Contains(text(res), "Repository.pullRequest(number: Int!): PullRequest") {
+		t.Errorf("search view: %.500s", text(res))
+	}
+	if len(text(res)) > schema.MaxViewBytes {
+		t.Errorf("search view is %d bytes", len(text(res)))
+	}
+	if rec.Count() != 1 {
+		t.Errorf("the schema was fetched %d times, want once (then cached)", rec.Count())
+	}
+}
+
+// introspectedShape is shape computed from raw introspection JSON, with no
+// code shared with the converter.
+func introspectedShape(t *testing.T, data []byte) map[string]string {
+	t.Helper()
+	type ref struct {
+		Kind   string `json:"kind"`
+		Name   string `json:"name"`
+		OfType *ref   `json:"ofType"`
+	}
+	var render func(r *ref) string
+	render = func(r *ref) string {
+		switch r.Kind {
+		case "NON_NULL":
+			return render(r.OfType) + "!"
+		case "LIST":
+			return "[" + render(r.OfType) + "]"
+		}
+		return r.Name
+	}
+	type value struct {
+		Name         string  `json:"name"`
+		Type         ref     `json:"type"`
+		DefaultValue *string `json:"defaultValue"`
+	}
+	var doc struct {
+		Schema struct {
+			Types []struct {
+				Kind          string  `json:"kind"`
+				Name          string  `json:"name"`
+				Interfaces    []ref   `json:"interfaces"`
+				PossibleTypes []ref   `json:"possibleTypes"`
+				InputFields   []value `json:"inputFields"`
+				EnumValues    []struct {
+					Name string `json:"name"`
+				} `json:"enumValues"`
+				Fields []struct {
+					Name string  `json:"name"`
+					Args []value `json:"args"`
+					Type ref     `json:"type"`
+				} `json:"fields"`
+			} `json:"types"`
+		} `json:"__schema"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]string{"OBJECT": "OBJECT", "INTERFACE": "INTERFACE", "UNION": "UNION", "ENUM": "ENUM", "INPUT_OBJECT": "INPUT_OBJECT", "SCALAR": "SCALAR"}
+	out := map[string]string{}
+	for _, typ := range doc.Schema.Types {
+		switch typ.Name {
+		case "String", "Int", "Float", "Boolean", "ID":
+			continue
+		}
+		if strings.HasPrefix(typ.Name, "__") {
+			continue
+		}
+		var parts, interfaces, members []string
+		for _, f := range typ.Fields {
+			var args []string
+			for _, a := range f.Args {
+				arg := a.Name + ": " + render(&a.Type)
+				if a.DefaultValue != nil {
+					arg += " = " + normalizeLiteral(t, *a.DefaultValue)
+				}
+				args = append(args, arg)
+			}
+			parts = append(parts, f.Name+"("+strings.Join(args, ", ")+"): "+render(&f.Type))
+		}
+		for _, f := range typ.InputFields {
+			field := f.Name + "(): " + render(&f.Type)
+			if f.DefaultValue != nil {
+				field += " = " + normalizeLiteral(t, *f.DefaultValue)
+			}
+			parts = append(parts, field)
+		}
+		for _, v := range typ.EnumValues {
+			parts = append(parts, "enum "+v.Name)
+		}
+		for _, i := range typ.Interfaces {
+			interfaces = append(interfaces, i.Name)
+		}
+		if typ.Kind == "UNION" {
+			for _, p := range typ.PossibleTypes {
+				members = append(members, p.Name)
+			}
+		}
+		sort.Strings(parts)
+		sort.Strings(interfaces)
+		sort.Strings(members)
+		out[typ.Name] = fmt.Sprintf("%s implements %v members %v {%s}", kinds[typ.Kind], interfaces, members, strings.Join(parts, "; "))
+	}
+	return out
+}
+
+// normalizeLiteral renders a GraphQL literal the way gqlparser prints it.
+func normalizeLiteral(t *testing.T, literal string) string {
+	t.Helper()
+	doc, err := parser.ParseQuery(&ast.Source{Input: "query($v: Int = " + literal + ") { f }"})
+	if err != nil {
+		t.Fatalf("default value %q: %v", literal, err)
+	}
+	return doc.Operations[0].VariableDefinitions[0].DefaultValue.String()
+}
