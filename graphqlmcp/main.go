@@ -39,8 +39,7 @@ func spec() app.Spec {
 				Version: env.Version,
 			}), nil
 		},
-		Hint: "graphqlmcp is an MCP server: it speaks JSON-RPC on stdin/stdout and waits for an MCP client.\n" +
-			"Register it in your assistant instead of typing here, e.g.: claude mcp add graphql -- graphqlmcp -e https://api.example.com/graphql\n" +
-			"See --help for flags. Press Ctrl-C to quit.",
+		Hint: "graphqlmcp is an MCP server waiting for a client on stdin/stdout; register it in your assistant " +
+			"(e.g. claude mcp add graphql -- graphqlmcp -e https://api.example.com/graphql), see --help; Ctrl-C quits.",
 	}
 }

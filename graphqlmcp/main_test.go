@@ -88,6 +88,36 @@ func TestStdio(t *testing.T) {
 	if strings.Contains(stderr.String(), "stdio-secret-123") {
 		t.Errorf("stderr shows a header value:\n%s", stderr.String())
 	}
+	if strings.Contains(stderr.String(), "register it") {
+		t.Errorf("the terminal hint was printed to a client that is not a terminal:\n%s", stderr.String())
+	}
+}
+
+// TestTerminalHint starts the server the way a person would, on a terminal
+// (script(1) provides one), and expects one hint line.
+func TestTerminalHint(t *testing.T) {
+	script, err := exec.LookPath("script")
+	if err != nil {
+		t.Skip("script(1) is not installed")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, script, "-qec", binary, "/dev/null")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cancel(); cmd.Wait() }()
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(line, "graphqlmcp is an MCP server") || !strings.Contains(line, "claude mcp add") {
+		t.Errorf("first line on the terminal = %q, want the hint", line)
+	}
 }
 
 func TestStreamableHTTP(t *testing.T) {

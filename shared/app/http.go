@@ -20,7 +20,7 @@ func HTTPHandler(server *mcp.Server, logger *slog.Logger) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(
 		func(*http.Request) *mcp.Server { return server },
-		&mcp.StreamableHTTPOptions{Stateless: true, Logger: logger},
+		&mcp.StreamableHTTPOptions{Stateless: true, Logger: SDKLogger(logger)},
 	))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")

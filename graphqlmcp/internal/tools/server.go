@@ -14,6 +14,7 @@ import (
 	"github.com/mcpforge/servers/graphqlmcp/internal/config"
 	"github.com/mcpforge/servers/graphqlmcp/internal/schema"
 	"github.com/mcpforge/servers/graphqlmcp/internal/upstream"
+	"github.com/mcpforge/servers/shared/app"
 	"github.com/mcpforge/servers/shared/httpx"
 )
 
@@ -55,7 +56,7 @@ func NewServer(opts Options) *mcp.Server {
 	}
 	server := mcp.NewServer(
 		&mcp.Implementation{Name: "graphqlmcp", Title: "GraphQL", Version: opts.Version},
-		&mcp.ServerOptions{Instructions: instructions(cfg), Logger: opts.Logger, Capabilities: &mcp.ServerCapabilities{}},
+		&mcp.ServerOptions{Instructions: instructions(cfg), Logger: app.SDKLogger(opts.Logger), Capabilities: &mcp.ServerCapabilities{}},
 	)
 	h.addQueryTool(server)
 	h.addIntrospectTool(server)

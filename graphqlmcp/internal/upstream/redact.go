@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+
+	"github.com/mcpforge/servers/shared/jsonx"
 )
 
 // Redactor removes the startup header values from anything the server hands
@@ -42,8 +44,12 @@ func NewRedactor(headers map[string]string) Redactor {
 			return
 		}
 		r.secrets = append(r.secrets, []byte(s))
-		if escaped, err := json.Marshal(s); err == nil && string(escaped[1:len(escaped)-1]) != s {
-			r.secrets = append(r.secrets, escaped[1:len(escaped)-1])
+		// An endpoint that echoes the value inside JSON escapes it, with or
+		// without HTML escaping.
+		for _, marshal := range []func(any) ([]byte, error){json.Marshal, jsonx.Marshal} {
+			if escaped, err := marshal(s); err == nil && string(escaped[1:len(escaped)-1]) != s {
+				r.secrets = append(r.secrets, escaped[1:len(escaped)-1])
+			}
 		}
 	}
 	for name, value := range headers {

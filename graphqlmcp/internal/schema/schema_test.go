@@ -1,0 +1,93 @@
+package schema
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/parser"
+)
+
+func fromSDL(t *testing.T, sdl string) *Schema {
+	t.Helper()
+	doc, err := parser.ParseSchema(&ast.Source{Input: sdl})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Schema{Doc: doc, SDL: Format(doc)}
+}
+
+// TestOverviewGivesUpDetail: a schema whose root fields with arguments would
+// not fit loses the arguments first, and the cut is announced.
+func TestOverviewGivesUpDetail(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("type Query {\n")
+	for i := range 1500 {
+		fmt.Fprintf(&b, "  field%d(a: String, b: String, c: String, d: String, e: Int = 5): String\n", i)
+	}
+	b.WriteString("}\n")
+	s := fromSDL(t, b.String())
+	text, truncated := s.Overview()
+	if !truncated || len(text) > MaxViewBytes {
+		t.Fatalf("truncated = %v, %d bytes", truncated, len(text))
+	}
+	if !strings.Contains(text, "  field7: String\n") || strings.Contains(text, "field7(") {
+		t.Errorf("arguments were not dropped:\n%.400s", text)
+	}
+}
+
+func TestCutAtLineBoundary(t *testing.T) {
+	text := strings.Repeat("0123456789\n", 20)
+	got := cut(text, 60, "why")
+	if len(got) > 60 || !strings.HasSuffix(got, "\n# why\n") || strings.Contains(got, "0123\n") {
+		t.Errorf("cut = %q", got)
+	}
+}
+
+func TestParseResultForms(t *testing.T) {
+	inner := `{"__schema":{"queryType":{"name":"Query"},"types":[{"kind":"OBJECT","name":"Query","fields":[{"name":"a","args":[],"type":{"kind":"SCALAR","name":"Int"}}]}],"directives":[]}}`
+	for _, form := range []string{inner, `{"data":` + inner + `}`} {
+		r, err := ParseResult([]byte(form))
+		if err != nil || r.Schema.QueryType.Name != "Query" {
+			t.Errorf("ParseResult(%.30s…) = %v", form, err)
+		}
+	}
+	if _, err := ParseResult([]byte(`{"__schema":null}`)); err == nil {
+		t.Error("an empty __schema was accepted")
+	}
+}
+
+func TestDefaultValues(t *testing.T) {
+	for literal, want := range map[string]string{`10`: `10`, `"x"`: `"x"`, `[RED, BLUE]`: `[RED,BLUE]`, `{a: 1, b: {c: null}}`: `{a:1,b:{c:null}}`, `true`: `true`, `1.5`: `1.5`} {
+		v, err := parseValue(&literal)
+		if err != nil || v.String() != want {
+			t.Errorf("parseValue(%s) = %v, %v; want %s", literal, v, err, want)
+		}
+	}
+	bad := `{unclosed`
+	if _, err := parseValue(&bad); err == nil {
+		t.Error("a broken literal was accepted")
+	}
+}
+
+func TestCacheEviction(t *testing.T) {
+	now := time.Unix(0, 0)
+	c := NewCache(time.Minute, func() time.Time { return now })
+	for i := range maxCacheEntries + 1 {
+		now = now.Add(time.Second)
+		c.Put(fmt.Sprint(i), &Schema{})
+	}
+	if _, _, ok := c.Get("0"); ok {
+		t.Error("the oldest entry survived a full cache")
+	}
+	if _, _, ok := c.Get(fmt.Sprint(maxCacheEntries)); !ok {
+		t.Error("the newest entry is missing")
+	}
+	off := NewCache(0, time.Now)
+	off.Put("k", &Schema{})
+	if _, _, ok := off.Get("k"); ok {
+		t.Error("a zero TTL cached an entry")
+	}
+}

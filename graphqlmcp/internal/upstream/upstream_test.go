@@ -1,0 +1,118 @@
+package upstream
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func parse(t *testing.T, raw string) *url.URL {
+	t.Helper()
+	u, err := url.Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+func TestPolicyResolve(t *testing.T) {
+	def := parse(t, "https://api.example.com/graphql")
+	open := Policy{Default: def}
+	fenced := Policy{Default: def, Allow: []*url.URL{parse(t, "https://other.example.com"), parse(t, "https://api.example.com/v2/")}}
+	tests := []struct {
+		name      string
+		policy    Policy
+		endpoint  string
+		want      Target // URL compared as a string
+		wantError string
+	}{
+		{"default", open, "", Target{URL: def, StartupHeaders: true, LinkLocalAllowed: true}, ""},
+		{"same origin, other path", open, "https://API.example.com:443/other", Target{StartupHeaders: true}, ""},
+		{"other origin", open, "https://evil.example.com/graphql", Target{}, ""},
+		{"other scheme is another origin", open, "http://api.example.com/graphql", Target{}, ""},
+		{"allowed origin", fenced, "https://other.example.com/any/path", Target{LinkLocalAllowed: true}, ""},
+		{"allowed prefix", fenced, "https://api.example.com/v2/graphql", Target{StartupHeaders: true, LinkLocalAllowed: true}, ""},
+		{"outside the prefix", fenced, "https://api.example.com/v3/graphql", Target{}, "is not allowed"},
+		{"default always allowed", fenced, "https://api.example.com/graphql", Target{StartupHeaders: true, LinkLocalAllowed: true}, ""},
+		{"not a URL", open, "::", Target{}, "not an absolute http(s) URL"},
+		{"no host", open, "https:///graphql", Target{}, "not an absolute http(s) URL"},
+		{"link-local", open, "http://169.254.169.254/", Target{}, "is refused"},
+		{"link-local allowed explicitly", Policy{Default: def, Allow: []*url.URL{parse(t, "http://169.254.169.254")}}, "http://169.254.169.254/x", Target{LinkLocalAllowed: true}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := tt.policy.Resolve(tt.endpoint)
+			if tt.wantError != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantError) {
+					t.Fatalf("error = %v, want one containing %q", err, tt.wantError)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.StartupHeaders != tt.want.StartupHeaders || got.LinkLocalAllowed != tt.want.LinkLocalAllowed {
+				t.Errorf("got %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestMerge(t *testing.T) {
+	got := Merge(
+		map[string]string{"authorization": "Bearer a", "ACCEPT": "application/json", "X-Team": "1"},
+		map[string]string{"Authorization": "Bearer b", "x-call": "2"},
+	)
+	want := http.Header{
+		"Content-Type":  {"application/json"},
+		"Accept":        {"application/json"},
+		"Authorization": {"Bearer b"},
+		"X-Team":        {"1"},
+		"X-Call":        {"2"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Merge (-want +got):\n%s", diff)
+	}
+}
+
+func TestRedactor(t *testing.T) {
+	r := NewRedactor(map[string]string{
+		"Authorization": "Bearer abcdef123456",
+		"X-Api-Key":     `k"ey<with>json`,
+		"X-Short":       "abc",
+		"Accept":        "application/json",
+	})
+	for in, want := range map[string]string{
+		"token Bearer abcdef123456 here":    "token [REDACTED] here",
+		"bare abcdef123456":                 "bare [REDACTED]",
+		`{"echo":"k\"ey<with>json"}`:        `{"echo":"[REDACTED]"}`,
+		"abc stays, application/json stays": "abc stays, application/json stays",
+	} {
+		if got := r.String(in); got != want {
+			t.Errorf("redact(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestCheckHeaders(t *testing.T) {
+	for headers, want := range map[string]map[string]string{
+		"cannot be set":           {"Transfer-Encoding": "chunked"},
+		"not a valid HTTP header": {"Bad:Name": "x"},
+		"contains a line break":   {"X-A": "a\nb"},
+		"":                        {"X-Fine": "ok", "Authorization": "Bearer x"},
+	} {
+		err := CheckHeaders(want)
+		if headers == "" {
+			if err != nil {
+				t.Errorf("CheckHeaders(%v) = %v", want, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), headers) {
+			t.Errorf("CheckHeaders(%v) = %v, want %q", want, err, headers)
+		}
+	}
+}
