@@ -200,6 +200,7 @@ func TestBadStartupValues(t *testing.T) {
 		{"headers from the environment", nil, []string{"GRAPHQL_HEADERS=[1]"}, "--headers: must be a JSON object"},
 		{"timeout zero", []string{"-t", "0"}, nil, "--timeout must be between 1 and 600000 milliseconds, got 0"},
 		{"timeout not a number", []string{"--timeout", "soon"}, nil, `invalid value "soon" for flag -timeout`},
+		{"timeout not a number in the environment", nil, []string{"GRAPHQL_TIMEOUT=soon"}, `could not parse "soon" as int value from environment variable "GRAPHQL_TIMEOUT"`},
 		{"maxComplexity zero", []string{"-m", "0"}, nil, "--maxComplexity must be at least 1, got 0"},
 		{"maxComplexity from the environment", nil, []string{"GRAPHQL_MAX_COMPLEXITY=-1"}, "--maxComplexity must be at least 1, got -1"},
 		{"endpoint not absolute", []string{"-e", "localhost:4000/graphql"}, nil, "--endpoint: \"localhost:4000/graphql\" is not an absolute http(s) URL"},

@@ -73,12 +73,17 @@ func loadSDL(t *testing.T, sdl string) *ast.Schema {
 // checks that the SDL loads back and matches the original type for type,
 // field for field.
 func TestIntrospectRoundTrip(t *testing.T) {
-	srv, _ := testservers.Start(t, testservers.Starwars())
+	srv, rec := testservers.Start(t, testservers.Starwars())
 	h := connect(t, testConfig(t, srv.URL), nil)
 
 	res := h.call(t, "graphql_introspect", map[string]any{"includeDeprecated": true})
 	if res.IsError {
 		t.Fatalf("isError: %s", text(res))
+	}
+	// graph-gophers predates specifiedByURL: the current query is rejected and
+	// the legacy one answers.
+	if reqs := rec.Requests(); len(reqs) != 2 || !strings.Contains(string(reqs[0].Body), "specifiedByURL") || strings.Contains(string(reqs[1].Body), "specifiedByURL") {
+		t.Errorf("want the current introspection query, then the legacy one; got %d requests", len(reqs))
 	}
 	out := structured(t, res)
 	if out["view"] != "sdl" || out["cached"] != false {
