@@ -73,15 +73,12 @@ func (e usageError) Unwrap() error { return e.err }
 // Run runs spec with the command-line args (args[0] is the program name) and
 // returns the exit code. It returns when ctx is done or the client goes away.
 func Run(ctx context.Context, spec Spec, args []string, streams Streams) int {
-	version, commit := BuildVersion()
-	if commit == "" {
-		commit = "commit unknown"
-	}
+	version, _ := BuildVersion()
 	cmd := &cli.Command{
 		Name:            spec.Name,
 		Usage:           spec.Usage,
 		Description:     spec.Description,
-		Version:         version + " (" + commit + ")",
+		Version:         versionText(),
 		Flags:           append(sharedFlags(spec.EnvPrefix), spec.Flags...),
 		HideHelpCommand: true,
 		Reader:          streams.Stdin,

@@ -81,9 +81,9 @@ func TestRunStdio(t *testing.T) {
 	}
 }
 
-func TestVersionLine(t *testing.T) {
-	if line := VersionLine("x"); !strings.HasPrefix(line, "x ") || !strings.Contains(line, "(") {
-		t.Errorf("VersionLine = %q", line)
+func TestVersion(t *testing.T) {
+	if text := versionText(); !strings.Contains(text, " (") || !strings.HasSuffix(text, ")") {
+		t.Errorf("versionText = %q, want \"version (commit)\"", text)
 	}
 	if ua := UserAgent("x"); !strings.HasPrefix(ua, "x/") {
 		t.Errorf("UserAgent = %q", ua)

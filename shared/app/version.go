@@ -38,13 +38,13 @@ func BuildVersion() (version, commit string) {
 	return version, commit
 }
 
-// VersionLine is what --version prints: "name version (commit)".
-func VersionLine(name string) string {
+// versionText is what --version prints after the name: "version (commit)".
+func versionText() string {
 	version, commit := BuildVersion()
 	if commit == "" {
 		commit = "commit unknown"
 	}
-	return name + " " + version + " (" + commit + ")"
+	return version + " (" + commit + ")"
 }
 
 // UserAgent is the User-Agent header a server sends upstream.

@@ -25,18 +25,6 @@ func Marshal(v any) ([]byte, error) {
 	return bytes.TrimRight(buf.Bytes(), "\n"), nil
 }
 
-// MarshalIndent is Marshal with two-space indentation.
-func MarshalIndent(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
-}
-
 // ArgumentError describes one argument of a call that could not be decoded.
 type ArgumentError struct {
 	// Argument is the offending argument's name; empty when the arguments as a
