@@ -29,27 +29,16 @@ func Fetch(ctx context.Context, client *upstream.Client, req upstream.Request, i
 		if err != nil {
 			return nil, fmt.Errorf("introspection failed: %w", err)
 		}
-		var answer struct {
-			Data   json.RawMessage `json:"data"`
-			Errors []struct {
-				Message string `json:"message"`
-			} `json:"errors"`
-		}
-		if err := json.Unmarshal(resp.Body, &answer); err != nil {
-			return nil, fmt.Errorf("introspection failed: the answer of %s is not JSON: %v", httpx.DisplayURL(req.Target.URL), err)
-		}
 		if resp.HasData {
-			result, err := ParseResult(answer.Data)
+			result, err := ParseResult(resp.Data)
 			if err != nil {
 				return nil, fmt.Errorf("introspection of %s failed: %v. The endpoint may have introspection disabled: "+
 					"ask its owner for the schema, or run queries you already know with graphql_query", httpx.DisplayURL(req.Target.URL), err)
 			}
 			return New(result)
 		}
-		for _, e := range answer.Errors {
-			if i == 0 {
-				firstErrors = append(firstErrors, e.Message)
-			}
+		if i == 0 {
+			firstErrors = errorMessages(resp.Errors)
 		}
 	}
 	reason := "no data and no errors"
@@ -58,4 +47,20 @@ func Fetch(ctx context.Context, client *upstream.Client, req upstream.Request, i
 	}
 	return nil, fmt.Errorf("introspection of %s failed: %s. The endpoint may have introspection disabled: "+
 		"ask its owner for the schema, or run queries you already know with graphql_query", httpx.DisplayURL(req.Target.URL), reason)
+}
+
+// errorMessages lists the messages of a GraphQL "errors" member; a member of
+// another shape gives none.
+func errorMessages(raw json.RawMessage) []string {
+	var errs []struct {
+		Message string `json:"message"`
+	}
+	if json.Unmarshal(raw, &errs) != nil {
+		return nil
+	}
+	messages := make([]string, 0, len(errs))
+	for _, e := range errs {
+		messages = append(messages, e.Message)
+	}
+	return messages
 }

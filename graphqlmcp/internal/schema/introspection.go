@@ -138,22 +138,23 @@ type typeRefT struct {
 
 // ParseResult decodes the "data" member of an introspection response. It
 // accepts the whole response too ({"data": {"__schema": …}}), which is how
-// schema dumps are often saved.
+// schema dumps are often saved. One decode reads either form.
 func ParseResult(data []byte) (*Result, error) {
-	var wrapped struct {
+	var doc struct {
+		Result
 		Data *Result `json:"data"`
 	}
-	if err := json.Unmarshal(data, &wrapped); err == nil && wrapped.Data != nil && wrapped.Data.Schema.QueryType != nil {
-		return wrapped.Data, nil
-	}
-	var result Result
-	if err := json.Unmarshal(data, &result); err != nil {
+	if err := json.Unmarshal(data, &doc); err != nil {
 		return nil, fmt.Errorf("the introspection result is not valid JSON of the expected shape: %v", err)
+	}
+	result := &doc.Result
+	if doc.Data != nil {
+		result = doc.Data
 	}
 	if result.Schema.QueryType == nil || len(result.Schema.Types) == 0 {
 		return nil, fmt.Errorf("the introspection result has no __schema with a query type and types")
 	}
-	return &result, nil
+	return result, nil
 }
 
 func text(s *string) string {

@@ -33,7 +33,6 @@ type handlers struct {
 	policy upstream.Policy
 	client *upstream.Client
 	cache  *schema.Cache
-	logger *slog.Logger
 }
 
 // NewServer returns graphqlmcp's MCP server with both tools registered.
@@ -51,8 +50,7 @@ func NewServer(opts Options) *mcp.Server {
 			Redactor:         upstream.NewRedactor(cfg.Headers),
 			Logger:           opts.Logger,
 		},
-		cache:  schema.NewCache(cfg.SchemaCacheTTL, opts.Now),
-		logger: opts.Logger,
+		cache: schema.NewCache(cfg.SchemaCacheTTL, opts.Now),
 	}
 	server := mcp.NewServer(
 		&mcp.Implementation{Name: "graphqlmcp", Title: "GraphQL", Version: opts.Version},

@@ -44,6 +44,10 @@ type Response struct {
 	Status int
 	// Body is the response document, with startup secrets redacted.
 	Body json.RawMessage
+	// Data and Errors are the response's members of those names, split out
+	// by the one parse Post makes, so callers need not parse Body again.
+	Data   json.RawMessage
+	Errors json.RawMessage
 	// HasData reports a non-null "data" member: the operation ran, perhaps
 	// partly.
 	HasData bool
@@ -95,7 +99,7 @@ func (c *Client) Post(ctx context.Context, req Request) (*Response, error) {
 	body = c.Redactor.Bytes(body)
 
 	if doc, ok := parseGraphQLResponse(body); ok {
-		return &Response{Status: resp.StatusCode, Body: body, HasData: doc.hasData()}, nil
+		return &Response{Status: resp.StatusCode, Body: body, Data: doc.Data, Errors: doc.Errors, HasData: doc.hasData()}, nil
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return nil, fmt.Errorf("%s answered HTTP %s: %s", endpoint, resp.Status, snippetOrEmpty(body))
