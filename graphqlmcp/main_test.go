@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
@@ -18,38 +17,23 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpforge/servers/graphqlmcp/internal/testservers"
+	"github.com/mcpforge/servers/shared/mcptest"
 )
 
 // binary is the graphqlmcp built for this test run.
 var binary string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "graphqlmcp-test")
+	var dir string
+	var err error
+	binary, dir, err = mcptest.BuildBinary("graphqlmcp")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	binary = filepath.Join(dir, "graphqlmcp")
-	build := exec.Command("go", "build", "-o", binary, ".")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building graphqlmcp:", err)
 		os.Exit(1)
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
-}
-
-func connectClient(t *testing.T, transport mcp.Transport) *mcp.ClientSession {
-	t.Helper()
-	client := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "1"}, nil)
-	session, err := client.Connect(context.Background(), transport, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { session.Close() })
-	return session
 }
 
 // exercise lists the tools and calls each once against the starwars API.
@@ -82,7 +66,7 @@ func TestStdio(t *testing.T) {
 	cmd := exec.Command(binary, "--endpoint", srv.URL, "--headers", `{"Authorization":"Bearer stdio-secret-123"}`)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
-	session := connectClient(t, &mcp.CommandTransport{Command: cmd})
+	session := mcptest.ConnectClient(t, &mcp.CommandTransport{Command: cmd})
 	exercise(t, session)
 	session.Close()
 	if strings.Contains(stderr.String(), "stdio-secret-123") {
@@ -153,7 +137,7 @@ func TestStreamableHTTP(t *testing.T) {
 	}
 	health.Body.Close()
 
-	exercise(t, connectClient(t, &mcp.StreamableClientTransport{Endpoint: endpoint}))
+	exercise(t, mcptest.ConnectClient(t, &mcp.StreamableClientTransport{Endpoint: endpoint}))
 
 	// DNS rebinding protection: a foreign Host on a loopback address is refused.
 	req, _ := http.NewRequest(http.MethodPost, endpoint, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))

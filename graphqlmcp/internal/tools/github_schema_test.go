@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcpforge/servers/graphqlmcp/internal/schema"
 	"github.com/mcpforge/servers/graphqlmcp/internal/testservers"
+	"github.com/mcpforge/servers/shared/mcptest"
 )
 
 // TestGitHubSchema proves graphql_introspect on GitHub's public schema
@@ -59,30 +60,30 @@ func TestGitHubSchema(t *testing.T) {
 	h := connect(t, testConfig(t, srv.URL), nil)
 
 	res := h.call(t, "graphql_introspect", map[string]any{})
-	out := structured(t, res)
+	out := mcptest.Structured(t, res)
 	if res.IsError || out["view"] != "overview" {
-		t.Fatalf("view = %v: %.300s", out["view"], text(res))
+		t.Fatalf("view = %v: %.300s", out["view"], mcptest.Text(res))
 	}
-	t.Logf("overview: %d bytes (limit %d); full SDL %d bytes", len(text(res)), schema.MaxViewBytes, int(out["sdlBytes"].(float64)))
-	if len(text(res)) > schema.MaxViewBytes {
-		t.Errorf("overview is %d bytes, over the %d limit", len(text(res)), schema.MaxViewBytes)
+	t.Logf("overview: %d bytes (limit %d); full SDL %d bytes", len(mcptest.Text(res)), schema.MaxViewBytes, int(out["sdlBytes"].(float64)))
+	if len(mcptest.Text(res)) > schema.MaxViewBytes {
+		t.Errorf("overview is %d bytes, over the %d limit", len(mcptest.Text(res)), schema.MaxViewBytes)
 	}
 	for _, want := range []string{"type Query {", "  repository(", "type Mutation {", "  createIssue(input: CreateIssueInput!): CreateIssuePayload", "OBJECT (", "INPUT_OBJECT ("} {
-		if !strings.Contains(text(res), want) {
+		if !strings.Contains(mcptest.Text(res), want) {
 			t.Errorf("overview lacks %q", want)
 		}
 	}
 
 	res = h.call(t, "graphql_introspect", map[string]any{"types": []any{"Repository"}})
-	if !strings.Contains(text(res), "type Repository implements") || structured(t, res)["cached"] != true {
-		t.Errorf("types view: %.300s", text(res))
+	if !strings.Contains(mcptest.Text(res), "type Repository implements") || mcptest.Structured(t, res)["cached"] != true {
+		t.Errorf("types view: %.300s", mcptest.Text(res))
 	}
 	res = h.call(t, "graphql_introspect", map[string]any{"search": "pullRequest"})
-	if !strings.Contains(text(res), "Repository.pullRequest(number: Int!): PullRequest") {
-		t.Errorf("search view: %.500s", text(res))
+	if !strings.Contains(mcptest.Text(res), "Repository.pullRequest(number: Int!): PullRequest") {
+		t.Errorf("search view: %.500s", mcptest.Text(res))
 	}
-	if len(text(res)) > schema.MaxViewBytes {
-		t.Errorf("search view is %d bytes", len(text(res)))
+	if len(mcptest.Text(res)) > schema.MaxViewBytes {
+		t.Errorf("search view is %d bytes", len(mcptest.Text(res)))
 	}
 	if rec.Count() != 1 {
 		t.Errorf("the schema was fetched %d times, want once (then cached)", rec.Count())

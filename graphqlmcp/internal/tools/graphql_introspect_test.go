@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcpforge/servers/graphqlmcp/internal/schema"
 	"github.com/mcpforge/servers/graphqlmcp/internal/testservers"
+	"github.com/mcpforge/servers/shared/mcptest"
 )
 
 // shape reduces a schema to what a round trip must keep: every type's kind,
@@ -78,21 +79,21 @@ func TestIntrospectRoundTrip(t *testing.T) {
 
 	res := h.call(t, "graphql_introspect", map[string]any{"includeDeprecated": true})
 	if res.IsError {
-		t.Fatalf("isError: %s", text(res))
+		t.Fatalf("isError: %s", mcptest.Text(res))
 	}
 	// graph-gophers predates specifiedByURL: the current query is rejected and
 	// the legacy one answers.
 	if reqs := rec.Requests(); len(reqs) != 2 || !strings.Contains(string(reqs[0].Body), "specifiedByURL") || strings.Contains(string(reqs[1].Body), "specifiedByURL") {
 		t.Errorf("want the current introspection query, then the legacy one; got %d requests", len(reqs))
 	}
-	out := structured(t, res)
+	out := mcptest.Structured(t, res)
 	if out["view"] != "sdl" || out["cached"] != false {
 		t.Errorf("view = %v, cached = %v; want sdl, false", out["view"], out["cached"])
 	}
-	if text(res) != out["text"] {
+	if mcptest.Text(res) != out["text"] {
 		t.Error("text content is not the SDL of the structured result")
 	}
-	got := shape(loadSDL(t, text(res)))
+	got := shape(loadSDL(t, mcptest.Text(res)))
 	want := shape(loadSDL(t, starwars.Schema))
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("schema after the round trip (-original +introspected):\n%s", diff)
@@ -106,11 +107,11 @@ func TestIntrospectDeprecated(t *testing.T) {
 	srv, _ := testservers.Start(t, testservers.Deprecations())
 	h := connect(t, testConfig(t, srv.URL), nil)
 
-	without := text(h.call(t, "graphql_introspect", map[string]any{}))
+	without := mcptest.Text(h.call(t, "graphql_introspect", map[string]any{}))
 	if strings.Contains(without, "old") || strings.Contains(without, "BLUE") {
 		t.Errorf("deprecated members returned without includeDeprecated:\n%s", without)
 	}
-	with := text(h.call(t, "graphql_introspect", map[string]any{"includeDeprecated": true}))
+	with := mcptest.Text(h.call(t, "graphql_introspect", map[string]any{"includeDeprecated": true}))
 	for _, want := range []string{`old: String @deprecated(reason: "use name")`, "BLUE @deprecated"} {
 		if !strings.Contains(with, want) {
 			t.Errorf("SDL with includeDeprecated lacks %q:\n%s", want, with)
@@ -123,16 +124,16 @@ func TestIntrospectTypesAndSearch(t *testing.T) {
 	h := connect(t, testConfig(t, srv.URL), nil)
 
 	res := h.call(t, "graphql_introspect", map[string]any{"types": []any{"Human", "Nope"}})
-	if res.IsError || structured(t, res)["view"] != "types" {
-		t.Fatalf("got %s", text(res))
+	if res.IsError || mcptest.Structured(t, res)["view"] != "types" {
+		t.Fatalf("got %s", mcptest.Text(res))
 	}
 	for _, want := range []string{"type Human implements Character {", `# No type named "Nope".`} {
-		if !strings.Contains(text(res), want) {
-			t.Errorf("types view lacks %q:\n%s", want, text(res))
+		if !strings.Contains(mcptest.Text(res), want) {
+			t.Errorf("types view lacks %q:\n%s", want, mcptest.Text(res))
 		}
 	}
-	if strings.Contains(text(res), "type Droid") {
-		t.Errorf("types view has a type that was not asked for:\n%s", text(res))
+	if strings.Contains(mcptest.Text(res), "type Droid") {
+		t.Errorf("types view has a type that was not asked for:\n%s", mcptest.Text(res))
 	}
 
 	res = h.call(t, "graphql_introspect", map[string]any{"search": "friend"})
@@ -141,17 +142,17 @@ func TestIntrospectTypesAndSearch(t *testing.T) {
 		"Human.friendsConnection(first: Int, after: ID): FriendsConnection!",
 		"Character.friends: [Character]",
 	} {
-		if !strings.Contains(text(res), want) {
-			t.Errorf("search view lacks %q:\n%s", want, text(res))
+		if !strings.Contains(mcptest.Text(res), want) {
+			t.Errorf("search view lacks %q:\n%s", want, mcptest.Text(res))
 		}
 	}
 	res = h.call(t, "graphql_introspect", map[string]any{"search": "episode"})
-	if !strings.Contains(text(res), "Query.hero(episode: Episode = NEWHOPE): Character") {
-		t.Errorf("search by argument name:\n%s", text(res))
+	if !strings.Contains(mcptest.Text(res), "Query.hero(episode: Episode = NEWHOPE): Character") {
+		t.Errorf("search by argument name:\n%s", mcptest.Text(res))
 	}
 	res = h.call(t, "graphql_introspect", map[string]any{"search": "zzzz"})
-	if res.IsError || !strings.Contains(text(res), "Nothing in the schema") {
-		t.Errorf("empty search: %s", text(res))
+	if res.IsError || !strings.Contains(mcptest.Text(res), "Nothing in the schema") {
+		t.Errorf("empty search: %s", mcptest.Text(res))
 	}
 }
 
@@ -166,7 +167,7 @@ func TestIntrospectCache(t *testing.T) {
 		t.Fatal("nothing was fetched")
 	}
 	res := h.call(t, "graphql_introspect", map[string]any{"search": "droid"})
-	if rec.Count() != fetches || structured(t, res)["cached"] != true {
+	if rec.Count() != fetches || mcptest.Structured(t, res)["cached"] != true {
 		t.Errorf("second call fetched again (%d requests, want %d) or was not marked cached", rec.Count(), fetches)
 	}
 	h.call(t, "graphql_introspect", map[string]any{"headers": map[string]any{"X-Tenant": "b"}})
@@ -179,7 +180,7 @@ func TestIntrospectCache(t *testing.T) {
 	}
 	now = now.Add(5*time.Minute + time.Second)
 	res = h.call(t, "graphql_introspect", map[string]any{})
-	if rec.Count() != 4*fetches || structured(t, res)["cached"] != false {
+	if rec.Count() != 4*fetches || mcptest.Structured(t, res)["cached"] != false {
 		t.Errorf("an expired entry was used: %d requests", rec.Count())
 	}
 }
@@ -188,8 +189,8 @@ func TestIntrospectionDisabled(t *testing.T) {
 	srv, _ := testservers.Start(t, testservers.Starwars(graphql.DisableIntrospection()))
 	h := connect(t, testConfig(t, srv.URL), nil)
 	res := h.call(t, "graphql_introspect", map[string]any{})
-	if !res.IsError || !strings.Contains(text(res), "may have introspection disabled") {
-		t.Errorf("got %s", text(res))
+	if !res.IsError || !strings.Contains(mcptest.Text(res), "may have introspection disabled") {
+		t.Errorf("got %s", mcptest.Text(res))
 	}
 }
 
@@ -208,8 +209,8 @@ func TestIntrospectRefusals(t *testing.T) {
 		{map[string]any{"depth": 3}, `unknown argument "depth"`},
 	} {
 		res := h.call(t, "graphql_introspect", tt.args)
-		if !res.IsError || !strings.Contains(text(res), tt.want) {
-			t.Errorf("%v: got %q, want an error containing %q", tt.args, text(res), tt.want)
+		if !res.IsError || !strings.Contains(mcptest.Text(res), tt.want) {
+			t.Errorf("%v: got %q, want an error containing %q", tt.args, mcptest.Text(res), tt.want)
 		}
 	}
 	if rec.Count() != 0 {
@@ -237,17 +238,17 @@ func TestIntrospectOverview(t *testing.T) {
 	h := connect(t, testConfig(t, srv.URL), nil)
 	res := h.call(t, "graphql_introspect", map[string]any{})
 	if res.IsError {
-		t.Fatal(text(res))
+		t.Fatal(mcptest.Text(res))
 	}
-	out := structured(t, res)
+	out := mcptest.Structured(t, res)
 	if out["view"] != "overview" {
 		t.Fatalf("view = %v, want overview (SDL %v bytes)", out["view"], out["sdlBytes"])
 	}
-	if n := len(text(res)); n > schema.MaxViewBytes {
+	if n := len(mcptest.Text(res)); n > schema.MaxViewBytes {
 		t.Errorf("overview is %d bytes, over %d", n, schema.MaxViewBytes)
 	}
 	for _, want := range []string{"type Query {", "  item7(id: ID!, first: Int = 10): Item7", "OBJECT (1501): Item0, Item1,", "types: [\"TypeName\", ...]"} {
-		if !strings.Contains(text(res), want) {
+		if !strings.Contains(mcptest.Text(res), want) {
 			t.Errorf("overview lacks %q", want)
 		}
 	}
@@ -271,7 +272,7 @@ func TestIntrospectModernQuery(t *testing.T) {
 	h := connect(t, testConfig(t, srv.URL), nil)
 	res := h.call(t, "graphql_introspect", map[string]any{})
 	if res.IsError {
-		t.Fatal(text(res))
+		t.Fatal(mcptest.Text(res))
 	}
 	for _, want := range []string{
 		"schema {\n  query: Root\n}",
@@ -279,11 +280,11 @@ func TestIntrospectModernQuery(t *testing.T) {
 		`directive @cost(weight: Int! = 1) repeatable on FIELD_DEFINITION`,
 		`when(tz: String = "UTC"): DateTime!`,
 	} {
-		if !strings.Contains(text(res), want) {
-			t.Errorf("SDL lacks %q:\n%s", want, text(res))
+		if !strings.Contains(mcptest.Text(res), want) {
+			t.Errorf("SDL lacks %q:\n%s", want, mcptest.Text(res))
 		}
 	}
-	loadSDL(t, text(res))
+	loadSDL(t, mcptest.Text(res))
 	var sent struct {
 		Query     string         `json:"query"`
 		Variables map[string]any `json:"variables"`

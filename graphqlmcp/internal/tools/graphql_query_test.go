@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpforge/servers/graphqlmcp/internal/config"
 	"github.com/mcpforge/servers/graphqlmcp/internal/testservers"
+	"github.com/mcpforge/servers/shared/mcptest"
 )
 
 func TestQueryStarwars(t *testing.T) {
@@ -24,15 +25,15 @@ func TestQueryStarwars(t *testing.T) {
 		"variables": map[string]any{"ep": "EMPIRE"},
 	})
 	if res.IsError {
-		t.Fatalf("isError: %s", text(res))
+		t.Fatalf("isError: %s", mcptest.Text(res))
 	}
 	want := map[string]any{"data": map[string]any{"hero": map[string]any{"name": "Luke Skywalker"}}}
-	if diff := cmp.Diff(want, structured(t, res)); diff != "" {
+	if diff := cmp.Diff(want, mcptest.Structured(t, res)); diff != "" {
 		t.Errorf("structured content (-want +got):\n%s", diff)
 	}
 	var fromText map[string]any
-	if err := json.Unmarshal([]byte(text(res)), &fromText); err != nil || !cmp.Equal(fromText, want) {
-		t.Errorf("text content %q does not carry the same JSON", text(res))
+	if err := json.Unmarshal([]byte(mcptest.Text(res)), &fromText); err != nil || !cmp.Equal(fromText, want) {
+		t.Errorf("text content %q does not carry the same JSON", mcptest.Text(res))
 	}
 	reqs := rec.Requests()
 	if len(reqs) != 1 {
@@ -54,8 +55,8 @@ func TestQueryChoosesOperationByName(t *testing.T) {
 		"query":         `query A { hero { name } } query B { droid(id: "2001") { name } }`,
 		"operationName": "B",
 	})
-	if res.IsError || !strings.Contains(text(res), "R2-D2") {
-		t.Fatalf("got %s", text(res))
+	if res.IsError || !strings.Contains(mcptest.Text(res), "R2-D2") {
+		t.Fatalf("got %s", mcptest.Text(res))
 	}
 	if !strings.Contains(string(rec.Requests()[0].Body), `"operationName":"B"`) {
 		t.Errorf("operationName not sent: %s", rec.Requests()[0].Body)
@@ -120,11 +121,11 @@ func TestQueryRefusals(t *testing.T) {
 			h := connect(t, cfg, nil)
 			res := h.call(t, "graphql_query", tt.args)
 			if !res.IsError {
-				t.Fatalf("isError is false; result: %s", text(res))
+				t.Fatalf("isError is false; result: %s", mcptest.Text(res))
 			}
 			for _, want := range tt.want {
-				if !strings.Contains(text(res), want) {
-					t.Errorf("error %q does not contain %q", text(res), want)
+				if !strings.Contains(mcptest.Text(res), want) {
+					t.Errorf("error %q does not contain %q", mcptest.Text(res), want)
 				}
 			}
 			if n := rec.Count(); n != 0 {
@@ -152,8 +153,8 @@ func TestQueryMutationAllowed(t *testing.T) {
 				"query":          `mutation { createReview(episode: JEDI, review: {stars: 5, commentary: "great"}) { stars commentary } }`,
 				"allowMutations": tt.allow,
 			})
-			if res.IsError || !strings.Contains(text(res), `"stars":5`) {
-				t.Fatalf("got %s", text(res))
+			if res.IsError || !strings.Contains(mcptest.Text(res), `"stars":5`) {
+				t.Fatalf("got %s", mcptest.Text(res))
 			}
 			if rec.Count() != 1 {
 				t.Errorf("upstream received %d requests, want 1", rec.Count())
@@ -198,11 +199,11 @@ func TestQueryFaults(t *testing.T) {
 			}
 			res := h.call(t, "graphql_query", args)
 			if res.IsError != tt.wantError {
-				t.Errorf("isError = %v, want %v: %s", res.IsError, tt.wantError, text(res))
+				t.Errorf("isError = %v, want %v: %s", res.IsError, tt.wantError, mcptest.Text(res))
 			}
 			for _, want := range tt.wantText {
-				if !strings.Contains(text(res), want) {
-					t.Errorf("text %q does not contain %q", text(res), want)
+				if !strings.Contains(mcptest.Text(res), want) {
+					t.Errorf("text %q does not contain %q", mcptest.Text(res), want)
 				}
 			}
 			if got := res.StructuredContent != nil; got != tt.wantPayload {
@@ -214,8 +215,8 @@ func TestQueryFaults(t *testing.T) {
 		cfg := testConfig(t, srv.URL+"/hang")
 		cfg.Timeout = 150 * time.Millisecond
 		res := connect(t, cfg, nil).call(t, "graphql_query", map[string]any{"query": "{ a }"})
-		if !strings.Contains(text(res), "timed out after 150 ms") {
-			t.Errorf("got %q", text(res))
+		if !strings.Contains(mcptest.Text(res), "timed out after 150 ms") {
+			t.Errorf("got %q", mcptest.Text(res))
 		}
 	})
 }
@@ -258,14 +259,14 @@ func echoHeaders(t *testing.T, h *harness, args map[string]any) map[string]strin
 	t.Helper()
 	res := h.call(t, "graphql_query", args)
 	if res.IsError {
-		t.Fatalf("isError: %s", text(res))
+		t.Fatalf("isError: %s", mcptest.Text(res))
 	}
 	var out struct {
 		Data struct {
 			Headers map[string]string `json:"headers"`
 		} `json:"data"`
 	}
-	if err := json.Unmarshal([]byte(text(res)), &out); err != nil {
+	if err := json.Unmarshal([]byte(mcptest.Text(res)), &out); err != nil {
 		t.Fatal(err)
 	}
 	return out.Data.Headers
@@ -357,8 +358,8 @@ func TestHeaderRules(t *testing.T) {
 		srv, _ := testservers.Start(t, leaky)
 		h := newHarness(t, srv.URL+"/html500", false)
 		res := h.call(t, "graphql_query", map[string]any{"query": "{ a }"})
-		if strings.Contains(text(res), secret) {
-			t.Errorf("secret in error: %s", text(res))
+		if strings.Contains(mcptest.Text(res), secret) {
+			t.Errorf("secret in error: %s", mcptest.Text(res))
 		}
 	})
 	t.Run("instructions name no header value", func(t *testing.T) {

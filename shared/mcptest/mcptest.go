@@ -1,0 +1,185 @@
+// Package mcptest holds the test plumbing both servers share: a client session
+// connected to a server in memory, readers of tool results, the golden-file
+// check of tool schemas, and building the server binary for subprocess tests.
+package mcptest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// SyncBuffer is a log sink safe for a server's goroutines.
+type SyncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *SyncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *SyncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// Connect connects a client session to server over in-memory transports and
+// closes both when the test ends.
+func Connect(t testing.TB, server *mcp.Server) *mcp.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	clientTransport, serverTransport := mcp.NewInMemoryTransports()
+	serverSession, err := server.Connect(ctx, serverTransport, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	session := ConnectClient(t, clientTransport)
+	t.Cleanup(func() {
+		session.Close()
+		serverSession.Wait()
+	})
+	return session
+}
+
+// ConnectClient connects a test client over transport and closes the session
+// when the test ends.
+func ConnectClient(t testing.TB, transport mcp.Transport) *mcp.ClientSession {
+	t.Helper()
+	client := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "1"}, nil)
+	session, err := client.Connect(context.Background(), transport, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { session.Close() })
+	return session
+}
+
+// Call runs a tool and returns its result; a protocol error fails the test.
+func Call(t testing.TB, ctx context.Context, session *mcp.ClientSession, tool string, args map[string]any) *mcp.CallToolResult {
+	t.Helper()
+	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		t.Fatalf("CallTool(%s): protocol error: %v", tool, err)
+	}
+	return res
+}
+
+// Text joins a result's text content.
+func Text(res *mcp.CallToolResult) string {
+	var parts []string
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			parts = append(parts, tc.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// Structured decodes a result's structured content as a JSON object.
+func Structured(t testing.TB, res *mcp.CallToolResult) map[string]any {
+	t.Helper()
+	raw, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out map[string]any
+	if err := json.Unmarshal(raw, &out); err != nil {
+		t.Fatalf("structured content is not an object: %s", raw)
+	}
+	return out
+}
+
+// CheckToolSchemas compares each tool as tools/list shows it (description,
+// annotations, input and output schemas) with dir/<tool>.json, rewriting the
+// files first when update is set, and checks that both schemas resolve as a
+// strict client would. want lists the tool names tools/list must give.
+func CheckToolSchemas(t *testing.T, session *mcp.ClientSession, dir string, update bool, want []string) {
+	t.Helper()
+	list, err := session.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range list.Tools {
+		names = append(names, tool.Name)
+	}
+	if diff := cmp.Diff(want, names); diff != "" {
+		t.Fatalf("tools/list names (-want +got):\n%s", diff)
+	}
+	for _, tool := range list.Tools {
+		t.Run(tool.Name, func(t *testing.T) {
+			got, err := json.MarshalIndent(tool, "", "  ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, '\n')
+			path := filepath.Join(dir, tool.Name+".json")
+			if update {
+				if err := os.WriteFile(path, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			golden, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+			if diff := cmp.Diff(string(golden), string(got)); diff != "" {
+				t.Errorf("%s differs from tools/list (-golden +got); run with -update if the change is deliberate:\n%s", path, diff)
+			}
+			checkSchemaResolves(t, tool)
+		})
+	}
+}
+
+func checkSchemaResolves(t *testing.T, tool *mcp.Tool) {
+	t.Helper()
+	for name, raw := range map[string]any{"input": tool.InputSchema, "output": tool.OutputSchema} {
+		data, err := json.Marshal(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s jsonschema.Schema
+		if err := json.Unmarshal(data, &s); err != nil {
+			t.Fatalf("%s schema does not decode: %v", name, err)
+		}
+		if s.Type != "object" {
+			t.Errorf("%s schema type = %q, want object", name, s.Type)
+		}
+		if _, err := s.Resolve(nil); err != nil {
+			t.Errorf("%s schema does not resolve: %v", name, err)
+		}
+	}
+}
+
+// BuildBinary builds the main package in the current directory into a
+// temporary directory, for tests that run the server as a subprocess. Call it
+// from TestMain; remove the returned directory when the tests end.
+func BuildBinary(name string) (binary, dir string, err error) {
+	dir, err = os.MkdirTemp("", name+"-test")
+	if err != nil {
+		return "", "", err
+	}
+	binary = filepath.Join(dir, name)
+	build := exec.Command("go", "build", "-o", binary, ".")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		os.RemoveAll(dir)
+		return "", "", fmt.Errorf("building %s: %w", name, err)
+	}
+	return binary, dir, nil
+}
