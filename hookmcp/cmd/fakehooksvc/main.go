@@ -1,0 +1,67 @@
+// Command fakehooksvc serves an in-memory stand-in for the webhook-capture API
+// on loopback, so that hookmcp can be tried with no account and no network:
+//
+//	go run github.com/mcpforge/servers/hookmcp/cmd/fakehooksvc -listen 127.0.0.1:8089
+//	HOOKSVC_API_URL=http://127.0.0.1:8089 hookmcp
+//
+// Tokens and requests live in memory and are gone when it stops. Requests sent
+// to http://127.0.0.1:8089/<token uuid> are captured like the real service's.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/mcpforge/servers/hookmcp/internal/fakehooksvc"
+)
+
+func main() {
+	listen := flag.String("listen", "127.0.0.1:8089", "address to listen on")
+	keys := flag.String("api-keys", "", "comma-separated API keys the fake accepts (tokens created with one are private to it)")
+	flag.Parse()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, *listen, *keys); err != nil {
+		fmt.Fprintln(os.Stderr, "fakehooksvc:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, listen, keys string) error {
+	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	var apiKeys []string
+	for _, k := range strings.Split(keys, ",") {
+		if k = strings.TrimSpace(k); k != "" {
+			apiKeys = append(apiKeys, k)
+		}
+	}
+	ln, err := net.Listen("tcp", listen)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: fakehooksvc.New(fakehooksvc.Options{APIKeys: apiKeys}), ReadHeaderTimeout: 10 * time.Second}
+	logger.Info("fake capture API listening; point hookmcp at it with HOOKSVC_API_URL", "url", "http://"+ln.Addr().String())
+	errs := make(chan error, 1)
+	go func() { errs <- srv.Serve(ln) }()
+	select {
+	case err := <-errs:
+		return err
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdown); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

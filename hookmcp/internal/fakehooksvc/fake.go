@@ -1,0 +1,282 @@
+// Package fakehooksvc is an in-process stand-in for the hosted webhook-capture
+// API (webhook.site), built from what is known of it on the wire: token CRUD
+// where PUT resets what it is not sent, validation 422s, 404 for unknown and
+// 410 for deleted or expired tokens, the listing envelope and its pagination
+// formulas, newest/oldest order, date and query filters, latest and raw
+// bodies, singular bulk delete, capture routes that honour request_limit,
+// private tokens (302 without a key, 401 with a wrong one) and injected
+// faults such as 429 with Retry-After.
+//
+// Tests start it on loopback with httptest; cmd/fakehooksvc serves it for a
+// person who wants to try hookmcp without an account or a network.
+package fakehooksvc
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Options configure a fake.
+type Options struct {
+	// APIKeys are the keys the fake accepts in the Api-Key header. A token
+	// created with a key is private to it: read without a key it redirects to
+	// a login page, read with another key it answers 401.
+	APIKeys []string
+	// Now is the fake's clock, for token expiry and request times; time.Now
+	// when nil.
+	Now func() time.Time
+}
+
+// Received is one request the fake received, as it arrived.
+type Received struct {
+	Method string
+	Path   string
+	Query  url.Values
+	Header http.Header
+	Body   []byte
+}
+
+// Fault is an answer the fake gives instead of serving, Times times, to API
+// requests of Method (any method when empty).
+type Fault struct {
+	Method     string
+	Status     int
+	RetryAfter string // the Retry-After header, when not empty
+	Body       string // defaults to the error envelope
+	Times      int
+}
+
+// Server is the fake API. It is an http.Handler.
+type Server struct {
+	now  func() time.Time
+	keys map[string]bool
+
+	mu       sync.Mutex
+	tokens   map[string]*token // by UUID, live ones
+	gone     map[string]bool   // deleted tokens, answered with 410
+	faults   []Fault
+	received []Received
+	seq      int64
+}
+
+// New returns an empty fake.
+func New(opts Options) *Server {
+	s := &Server{
+		now:    opts.Now,
+		keys:   map[string]bool{},
+		tokens: map[string]*token{},
+		gone:   map[string]bool{},
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	for _, k := range opts.APIKeys {
+		s.keys[k] = true
+	}
+	return s
+}
+
+// Inject queues a fault.
+func (s *Server) Inject(f Fault) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if f.Times < 1 {
+		f.Times = 1
+	}
+	s.faults = append(s.faults, f)
+}
+
+// Received returns a copy of every request received so far, in order.
+func (s *Server) Received() []Received {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Received(nil), s.received...)
+}
+
+// Reset forgets the requests received so far.
+func (s *Server) Reset() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.received = nil
+}
+
+// uuidPattern is what the open-source server's routes accept as an id.
+var uuidPattern = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+
+// newUUID returns a random version 4 UUID.
+func newUUID() string {
+	var b [16]byte
+	rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
+
+const timeLayout = "2006-01-02 15:04:05"
+
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(io.LimitReader(r.Body, 10<<20+1))
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.received = append(s.received, Received{
+		Method: r.Method, Path: r.URL.Path, Query: r.URL.Query(), Header: r.Header.Clone(), Body: body,
+	})
+	segments := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
+	if segments[0] == "token" {
+		if s.fault(w, r) {
+			return
+		}
+		s.serveAPI(w, r, segments[1:], body)
+		return
+	}
+	if uuidPattern.MatchString(segments[0]) {
+		s.capture(w, r, segments, body)
+		return
+	}
+	if r.URL.Path == "/login" {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, "<!DOCTYPE html><html><body><form>Log in</form></body></html>")
+		return
+	}
+	writeError(w, http.StatusNotFound, "Not found.")
+}
+
+func (s *Server) fault(w http.ResponseWriter, r *http.Request) bool {
+	for i := range s.faults {
+		f := &s.faults[i]
+		if f.Method != "" && f.Method != r.Method {
+			continue
+		}
+		f.Times--
+		if f.Times == 0 {
+			s.faults = append(s.faults[:i], s.faults[i+1:]...)
+		}
+		if f.RetryAfter != "" {
+			w.Header().Set("Retry-After", f.RetryAfter)
+		}
+		if f.Body != "" {
+			w.WriteHeader(f.Status)
+			io.WriteString(w, f.Body)
+			return true
+		}
+		writeError(w, f.Status, http.StatusText(f.Status))
+		return true
+	}
+	return false
+}
+
+// serveAPI routes /token/... ; rest is the path after "token".
+func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rest []string, body []byte) {
+	key := r.Header.Get("Api-Key")
+	if key != "" && !s.keys[key] {
+		writeError(w, http.StatusUnauthorized, "Unauthenticated.")
+		return
+	}
+	if len(rest) == 0 {
+		if r.Method != http.MethodPost {
+			methodNotAllowed(w, "POST")
+			return
+		}
+		s.createToken(w, key, body)
+		return
+	}
+	t, ok := s.lookup(w, r, rest[0], key)
+	if !ok {
+		return
+	}
+	switch {
+	case len(rest) == 1:
+		switch r.Method {
+		case http.MethodGet:
+			writeJSON(w, http.StatusOK, s.tokenJSON(t))
+		case http.MethodPut:
+			s.updateToken(w, t, body)
+		case http.MethodDelete:
+			delete(s.tokens, t.UUID)
+			s.gone[t.UUID] = true
+			w.WriteHeader(http.StatusNoContent)
+		default:
+			methodNotAllowed(w, "GET, HEAD, PUT, DELETE")
+		}
+	case len(rest) == 2 && rest[1] == "requests":
+		if r.Method != http.MethodGet {
+			methodNotAllowed(w, "GET, HEAD")
+			return
+		}
+		s.listRequests(w, r, t)
+	case len(rest) == 2 && rest[1] == "request":
+		if r.Method != http.MethodDelete {
+			methodNotAllowed(w, "DELETE")
+			return
+		}
+		s.deleteRequests(w, r, t)
+	case len(rest) == 3 && rest[1] == "request":
+		s.serveOneRequest(w, r, t, rest[2], false)
+	case len(rest) == 4 && rest[1] == "request" && rest[3] == "raw":
+		s.serveOneRequest(w, r, t, rest[2], true)
+	default:
+		writeError(w, http.StatusNotFound, "Not found.")
+	}
+}
+
+// lookup finds a live token and checks that key may use it. It answers the
+// request itself when not.
+func (s *Server) lookup(w http.ResponseWriter, r *http.Request, id, key string) (*token, bool) {
+	if !uuidPattern.MatchString(id) {
+		writeError(w, http.StatusNotFound, "Not found.")
+		return nil, false
+	}
+	t := s.tokens[id]
+	if t != nil && t.expired(s.now()) {
+		delete(s.tokens, id)
+		s.gone[id] = true
+		t = nil
+	}
+	if t == nil {
+		if s.gone[id] {
+			writeError(w, http.StatusGone, "Token expired or deleted.")
+		} else {
+			writeError(w, http.StatusNotFound, "Token not found.")
+		}
+		return nil, false
+	}
+	if t.owner != "" && key == "" {
+		login := "http://" + r.Host + "/login"
+		w.Header().Set("Location", login)
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.WriteHeader(http.StatusFound)
+		fmt.Fprintf(w, `<!DOCTYPE html><html><head><meta http-equiv="refresh" content="0;url='%s'" /></head><body>Redirecting to %s.</body></html>`, login, login)
+		return nil, false
+	}
+	if t.owner != "" && key != t.owner {
+		writeError(w, http.StatusUnauthorized, "Unauthorized.")
+		return nil, false
+	}
+	return t, true
+}
+
+func methodNotAllowed(w http.ResponseWriter, allow string) {
+	w.Header().Set("Allow", allow)
+	writeError(w, http.StatusMethodNotAllowed, "The method is not supported for this route.")
+}
+
+// writeError writes the API's error envelope.
+func writeError(w http.ResponseWriter, status int, message string) {
+	writeJSON(w, status, map[string]any{"success": false, "error": map[string]any{"message": message, "id": nil}})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}

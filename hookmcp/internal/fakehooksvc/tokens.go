@@ -1,0 +1,245 @@
+package fakehooksvc
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"regexp"
+	"time"
+)
+
+// token is a capture token and what it captured.
+type token struct {
+	UUID      string
+	owner     string // the API key that created it; empty for a public token
+	settings  settings
+	createdAt time.Time
+	updatedAt time.Time
+	requests  []*request // oldest first
+}
+
+// settings are a token's configurable fields, as the API names them.
+type settings struct {
+	DefaultStatus      int     `json:"default_status"`
+	DefaultContent     string  `json:"default_content"`
+	DefaultContentType string  `json:"default_content_type"`
+	Timeout            int     `json:"timeout"`
+	Listen             int     `json:"listen"`
+	Expiry             *int    `json:"expiry"`
+	RequestLimit       int     `json:"request_limit"`
+	Cors               bool    `json:"cors"`
+	Alias              *string `json:"alias"`
+	Actions            bool    `json:"actions"`
+}
+
+// defaultSettings are what the API gives every field it is not sent, on
+// create and, because PUT replaces, on update too.
+func defaultSettings() settings {
+	week := 604800
+	return settings{DefaultStatus: 200, DefaultContentType: "text/plain", Expiry: &week, RequestLimit: 10000}
+}
+
+func (t *token) expired(now time.Time) bool {
+	return t.settings.Expiry != nil && now.After(t.createdAt.Add(time.Duration(*t.settings.Expiry)*time.Second))
+}
+
+var aliasPattern = regexp.MustCompile(`^[a-zA-Z0-9_-]{3,32}$`)
+
+// validationErrors collects Laravel-style field messages for a 422.
+type validationErrors map[string][]string
+
+func (v validationErrors) add(field, format string, args ...any) {
+	v[field] = append(v[field], fmt.Sprintf(format, args...))
+}
+
+// decodeSettings applies the members of body onto base, the way the API
+// validates them: unknown members are ignored, known ones must have the
+// right type and range.
+func (s *Server) decodeSettings(body []byte, base settings, self *token) (settings, validationErrors) {
+	errs := validationErrors{}
+	var members map[string]json.RawMessage
+	if len(body) > 0 {
+		if err := json.Unmarshal(body, &members); err != nil {
+			errs.add("body", "The request body must be a JSON object.")
+			return base, errs
+		}
+	}
+	out := base
+	integer := func(name string, dst *int, min, max int) {
+		raw, ok := members[name]
+		if !ok {
+			return
+		}
+		var n int
+		if err := json.Unmarshal(raw, &n); err != nil {
+			errs.add(name, "The %s must be an integer.", human(name))
+			return
+		}
+		if n < min || n > max {
+			errs.add(name, "The %s must be between %d and %d.", human(name), min, max)
+			return
+		}
+		*dst = n
+	}
+	boolean := func(name string, dst *bool) {
+		if raw, ok := members[name]; ok {
+			if err := json.Unmarshal(raw, dst); err != nil {
+				errs.add(name, "The %s field must be true or false.", human(name))
+			}
+		}
+	}
+	str := func(name string, dst *string) {
+		if raw, ok := members[name]; ok {
+			if err := json.Unmarshal(raw, dst); err != nil {
+				errs.add(name, "The %s must be a string.", human(name))
+			}
+		}
+	}
+	integer("default_status", &out.DefaultStatus, 200, 599)
+	integer("timeout", &out.Timeout, 0, 30)
+	integer("listen", &out.Listen, 0, 10)
+	integer("request_limit", &out.RequestLimit, 0, 10000)
+	boolean("cors", &out.Cors)
+	boolean("actions", &out.Actions)
+	str("default_content", &out.DefaultContent)
+	str("default_content_type", &out.DefaultContentType)
+	if raw, ok := members["expiry"]; ok {
+		if string(raw) == "null" {
+			out.Expiry = nil
+		} else {
+			n := 0
+			integer("expiry", &n, 1, 604800)
+			out.Expiry = &n
+		}
+	}
+	if raw, ok := members["alias"]; ok {
+		var alias *string
+		switch err := json.Unmarshal(raw, &alias); {
+		case err != nil:
+			errs.add("alias", "The alias must be a string.")
+		case alias != nil && !aliasPattern.MatchString(*alias):
+			errs.add("alias", "The alias format is invalid.")
+		case alias != nil && s.aliasTaken(*alias, self):
+			errs.add("alias", "The alias has already been taken.")
+		default:
+			out.Alias = alias
+		}
+	}
+	if raw, ok := members["clone_from"]; ok {
+		var cloneFrom string
+		if err := json.Unmarshal(raw, &cloneFrom); err != nil {
+			errs.add("clone_from", "The clone from must be a string.")
+		}
+	}
+	return out, errs
+}
+
+func human(field string) string {
+	b := []byte(field)
+	for i, c := range b {
+		if c == '_' {
+			b[i] = ' '
+		}
+	}
+	return string(b)
+}
+
+func (s *Server) aliasTaken(alias string, self *token) bool {
+	for _, t := range s.tokens {
+		if t != self && t.settings.Alias != nil && *t.settings.Alias == alias {
+			return true
+		}
+	}
+	return false
+}
+
+// findByUUIDOrAlias finds a live token for clone_from.
+func (s *Server) findByUUIDOrAlias(ref string) *token {
+	if t := s.tokens[ref]; t != nil {
+		return t
+	}
+	for _, t := range s.tokens {
+		if t.settings.Alias != nil && *t.settings.Alias == ref {
+			return t
+		}
+	}
+	return nil
+}
+
+func (s *Server) createToken(w http.ResponseWriter, key string, body []byte) {
+	base := defaultSettings()
+	// clone_from picks the base before the other members apply on top.
+	var probe struct {
+		CloneFrom string `json:"clone_from"`
+	}
+	if json.Unmarshal(body, &probe) == nil && probe.CloneFrom != "" {
+		source := s.findByUUIDOrAlias(probe.CloneFrom)
+		if source == nil {
+			writeJSON(w, http.StatusUnprocessableEntity, validationErrors{"clone_from": {"The selected clone from is invalid."}})
+			return
+		}
+		base = source.settings
+		base.Alias = nil // an alias is unique: a clone does not take it
+	}
+	set, errs := s.decodeSettings(body, base, nil)
+	if len(errs) > 0 {
+		writeJSON(w, http.StatusUnprocessableEntity, errs)
+		return
+	}
+	now := s.now().UTC()
+	t := &token{UUID: newUUID(), owner: key, settings: set, createdAt: now, updatedAt: now}
+	s.tokens[t.UUID] = t
+	writeJSON(w, http.StatusCreated, s.tokenJSON(t))
+}
+
+// updateToken replaces the token's settings: what the body leaves out goes
+// back to its default, as on the real API.
+func (s *Server) updateToken(w http.ResponseWriter, t *token, body []byte) {
+	set, errs := s.decodeSettings(body, defaultSettings(), t)
+	if len(errs) > 0 {
+		writeJSON(w, http.StatusUnprocessableEntity, errs)
+		return
+	}
+	t.settings = set
+	t.updatedAt = s.now().UTC()
+	writeJSON(w, http.StatusOK, s.tokenJSON(t))
+}
+
+// tokenJSON renders a token with the fields the API shows.
+func (s *Server) tokenJSON(t *token) map[string]any {
+	var expiresAt, latestID, latestAt any
+	if t.settings.Expiry != nil {
+		expiresAt = t.createdAt.Add(time.Duration(*t.settings.Expiry) * time.Second).Format(timeLayout)
+	}
+	if n := len(t.requests); n > 0 {
+		latestID = t.requests[n-1].UUID
+		latestAt = t.requests[n-1].createdAt.Format(timeLayout)
+	}
+	return map[string]any{
+		"uuid":                 t.UUID,
+		"redirect":             false,
+		"alias":                t.settings.Alias,
+		"actions":              t.settings.Actions,
+		"cors":                 t.settings.Cors,
+		"expiry":               t.settings.Expiry,
+		"timeout":              t.settings.Timeout,
+		"listen":               t.settings.Listen,
+		"premium":              t.owner != "",
+		"premium_expires_at":   nil,
+		"expires_at":           expiresAt,
+		"user_id":              nil,
+		"ip":                   "127.0.0.1",
+		"user_agent":           "fakehooksvc",
+		"default_content":      t.settings.DefaultContent,
+		"default_status":       t.settings.DefaultStatus,
+		"default_content_type": t.settings.DefaultContentType,
+		"request_limit":        t.settings.RequestLimit,
+		"description":          nil,
+		"require_auth":         t.owner != "",
+		"group_id":             nil,
+		"latest_request_id":    latestID,
+		"latest_request_at":    latestAt,
+		"created_at":           t.createdAt.Format(timeLayout),
+		"updated_at":           t.updatedAt.Format(timeLayout),
+	}
+}
