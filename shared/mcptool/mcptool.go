@@ -39,10 +39,31 @@ func SchemaFor[T any](adjust func(s *jsonschema.Schema)) *jsonschema.Schema {
 	return schema
 }
 
-// Add registers tool t on s. t.InputSchema defaults to SchemaFor[In](nil).
+// InputSchemaFor is SchemaFor for a tool's arguments. An optional argument
+// is optional by being left out, so the "null" that pointer, slice and map
+// fields add to a property's type is dropped: ["null","number"] becomes
+// "number", which every client understands (some refuse type arrays).
+func InputSchemaFor[T any](adjust func(s *jsonschema.Schema)) *jsonschema.Schema {
+	return SchemaFor[T](func(s *jsonschema.Schema) {
+		for _, prop := range s.Properties {
+			if len(prop.Types) == 2 && slices.Contains(prop.Types, "null") {
+				prop.Type = prop.Types[0]
+				if prop.Type == "null" {
+					prop.Type = prop.Types[1]
+				}
+				prop.Types = nil
+			}
+		}
+		if adjust != nil {
+			adjust(s)
+		}
+	})
+}
+
+// Add registers tool t on s. t.InputSchema defaults to InputSchemaFor[In](nil).
 func Add[In any](s *mcp.Server, t *mcp.Tool, h Handler[In]) {
 	if t.InputSchema == nil {
-		t.InputSchema = SchemaFor[In](nil)
+		t.InputSchema = InputSchemaFor[In](nil)
 	}
 	accepted := argumentNames(t.InputSchema)
 	s.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {

@@ -45,7 +45,7 @@ func (h *handlers) addIntrospectTool(server *mcp.Server) {
 			"Returns the whole SDL when it is under 100,000 bytes; for larger schemas an overview (root fields with arguments, every type name by kind). " +
 			"Then pass types: [\"Name\", ...] for full definitions, or search: \"word\" to find types, fields and arguments by name. " +
 			"Schemas are cached for a few minutes; refresh: true fetches again.",
-		InputSchema:  mcptool.SchemaFor[IntrospectArgs](func(s *jsonschema.Schema) { s.Properties["endpoint"].Format = "uri" }),
+		InputSchema:  mcptool.InputSchemaFor[IntrospectArgs](func(s *jsonschema.Schema) { s.Properties["endpoint"].Format = "uri" }),
 		OutputSchema: mcptool.SchemaFor[IntrospectResult](nil),
 		Annotations: &mcp.ToolAnnotations{
 			ReadOnlyHint:   true,

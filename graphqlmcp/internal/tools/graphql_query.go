@@ -51,10 +51,8 @@ func (h *handlers) addQueryTool(server *mcp.Server) {
 }
 
 func queryInputSchema() *jsonschema.Schema {
-	return mcptool.SchemaFor[QueryArgs](func(s *jsonschema.Schema) {
+	return mcptool.InputSchemaFor[QueryArgs](func(s *jsonschema.Schema) {
 		s.Properties["query"].MinLength = ptr(1)
-		// *int would give "type": ["null", "integer"], which some clients reject.
-		s.Properties["timeout"].Types, s.Properties["timeout"].Type = nil, "integer"
 		s.Properties["timeout"].Minimum = ptr(1.0)
 		s.Properties["timeout"].Maximum = ptr(float64(config.MaxTimeoutMS))
 		s.Properties["endpoint"].Format = "uri"
