@@ -1,0 +1,270 @@
+// Package hooksvc is the client of the hosted webhook-capture API
+// (webhook.site, or a self-hosted install): its endpoints, how the API key is
+// sent, the retry policy for reads, and the translation of the API's answers
+// into errors an assistant can act on. It never puts the key in an error or a
+// log line.
+package hooksvc
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"maps"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mcpforge/servers/shared/httpx"
+	"github.com/mcpforge/servers/shared/jsonx"
+	"github.com/mcpforge/servers/shared/redact"
+)
+
+// Retry policy of reads: GETs are retried on these statuses, at most
+// MaxRetries times, waiting what Retry-After asks up to MaxRetryWait.
+const (
+	MaxRetries   = 3
+	MaxRetryWait = 10 * time.Second
+)
+
+// maxResponseBytes bounds what one answer may hold: a page of 100 requests
+// whose bodies are large, or one captured body (the API refuses over 10 MB).
+const maxResponseBytes = 32 << 20
+
+func retryable(status int) bool {
+	switch status {
+	case http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return true
+	}
+	return false
+}
+
+// ErrNotFound is wrapped by the error for a 404 or 410: the token or request
+// does not exist, was deleted or has expired.
+var ErrNotFound = errors.New("not found or expired")
+
+// ErrAuth is wrapped by the error for a 401, a 403 or any redirect.
+var ErrAuth = errors.New("authentication required or key invalid: set HOOKSVC_API_KEY or pass api_key")
+
+// Client calls the API. Its zero value is not usable: set HTTP and BaseURL.
+type Client struct {
+	HTTP    *http.Client // must not follow redirects (see httpx.Options)
+	BaseURL *url.URL     // e.g. https://webhook.site
+	Timeout time.Duration
+	Logger  *slog.Logger
+	// Sleep waits between retries; a timer honouring ctx when nil. Tests
+	// replace it to record the waits instead of spending them.
+	Sleep func(ctx context.Context, d time.Duration) error
+}
+
+// Response is an answer of the API with a 2xx status.
+type Response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// Call describes one API call.
+type Call struct {
+	Method string
+	Path   string     // below the base URL, e.g. /token/<uuid>
+	Query  url.Values // nil for none
+	Body   any        // JSON-encoded when not nil
+	Key    string     // the API key in effect; empty sends none
+	// What names the thing addressed, for errors: "token <uuid>".
+	What string
+}
+
+// Do performs c, retrying a GET as the retry policy allows, all within the
+// client's timeout. A non-2xx answer becomes an error that says what to do.
+func (cl *Client) Do(ctx context.Context, c Call) (*Response, error) {
+	ctx, cancel := httpx.WithTimeout(ctx, cl.Timeout)
+	defer cancel()
+	redactor := redact.New(c.Key)
+	for attempt := 0; ; attempt++ {
+		resp, err := cl.once(ctx, c)
+		if err != nil {
+			err = httpx.Explain(ctx, err)
+			return nil, fmt.Errorf("could not reach the capture API at %s: %s", httpx.DisplayURL(cl.BaseURL), redactor.String(err.Error()))
+		}
+		if resp.Status >= 200 && resp.Status < 300 {
+			return resp, nil
+		}
+		wait, asked := retryWait(resp.Header, attempt)
+		if c.Method != http.MethodGet || !retryable(resp.Status) || attempt == MaxRetries || wait > MaxRetryWait || !fits(ctx, wait) {
+			return nil, statusError(c, resp, attempt, redactor)
+		}
+		cl.Logger.Info("retrying a read", "method", c.Method, "path", c.Path, "status", resp.Status, "wait", wait, "retry_after", asked, "attempt", attempt+1)
+		if err := cl.sleep(ctx, wait); err != nil {
+			return nil, fmt.Errorf("while waiting to retry after HTTP %d: %w", resp.Status, httpx.Explain(ctx, err))
+		}
+	}
+}
+
+func (cl *Client) once(ctx context.Context, c Call) (*Response, error) {
+	u := cl.BaseURL.JoinPath(c.Path)
+	if len(c.Query) > 0 {
+		u.RawQuery = c.Query.Encode()
+	}
+	var body io.Reader
+	if c.Body != nil {
+		encoded, err := jsonx.Marshal(c.Body)
+		if err != nil {
+			return nil, err
+		}
+		body = bytes.NewReader(encoded)
+	}
+	req, err := http.NewRequestWithContext(ctx, c.Method, u.String(), body)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", "application/json")
+	if c.Body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if c.Key != "" {
+		req.Header.Set("Api-Key", c.Key)
+	}
+	start := time.Now()
+	resp, err := cl.HTTP.Do(req)
+	if err != nil {
+		cl.Logger.Debug("capture API request failed", "method", c.Method, "path", c.Path, "error", httpx.Explain(ctx, err))
+		return nil, err
+	}
+	defer resp.Body.Close()
+	data, err := httpx.ReadLimited(resp.Body, maxResponseBytes)
+	if err != nil {
+		return nil, err
+	}
+	cl.Logger.Debug("capture API request", "method", c.Method, "path", c.Path, "status", resp.StatusCode, "bytes", len(data), "duration", time.Since(start))
+	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: data}, nil
+}
+
+// retryWait is how long to wait before retry number attempt+1: what
+// Retry-After asks (in seconds or as a date), else an exponential backoff
+// from 500 ms. asked reports whether the API said.
+func retryWait(h http.Header, attempt int) (wait time.Duration, asked bool) {
+	if d, ok := parseRetryAfter(h.Get("Retry-After")); ok {
+		return d, true
+	}
+	return 500 * time.Millisecond << attempt, false
+}
+
+func parseRetryAfter(v string) (time.Duration, bool) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, false
+	}
+	if secs, err := strconv.Atoi(v); err == nil && secs >= 0 {
+		return time.Duration(secs) * time.Second, true
+	}
+	if at, err := http.ParseTime(v); err == nil {
+		return max(0, time.Until(at)), true
+	}
+	return 0, false
+}
+
+// fits reports whether waiting d still leaves time for another attempt.
+func fits(ctx context.Context, d time.Duration) bool {
+	deadline, ok := ctx.Deadline()
+	return !ok || time.Until(deadline) > d
+}
+
+func (cl *Client) sleep(ctx context.Context, d time.Duration) error {
+	if cl.Sleep != nil {
+		return cl.Sleep(ctx, d)
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// statusError explains a non-2xx answer.
+func statusError(c Call, resp *Response, retries int, redactor redact.Redactor) error {
+	status := fmt.Sprintf("HTTP %d", resp.Status)
+	switch {
+	case resp.Status >= 300 && resp.Status < 400:
+		return fmt.Errorf("%w (the API answered %s with a redirect to a login page; private tokens need the key of their account)", ErrAuth, status)
+	case resp.Status == http.StatusUnauthorized || resp.Status == http.StatusForbidden:
+		return fmt.Errorf("%w (the API answered %s)", ErrAuth, status)
+	case resp.Status == http.StatusNotFound || resp.Status == http.StatusGone:
+		return fmt.Errorf("%s was %w (%s); check the UUID, or create a new token with create_token", c.What, ErrNotFound, status)
+	case resp.Status == http.StatusUnprocessableEntity:
+		return fmt.Errorf("the API refused the values (%s): %s", status, redactor.String(fieldMessages(resp.Body)))
+	case resp.Status == http.StatusTooManyRequests:
+		msg := "rate limited by the capture API (HTTP 429)"
+		if wait, asked := parseRetryAfter(resp.Header.Get("Retry-After")); asked {
+			msg += fmt.Sprintf("; it asks to wait %s before trying again", formatWait(wait))
+		} else {
+			msg += "; it did not say how long to wait: try again in a minute"
+		}
+		if retries > 0 {
+			msg += fmt.Sprintf(" (gave up after %d retries)", retries)
+		}
+		return errors.New(msg)
+	}
+	text := fmt.Sprintf("the capture API answered %d %s", resp.Status, http.StatusText(resp.Status))
+	if detail := errorDetail(resp.Body); detail != "" {
+		text += ": " + redactor.String(detail)
+	}
+	if retries > 0 {
+		text += fmt.Sprintf(" (after %d retries)", retries)
+	}
+	return errors.New(text)
+}
+
+func formatWait(d time.Duration) string {
+	if d < time.Second {
+		return d.String()
+	}
+	return fmt.Sprintf("%d s", int(d.Round(time.Second)/time.Second))
+}
+
+// fieldMessages renders a 422 body, {"field":["message", ...]}, as
+// "field: message; field: message", falling back to the error envelope.
+func fieldMessages(body []byte) string {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(body, &fields); err == nil {
+		var parts []string
+		for _, name := range slices.Sorted(maps.Keys(fields)) {
+			var messages []string
+			if json.Unmarshal(fields[name], &messages) == nil && len(messages) > 0 {
+				parts = append(parts, name+": "+strings.Join(messages, " "))
+			}
+		}
+		if len(parts) > 0 {
+			return strings.Join(parts, "; ")
+		}
+	}
+	return errorDetail(body)
+}
+
+// errorDetail is the error envelope's message, else the start of the body.
+func errorDetail(body []byte) string {
+	var envelope struct {
+		Error struct {
+			Message string `json:"message"`
+		} `json:"error"`
+		Message string `json:"message"`
+	}
+	if json.Unmarshal(body, &envelope) == nil {
+		if envelope.Error.Message != "" {
+			return envelope.Error.Message
+		}
+		if envelope.Message != "" {
+			return envelope.Message
+		}
+	}
+	return httpx.Snippet(body, 200)
+}
