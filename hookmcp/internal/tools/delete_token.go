@@ -1,0 +1,53 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpforge/servers/shared/mcptool"
+)
+
+// DeleteTokenArgs are delete_token's arguments.
+type DeleteTokenArgs struct {
+	TokenArg
+}
+
+// DeleteTokenResult is delete_token's result.
+type DeleteTokenResult struct {
+	TokenID string `json:"token_id" jsonschema:"the token deleted"`
+	Deleted bool   `json:"deleted" jsonschema:"always true: a failure is a tool error"`
+	Message string `json:"message" jsonschema:"what the deletion means"`
+}
+
+func (h *handlers) addDeleteTokenTool(server *mcp.Server) {
+	mcptool.Add(server, &mcp.Tool{
+		Name:  "delete_token",
+		Title: "Delete a capture token",
+		Description: "Delete a capture token completely, with every request it captured; its capture URL stops accepting requests. " +
+			"This cannot be undone: confirm with the user first.",
+		InputSchema: mcptool.InputSchemaFor[DeleteTokenArgs](func(s *jsonschema.Schema) {
+			adjustTokenArg(s)
+		}),
+		OutputSchema: mcptool.SchemaFor[DeleteTokenResult](nil),
+		Annotations:  &mcp.ToolAnnotations{DestructiveHint: ptr(true), IdempotentHint: false, OpenWorldHint: ptr(true)},
+	}, h.deleteToken)
+}
+
+func (h *handlers) deleteToken(ctx context.Context, _ *mcp.CallToolRequest, args DeleteTokenArgs) (*mcp.CallToolResult, error) {
+	id, key, _, err := h.access(args.TokenID, args.APIKey)
+	if err != nil {
+		return nil, err
+	}
+	if err := h.client.DeleteToken(ctx, key, id); err != nil {
+		return nil, err
+	}
+	out := DeleteTokenResult{
+		TokenID: id,
+		Deleted: true,
+		Message: fmt.Sprintf("Token %s was deleted with every request it captured; %s no longer accepts requests.", id, h.client.CaptureURL(id)),
+	}
+	return mcptool.Structured(out, out.Message)
+}

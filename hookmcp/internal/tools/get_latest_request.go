@@ -1,0 +1,126 @@
+package tools
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"unicode/utf8"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpforge/servers/shared/mcptool"
+)
+
+// GetLatestRequestArgs are get_latest_request's arguments.
+type GetLatestRequestArgs struct {
+	TokenArg
+}
+
+// LatestRequestResult is get_latest_request's structured result. Its text
+// content is the body itself (or the note and the base64 body).
+type LatestRequestResult struct {
+	TokenID     string `json:"token_id"`
+	Captured    bool   `json:"captured" jsonschema:"false when the token has captured nothing yet; the other fields are then empty"`
+	RequestID   string `json:"request_id,omitempty" jsonschema:"uuid of the latest request"`
+	Type        string `json:"type,omitempty" jsonschema:"web, email or dns"`
+	Method      string `json:"method,omitempty"`
+	URL         string `json:"url,omitempty"`
+	CreatedAt   string `json:"created_at,omitempty" jsonschema:"when it was captured, UTC yyyy-MM-dd HH:mm:ss"`
+	ContentType string `json:"content_type,omitempty" jsonschema:"the Content-Type the request was sent with, when it had one"`
+	Size        int    `json:"size" jsonschema:"body size in bytes"`
+	Encoding    string `json:"encoding,omitempty" jsonschema:"text when the body is valid UTF-8 and given as is; base64 otherwise"`
+	Body        string `json:"body" jsonschema:"the raw body, byte for byte (base64-encoded when encoding is base64)"`
+	Note        string `json:"note,omitempty"`
+}
+
+func (h *handlers) addGetLatestRequestTool(server *mcp.Server) {
+	mcptool.Add(server, &mcp.Tool{
+		Name:  "get_latest_request",
+		Title: "Get the latest captured request body",
+		Description: "Get the raw body of the newest request a token captured, byte for byte: as text when it is valid UTF-8, else base64-encoded with a note. " +
+			"The request's content type, method, URL and time come alongside. A token that has captured nothing yet gives captured: false (not an error).",
+		InputSchema: mcptool.InputSchemaFor[GetLatestRequestArgs](func(s *jsonschema.Schema) {
+			adjustTokenArg(s)
+		}),
+		OutputSchema: mcptool.SchemaFor[LatestRequestResult](func(s *jsonschema.Schema) {
+			s.Properties["encoding"].Enum = []any{"text", "base64"}
+		}),
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(true)},
+	}, h.getLatestRequest)
+}
+
+// getLatestRequest lists the newest request, then fetches that request's raw
+// body by its id. One listing tells apart an unknown token (404) from one
+// with no requests (total 0), which /request/latest does not: it answers 404
+// for both. Asking for the body by id keeps the body and its metadata from
+// the same request even when another arrives in between.
+func (h *handlers) getLatestRequest(ctx context.Context, _ *mcp.CallToolRequest, args GetLatestRequestArgs) (*mcp.CallToolResult, error) {
+	id, key, r, err := h.access(args.TokenID, args.APIKey)
+	if err != nil {
+		return nil, err
+	}
+	page, err := h.client.ListRequests(ctx, key, id, url.Values{"sorting": {"newest"}, "per_page": {"1"}, "page": {"1"}})
+	if err != nil {
+		return nil, err
+	}
+	if len(page.Data) == 0 {
+		out := LatestRequestResult{TokenID: id, Note: fmt.Sprintf("Token %s has not captured any request yet. Requests sent to %s will show here.", id, h.client.CaptureURL(id))}
+		return mcptool.Structured(out, out.Note)
+	}
+	var meta struct {
+		UUID      string              `json:"uuid"`
+		Type      string              `json:"type"`
+		Method    string              `json:"method"`
+		URL       string              `json:"url"`
+		CreatedAt string              `json:"created_at"`
+		Headers   map[string][]string `json:"headers"`
+	}
+	// Loosely: the API may send [] for empty headers, which leaves Headers nil.
+	json.Unmarshal(page.Data[0], &meta)
+	if meta.UUID == "" {
+		return nil, fmt.Errorf("the capture API listed a request without a uuid")
+	}
+	body, err := h.client.RawBody(ctx, key, id, meta.UUID)
+	if err != nil {
+		return nil, err
+	}
+	out := LatestRequestResult{
+		TokenID: id, Captured: true, RequestID: meta.UUID, Type: meta.Type, Method: meta.Method,
+		URL: r.String(meta.URL), CreatedAt: meta.CreatedAt, Size: len(body),
+	}
+	for name, values := range meta.Headers {
+		if len(values) > 0 && (name == "content-type" || name == "Content-Type") {
+			out.ContentType = values[0]
+		}
+	}
+	if utf8.Valid(body) {
+		out.Encoding, out.Body = "text", r.String(string(body))
+	} else {
+		out.Encoding, out.Body = "base64", base64.StdEncoding.EncodeToString(body)
+		out.Note = fmt.Sprintf("The body is %d bytes that are not valid UTF-8 text, so it is given base64-encoded (standard alphabet, padded).", len(body))
+	}
+	res, err := mcptool.Structured(out, summary(out))
+	if err != nil {
+		return nil, err
+	}
+	// The body goes in a block of its own, exactly, for clients that read
+	// only text content.
+	res.Content = append(res.Content, &mcp.TextContent{Text: out.Body})
+	return res, nil
+}
+
+// summary is the line before the body: what the request was.
+func summary(out LatestRequestResult) string {
+	contentType := out.ContentType
+	if contentType == "" {
+		contentType = "no content type"
+	}
+	line := fmt.Sprintf("Latest request %s: %s %s at %s UTC (%s, %d bytes, body as %s).", out.RequestID, out.Method, out.URL, out.CreatedAt, contentType, out.Size, out.Encoding)
+	if out.Note != "" {
+		line += " " + out.Note
+	}
+	return line
+}

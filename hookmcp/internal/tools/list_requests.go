@@ -1,0 +1,233 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strconv"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpforge/servers/hookmcp/internal/hooksvc"
+	"github.com/mcpforge/servers/shared/jsonx"
+	"github.com/mcpforge/servers/shared/mcptool"
+	"github.com/mcpforge/servers/shared/redact"
+)
+
+// ListRequestsArgs are list_requests' arguments.
+type ListRequestsArgs struct {
+	TokenArg
+	Sorting  string   `json:"sorting,omitempty" jsonschema:"newest (the default here) or oldest first"`
+	PerPage  *float64 `json:"per_page,omitempty" jsonschema:"requests per page, 1 to 100 (default 50)"`
+	Page     *float64 `json:"page,omitempty" jsonschema:"page number, from 1 (default 1)"`
+	DateFrom string   `json:"date_from,omitempty" jsonschema:"only requests at or after this UTC time, yyyy-MM-dd HH:mm:ss"`
+	DateTo   string   `json:"date_to,omitempty" jsonschema:"only requests at or before this UTC time, yyyy-MM-dd HH:mm:ss"`
+	Query    string   `json:"query,omitempty" jsonschema:"filter in Elasticsearch query-string syntax: a bare word searches bodies; method:POST, type:email, headers.user-agent:\"curl/8.0\", query.action:create, _exists_:query.action, AND, OR, NOT, parentheses; quote values containing -"`
+}
+
+// ListRequestsResult is the API's page envelope, plus a note when the page
+// was cut to fit.
+type ListRequestsResult struct {
+	Data        []map[string]any `json:"data" jsonschema:"the requests, each as the API returns it (uuid, type, method, url, headers, query, content, ip, created_at, ...)"`
+	Total       int              `json:"total" jsonschema:"requests matching, over all pages"`
+	PerPage     int              `json:"per_page"`
+	CurrentPage int              `json:"current_page"`
+	IsLastPage  bool             `json:"is_last_page"`
+	From        int              `json:"from"`
+	To          int              `json:"to"`
+	Note        string           `json:"note,omitempty" jsonschema:"present when the page was cut to fit: how many requests were left out and how to read them"`
+}
+
+// Defaults that differ from the API's own: an assistant nearly always wants
+// the newest requests first.
+const (
+	defaultSorting = "newest"
+	defaultPerPage = 50
+	// maxResultBytes is the largest list_requests result: more would crowd
+	// an assistant's context.
+	maxResultBytes = 100_000
+)
+
+func (h *handlers) addListRequestsTool(server *mcp.Server) {
+	mcptool.Add(server, &mcp.Tool{
+		Name:  "list_requests",
+		Title: "List captured requests",
+		Description: "List the requests, emails and DNS hook events a token captured, newest first by default, one page at a time " +
+			"(per_page 50 by default, at most 100). Returns the API's page envelope: data, total, per_page, current_page, is_last_page, from, to. " +
+			"A page over 100,000 bytes is cut at a whole request, with a note saying how to read the rest.",
+		InputSchema: mcptool.InputSchemaFor[ListRequestsArgs](func(s *jsonschema.Schema) {
+			adjustTokenArg(s)
+			s.Properties["sorting"].Enum = []any{"newest", "oldest"}
+			s.Properties["sorting"].Default = json.RawMessage(`"newest"`)
+			boundProperty(s, "per_page", 1, 100)
+			s.Properties["per_page"].Default = json.RawMessage(`50`)
+			s.Properties["page"].Minimum = ptr(1.0)
+			s.Properties["page"].Default = json.RawMessage(`1`)
+			adjustDate(s, "date_from")
+			adjustDate(s, "date_to")
+		}),
+		OutputSchema: mcptool.SchemaFor[ListRequestsResult](func(s *jsonschema.Schema) {
+			s.AdditionalProperties = nil // the API may add members
+			s.Properties["data"].Types, s.Properties["data"].Type = nil, "array"
+		}),
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(true)},
+	}, h.listRequests)
+}
+
+func (h *handlers) listRequests(ctx context.Context, _ *mcp.CallToolRequest, args ListRequestsArgs) (*mcp.CallToolResult, error) {
+	id, key, r, err := h.access(args.TokenID, args.APIKey)
+	if err != nil {
+		return nil, err
+	}
+	query, err := args.query()
+	if err != nil {
+		return nil, err
+	}
+	page, err := h.client.ListRequests(ctx, key, id, query)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := fitPage(page, r)
+	if err != nil {
+		return nil, err
+	}
+	return mcptool.JSON(raw, false), nil
+}
+
+// query checks the arguments and returns the query string to send. sorting,
+// per_page and page are always sent, so the API's own defaults never apply.
+func (a ListRequestsArgs) query() (url.Values, error) {
+	q := url.Values{}
+	sorting := a.Sorting
+	if sorting == "" {
+		sorting = defaultSorting
+	}
+	if sorting != "newest" && sorting != "oldest" {
+		return nil, fmt.Errorf(`sorting must be "newest" or "oldest"; got %q`, a.Sorting)
+	}
+	q.Set("sorting", sorting)
+	perPage, page := defaultPerPage, 1
+	var err error
+	if a.PerPage != nil {
+		if perPage, err = wholeNumber("per_page", *a.PerPage, 1, 100); err != nil {
+			return nil, err
+		}
+	}
+	if a.Page != nil {
+		if *a.Page < 1 || *a.Page != float64(int(*a.Page)) {
+			return nil, fmt.Errorf("page must be a whole number of at least 1; got %g", *a.Page)
+		}
+		page = int(*a.Page)
+	}
+	q.Set("per_page", strconv.Itoa(perPage))
+	q.Set("page", strconv.Itoa(page))
+	from, err := parseDate("date_from", a.DateFrom)
+	if err != nil {
+		return nil, err
+	}
+	to, err := parseDate("date_to", a.DateTo)
+	if err != nil {
+		return nil, err
+	}
+	if !from.IsZero() && !to.IsZero() && from.After(to) {
+		return nil, fmt.Errorf("date_from (%s) is after date_to (%s), so no request could match; swap them", a.DateFrom, a.DateTo)
+	}
+	for name, v := range map[string]string{"date_from": a.DateFrom, "date_to": a.DateTo, "query": a.Query} {
+		if v != "" {
+			q.Set(name, v)
+		}
+	}
+	return q, nil
+}
+
+// fitPage encodes the envelope as the API sent it, with the keys redacted,
+// cutting data at a whole request when the whole would pass maxResultBytes.
+func fitPage(page *hooksvc.Page, r redact.Redactor) (json.RawMessage, error) {
+	fields := make(map[string]json.RawMessage, len(page.Fields))
+	for k, v := range page.Fields {
+		fields[k] = json.RawMessage(r.Bytes(v))
+	}
+	data := make([]json.RawMessage, len(page.Data))
+	for i, d := range page.Data {
+		data[i] = json.RawMessage(r.Bytes(d))
+	}
+	encode := func(items []json.RawMessage, note string) (json.RawMessage, error) {
+		if items == nil {
+			items = []json.RawMessage{}
+		}
+		fields["data"], _ = json.Marshal(items)
+		if note != "" {
+			fields["note"], _ = jsonx.Marshal(note)
+		}
+		return jsonx.Marshal(fields)
+	}
+	whole, err := encode(data, "")
+	if err != nil || len(whole) <= maxResultBytes {
+		return whole, err
+	}
+	// Room for the envelope and the note, then whole requests while they fit.
+	empty, _ := encode(nil, "")
+	budget := maxResultBytes - len(empty) - 1000
+	kept, size := 0, 0
+	for _, d := range data {
+		if size+len(d)+1 > budget {
+			break
+		}
+		size += len(d) + 1
+		kept++
+	}
+	items := data[:kept]
+	note := cutNote(page, kept, len(data))
+	if kept == 0 {
+		first, err := shortenContent(data[0], budget)
+		if err != nil {
+			return nil, err
+		}
+		items = []json.RawMessage{first}
+		note = fmt.Sprintf("The first request on this page is over %d bytes by itself: it is shown with its content cut (content_truncated: true), and the other %d requests of the page were left out. Ask for per_page 1 to step through them one at a time.", maxResultBytes, len(data)-1)
+	}
+	return encode(items, note)
+}
+
+// cutNote says how many requests were left out of a page cut after kept of
+// n, and which per_page and page read them: a per_page that divides the
+// page's own keeps the pages aligned.
+func cutNote(page *hooksvc.Page, kept, n int) string {
+	perPage := max(page.PerPage, n)
+	size := 1
+	for d := min(kept, perPage); d >= 1; d-- {
+		if perPage%d == 0 {
+			size = d
+			break
+		}
+	}
+	current := max(page.Page, 1)
+	firstLeftOut := (current-1)*perPage + kept // 0-based over all pages
+	return fmt.Sprintf("Only the first %d of the %d requests on this page fit in %d bytes of JSON; %d were left out. "+
+		"To read them, call list_requests again with the same filters, per_page %d and page %d (where the left-out requests begin), or narrow with query, date_from or date_to.",
+		kept, n, maxResultBytes, n-kept, size, firstLeftOut/size+1)
+}
+
+// shortenContent cuts a request's content so the request fits in budget
+// bytes, and marks it content_truncated.
+func shortenContent(raw json.RawMessage, budget int) (json.RawMessage, error) {
+	var req map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &req); err != nil {
+		return nil, fmt.Errorf("the capture API sent a request that is not a JSON object")
+	}
+	var content string
+	json.Unmarshal(req["content"], &content)
+	req["content"] = json.RawMessage(`""`)
+	rest, _ := jsonx.Marshal(req)
+	room := max(0, budget-len(rest)-200)
+	// Cut on a rune boundary, with room for JSON escaping.
+	cut := []rune(content)
+	for len(string(cut)) > room/2 && len(cut) > 0 {
+		cut = cut[:len(cut)*3/4]
+	}
+	req["content"], _ = jsonx.Marshal(string(cut))
+	req["content_truncated"] = json.RawMessage("true")
+	return jsonx.Marshal(req)
+}

@@ -1,0 +1,139 @@
+// Package tools is hookmcp's MCP surface: the server, its instructions, the
+// seven tools (one file each) and the requests resource.
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpforge/servers/hookmcp/internal/config"
+	"github.com/mcpforge/servers/hookmcp/internal/hooksvc"
+	"github.com/mcpforge/servers/shared/app"
+	"github.com/mcpforge/servers/shared/httpx"
+	"github.com/mcpforge/servers/shared/jsonx"
+	"github.com/mcpforge/servers/shared/mcptool"
+	"github.com/mcpforge/servers/shared/redact"
+)
+
+// Options are what the server needs from its process.
+type Options struct {
+	Config  config.Config
+	HTTP    *http.Client // outbound client; see NewHTTPClient
+	Logger  *slog.Logger
+	Version string
+	// Sleep waits between retries of a read; a real timer when nil.
+	Sleep func(ctx context.Context, d time.Duration) error
+}
+
+// handlers holds what every tool needs.
+type handlers struct {
+	cfg    config.Config
+	client *hooksvc.Client
+}
+
+// NewServer returns hookmcp's MCP server with its tools and resources.
+func NewServer(opts Options) *mcp.Server {
+	h := &handlers{
+		cfg: opts.Config,
+		client: &hooksvc.Client{
+			HTTP:    opts.HTTP,
+			BaseURL: opts.Config.APIURL,
+			Timeout: opts.Config.Timeout,
+			Logger:  opts.Logger,
+			Sleep:   opts.Sleep,
+		},
+	}
+	server := mcp.NewServer(
+		&mcp.Implementation{Name: "hookmcp", Title: "Webhook capture", Version: opts.Version},
+		&mcp.ServerOptions{Instructions: instructions(opts.Config), Logger: app.SDKLogger(opts.Logger)},
+	)
+	h.addCreateTokenTool(server)
+	h.addGetTokenTool(server)
+	h.addUpdateTokenTool(server)
+	h.addDeleteTokenTool(server)
+	h.addListRequestsTool(server)
+	h.addGetLatestRequestTool(server)
+	h.addDeleteRequestsTool(server)
+	h.addRequestsResource(server)
+	return server
+}
+
+// NewHTTPClient returns the outbound client hookmcp uses. It never follows a
+// redirect: the API redirects a keyless read of a private token to an HTML
+// login page, which must surface as "authentication required", not as HTML.
+func NewHTTPClient(userAgent string) *http.Client {
+	return httpx.NewClient(httpx.Options{UserAgent: userAgent})
+}
+
+func instructions(cfg config.Config) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Manages webhook-capture tokens at %s: a token is a unique URL (<base>/<token uuid>) that records every HTTP request sent to it.\n", httpx.DisplayURL(cfg.APIURL))
+	b.WriteString("Typical flow: create_token, send or have a service send requests to its capture_url, then list_requests or get_latest_request to inspect them.\n")
+	b.WriteString("Tokens are addressed by UUID only (not by alias). Times are UTC, written yyyy-MM-dd HH:mm:ss.\n")
+	if cfg.TokenID != "" {
+		b.WriteString("A default token is configured: calls may omit token_id.\n")
+	} else {
+		b.WriteString("No default token is configured: pass token_id to every call except create_token.\n")
+	}
+	if cfg.APIKey != "" {
+		b.WriteString("An API key is configured; do not ask the user for it.")
+	} else {
+		b.WriteString("No API key is configured: public tokens work; private tokens and account features need api_key.")
+	}
+	return b.String()
+}
+
+// access resolves the token and key of a call: the arguments, else the
+// defaults. The returned redactor hides both keys from anything returned.
+func (h *handlers) access(tokenID, apiKey string) (id, key string, r redact.Redactor, err error) {
+	key, err = h.key(apiKey)
+	if err != nil {
+		return "", "", r, err
+	}
+	id = tokenID
+	if id == "" {
+		id = h.cfg.TokenID
+	}
+	if id == "" {
+		return "", "", r, fmt.Errorf("no token given: pass token_id (a token UUID, as create_token returns), or set HOOKSVC_TOKEN_ID when starting hookmcp")
+	}
+	if err := checkUUID("token_id", id); err != nil {
+		return "", "", r, err
+	}
+	return strings.ToLower(id), key, h.redactor(key), nil
+}
+
+// key returns the key in effect: api_key when given, else the configured one.
+func (h *handlers) key(apiKey string) (string, error) {
+	if apiKey == "" {
+		return h.cfg.APIKey, nil
+	}
+	if strings.TrimSpace(apiKey) == "" || strings.ContainsAny(apiKey, " \t\r\n") {
+		// The value is not repeated: it is a secret, even when malformed.
+		return "", fmt.Errorf("api_key must be the key alone, without spaces or line breaks; leave it out to use HOOKSVC_API_KEY")
+	}
+	return apiKey, nil
+}
+
+func (h *handlers) redactor(key string) redact.Redactor {
+	return redact.New(h.cfg.APIKey, key)
+}
+
+// jsonResult returns v as both structured and text content, with the keys
+// redacted.
+func jsonResult(v any, r redact.Redactor) (*mcp.CallToolResult, error) {
+	raw, err := jsonx.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the result: %w", err)
+	}
+	return mcptool.JSON(json.RawMessage(r.Bytes(raw)), false), nil
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -1,0 +1,52 @@
+// Command hookmcp is an MCP server that lets an AI assistant drive a hosted
+// webhook-capture API (webhook.site, or a self-hosted install): create, read,
+// update and delete capture tokens, and list, fetch and delete the requests
+// they captured.
+//
+// See docs/hookmcp.md in the repository for configuration, tools and
+// registration.
+package main
+
+import (
+	"context"
+	"os"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/urfave/cli/v3"
+
+	"github.com/mcpforge/servers/hookmcp/internal/config"
+	"github.com/mcpforge/servers/hookmcp/internal/tools"
+	"github.com/mcpforge/servers/shared/app"
+)
+
+func main() {
+	app.Main(spec(os.Getenv))
+}
+
+func spec(getenv func(string) string) app.Spec {
+	return app.Spec{
+		Name:  "hookmcp",
+		Usage: "MCP server for a webhook-capture API: capture tokens and the requests they captured",
+		Description: "Serves seven tools (create_token, get_token, update_token, delete_token, list_requests,\n" +
+			"get_latest_request, delete_requests) and the resource hooksvc://token/{token_id}/requests to an\n" +
+			"MCP client over stdio, or over Streamable HTTP with --transport http.\n\n" +
+			"The API key is read from HOOKSVC_API_KEY only (never a flag: flags show in process listings).\n" +
+			"Try it offline against a local fake: go run github.com/mcpforge/servers/hookmcp/cmd/fakehooksvc",
+		EnvPrefix: "HOOKSVC",
+		Flags:     config.Flags(),
+		Build: func(_ context.Context, cmd *cli.Command, env app.Env) (*mcp.Server, error) {
+			cfg, err := config.FromCommand(cmd, getenv)
+			if err != nil {
+				return nil, err
+			}
+			return tools.NewServer(tools.Options{
+				Config:  cfg,
+				HTTP:    tools.NewHTTPClient(env.UserAgent),
+				Logger:  env.Logger,
+				Version: env.Version,
+			}), nil
+		},
+		Hint: "hookmcp is an MCP server waiting for a client on stdin/stdout; register it in your assistant " +
+			"(e.g. claude mcp add hooks -- hookmcp), see --help; Ctrl-C quits.",
+	}
+}
