@@ -206,7 +206,7 @@ func cutNote(page *hooksvc.Page, kept, n int) string {
 	current := max(page.Page, 1)
 	firstLeftOut := (current-1)*perPage + kept // 0-based over all pages
 	return fmt.Sprintf("Only the first %d of the %d requests on this page fit in %d bytes of JSON; %d were left out. "+
-		"To read them, call list_requests again with the same filters, per_page %d and page %d (where the left-out requests begin), or narrow with query, date_from or date_to.",
+		"To read them, call list_requests again with the same filters and per_page %d: page %d at that size holds the first one left out, and the pages after it the rest. Or narrow with query, date_from or date_to.",
 		kept, n, maxResultBytes, n-kept, size, firstLeftOut/size+1)
 }
 

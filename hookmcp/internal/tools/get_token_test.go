@@ -1,0 +1,78 @@
+package tools
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/mcpforge/servers/hookmcp/internal/config"
+)
+
+func TestGetToken(t *testing.T) {
+	h := connect(t, config.Config{})
+	id := h.createToken(t, map[string]any{"default_content": "hi"})
+	out := h.ok(t, "get_token", map[string]any{"token_id": id})
+	if req := h.last(t); req.Method != http.MethodGet || req.Path != "/token/"+id {
+		t.Errorf("sent %s %s", req.Method, req.Path)
+	}
+	if out["token"].(map[string]any)["default_content"] != "hi" || out["capture_url"] != h.url+"/"+id {
+		t.Errorf("result: %v", out)
+	}
+}
+
+func TestGetTokenDefaultID(t *testing.T) {
+	h := connect(t, config.Config{})
+	id := h.createToken(t, nil)
+	withDefault := h.reconnect(t, config.Config{TokenID: id})
+	withDefault.ok(t, "get_token", nil)
+	if got := h.last(t).Path; got != "/token/"+id {
+		t.Errorf("path = %s, want the default token's", got)
+	}
+	// token_id still wins over the default.
+	other := h.createToken(t, nil)
+	withDefault.ok(t, "get_token", map[string]any{"token_id": other})
+	if got := h.last(t).Path; got != "/token/"+other {
+		t.Errorf("path = %s, want the token_id given", got)
+	}
+}
+
+func TestGetTokenUppercaseID(t *testing.T) {
+	h := connect(t, config.Config{})
+	id := h.createToken(t, nil)
+	upper := []byte(id)
+	for i, c := range upper {
+		if c >= 'a' && c <= 'f' {
+			upper[i] = c - 'a' + 'A'
+		}
+	}
+	h.ok(t, "get_token", map[string]any{"token_id": string(upper)})
+	if got := h.last(t).Path; got != "/token/"+id {
+		t.Errorf("path = %s, want the lower-case UUID", got)
+	}
+}
+
+func TestGetTokenErrors(t *testing.T) {
+	h := connect(t, config.Config{})
+	unknown := "00000000-0000-4000-8000-000000000000"
+	contains(t, h.failure(t, "get_token", map[string]any{"token_id": unknown}),
+		"token "+unknown+" was not found or expired (HTTP 404)", "create_token")
+
+	deleted := h.createToken(t, nil)
+	h.ok(t, "delete_token", map[string]any{"token_id": deleted})
+	contains(t, h.failure(t, "get_token", map[string]any{"token_id": deleted}), "not found or expired (HTTP 410)")
+}
+
+func TestPrivateToken(t *testing.T) {
+	h := connect(t, config.Config{})
+	id := h.createToken(t, map[string]any{"api_key": envKey})
+	// Without a key the API redirects to a login page: never followed.
+	msg := h.failure(t, "get_token", map[string]any{"token_id": id})
+	contains(t, msg, "authentication required or key invalid: set HOOKSVC_API_KEY or pass api_key", "HTTP 302")
+	for _, r := range h.fake.Received() {
+		if r.Path == "/login" {
+			t.Error("the redirect to the login page was followed")
+		}
+	}
+	contains(t, h.failure(t, "get_token", map[string]any{"token_id": id, "api_key": callKey}),
+		"authentication required or key invalid", "HTTP 401")
+	h.ok(t, "get_token", map[string]any{"token_id": id, "api_key": envKey})
+}

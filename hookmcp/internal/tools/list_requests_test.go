@@ -1,0 +1,125 @@
+package tools
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcpforge/servers/hookmcp/internal/config"
+	"github.com/mcpforge/servers/shared/mcptest"
+)
+
+func TestListRequestsDefaults(t *testing.T) {
+	h := connect(t, config.Config{})
+	id := h.createToken(t, nil)
+	for i := range 3 {
+		h.capture(t, id, "POST", "text/plain", fmt.Sprintf("body %d", i))
+	}
+	out := h.ok(t, "list_requests", map[string]any{"token_id": id})
+	req := h.last(t)
+	if req.Path != "/token/"+id+"/requests" {
+		t.Errorf("path = %s", req.Path)
+	}
+	// sorting is always sent: the API's own default is oldest.
+	want := url.Values{"sorting": {"newest"}, "per_page": {"50"}, "page": {"1"}}
+	if diff := cmp.Diff(want, req.Query); diff != "" {
+		t.Errorf("query (-want +got):\n%s", diff)
+	}
+	data := out["data"].([]any)
+	if len(data) != 3 || data[0].(map[string]any)["content"] != "body 2" {
+		t.Errorf("data: %v", data)
+	}
+	for _, member := range []string{"total", "per_page", "current_page", "is_last_page", "from", "to"} {
+		if _, ok := out[member]; !ok {
+			t.Errorf("the envelope lacks %s: %v", member, out)
+		}
+	}
+	if _, ok := out["note"]; ok {
+		t.Errorf("a small page has a note: %v", out["note"])
+	}
+}
+
+func TestListRequestsArguments(t *testing.T) {
+	h := connect(t, config.Config{})
+	id := h.createToken(t, nil)
+	for i := range 5 {
+		h.capture(t, id, "POST", "text/plain", fmt.Sprintf("body %d", i))
+	}
+	out := h.ok(t, "list_requests", map[string]any{
+		"token_id": id, "sorting": "oldest", "per_page": 2, "page": 2,
+		"date_from": "2000-01-01 00:00:00", "date_to": "2100-01-01 00:00:00", "query": "method:POST",
+	})
+	want := url.Values{
+		"sorting": {"oldest"}, "per_page": {"2"}, "page": {"2"},
+		"date_from": {"2000-01-01 00:00:00"}, "date_to": {"2100-01-01 00:00:00"}, "query": {"method:POST"},
+	}
+	if diff := cmp.Diff(want, h.last(t).Query); diff != "" {
+		t.Errorf("query (-want +got):\n%s", diff)
+	}
+	var contents []any
+	for _, r := range out["data"].([]any) {
+		contents = append(contents, r.(map[string]any)["content"])
+	}
+	if diff := cmp.Diff([]any{"body 2", "body 3"}, contents); diff != "" {
+		t.Errorf("page 2 of 2 oldest first (-want +got):\n%s", diff)
+	}
+	if out["from"] != 3.0 || out["to"] != 4.0 || out["total"] != 5.0 || out["is_last_page"] != false {
+		t.Errorf("envelope: %v", out)
+	}
+	// Past the end is an empty page, not an error.
+	out = h.ok(t, "list_requests", map[string]any{"token_id": id, "per_page": 2, "page": 9})
+	if len(out["data"].([]any)) != 0 || out["is_last_page"] != true {
+		t.Errorf("past the end: %v", out)
+	}
+}
+
+// TestListRequestsCut: a page over 100,000 bytes is cut at a whole request
+// with a note that says how many were left out and how to read them.
+func TestListRequestsCut(t *testing.T) {
+	h := connect(t, config.Config{})
+	id := h.createToken(t, nil)
+	for i := range 10 {
+		h.capture(t, id, "POST", "text/plain", fmt.Sprintf("%d:%s", i, strings.Repeat("x", 30_000)))
+	}
+	res := h.call(t, "list_requests", map[string]any{"token_id": id, "per_page": 10})
+	if res.IsError {
+		t.Fatal(mcptest.Text(res))
+	}
+	if n := len(mcptest.Text(res)); n > maxResultBytes {
+		t.Errorf("result is %d bytes, over %d", n, maxResultBytes)
+	}
+	out := mcptest.Structured(t, res)
+	data := out["data"].([]any)
+	if len(data) != 3 {
+		t.Fatalf("kept %d requests, want 3 whole ones", len(data))
+	}
+	for i, r := range data {
+		if content := r.(map[string]any)["content"].(string); !strings.HasPrefix(content, fmt.Sprint(9-i)+":") || len(content) != 30_002 {
+			t.Errorf("request %d was not kept whole (%d bytes)", i, len(content))
+		}
+	}
+	note, _ := out["note"].(string)
+	contains(t, note, "Only the first 3 of the 10 requests on this page", "7 were left out", "per_page 2: page 2 at that size holds the first one left out")
+	// The note's advice works: per_page 2, page 2 holds the 4th newest.
+	next := h.ok(t, "list_requests", map[string]any{"token_id": id, "per_page": 2, "page": 2})
+	if second := next["data"].([]any)[1].(map[string]any)["content"].(string); !strings.HasPrefix(second, "6:") {
+		t.Errorf("the note's page holds %.3q, want the 4th newest (6:)", second)
+	}
+}
+
+func TestListRequestsOneHugeRequest(t *testing.T) {
+	h := connect(t, config.Config{})
+	id := h.createToken(t, nil)
+	h.capture(t, id, "POST", "text/plain", strings.Repeat("é", 200_000))
+	h.capture(t, id, "POST", "text/plain", "small")
+	out := h.ok(t, "list_requests", map[string]any{"token_id": id, "sorting": "oldest"})
+	data := out["data"].([]any)
+	first := data[0].(map[string]any)
+	if len(data) != 1 || first["content_truncated"] != true || len(first["content"].(string)) >= 200_000 {
+		t.Errorf("want the huge request alone with its content cut, got %d requests, truncated=%v", len(data), first["content_truncated"])
+	}
+	contains(t, out["note"].(string), "over 100000 bytes by itself", "the other 1 requests")
+}
