@@ -58,8 +58,8 @@ func DecodeStrict(data []byte, v any) error {
 	}
 	var typeErr *json.UnmarshalTypeError
 	if errors.As(err, &typeErr) {
-		name, _, nested := strings.Cut(typeErr.Field, ".")
-		if declared, ok := fieldType(v, name); ok && (nested || strings.TrimLeft(declared.String(), "*") != typeErr.Type.String()) {
+		name, declared, nested, ok := argumentOf(v, typeErr.Field)
+		if ok && (nested || strings.TrimLeft(declared.String(), "*") != typeErr.Type.String()) {
 			// The bad value sits inside a map or a slice argument: describe the
 			// argument as a whole, and what it holds that does not fit.
 			return &ArgumentError{
@@ -79,24 +79,45 @@ func DecodeStrict(data []byte, v any) error {
 	return &ArgumentError{Message: "arguments are not valid JSON: " + err.Error()}
 }
 
-// fieldType returns the Go type of the struct field that decodes the JSON
-// member name, when v points to a struct.
-func fieldType(v any, name string) (reflect.Type, bool) {
+// argumentOf resolves encoding/json's path of a bad value ("Settings.timeout",
+// "headers.X-Retries") to the argument it belongs to: the first member that
+// is not an embedded struct, its Go type, and whether the value sits deeper
+// inside it. ok is false when v is not a pointer to a struct.
+func argumentOf(v any, path string) (name string, declared reflect.Type, nested, ok bool) {
 	t := reflect.TypeOf(v)
 	for t != nil && t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	if t == nil || t.Kind() != reflect.Struct {
-		return nil, false
+		name, _, nested = strings.Cut(path, ".")
+		return name, nil, nested, false
 	}
+	segments := strings.Split(path, ".")
+	for i, segment := range segments {
+		f, found := memberField(t, segment)
+		if !found {
+			return segment, nil, i < len(segments)-1, false
+		}
+		if f.Anonymous && f.Type.Kind() == reflect.Struct && i < len(segments)-1 {
+			t = f.Type
+			continue
+		}
+		return segment, f.Type, i < len(segments)-1, true
+	}
+	return path, nil, false, false
+}
+
+// memberField finds the field of struct type t that decodes the JSON member
+// name, or the embedded struct field named name.
+func memberField(t reflect.Type, name string) (reflect.StructField, bool) {
 	for i := range t.NumField() {
 		f := t.Field(i)
 		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if tag == name || (tag == "" && strings.EqualFold(f.Name, name)) {
-			return f.Type, true
+		if tag == name || (tag == "" && (strings.EqualFold(f.Name, name) || f.Anonymous && f.Name == name)) {
+			return f, true
 		}
 	}
-	return nil, false
+	return reflect.StructField{}, false
 }
 
 // describeGoType names the JSON shape a Go type decodes from.

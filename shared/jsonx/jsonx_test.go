@@ -13,6 +13,17 @@ type args struct {
 	Types   []string          `json:"types,omitempty"`
 	Vars    map[string]any    `json:"variables,omitempty"`
 	Flag    bool              `json:"flag,omitempty"`
+	Embedded
+}
+
+// Embedded arguments are named by their own member, not the struct's name.
+type Embedded struct {
+	Inner
+	Status *float64 `json:"status,omitempty"`
+}
+
+type Inner struct {
+	ID string `json:"id,omitempty"`
 }
 
 func TestDecodeStrict(t *testing.T) {
@@ -29,6 +40,8 @@ func TestDecodeStrict(t *testing.T) {
 		{`{"headers":"x"}`, "headers", `argument "headers" must be a JSON object of string values, not a string`},
 		{`{"types":"Human"}`, "types", `argument "types" must be an array of strings, not a string`},
 		{`{"flag":"yes"}`, "flag", `argument "flag" must be a boolean (true or false), not a string`},
+		{`{"status":"200"}`, "status", `argument "status" must be a number, not a string`},
+		{`{"id":true}`, "id", `argument "id" must be a string, not a bool`},
 		{`[1]`, "", "arguments must be a JSON object"},
 		{`{"query":"x"} {}`, "", "arguments must be a single JSON object"},
 	}

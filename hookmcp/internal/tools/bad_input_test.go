@@ -1,0 +1,71 @@
+package tools
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mcpforge/servers/hookmcp/internal/config"
+)
+
+// TestBadInput: every malformed or out-of-bounds argument is a tool error that
+// names the argument, the rule and the value given, and nothing is sent.
+func TestBadInput(t *testing.T) {
+	const id = "9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d"
+	tests := []struct {
+		name string
+		tool string
+		args map[string]any
+		want []string
+	}{
+		{"no token anywhere", "get_token", nil, []string{"no token given: pass token_id", "set HOOKSVC_TOKEN_ID"}},
+		{"no token to delete", "delete_token", map[string]any{}, []string{"no token given"}},
+		{"no token to list", "list_requests", map[string]any{"per_page": 5}, []string{"no token given"}},
+		{"no token for latest", "get_latest_request", nil, []string{"no token given"}},
+		{"no token to purge", "delete_requests", nil, []string{"no token given"}},
+		{"no token to update", "update_token", map[string]any{"cors": true}, []string{"no token given"}},
+		{"alias as token_id", "get_token", map[string]any{"token_id": "my-hook"}, []string{`token_id must be a token UUID such as`, `got "my-hook"`, "does not accept a token's alias"}},
+		{"token_id not a string", "get_token", map[string]any{"token_id": 42}, []string{`argument "token_id" must be a string, not the number`}},
+		{"unknown argument", "get_token", map[string]any{"token": id}, []string{`unknown argument "token"`, "get_token accepts only api_key, token_id"}},
+		{"default_status low", "create_token", map[string]any{"default_status": 199}, []string{"default_status must be a whole number from 200 to 599; got 199"}},
+		{"default_status high", "update_token", map[string]any{"token_id": id, "default_status": 600}, []string{"default_status must be a whole number from 200 to 599; got 600"}},
+		{"default_status fractional", "create_token", map[string]any{"default_status": 200.5}, []string{"default_status must be a whole number from 200 to 599; got 200.5"}},
+		{"default_status as text", "create_token", map[string]any{"default_status": "200"}, []string{`"default_status" must be a number, not a string`}},
+		{"timeout over 30", "create_token", map[string]any{"timeout": 31}, []string{"timeout must be a whole number from 0 to 30; got 31"}},
+		{"timeout negative", "update_token", map[string]any{"token_id": id, "timeout": -1}, []string{"timeout must be a whole number from 0 to 30; got -1"}},
+		{"listen over 10", "create_token", map[string]any{"listen": 11}, []string{"listen must be a whole number from 0 to 10; got 11"}},
+		{"expiry zero", "create_token", map[string]any{"expiry": 0}, []string{"expiry must be a whole number from 1 to 604800; got 0"}},
+		{"expiry over a week", "update_token", map[string]any{"token_id": id, "expiry": 604801}, []string{"expiry must be a whole number from 1 to 604800; got 604801"}},
+		{"request_limit over", "create_token", map[string]any{"request_limit": 10001}, []string{"request_limit must be a whole number from 0 to 10000; got 10001"}},
+		{"alias too short", "create_token", map[string]any{"alias": "ab"}, []string{"alias must be 3 to 32 letters, digits, _ or -", `got "ab"`}},
+		{"alias with a space", "update_token", map[string]any{"token_id": id, "alias": "my hook"}, []string{`alias must be 3 to 32`, `got "my hook"`}},
+		{"cors not a boolean", "create_token", map[string]any{"cors": "yes"}, []string{`"cors" must be a boolean (true or false), not a string`}},
+		{"clone_from neither", "create_token", map[string]any{"clone_from": "a b"}, []string{"clone_from must be a token UUID", `or an alias`, `got "a b"`}},
+		{"update without settings", "update_token", map[string]any{"token_id": id}, []string{"update_token needs at least one setting to change", "default_status, default_content"}},
+		{"update with clone_from", "update_token", map[string]any{"token_id": id, "clone_from": id}, []string{`unknown argument "clone_from"`}},
+		{"sorting unknown", "list_requests", map[string]any{"token_id": id, "sorting": "latest"}, []string{`sorting must be "newest" or "oldest"; got "latest"`}},
+		{"per_page zero", "list_requests", map[string]any{"token_id": id, "per_page": 0}, []string{"per_page must be a whole number from 1 to 100; got 0"}},
+		{"per_page over 100", "list_requests", map[string]any{"token_id": id, "per_page": 500}, []string{"per_page must be a whole number from 1 to 100; got 500"}},
+		{"page zero", "list_requests", map[string]any{"token_id": id, "page": 0}, []string{"page must be a whole number of at least 1; got 0"}},
+		{"page fractional", "list_requests", map[string]any{"token_id": id, "page": 1.5}, []string{"page must be a whole number of at least 1; got 1.5"}},
+		{"date_from ISO", "list_requests", map[string]any{"token_id": id, "date_from": "2026-11-21T10:00:00Z"}, []string{"date_from must be a UTC date and time written yyyy-MM-dd HH:mm:ss", `got "2026-11-21T10:00:00Z"`}},
+		{"date_to month 13", "list_requests", map[string]any{"token_id": id, "date_to": "2026-13-01 00:00:00"}, []string{"date_to must be a UTC date and time", `got "2026-13-01 00:00:00"`}},
+		{"dates reversed", "list_requests", map[string]any{"token_id": id, "date_from": "2026-11-21 10:00:00", "date_to": "2026-11-20 10:00:00"}, []string{"date_from (2026-11-21 10:00:00) is after date_to (2026-11-20 10:00:00)"}},
+		{"delete date_to relative", "delete_requests", map[string]any{"token_id": id, "date_to": "yesterday"}, []string{"date_to must be a UTC date and time", `got "yesterday"`}},
+		{"api_key blank", "get_token", map[string]any{"token_id": id, "api_key": "  "}, []string{"api_key must be the key alone"}},
+		{"api_key with a newline", "create_token", map[string]any{"api_key": "abc\ndef-secret"}, []string{"api_key must be the key alone"}},
+	}
+	h := connect(t, config.Config{})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h.fake.Reset()
+			msg := h.failure(t, tt.tool, tt.args)
+			contains(t, msg, tt.want...)
+			if strings.Contains(msg, "def-secret") {
+				t.Errorf("the error repeats the key: %s", msg)
+			}
+			if got := h.fake.Received(); len(got) != 0 {
+				t.Errorf("the API received %d requests, want none: %v", len(got), got)
+			}
+		})
+	}
+}

@@ -1,0 +1,110 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpforge/servers/hookmcp/internal/config"
+)
+
+func TestRequestsResourceAllPages(t *testing.T) {
+	h := connect(t, config.Config{APIKey: envKey})
+	id := h.createToken(t, nil)
+	for i := range 205 {
+		h.capture(t, id, "POST", "text/plain", fmt.Sprint(i))
+	}
+	h.fake.Reset()
+	uri := "hooksvc://token/" + id + "/requests"
+	res, err := h.session.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: uri})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Contents) != 1 || res.Contents[0].MIMEType != "application/json" || res.Contents[0].URI != uri {
+		t.Fatalf("contents: %+v", res.Contents)
+	}
+	var all []map[string]any
+	if err := json.Unmarshal([]byte(res.Contents[0].Text), &all); err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != 205 || all[0]["content"] != "0" || all[204]["content"] != "204" {
+		t.Errorf("got %d requests, first %v last %v; want 205 oldest first", len(all), all[0]["content"], all[len(all)-1]["content"])
+	}
+	var pages []string
+	for _, r := range h.fake.Received() {
+		if r.Header.Get("Api-Key") != envKey {
+			t.Errorf("a read went without HOOKSVC_API_KEY")
+		}
+		pages = append(pages, r.Query.Encode())
+	}
+	want := []string{}
+	for p := 1; p <= 3; p++ {
+		want = append(want, url.Values{"sorting": {"oldest"}, "per_page": {"100"}, "page": {fmt.Sprint(p)}}.Encode())
+	}
+	if diff := cmp.Diff(want, pages); diff != "" {
+		t.Errorf("pages read (-want +got):\n%s", diff)
+	}
+}
+
+func TestRequestsResourceEmpty(t *testing.T) {
+	h := connect(t, config.Config{})
+	id := h.createToken(t, nil)
+	res, err := h.session.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "hooksvc://token/" + id + "/requests"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Contents[0].Text != "[]" {
+		t.Errorf("text = %q, want []", res.Contents[0].Text)
+	}
+}
+
+func TestRequestsResourceErrors(t *testing.T) {
+	h := connect(t, config.Config{})
+	deleted := h.createToken(t, nil)
+	h.ok(t, "delete_token", map[string]any{"token_id": deleted})
+	for _, id := range []string{"00000000-0000-4000-8000-000000000000", deleted} {
+		_, err := h.session.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "hooksvc://token/" + id + "/requests"})
+		var wire *jsonrpc.Error
+		if !errors.As(err, &wire) || wire.Code != mcp.CodeResourceNotFound {
+			t.Errorf("token %s: err = %v, want resource not found", id, err)
+		}
+	}
+	h.fake.Reset()
+	_, err := h.session.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "hooksvc://token/my-alias/requests"})
+	var wire *jsonrpc.Error
+	if !errors.As(err, &wire) || wire.Code != jsonrpc.CodeInvalidParams {
+		t.Fatalf("alias: err = %v, want invalid params", err)
+	}
+	contains(t, wire.Message, "must be a token UUID", "does not take aliases")
+	if got := h.fake.Received(); len(got) != 0 {
+		t.Errorf("a bad URI reached the API: %v", got)
+	}
+}
+
+func TestResourceListing(t *testing.T) {
+	h := connect(t, config.Config{})
+	templates, err := h.session.ListResourceTemplates(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(templates.ResourceTemplates) != 1 || templates.ResourceTemplates[0].URITemplate != "hooksvc://token/{token_id}/requests" {
+		t.Errorf("templates: %+v", templates.ResourceTemplates)
+	}
+	resources, err := h.session.ListResources(context.Background(), nil)
+	if err != nil || len(resources.Resources) != 0 {
+		t.Errorf("without a default token: %v %+v", err, resources)
+	}
+	id := h.createToken(t, nil)
+	withDefault := h.reconnect(t, config.Config{TokenID: id})
+	resources, err = withDefault.session.ListResources(context.Background(), nil)
+	if err != nil || len(resources.Resources) != 1 || resources.Resources[0].URI != "hooksvc://token/"+id+"/requests" {
+		t.Errorf("with a default token: %v %+v", err, resources)
+	}
+}
