@@ -32,6 +32,7 @@ func tokenResultSchema() *jsonschema.Schema {
 	return mcptool.SchemaFor[TokenResult](func(s *jsonschema.Schema) {
 		s.Properties["token"] = &jsonschema.Schema{Type: "object", Description: s.Properties["token"].Description}
 		s.Properties["capture_url"].Format = "uri"
+		s.Properties["updated"].Types, s.Properties["updated"].Type = nil, "array"
 	})
 }
 

@@ -168,3 +168,12 @@ func contains(t *testing.T, got string, wants ...string) {
 		}
 	}
 }
+
+func mustParse(t *testing.T, raw string) *url.URL {
+	t.Helper()
+	u, err := url.Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}

@@ -1,0 +1,166 @@
+package tools
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcpforge/servers/hookmcp/internal/config"
+	"github.com/mcpforge/servers/hookmcp/internal/fakehooksvc"
+	"github.com/mcpforge/servers/shared/mcptest"
+)
+
+// TestReadRetries: reads are retried on 429, 502, 503 and 504, at most 3
+// times, waiting what Retry-After asks (up to 10 s), else backing off.
+func TestReadRetries(t *testing.T) {
+	tests := []struct {
+		name      string
+		faults    []fakehooksvc.Fault
+		wantWaits []time.Duration
+		wantErr   string // empty: the call succeeds
+	}{
+		{
+			name:      "429 with Retry-After, twice",
+			faults:    []fakehooksvc.Fault{{Method: "GET", Status: 429, RetryAfter: "2", Times: 2}},
+			wantWaits: []time.Duration{2 * time.Second, 2 * time.Second},
+		},
+		{
+			name:      "502 then 504 without Retry-After",
+			faults:    []fakehooksvc.Fault{{Method: "GET", Status: 502}, {Method: "GET", Status: 504}},
+			wantWaits: []time.Duration{500 * time.Millisecond, time.Second},
+		},
+		{
+			name:      "503 four times gives up after 3 retries",
+			faults:    []fakehooksvc.Fault{{Method: "GET", Status: 503, Body: "upstream is down", Times: 4}},
+			wantWaits: []time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second},
+			wantErr:   "the capture API answered 503 Service Unavailable: upstream is down (after 3 retries)",
+		},
+		{
+			name:    "429 asking for more than 10 s is not retried",
+			faults:  []fakehooksvc.Fault{{Method: "GET", Status: 429, RetryAfter: "60"}},
+			wantErr: "rate limited by the capture API (HTTP 429); it asks to wait 60 s before trying again",
+		},
+		{
+			name:      "429 without Retry-After after 3 retries",
+			faults:    []fakehooksvc.Fault{{Method: "GET", Status: 429, Times: 4}},
+			wantErr:   "it did not say how long to wait: try again in a minute (gave up after 3 retries)",
+			wantWaits: []time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second},
+		},
+		{
+			name:    "500 is not retried",
+			faults:  []fakehooksvc.Fault{{Method: "GET", Status: 500, Body: "<html>Whoops</html>"}},
+			wantErr: "the capture API answered 500 Internal Server Error: <html>Whoops</html>",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := connect(t, config.Config{})
+			id := h.createToken(t, nil)
+			for _, f := range tt.faults {
+				h.fake.Inject(f)
+			}
+			h.fake.Reset()
+			res := h.call(t, "get_token", map[string]any{"token_id": id})
+			if tt.wantErr == "" && res.IsError {
+				t.Fatalf("failed: %s", mcptest.Text(res))
+			}
+			if tt.wantErr != "" {
+				if !res.IsError {
+					t.Fatal("succeeded, want an error")
+				}
+				contains(t, mcptest.Text(res), tt.wantErr)
+			}
+			if diff := cmp.Diff(tt.wantWaits, h.recordedWaits()); diff != "" {
+				t.Errorf("waits (-want +got):\n%s", diff)
+			}
+			if got, want := len(h.apiCalls()), len(tt.wantWaits)+1; got != want {
+				t.Errorf("the API received %d requests, want %d", got, want)
+			}
+		})
+	}
+}
+
+func TestWritesAreNotRetried(t *testing.T) {
+	h := connect(t, config.Config{})
+	id := h.createToken(t, nil)
+	tests := []struct {
+		tool string
+		args map[string]any
+	}{
+		{"create_token", nil},
+		{"delete_token", map[string]any{"token_id": id}},
+		{"delete_requests", map[string]any{"token_id": id}},
+	}
+	for _, tt := range tests {
+		h.fake.Reset()
+		h.fake.Inject(fakehooksvc.Fault{Status: 503, RetryAfter: "1"})
+		contains(t, h.failure(t, tt.tool, tt.args), "the capture API answered 503")
+		if got := len(h.apiCalls()); got != 1 {
+			t.Errorf("%s: the API received %d requests, want 1", tt.tool, got)
+		}
+	}
+	if waits := h.recordedWaits(); len(waits) != 0 {
+		t.Errorf("a write waited to retry: %v", waits)
+	}
+}
+
+// TestRetryWithinTimeout: a wait that would outlast the call's timeout is
+// not taken.
+func TestRetryWithinTimeout(t *testing.T) {
+	h := connect(t, config.Config{Timeout: 1500 * time.Millisecond})
+	id := h.createToken(t, nil)
+	h.fake.Inject(fakehooksvc.Fault{Method: "GET", Status: 429, RetryAfter: "2"})
+	contains(t, h.failure(t, "get_token", map[string]any{"token_id": id}), "it asks to wait 2 s")
+	if waits := h.recordedWaits(); len(waits) != 0 {
+		t.Errorf("waited %v past the timeout", waits)
+	}
+}
+
+func TestUnreachableAPI(t *testing.T) {
+	h := connect(t, config.Config{})
+	h2 := h.reconnect(t, config.Config{APIURL: mustParse(t, "http://127.0.0.1:1")})
+	contains(t, h2.failure(t, "create_token", nil), "could not reach the capture API at http://127.0.0.1:1")
+}
+
+// TestKeyNeverShown: the API key appears in no result, error or log line,
+// even when the API echoes it.
+func TestKeyNeverShown(t *testing.T) {
+	h := connect(t, config.Config{APIKey: envKey})
+	id := h.createToken(t, map[string]any{"default_content": "echo " + envKey})
+	h.capture(t, id, "POST", "text/plain", "the key is "+envKey)
+	var texts []string
+	for _, call := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"get_token", map[string]any{"token_id": id}},
+		{"list_requests", map[string]any{"token_id": id}},
+		{"get_latest_request", map[string]any{"token_id": id}},
+		{"get_latest_request", map[string]any{"token_id": id, "api_key": callKey}},
+		{"get_token", map[string]any{"token_id": "00000000-0000-4000-8000-000000000000", "api_key": callKey}},
+		{"update_token", map[string]any{"token_id": id, "alias": "x y"}},
+	} {
+		res := h.call(t, call.tool, call.args)
+		texts = append(texts, mcptest.Text(res))
+		structured, err := json.Marshal(res.StructuredContent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts = append(texts, string(structured))
+	}
+	h.fake.Inject(fakehooksvc.Fault{Method: "GET", Status: 500, Body: "bad key " + envKey})
+	texts = append(texts, h.failure(t, "get_token", map[string]any{"token_id": id}))
+	h.fake.Inject(fakehooksvc.Fault{Method: "GET", Status: 500, Body: "bad key " + callKey})
+	texts = append(texts, h.failure(t, "get_token", map[string]any{"token_id": id, "api_key": callKey}))
+	texts = append(texts, h.logs.String())
+	all := strings.Join(texts, "\n")
+	for _, key := range []string{envKey, callKey} {
+		if strings.Contains(all, key) {
+			t.Errorf("the key %s shows in a result, error or log:\n%s", key, all)
+		}
+	}
+	contains(t, all, "echo [REDACTED]", "the key is [REDACTED]", "bad key [REDACTED]")
+}

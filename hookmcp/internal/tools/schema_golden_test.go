@@ -1,0 +1,22 @@
+package tools
+
+import (
+	"flag"
+	"testing"
+
+	"github.com/mcpforge/servers/hookmcp/internal/config"
+	"github.com/mcpforge/servers/shared/mcptest"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// TestToolSchemas compares each tool as tools/list shows it (description,
+// annotations, input and output schemas) with testdata/<tool>.json. Run
+// go test ./internal/tools -run TestToolSchemas -update after a deliberate
+// change, and review the diff.
+func TestToolSchemas(t *testing.T) {
+	h := connect(t, config.Config{})
+	mcptest.CheckToolSchemas(t, h.session, "testdata", *update, []string{
+		"create_token", "delete_requests", "delete_token", "get_latest_request", "get_token", "list_requests", "update_token",
+	})
+}
