@@ -104,11 +104,9 @@ func Structured(t testing.TB, res *mcp.CallToolResult) map[string]any {
 	return out
 }
 
-// CheckToolSchemas compares each tool as tools/list shows it (description,
-// annotations, input and output schemas) with dir/<tool>.json, rewriting the
-// files first when update is set, and checks that both schemas resolve as a
-// strict client would. want lists the tool names tools/list must give.
-func CheckToolSchemas(t *testing.T, session *mcp.ClientSession, dir string, update bool, want []string) {
+// CheckToolNames checks that tools/list gives exactly the tools named want,
+// in that order.
+func CheckToolNames(t testing.TB, session *mcp.ClientSession, want []string) {
 	t.Helper()
 	list, err := session.ListTools(context.Background(), nil)
 	if err != nil {
@@ -121,6 +119,19 @@ func CheckToolSchemas(t *testing.T, session *mcp.ClientSession, dir string, upda
 	if diff := cmp.Diff(want, names); diff != "" {
 		t.Fatalf("tools/list names (-want +got):\n%s", diff)
 	}
+}
+
+// CheckToolSchemas compares each tool as tools/list shows it (description,
+// annotations, input and output schemas) with dir/<tool>.json, rewriting the
+// files first when update is set, and checks that both schemas resolve as a
+// strict client would. want lists the tool names tools/list must give.
+func CheckToolSchemas(t *testing.T, session *mcp.ClientSession, dir string, update bool, want []string) {
+	t.Helper()
+	list, err := session.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	CheckToolNames(t, session, want)
 	for _, tool := range list.Tools {
 		t.Run(tool.Name, func(t *testing.T) {
 			got, err := json.MarshalIndent(tool, "", "  ")
@@ -166,16 +177,16 @@ func checkSchemaResolves(t *testing.T, tool *mcp.Tool) {
 	}
 }
 
-// BuildBinary builds the main package in the current directory into a
-// temporary directory, for tests that run the server as a subprocess. Call it
-// from TestMain; remove the returned directory when the tests end.
-func BuildBinary(name string) (binary, dir string, err error) {
+// BuildBinary builds the main package pkg (such as "." or "./cmd/tool") into
+// a temporary directory as name, for tests that run it as a subprocess. Call
+// it from TestMain; remove the returned directory when the tests end.
+func BuildBinary(name, pkg string) (binary, dir string, err error) {
 	dir, err = os.MkdirTemp("", name+"-test")
 	if err != nil {
 		return "", "", err
 	}
 	binary = filepath.Join(dir, name)
-	build := exec.Command("go", "build", "-o", binary, ".")
+	build := exec.Command("go", "build", "-o", binary, pkg)
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
 		os.RemoveAll(dir)

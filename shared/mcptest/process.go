@@ -1,0 +1,153 @@
+package mcptest
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// StartHTTP starts cmd, a server run with --transport http, and returns the
+// endpoint it logs once it listens (url=http://.../mcp). The process is
+// killed when the test ends unless Stop was called.
+func StartHTTP(t *testing.T, cmd *exec.Cmd) string {
+	t.Helper()
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	endpoint := scanFor(stderr, regexp.MustCompile(`url=(http://\S+)`))
+	if endpoint == "" {
+		t.Fatal("the process never logged its URL")
+	}
+	go io.Copy(io.Discard, stderr)
+	return endpoint
+}
+
+// scanFor reads lines until one matches pattern and returns its first group.
+func scanFor(r io.Reader, pattern *regexp.Regexp) string {
+	lines := bufio.NewScanner(r)
+	for lines.Scan() {
+		if m := pattern.FindStringSubmatch(lines.Text()); m != nil {
+			return m[1]
+		}
+	}
+	return ""
+}
+
+// Stop sends SIGTERM to a process started by StartHTTP and fails the test
+// unless it exits cleanly within 15 s.
+func Stop(t *testing.T, cmd *exec.Cmd) {
+	t.Helper()
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("exit after SIGTERM: %v", err)
+		}
+	case <-time.After(15 * time.Second):
+		t.Error("the process did not stop after SIGTERM")
+	}
+}
+
+// TerminalFirstLine starts binary the way a person would, on a terminal
+// (script(1) provides one), and returns the first line it prints there. The
+// test is skipped where script(1) is missing.
+func TerminalFirstLine(t *testing.T, binary string) string {
+	t.Helper()
+	script, err := exec.LookPath("script")
+	if err != nil {
+		t.Skip("script(1) is not installed")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, script, "-qec", binary, "/dev/null")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cancel(); cmd.Wait() }()
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	return line
+}
+
+// UsageCase is a bad command line: flags, environment, and what the one
+// line on stderr must say.
+type UsageCase struct {
+	Name string
+	Args []string
+	Env  []string
+	Want string
+}
+
+// CheckUsageErrors runs CheckUsageError for each case, as subtests.
+func CheckUsageErrors(t *testing.T, binary, name string, cases []UsageCase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			CheckUsageError(t, binary, name, c.Args, c.Env, c.Want)
+		})
+	}
+}
+
+// CheckUsageError runs binary with args and extra environment and checks that
+// it exits with code 2, printing nothing on stdout and one line on stderr
+// that starts with "<name>: " and contains want.
+func CheckUsageError(t *testing.T, binary, name string, args, env []string, want string) {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Env = append(os.Environ(), env...)
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	exit, ok := err.(*exec.ExitError)
+	if !ok || exit.ExitCode() != 2 {
+		t.Fatalf("exit: %v, want code 2; stderr: %s", err, stderr.String())
+	}
+	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+	if len(lines) != 1 || !strings.HasPrefix(lines[0], name+": ") || !strings.Contains(lines[0], want) {
+		t.Errorf("stderr = %q, want one line containing %q", stderr.String(), want)
+	}
+	if stdout.Len() != 0 {
+		t.Errorf("stdout is not empty: %q", stdout.String())
+	}
+}
+
+// CheckHelpAndVersion checks that --help names every string of want and that
+// --version prints "<name> version ...".
+func CheckHelpAndVersion(t *testing.T, binary, name string, want []string) {
+	t.Helper()
+	out, err := exec.Command(binary, "--help").CombinedOutput()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range want {
+		if !strings.Contains(string(out), w) {
+			t.Errorf("--help lacks %q", w)
+		}
+	}
+	out, err = exec.Command(binary, "--version").CombinedOutput()
+	if err != nil || !strings.HasPrefix(string(out), name+" version ") {
+		t.Errorf("--version: %v %q", err, out)
+	}
+}
