@@ -2,6 +2,8 @@ package tools
 
 import (
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -163,4 +165,19 @@ func TestKeyNeverShown(t *testing.T) {
 		}
 	}
 	contains(t, all, "echo [REDACTED]", "the key is [REDACTED]", "bad key [REDACTED]")
+}
+
+func TestTimeout(t *testing.T) {
+	release := make(chan struct{})
+	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	defer hang.Close()
+	defer close(release) // before Close, which waits for the handler
+	h := connect(t, config.Config{})
+	slow := h.reconnect(t, config.Config{APIURL: mustParse(t, hang.URL), Timeout: 200 * time.Millisecond})
+	contains(t, slow.failure(t, "create_token", nil), "could not reach the capture API at "+hang.URL+": timed out after 200 ms")
 }
