@@ -77,7 +77,8 @@ type Call struct {
 	Query  url.Values // nil for none
 	Body   any        // JSON-encoded when not nil
 	Key    string     // the API key in effect; empty sends none
-	// What names the thing addressed, for errors: "token <uuid>".
+	// What names the thing addressed, for errors: "token <uuid>". Empty
+	// when the path names no token: a 404 then means a wrong base URL.
 	What string
 }
 
@@ -198,6 +199,8 @@ func statusError(c Call, resp *Response, retries int, redactor redact.Redactor) 
 		return fmt.Errorf("%w (the API answered %s with a redirect to a login page; private tokens need the key of their account)", ErrAuth, status)
 	case resp.Status == http.StatusUnauthorized || resp.Status == http.StatusForbidden:
 		return fmt.Errorf("%w (the API answered %s)", ErrAuth, status)
+	case resp.Status == http.StatusNotFound && c.What == "":
+		return fmt.Errorf("the API answered %s to %s %s: check that HOOKSVC_API_URL is the base URL of the capture API", status, c.Method, c.Path)
 	case resp.Status == http.StatusNotFound || resp.Status == http.StatusGone:
 		return fmt.Errorf("%s was %w (%s); check the UUID, or create a new token with create_token", c.What, ErrNotFound, status)
 	case resp.Status == http.StatusUnprocessableEntity:

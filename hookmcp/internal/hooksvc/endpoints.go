@@ -33,7 +33,7 @@ func what(id string) string { return "token " + id }
 // CreateToken creates a token from body (only the fields to set) and returns
 // the API's token object.
 func (cl *Client) CreateToken(ctx context.Context, key string, body map[string]any) (json.RawMessage, error) {
-	resp, err := cl.Do(ctx, Call{Method: http.MethodPost, Path: "/token", Body: body, Key: key, What: "the token to clone from"})
+	resp, err := cl.Do(ctx, Call{Method: http.MethodPost, Path: "/token", Body: body, Key: key})
 	if err != nil {
 		return nil, err
 	}

@@ -121,6 +121,12 @@ func TestRetryWithinTimeout(t *testing.T) {
 	}
 }
 
+func TestWrongAPIURL(t *testing.T) {
+	h := connect(t, config.Config{})
+	wrong := h.reconnect(t, config.Config{APIURL: mustParse(t, h.url+"/not-the-api")})
+	contains(t, wrong.failure(t, "create_token", nil), "the API answered HTTP 404 to POST /token: check that HOOKSVC_API_URL is the base URL of the capture API")
+}
+
 func TestUnreachableAPI(t *testing.T) {
 	h := connect(t, config.Config{})
 	h2 := h.reconnect(t, config.Config{APIURL: mustParse(t, "http://127.0.0.1:1")})
