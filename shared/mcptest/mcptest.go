@@ -112,8 +112,13 @@ func CheckToolNames(t testing.TB, session *mcp.ClientSession, want []string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkNames(t, list.Tools, want)
+}
+
+func checkNames(t testing.TB, tools []*mcp.Tool, want []string) {
+	t.Helper()
 	var names []string
-	for _, tool := range list.Tools {
+	for _, tool := range tools {
 		names = append(names, tool.Name)
 	}
 	if diff := cmp.Diff(want, names); diff != "" {
@@ -131,7 +136,7 @@ func CheckToolSchemas(t *testing.T, session *mcp.ClientSession, dir string, upda
 	if err != nil {
 		t.Fatal(err)
 	}
-	CheckToolNames(t, session, want)
+	checkNames(t, list.Tools, want)
 	for _, tool := range list.Tools {
 		t.Run(tool.Name, func(t *testing.T) {
 			got, err := json.MarshalIndent(tool, "", "  ")

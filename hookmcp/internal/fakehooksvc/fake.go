@@ -12,7 +12,6 @@
 package fakehooksvc
 
 import (
-	"bytes"
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
@@ -43,6 +42,11 @@ type Received struct {
 	Query  url.Values
 	Header http.Header
 	Body   []byte
+}
+
+// String describes a request for test failure messages.
+func (r Received) String() string {
+	return fmt.Sprintf("%s %s?%s %s", r.Method, r.Path, r.Query.Encode(), r.Body)
 }
 
 // Fault is an answer the fake gives instead of serving, Times times, to API
@@ -125,7 +129,6 @@ const timeLayout = "2006-01-02 15:04:05"
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(io.LimitReader(r.Body, 10<<20+1))
-	r.Body = io.NopCloser(bytes.NewReader(body))
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.received = append(s.received, Received{
@@ -236,18 +239,8 @@ func (s *Server) lookup(w http.ResponseWriter, r *http.Request, id, key string) 
 		writeError(w, http.StatusNotFound, "Not found.")
 		return nil, false
 	}
-	t := s.tokens[id]
-	if t != nil && t.expired(s.now()) {
-		delete(s.tokens, id)
-		s.gone[id] = true
-		t = nil
-	}
-	if t == nil {
-		if s.gone[id] {
-			writeError(w, http.StatusGone, "Token expired or deleted.")
-		} else {
-			writeError(w, http.StatusNotFound, "Token not found.")
-		}
+	t, ok := s.live(w, id)
+	if !ok {
 		return nil, false
 	}
 	if t.owner != "" && key == "" {
@@ -263,6 +256,27 @@ func (s *Server) lookup(w http.ResponseWriter, r *http.Request, id, key string) 
 		return nil, false
 	}
 	return t, true
+}
+
+// live finds a token that is neither deleted nor expired, else answers 410
+// for one that was (as the open-source server does) and 404 for one that
+// never existed.
+func (s *Server) live(w http.ResponseWriter, id string) (*token, bool) {
+	t := s.tokens[id]
+	if t != nil && t.expired(s.now()) {
+		delete(s.tokens, id)
+		s.gone[id] = true
+		t = nil
+	}
+	if t != nil {
+		return t, true
+	}
+	if s.gone[id] {
+		writeError(w, http.StatusGone, "Token expired or deleted.")
+	} else {
+		writeError(w, http.StatusNotFound, "Token not found.")
+	}
+	return nil, false
 }
 
 func methodNotAllowed(w http.ResponseWriter, allow string) {

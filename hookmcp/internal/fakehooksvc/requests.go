@@ -1,7 +1,6 @@
 package fakehooksvc
 
 import (
-	"fmt"
 	"mime"
 	"net"
 	"net/http"
@@ -30,18 +29,8 @@ type request struct {
 // capture stores a request sent to /{uuid}[/status][/anything] and answers
 // with the token's default response.
 func (s *Server) capture(w http.ResponseWriter, r *http.Request, segments []string, body []byte) {
-	t := s.tokens[segments[0]]
-	if t != nil && t.expired(s.now()) {
-		delete(s.tokens, t.UUID)
-		s.gone[t.UUID] = true
-		t = nil
-	}
-	if t == nil {
-		if s.gone[segments[0]] {
-			writeError(w, http.StatusGone, "Token expired or deleted.")
-		} else {
-			writeError(w, http.StatusNotFound, "Token not found.")
-		}
+	t, ok := s.live(w, segments[0])
+	if !ok {
 		return
 	}
 	now := s.now().UTC()
@@ -246,28 +235,13 @@ func (s *Server) parseDate(text string) (time.Time, error) {
 	return time.Parse(timeLayout, text)
 }
 
-// requestJSON renders a captured request with the fields the API shows,
-// including the PHP habit of [] for an empty map.
+// requestJSON renders a captured request with the fields the API shows:
+// query and form fields are null when there are none, and the list fields
+// (files, custom action output) are [] when empty.
 func requestJSON(t *token, req *request) map[string]any {
 	headers := map[string][]string{}
 	for name, values := range req.headers {
 		headers[strings.ToLower(name)] = values
-	}
-	var query any
-	if len(req.query) > 0 {
-		q := map[string]string{}
-		for k, v := range req.query {
-			q[k] = v[0]
-		}
-		query = q
-	}
-	var form any
-	if len(req.form) > 0 {
-		f := map[string]string{}
-		for k, v := range req.form {
-			f[k] = v[0]
-		}
-		form = f
 	}
 	return map[string]any{
 		"uuid":                 req.UUID,
@@ -278,7 +252,7 @@ func requestJSON(t *token, req *request) map[string]any {
 		"method":               req.method,
 		"user_agent":           req.userAgent,
 		"content":              string(req.body),
-		"query":                query,
+		"query":                firstValues(req.query),
 		"headers":              headers,
 		"url":                  req.url,
 		"size":                 len(req.body),
@@ -288,13 +262,20 @@ func requestJSON(t *token, req *request) map[string]any {
 		"time":                 0.001,
 		"note":                 "",
 		"sorting":              req.sorting,
-		"request":              form,
+		"request":              firstValues(req.form),
 		"created_at":           req.createdAt.Format(timeLayout),
 		"updated_at":           req.createdAt.Format(timeLayout),
 	}
 }
 
-// String describes a request for test failure messages.
-func (r Received) String() string {
-	return fmt.Sprintf("%s %s?%s %s", r.Method, r.Path, r.Query.Encode(), r.Body)
+// firstValues maps each name to its first value, or is nil for none.
+func firstValues(values url.Values) any {
+	if len(values) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(values))
+	for k, v := range values {
+		out[k] = v[0]
+	}
+	return out
 }

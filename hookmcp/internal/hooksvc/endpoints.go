@@ -7,7 +7,8 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
-	"strings"
+
+	"github.com/mcpforge/servers/shared/httpx"
 )
 
 // UUIDPattern matches a token or request UUID, the only ids the API takes in
@@ -108,7 +109,7 @@ type Page struct {
 func decodePage(body []byte) (*Page, error) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(body, &fields); err != nil {
-		return nil, fmt.Errorf("the capture API sent a listing that is not a JSON object: %s", strings.TrimSpace(string(body[:min(len(body), 120)])))
+		return nil, fmt.Errorf("the capture API sent a listing that is not a JSON object: %s", httpx.Snippet(body, 120))
 	}
 	p := &Page{Fields: fields}
 	// The API is PHP: an empty list may arrive as [] or {}. Decode loosely.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -50,13 +51,14 @@ var (
 		"request_limit":  {0, 10000},
 	}
 	aliasPattern = regexp.MustCompile(`^[a-zA-Z0-9_-]{3,32}$`)
+	// cloneFromPattern is a token UUID or an alias.
+	cloneFromPattern = regexp.MustCompile(`^(` + strings.Trim(hooksvc.UUIDPattern.String(), "^$") + `|` + strings.Trim(aliasPattern.String(), "^$") + `)$`)
 	// datePattern is the API's date format, yyyy-MM-dd HH:mm:ss.
 	datePattern = regexp.MustCompile(`^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$`)
 )
 
 const (
 	dateLayout = "2006-01-02 15:04:05"
-	uuidRegexp = `^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`
 	exampleID  = "9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d"
 )
 
@@ -138,7 +140,7 @@ func boundProperty(s *jsonschema.Schema, name string, min, max float64) {
 }
 
 func adjustTokenArg(s *jsonschema.Schema) {
-	s.Properties["token_id"].Pattern = uuidRegexp
+	s.Properties["token_id"].Pattern = hooksvc.UUIDPattern.String()
 }
 
 func adjustSettings(s *jsonschema.Schema) {

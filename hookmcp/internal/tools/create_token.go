@@ -8,7 +8,6 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpforge/servers/hookmcp/internal/hooksvc"
 	"github.com/mcpforge/servers/shared/mcptool"
 )
 
@@ -45,7 +44,7 @@ func (h *handlers) addCreateTokenTool(server *mcp.Server) {
 			"clone_from copies another token's settings. Returns the token object and its capture_url.",
 		InputSchema: mcptool.InputSchemaFor[CreateTokenArgs](func(s *jsonschema.Schema) {
 			adjustSettings(s)
-			s.Properties["clone_from"].Pattern = `^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[a-zA-Z0-9_-]{3,32})$`
+			s.Properties["clone_from"].Pattern = cloneFromPattern.String()
 		}),
 		OutputSchema: tokenResultSchema(),
 		Annotations:  &mcp.ToolAnnotations{OpenWorldHint: ptr(true), DestructiveHint: ptr(false)},
@@ -62,7 +61,7 @@ func (h *handlers) createToken(ctx context.Context, _ *mcp.CallToolRequest, args
 		return nil, err
 	}
 	if args.CloneFrom != "" {
-		if !hooksvc.UUIDPattern.MatchString(args.CloneFrom) && checkAlias("clone_from", args.CloneFrom) != nil {
+		if !cloneFromPattern.MatchString(args.CloneFrom) {
 			return nil, fmt.Errorf("clone_from must be a token UUID such as %s or an alias of 3 to 32 letters, digits, _ or -; got %q", exampleID, args.CloneFrom)
 		}
 		body["clone_from"] = args.CloneFrom

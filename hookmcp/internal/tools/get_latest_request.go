@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -92,7 +93,7 @@ func (h *handlers) getLatestRequest(ctx context.Context, _ *mcp.CallToolRequest,
 		URL: r.String(meta.URL), CreatedAt: meta.CreatedAt, Size: len(body),
 	}
 	for name, values := range meta.Headers {
-		if len(values) > 0 && (name == "content-type" || name == "Content-Type") {
+		if len(values) > 0 && strings.EqualFold(name, "Content-Type") {
 			out.ContentType = values[0]
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -221,13 +222,13 @@ func shortenContent(raw json.RawMessage, budget int) (json.RawMessage, error) {
 	json.Unmarshal(req["content"], &content)
 	req["content"] = json.RawMessage(`""`)
 	rest, _ := jsonx.Marshal(req)
-	room := max(0, budget-len(rest)-200)
-	// Cut on a rune boundary, with room for JSON escaping.
-	cut := []rune(content)
-	for len(string(cut)) > room/2 && len(cut) > 0 {
-		cut = cut[:len(cut)*3/4]
+	// Half the room, so that JSON escaping cannot push it over; cut on a
+	// rune boundary.
+	cut := content[:min(len(content), max(0, budget-len(rest)-200)/2)]
+	for !utf8.ValidString(cut) {
+		cut = cut[:len(cut)-1]
 	}
-	req["content"], _ = jsonx.Marshal(string(cut))
+	req["content"], _ = jsonx.Marshal(cut)
 	req["content_truncated"] = json.RawMessage("true")
 	return jsonx.Marshal(req)
 }
