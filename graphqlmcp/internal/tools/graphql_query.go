@@ -65,7 +65,7 @@ func responseSchema() *jsonschema.Schema {
 		Type:        "object",
 		Description: "the endpoint's GraphQL response, as received",
 		Properties: map[string]*jsonschema.Schema{
-			"data":       {Description: "the operation's result; null or absent when it did not run"},
+			"data":       {AnyOf: []*jsonschema.Schema{{Type: "object"}, {Type: "null"}}, Description: "the operation's result; null or absent when it did not run"},
 			"errors":     {Type: "array", Description: "GraphQL errors", Items: &jsonschema.Schema{Type: "object"}},
 			"extensions": {Type: "object", Description: "endpoint-specific extras, such as cost or tracing"},
 		},

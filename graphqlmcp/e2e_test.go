@@ -1,0 +1,69 @@
+package main
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/mcpforge/servers/graphqlmcp/internal/testservers"
+	"github.com/mcpforge/servers/shared/mcptest"
+)
+
+// TestInspector drives the built binary with the official MCP Inspector's
+// CLI, over stdio and over Streamable HTTP, against the Star Wars API on
+// loopback. scripts/e2e installs the Inspector and runs it.
+func TestInspector(t *testing.T) {
+	inspector := mcptest.NewInspector(t)
+	srv, _ := testservers.Start(t, testservers.Starwars())
+
+	t.Run("stdio", func(t *testing.T) {
+		target := mcptest.StdioTarget(nil, binary, "--endpoint", srv.URL, "--headers", `{"Authorization":"Bearer e2e-secret-123"}`)
+		inspectorSession(t, inspector, target)
+	})
+	t.Run("http", func(t *testing.T) {
+		cmd := exec.Command(binary, "--transport", "http", "--listen", "127.0.0.1:0", "-e", srv.URL)
+		target := mcptest.HTTPTarget(mcptest.StartHTTP(t, cmd))
+		inspectorSession(t, inspector, target)
+		mcptest.Stop(t, cmd)
+	})
+}
+
+// inspectorSession lists the tools under the strict schema check and calls
+// each tool, checking what the Inspector prints.
+func inspectorSession(t *testing.T, inspector *mcptest.Inspector, target mcptest.Target) {
+	inspector.CheckStrictTools(t, target, []string{"graphql_introspect", "graphql_query"})
+
+	res := inspector.CallTool(t, target, "graphql_query", map[string]any{
+		"query":     "query Hero($episode: Episode) { hero(episode: $episode) { name } }",
+		"variables": map[string]any{"episode": "EMPIRE"},
+	})
+	if got := mcptest.Structured(t, res)["data"]; res.IsError || !strings.Contains(mcptest.Text(res), `"Luke Skywalker"`) {
+		t.Errorf("graphql_query: isError=%v data=%v text=%s", res.IsError, got, mcptest.Text(res))
+	}
+
+	res = inspector.CallTool(t, target, "graphql_query", map[string]any{
+		"query": `mutation { createReview(episode: JEDI, review: {stars: 5}) { stars } }`,
+	})
+	if !res.IsError || !strings.Contains(mcptest.Text(res), "allowMutations") {
+		t.Errorf("a mutation without allowMutations: isError=%v text=%s, want a refusal naming allowMutations", res.IsError, mcptest.Text(res))
+	}
+
+	res = inspector.CallTool(t, target, "graphql_introspect", map[string]any{"types": []string{"Droid"}})
+	if res.IsError || !strings.Contains(mcptest.Text(res), "type Droid implements Character") {
+		t.Errorf("graphql_introspect: isError=%v text=%s", res.IsError, mcptest.Text(res))
+	}
+	if view := mcptest.Structured(t, res)["view"]; view != "types" {
+		t.Errorf("graphql_introspect view = %v, want types", view)
+	}
+}
+
+// TestConformance runs the official conformance suite against the binary over
+// Streamable HTTP. testdata/conformance-baseline.yml lists the scenarios that
+// need the suite's own fixture tools, prompts and resources, with reasons.
+func TestConformance(t *testing.T) {
+	srv, _ := testservers.Start(t, testservers.Starwars())
+	cmd := exec.Command(binary, "--transport", "http", "--listen", "127.0.0.1:0", "-e", srv.URL)
+	url := mcptest.StartHTTP(t, cmd)
+	mcptest.Conformance(t, url, "testdata/conformance-baseline.yml")
+	mcptest.Stop(t, cmd)
+}
