@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"net/http"
-	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -15,20 +13,14 @@ import (
 	"github.com/mcpforge/servers/shared/mcptest"
 )
 
-// binary is the graphqlmcp built for this test run.
-var binary string
+// binary is the graphqlmcp built for this test run; sampleBinary the sample
+// GraphQL API's command.
+var binary, sampleBinary string
 
 func TestMain(m *testing.M) {
-	var dir string
-	var err error
-	binary, dir, err = mcptest.BuildBinary("graphqlmcp", ".")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	mcptest.RunWithBinaries(m,
+		mcptest.Binary{Path: &binary, Name: "graphqlmcp", Pkg: "."},
+		mcptest.Binary{Path: &sampleBinary, Name: "samplegraphql", Pkg: "./cmd/samplegraphql"})
 }
 
 // exercise lists the tools and calls each once against the starwars API.
@@ -60,6 +52,15 @@ func TestStdio(t *testing.T) {
 	if strings.Contains(stderr.String(), "register it") {
 		t.Errorf("the terminal hint was printed to a client that is not a terminal:\n%s", stderr.String())
 	}
+}
+
+// TestSampleAPI is the offline way to try graphqlmcp that the docs give: the
+// sample GraphQL API's command on loopback, and graphqlmcp pointed at it.
+func TestSampleAPI(t *testing.T) {
+	sample := exec.Command(sampleBinary, "-listen", "127.0.0.1:0")
+	endpoint := mcptest.StartHTTP(t, sample)
+	exercise(t, mcptest.ConnectClient(t, &mcp.CommandTransport{Command: exec.Command(binary, "--endpoint", endpoint)}))
+	mcptest.Stop(t, sample)
 }
 
 // TestTerminalHint starts the server the way a person would, on a terminal,

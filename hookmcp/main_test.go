@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -22,24 +21,9 @@ import (
 var binary, fakeBinary string
 
 func TestMain(m *testing.M) {
-	var dirs []string
-	for _, b := range []struct {
-		dst       *string
-		name, pkg string
-	}{{&binary, "hookmcp", "."}, {&fakeBinary, "fakehooksvc", "./cmd/fakehooksvc"}} {
-		path, dir, err := mcptest.BuildBinary(b.name, b.pkg)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-		*b.dst = path
-		dirs = append(dirs, dir)
-	}
-	code := m.Run()
-	for _, dir := range dirs {
-		os.RemoveAll(dir)
-	}
-	os.Exit(code)
+	mcptest.RunWithBinaries(m,
+		mcptest.Binary{Path: &binary, Name: "hookmcp", Pkg: "."},
+		mcptest.Binary{Path: &fakeBinary, Name: "fakehooksvc", Pkg: "./cmd/fakehooksvc"})
 }
 
 const apiKey = "stdio-key-0123456789"

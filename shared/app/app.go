@@ -74,17 +74,21 @@ func (e usageError) Unwrap() error { return e.err }
 // returns the exit code. It returns when ctx is done or the client goes away.
 func Run(ctx context.Context, spec Spec, args []string, streams Streams) int {
 	version, _ := BuildVersion()
+	flags := append(sharedFlags(spec.EnvPrefix), spec.Flags...)
 	cmd := &cli.Command{
-		Name:            spec.Name,
-		Usage:           spec.Usage,
-		Description:     spec.Description,
-		Version:         versionText(),
-		Flags:           append(sharedFlags(spec.EnvPrefix), spec.Flags...),
-		HideHelpCommand: true,
-		Reader:          streams.Stdin,
-		Writer:          streams.Stdout, // --help and --version only; a serving process never writes here but through MCP
-		ErrWriter:       streams.Stderr,
-		ExitErrHandler:  func(context.Context, *cli.Command, error) {},
+		Name:        spec.Name,
+		Usage:       spec.Usage,
+		Description: spec.Description,
+		Version:     versionText(),
+		Flags:       flags,
+		// urfave/cli's own layout puts each flag on one line of up to 170
+		// columns; this one fits 80.
+		CustomRootCommandHelpTemplate: helpTemplate(spec, flags),
+		HideHelpCommand:               true,
+		Reader:                        streams.Stdin,
+		Writer:                        streams.Stdout, // --help and --version only; a serving process never writes here but through MCP
+		ErrWriter:                     streams.Stderr,
+		ExitErrHandler:                func(context.Context, *cli.Command, error) {},
 		OnUsageError: func(_ context.Context, _ *cli.Command, err error, _ bool) error {
 			return usageError{err}
 		},

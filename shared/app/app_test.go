@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -82,8 +83,35 @@ func TestRunStdio(t *testing.T) {
 }
 
 func TestVersion(t *testing.T) {
-	if text := versionText(); !strings.Contains(text, " (") || !strings.HasSuffix(text, ")") {
-		t.Errorf("versionText = %q, want \"version (commit)\"", text)
+	vcs := func(kv ...string) []debug.BuildSetting {
+		var settings []debug.BuildSetting
+		for i := 0; i < len(kv); i += 2 {
+			settings = append(settings, debug.BuildSetting{Key: kv[i], Value: kv[i+1]})
+		}
+		return settings
+	}
+	const path = "github.com/mcpforge/servers/graphqlmcp"
+	for _, tc := range []struct {
+		name string
+		info debug.BuildInfo
+		want string
+	}{
+		{"checkout build with git", debug.BuildInfo{Main: debug.Module{Path: path, Version: "(devel)"}, Settings: vcs("vcs.revision", "0123456789abcdef", "vcs.modified", "false")},
+			"(devel) (commit 0123456789abcdef)"},
+		{"checkout build with changes", debug.BuildInfo{Main: debug.Module{Path: path, Version: "(devel)"}, Settings: vcs("vcs.revision", "0123456789abcdef", "vcs.modified", "true")},
+			"(devel) (commit 0123456789abcdef-dirty)"},
+		{"go install of a release", debug.BuildInfo{Main: debug.Module{Path: path, Version: "v0.3.1"}},
+			"v0.3.1 (the commit tagged graphqlmcp/v0.3.1)"},
+		{"go install of a commit", debug.BuildInfo{Main: debug.Module{Path: path, Version: "v0.3.2-0.20261121224859-0123456789ab"}},
+			"v0.3.2-0.20261121224859-0123456789ab (commit 0123456789ab)"},
+		{"git version stamp of a changed tree", debug.BuildInfo{Main: debug.Module{Path: path, Version: "v0.0.0-20261121224859-0123456789ab+dirty"}},
+			"v0.0.0-20261121224859-0123456789ab+dirty (commit 0123456789ab)"},
+		{"no git", debug.BuildInfo{Main: debug.Module{Path: path}},
+			"(devel) (commit not recorded: built outside git or with -buildvcs=false)"},
+	} {
+		if got := describeVersion(&tc.info); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
 	}
 	if ua := UserAgent("x"); !strings.HasPrefix(ua, "x/") {
 		t.Errorf("UserAgent = %q", ua)

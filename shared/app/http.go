@@ -36,12 +36,19 @@ func ServeHTTP(ctx context.Context, server *mcp.Server, addr string, logger *slo
 	if err != nil {
 		return usageError{fmt.Errorf("--listen %s: %v", addr, err)}
 	}
+	logger.Info("serving MCP over Streamable HTTP", "url", "http://"+listener.Addr().String()+"/mcp")
+	return Serve(ctx, listener, HTTPHandler(server, logger), logger)
+}
+
+// Serve serves handler on listener until ctx is done, then shuts down
+// gracefully, giving requests in flight 10 seconds to finish. The loopback
+// stand-ins (the sample GraphQL API, the capture-API fake) use it too.
+func Serve(ctx context.Context, listener net.Listener, handler http.Handler, logger *slog.Logger) error {
 	httpServer := &http.Server{
-		Handler:           HTTPHandler(server, logger),
+		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
-	logger.Info("serving MCP over Streamable HTTP", "url", "http://"+listener.Addr().String()+"/mcp")
 	served := make(chan error, 1)
 	go func() { served <- httpServer.Serve(listener) }()
 	select {

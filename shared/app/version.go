@@ -1,18 +1,23 @@
 package app
 
 import (
+	"path"
 	"runtime/debug"
 	"strings"
 )
 
 // BuildVersion reports the module version of the running binary ("v0.3.1"
-// after go install ...@v0.3.1, "(devel)" in a checkout build) and, when the
-// build recorded it, the commit it was built from.
+// after go install ...@v0.3.1, "(devel)" in a checkout build) and the commit
+// it was built from, or "" when the build did not record one.
 func BuildVersion() (version, commit string) {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
 		return "(unknown)", ""
 	}
+	return describeBuild(info)
+}
+
+func describeBuild(info *debug.BuildInfo) (version, commit string) {
 	version = info.Main.Version
 	if version == "" {
 		version = "(devel)"
@@ -30,21 +35,38 @@ func BuildVersion() (version, commit string) {
 		commit += "-dirty"
 	}
 	if commit == "" {
-		// A pseudo-version (v0.0.0-20261121224859-0123456789ab) ends in the commit.
-		if i := strings.LastIndexByte(version, '-'); i > 0 && len(version)-i-1 == 12 {
-			commit = version[i+1:]
+		// go install ...@<commit> builds a pseudo-version that ends in the
+		// commit: v0.0.0-20261121224859-0123456789ab.
+		base, _, _ := strings.Cut(version, "+")
+		if i := strings.LastIndexByte(base, '-'); i > 0 && len(base)-i-1 == 12 {
+			commit = base[i+1:]
 		}
 	}
 	return version, commit
 }
 
-// versionText is what --version prints after the name: "version (commit)".
+// versionText is what --version prints after the name: the module version
+// and the commit. A build from the module proxy of a tagged release records
+// no commit; the release tag names it.
 func versionText() string {
-	version, commit := BuildVersion()
-	if commit == "" {
-		commit = "commit unknown"
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(unknown) (commit unknown)"
 	}
-	return version + " (" + commit + ")"
+	return describeVersion(info)
+}
+
+func describeVersion(info *debug.BuildInfo) string {
+	version, commit := describeBuild(info)
+	switch {
+	case commit != "":
+		return version + " (commit " + commit + ")"
+	case version != "(devel)":
+		// Tags of a module in a subdirectory carry its path: graphqlmcp/v0.3.1.
+		return version + " (the commit tagged " + path.Base(info.Main.Path) + "/" + version + ")"
+	default:
+		return version + " (commit not recorded: built outside git or with -buildvcs=false)"
+	}
 }
 
 // UserAgent is the User-Agent header a server sends upstream.

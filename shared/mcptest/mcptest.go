@@ -182,6 +182,32 @@ func checkSchemaResolves(t *testing.T, tool *mcp.Tool) {
 	}
 }
 
+// Binary is a main package that a test run builds and runs as a subprocess:
+// its path is stored in *Path.
+type Binary struct {
+	Path      *string
+	Name, Pkg string
+}
+
+// RunWithBinaries builds binaries, runs the tests and removes the builds; it
+// is a whole TestMain. A failed build stops the run with exit code 1.
+func RunWithBinaries(m *testing.M, binaries ...Binary) {
+	os.Exit(runWithBinaries(m, binaries))
+}
+
+func runWithBinaries(m *testing.M, binaries []Binary) int {
+	for _, b := range binaries {
+		path, dir, err := BuildBinary(b.Name, b.Pkg)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		defer os.RemoveAll(dir)
+		*b.Path = path
+	}
+	return m.Run()
+}
+
 // BuildBinary builds the main package pkg (such as "." or "./cmd/tool") into
 // a temporary directory as name, for tests that run it as a subprocess. Call
 // it from TestMain; remove the returned directory when the tests end.
@@ -191,7 +217,9 @@ func BuildBinary(name, pkg string) (binary, dir string, err error) {
 		return "", "", err
 	}
 	binary = filepath.Join(dir, name)
-	build := exec.Command("go", "build", "-o", binary, pkg)
+	// -buildvcs=auto stamps the commit, as a user's go build would, even where
+	// GOFLAGS turns it off.
+	build := exec.Command("go", "build", "-buildvcs=auto", "-o", binary, pkg)
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
 		os.RemoveAll(dir)

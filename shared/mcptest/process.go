@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // StartHTTP starts cmd, a server run with --transport http, and returns the
@@ -133,8 +134,9 @@ func CheckUsageError(t *testing.T, binary, name string, args, env []string, want
 	}
 }
 
-// CheckHelpAndVersion checks that --help names every string of want and that
-// --version prints "<name> version ...".
+// CheckHelpAndVersion checks that --help names every string of want and fits
+// an 80-column terminal, and that --version prints the module version and
+// the commit: the checkout's HEAD, as BuildBinary stamps it from git.
 func CheckHelpAndVersion(t *testing.T, binary, name string, want []string) {
 	t.Helper()
 	out, err := exec.Command(binary, "--help").CombinedOutput()
@@ -146,8 +148,18 @@ func CheckHelpAndVersion(t *testing.T, binary, name string, want []string) {
 			t.Errorf("--help lacks %q", w)
 		}
 	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if n := utf8.RuneCountInString(line); n > 80 {
+			t.Errorf("--help has a line of %d columns, over 80: %q", n, line)
+		}
+	}
 	out, err = exec.Command(binary, "--version").CombinedOutput()
-	if err != nil || !strings.HasPrefix(string(out), name+" version ") {
-		t.Errorf("--version: %v %q", err, out)
+	version := regexp.MustCompile(`^` + regexp.QuoteMeta(name) + ` version \S+ \((commit ([0-9a-f]{12,})(-dirty)?|the commit tagged \S+|commit not recorded: .+)\)\n$`)
+	m := version.FindStringSubmatch(string(out))
+	if err != nil || m == nil {
+		t.Fatalf("--version: %v %q, want the module version and the commit", err, out)
+	}
+	if head, err := exec.Command("git", "rev-parse", "HEAD").Output(); err == nil && m[2] != strings.TrimSpace(string(head)) {
+		t.Errorf("--version: %q, want the commit %s (HEAD)", out, head)
 	}
 }

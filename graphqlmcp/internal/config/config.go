@@ -79,7 +79,7 @@ func Flags() []cli.Flag {
 		},
 		&cli.StringSliceFlag{
 			Name:    "allow-endpoint",
-			Usage:   "origin or URL prefix a per-call endpoint must match (repeatable)",
+			Usage:   "origin or URL prefix a per-call endpoint must match",
 			Sources: cli.EnvVars("GRAPHQL_ALLOW_ENDPOINTS"),
 		},
 		&cli.BoolFlag{

@@ -10,19 +10,17 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/mcpforge/servers/hookmcp/internal/fakehooksvc"
+	"github.com/mcpforge/servers/shared/app"
 )
 
 func main() {
@@ -49,19 +47,6 @@ func run(ctx context.Context, listen, keys string) error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: fakehooksvc.New(fakehooksvc.Options{APIKeys: apiKeys}), ReadHeaderTimeout: 10 * time.Second}
 	logger.Info("fake capture API listening; point hookmcp at it with HOOKSVC_API_URL", "url", "http://"+ln.Addr().String())
-	errs := make(chan error, 1)
-	go func() { errs <- srv.Serve(ln) }()
-	select {
-	case err := <-errs:
-		return err
-	case <-ctx.Done():
-	}
-	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := srv.Shutdown(shutdown); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
+	return app.Serve(ctx, ln, fakehooksvc.New(fakehooksvc.Options{APIKeys: apiKeys}), logger)
 }

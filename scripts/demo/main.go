@@ -1,0 +1,275 @@
+// Command demo shows both servers doing their job on this machine, with no
+// account and no network: it builds graphqlmcp and hookmcp, starts a sample
+// GraphQL API and the capture-API fake on loopback, drives each server over
+// stdio with the official Go SDK's MCP client (as an assistant would), and
+// prints what every tool answers. Run it from a clone:
+//
+//	go run ./scripts/demo
+//
+// It exits 1 if any step does not give the answer it should.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func main() {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	if err := run(ctx, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "demo:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, out io.Writer) error {
+	bin, err := os.MkdirTemp("", "mcpforge-demo")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(bin)
+	fmt.Fprintln(out, "Building graphqlmcp, hookmcp, the sample GraphQL API and the capture-API fake ...")
+	if err := build(ctx, bin); err != nil {
+		return err
+	}
+	d := &demo{out: out, bin: bin}
+	defer d.stopAll()
+	if err := d.graphql(ctx); err != nil {
+		return fmt.Errorf("graphqlmcp: %w", err)
+	}
+	if err := d.hooks(ctx); err != nil {
+		return fmt.Errorf("hookmcp: %w", err)
+	}
+	fmt.Fprintln(out, "\nBoth servers answered every call. Next: README.md, Install.")
+	return nil
+}
+
+// build compiles the four programs from the workspace this demo runs in.
+func build(ctx context.Context, bin string) error {
+	gowork, err := exec.CommandContext(ctx, "go", "env", "GOWORK").Output()
+	if err != nil || strings.TrimSpace(string(gowork)) == "" {
+		return errors.New("run the demo from a clone of the repository: go run ./scripts/demo")
+	}
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin+string(filepath.Separator),
+		"./graphqlmcp", "./graphqlmcp/cmd/samplegraphql", "./hookmcp", "./hookmcp/cmd/fakehooksvc")
+	cmd.Dir = filepath.Dir(strings.TrimSpace(string(gowork)))
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("go build: %w", err)
+	}
+	return nil
+}
+
+type demo struct {
+	out     io.Writer
+	bin     string
+	started []*exec.Cmd
+}
+
+// start runs one of the loopback stand-ins and returns the URL it logs.
+func (d *demo) start(name string, args ...string) (string, error) {
+	cmd := exec.Command(filepath.Join(d.bin, name), args...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return "", err
+	}
+	if err := cmd.Start(); err != nil {
+		return "", err
+	}
+	d.started = append(d.started, cmd)
+	lines := bufio.NewScanner(stderr)
+	for lines.Scan() {
+		if m := regexp.MustCompile(`url=(http://\S+)`).FindStringSubmatch(lines.Text()); m != nil {
+			go io.Copy(io.Discard, stderr)
+			return m[1], nil
+		}
+	}
+	return "", fmt.Errorf("%s stopped before it listened", name)
+}
+
+func (d *demo) stopAll() {
+	for _, cmd := range d.started {
+		cmd.Process.Signal(os.Interrupt)
+		cmd.Wait()
+	}
+}
+
+// connect starts a server binary over stdio with the given environment and
+// returns an MCP client session to it.
+func (d *demo) connect(ctx context.Context, name string, env []string, args ...string) (*mcp.ClientSession, error) {
+	cmd := exec.Command(filepath.Join(d.bin, name), args...)
+	cmd.Env = append(os.Environ(), env...)
+	client := mcp.NewClient(&mcp.Implementation{Name: "mcpforge-demo", Version: "v1"}, nil)
+	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		return nil, err
+	}
+	tools, err := session.ListTools(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, tool := range tools.Tools {
+		names = append(names, tool.Name)
+	}
+	fmt.Fprintf(d.out, "tools/list: %s\n", strings.Join(names, ", "))
+	return session, nil
+}
+
+// call runs a tool, prints its arguments and answer, and fails unless the
+// answer is an error exactly when wantError says so.
+func (d *demo) call(ctx context.Context, session *mcp.ClientSession, tool string, args map[string]any, wantError bool) (map[string]any, error) {
+	argJSON, _ := json.Marshal(args)
+	fmt.Fprintf(d.out, "\n> %s %s\n", tool, argJSON)
+	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", tool, err)
+	}
+	var text []string
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			text = append(text, t.Text)
+		}
+	}
+	label := ""
+	if res.IsError {
+		label = "(tool error, as expected) "
+	}
+	fmt.Fprintln(d.out, indent(label+strings.Join(text, "\n")))
+	if res.IsError != wantError {
+		return nil, fmt.Errorf("%s: isError=%v, want %v", tool, res.IsError, wantError)
+	}
+	structured, _ := res.StructuredContent.(map[string]any)
+	return structured, nil
+}
+
+func (d *demo) graphql(ctx context.Context) error {
+	api, err := d.start("samplegraphql", "-listen", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(d.out, "\n== graphqlmcp, against a sample GraphQL API (Star Wars) at %s\n", api)
+	session, err := d.connect(ctx, "graphqlmcp", nil, "--endpoint", api)
+	if err != nil {
+		return err
+	}
+	defer session.Close()
+	steps := []struct {
+		tool      string
+		args      map[string]any
+		wantError bool
+	}{
+		{"graphql_introspect", map[string]any{"types": []string{"Character"}}, false},
+		{"graphql_query", map[string]any{"query": "query Hero($episode: Episode) { hero(episode: $episode) { name appearsIn } }", "variables": map[string]any{"episode": "EMPIRE"}}, false},
+		{"graphql_query", map[string]any{"query": "mutation { createReview(episode: JEDI, review: {stars: 5, commentary: \"Great\"}) { stars commentary } }"}, true},
+		{"graphql_query", map[string]any{"query": "mutation { createReview(episode: JEDI, review: {stars: 5, commentary: \"Great\"}) { stars commentary } }", "allowMutations": true}, false},
+	}
+	for _, step := range steps {
+		if _, err := d.call(ctx, session, step.tool, step.args, step.wantError); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (d *demo) hooks(ctx context.Context) error {
+	api, err := d.start("fakehooksvc", "-listen", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(d.out, "\n== hookmcp, against the capture-API fake at %s\n", api)
+	session, err := d.connect(ctx, "hookmcp", []string{"HOOKSVC_API_URL=" + api})
+	if err != nil {
+		return err
+	}
+	defer session.Close()
+	created, err := d.call(ctx, session, "create_token", map[string]any{"default_content": "thanks", "request_limit": 100}, false)
+	if err != nil {
+		return err
+	}
+	token, _ := created["token"].(map[string]any)
+	id, _ := token["uuid"].(string)
+	captureURL, _ := created["capture_url"].(string)
+
+	fmt.Fprintf(d.out, "\n> (a webhook arrives) POST %s\n", captureURL)
+	resp, err := http.Post(captureURL+"?source=shop", "application/json", strings.NewReader(`{"event":"order.paid","order":42}`))
+	if err != nil {
+		return err
+	}
+	resp.Body.Close()
+	fmt.Fprintln(d.out, indent(resp.Status))
+
+	steps := []struct {
+		tool string
+		args map[string]any
+	}{
+		{"get_token", map[string]any{"token_id": id}},
+		{"update_token", map[string]any{"token_id": id, "default_status": 201}},
+		{"list_requests", map[string]any{"token_id": id}},
+		{"get_latest_request", map[string]any{"token_id": id}},
+	}
+	for _, step := range steps {
+		if _, err := d.call(ctx, session, step.tool, step.args, false); err != nil {
+			return err
+		}
+	}
+	uri := "hooksvc://token/" + id + "/requests"
+	fmt.Fprintf(d.out, "\n> resources/read %s\n", uri)
+	read, err := session.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+	if err != nil {
+		return fmt.Errorf("resources/read: %w", err)
+	}
+	fmt.Fprintln(d.out, indent(read.Contents[0].Text))
+	for _, step := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"delete_requests", map[string]any{"token_id": id}},
+		{"delete_token", map[string]any{"token_id": id}},
+	} {
+		if _, err := d.call(ctx, session, step.tool, step.args, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// indent shows an answer under its call, JSON laid out on lines, cut to a
+// screenful.
+func indent(s string) string {
+	const maxLines, maxLine = 16, 200
+	var pretty bytes.Buffer
+	if json.Indent(&pretty, []byte(s), "", "  ") == nil {
+		s = pretty.String()
+	}
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	more := len(lines) - maxLines
+	if more > 0 {
+		lines = lines[:maxLines]
+	}
+	for i, line := range lines {
+		if len(line) > maxLine {
+			line = line[:maxLine] + fmt.Sprintf(" … (%d more bytes)", len(line)-maxLine)
+		}
+		lines[i] = "  " + line
+	}
+	if more > 0 {
+		lines = append(lines, fmt.Sprintf("  … (%d more lines)", more))
+	}
+	return strings.Join(lines, "\n")
+}
