@@ -1,0 +1,16 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/mcpforge/servers/shared/mcptest"
+)
+
+// TestClientDocs checks the assistant configurations in docs/clients.md and
+// README.md: every JSON block parses, and every configuration of graphqlmcp
+// starts the built binary and answers tools/list.
+func TestClientDocs(t *testing.T) {
+	for _, doc := range []string{"../docs/clients.md", "../README.md"} {
+		t.Run(doc, func(t *testing.T) { mcptest.CheckClientDocs(t, doc, "graphqlmcp", binary) })
+	}
+}

@@ -1,0 +1,247 @@
+package mcptest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// clientEntry is one server as an assistant's configuration gives it: a
+// command to start over stdio, or a URL to reach over HTTP.
+type clientEntry struct {
+	where   string // where in the document, for messages
+	name    string
+	command string
+	args    []string
+	env     map[string]string
+	url     string
+}
+
+// CheckClientDocs checks the client configurations in the Markdown file at
+// path (docs/clients.md, README.md): every ```json block must parse, and every entry
+// that starts the server called name, in JSON or in a `claude mcp add` line,
+// is started with its arguments and environment and must answer tools/list.
+// Lines of ```sh blocks that start the server over HTTP are run too (on a
+// free port), and every URL must be a loopback /mcp endpoint.
+func CheckClientDocs(t *testing.T, path, name, binary string) {
+	t.Helper()
+	jsonBlocks, shBlocks := markdownBlocks(t, path)
+	var entries []clientEntry
+	for i, block := range jsonBlocks {
+		entries = append(entries, jsonEntries(t, i+1, block)...)
+	}
+	for _, block := range shBlocks {
+		for _, line := range strings.Split(block, "\n") {
+			argv := shellWords(t, line)
+			switch {
+			case len(argv) >= 3 && argv[0] == "claude" && argv[1] == "mcp" && argv[2] == "add":
+				entries = append(entries, claudeEntry(t, line, argv[3:]))
+			case len(argv) > 0:
+				env, args := splitAssignments(argv)
+				if len(args) > 0 && args[0] == name {
+					checkHTTPStart(t, line, binary, env, args[1:])
+				}
+			}
+		}
+	}
+	started := 0
+	for _, entry := range entries {
+		switch {
+		case entry.url != "":
+			checkLoopbackURL(t, entry.where, entry.url)
+		case entry.command == "npx": // a bridge such as mcp-remote, given the URL
+			checkLoopbackURL(t, entry.where, entry.args[len(entry.args)-1])
+		case entry.command == name:
+			checkStdioEntry(t, entry, binary)
+			started++
+		}
+	}
+	if started == 0 {
+		t.Errorf("%s gives no stdio configuration for %s", path, name)
+	}
+}
+
+// markdownBlocks returns the contents of the ```json and the ```sh fenced
+// blocks of a Markdown file.
+func markdownBlocks(t *testing.T, path string) (jsonBlocks, shBlocks []string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fence := regexp.MustCompile("(?ms)^[ \t]*```(json|sh)\n(.*?)^[ \t]*```")
+	for _, m := range fence.FindAllStringSubmatch(string(data), -1) {
+		if m[1] == "json" {
+			jsonBlocks = append(jsonBlocks, m[2])
+		} else {
+			shBlocks = append(shBlocks, m[2])
+		}
+	}
+	return jsonBlocks, shBlocks
+}
+
+// jsonEntries parses one JSON block, which must be valid, and returns its
+// servers: under "mcpServers" (Claude Desktop, Cursor) or "servers" (VS Code).
+func jsonEntries(t *testing.T, n int, block string) []clientEntry {
+	t.Helper()
+	type server struct {
+		Type    string            `json:"type"`
+		Command string            `json:"command"`
+		Args    []string          `json:"args"`
+		Env     map[string]string `json:"env"`
+		URL     string            `json:"url"`
+	}
+	var config struct {
+		MCPServers map[string]server `json:"mcpServers"`
+		Servers    map[string]server `json:"servers"`
+		Inputs     []map[string]any  `json:"inputs"`
+	}
+	decoder := json.NewDecoder(strings.NewReader(block))
+	decoder.DisallowUnknownFields()
+	if err := decoder.Decode(&config); err != nil {
+		t.Errorf("JSON block %d does not parse as a client configuration: %v\n%s", n, err, block)
+		return nil
+	}
+	var entries []clientEntry
+	for _, servers := range []map[string]server{config.MCPServers, config.Servers} {
+		for name, s := range servers {
+			if (s.Command == "") == (s.URL == "") {
+				t.Errorf("JSON block %d, server %q: give a command or a url", n, name)
+			}
+			entries = append(entries, clientEntry{where: fmt.Sprintf("JSON block %d, server %s", n, name),
+				name: name, command: s.Command, args: s.Args, env: s.Env, url: s.URL})
+		}
+	}
+	return entries
+}
+
+// claudeEntry reads the arguments of `claude mcp add`: options, the name,
+// then a URL (--transport http) or "--" and the server's command line.
+func claudeEntry(t *testing.T, line string, argv []string) clientEntry {
+	t.Helper()
+	entry := clientEntry{where: line, env: map[string]string{}}
+	transport := "stdio"
+	for len(argv) > 0 && strings.HasPrefix(argv[0], "-") && argv[0] != "--" {
+		if len(argv) < 2 {
+			t.Errorf("%s: option %s has no value", line, argv[0])
+			return entry
+		}
+		switch argv[0] {
+		case "--transport", "-t":
+			transport = argv[1]
+		case "--env", "-e":
+			k, v, ok := strings.Cut(argv[1], "=")
+			if !ok {
+				t.Errorf("%s: --env %q is not KEY=value", line, argv[1])
+			}
+			entry.env[k] = v
+		case "--scope", "-s", "--header", "-H":
+		default:
+			t.Errorf("%s: unknown option %s", line, argv[0])
+		}
+		argv = argv[2:]
+	}
+	switch {
+	case len(argv) == 2 && transport == "http":
+		entry.name, entry.url = argv[0], argv[1]
+	case len(argv) >= 3 && transport == "stdio" && argv[1] == "--":
+		entry.name, entry.command, entry.args = argv[0], argv[2], argv[3:]
+	default:
+		t.Errorf("%s: want <name> <url> with --transport http, or <name> -- <command> [args] with stdio", line)
+	}
+	return entry
+}
+
+// checkStdioEntry starts the server as the entry would and lists its tools.
+// Its environment is the entry's alone (with VS Code's ${input:...} filled
+// in), as the server variables of the test's own environment are dropped.
+func checkStdioEntry(t *testing.T, entry clientEntry, binary string) {
+	t.Helper()
+	cmd := exec.Command(binary, entry.args...)
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "GRAPHQL_") && !strings.HasPrefix(kv, "HOOKSVC_") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	input := regexp.MustCompile(`\$\{input:[^}]+\}`)
+	for k, v := range entry.env {
+		cmd.Env = append(cmd.Env, k+"="+input.ReplaceAllString(v, "input-value-0123456789"))
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	client := mcp.NewClient(&mcp.Implementation{Name: "docs-test", Version: "v1"}, nil)
+	session, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Errorf("%s: the server did not start: %v\n%s", entry.where, err, stderr.String())
+		return
+	}
+	defer session.Close()
+	tools, err := session.ListTools(context.Background(), nil)
+	if err != nil || len(tools.Tools) == 0 {
+		t.Errorf("%s: tools/list: %v %+v\n%s", entry.where, err, tools, stderr.String())
+	}
+}
+
+// checkHTTPStart runs a documented command line that serves over HTTP, on a
+// free port instead of the documented one, and waits until it listens.
+func checkHTTPStart(t *testing.T, line, binary string, env map[string]string, args []string) {
+	t.Helper()
+	for i := range args {
+		if i > 0 && args[i-1] == "--listen" {
+			args[i] = "127.0.0.1:0"
+		}
+	}
+	cmd := exec.Command(binary, args...)
+	cmd.Env = os.Environ()
+	for k, v := range env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	endpoint := StartHTTP(t, cmd)
+	checkLoopbackURL(t, line, endpoint)
+	Stop(t, cmd)
+}
+
+func checkLoopbackURL(t *testing.T, where, raw string) {
+	t.Helper()
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme != "http" || u.Hostname() != "127.0.0.1" || u.Path != "/mcp" {
+		t.Errorf("%s: %q is not a loopback MCP endpoint http://127.0.0.1:<port>/mcp", where, raw)
+	}
+}
+
+// shellWords splits a command line the way bash does, by asking bash.
+func shellWords(t *testing.T, line string) []string {
+	t.Helper()
+	if strings.TrimSpace(line) == "" || strings.HasPrefix(strings.TrimSpace(line), "#") {
+		return nil
+	}
+	out, err := exec.Command("bash", "-c", `eval "set -- $1" && printf '%s\0' "$@"`, "bash", line).Output()
+	if err != nil {
+		t.Errorf("bash cannot split %q: %v", line, err)
+		return nil
+	}
+	words := strings.Split(string(out), "\x00")
+	return words[:len(words)-1] // printf ends every word with a NUL
+}
+
+// splitAssignments separates leading VAR=value words from a command line.
+func splitAssignments(argv []string) (map[string]string, []string) {
+	env := map[string]string{}
+	for len(argv) > 0 {
+		k, v, ok := strings.Cut(argv[0], "=")
+		if !ok || !regexp.MustCompile(`^[A-Z_][A-Z0-9_]*$`).MatchString(k) {
+			break
+		}
+		env[k] = v
+		argv = argv[1:]
+	}
+	return env, argv
+}
