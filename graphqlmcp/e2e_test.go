@@ -14,11 +14,17 @@ import (
 // loopback. scripts/e2e installs the Inspector and runs it.
 func TestInspector(t *testing.T) {
 	inspector := mcptest.NewInspector(t)
-	srv, _ := testservers.Start(t, testservers.Starwars())
+	srv, rec := testservers.Start(t, testservers.Starwars())
 
 	t.Run("stdio", func(t *testing.T) {
-		target := mcptest.StdioTarget(nil, binary, "--endpoint", srv.URL, "--headers", `{"Authorization":"Bearer e2e-secret-123"}`)
+		// The header reaches the server the way a client's "env" block passes it.
+		target := mcptest.StdioTarget([]string{"GRAPHQL_HEADERS=" + `{"Authorization":"Bearer e2e-secret-123"}`}, binary, "--endpoint", srv.URL)
 		inspectorSession(t, inspector, target)
+		for _, r := range rec.Requests() {
+			if r.Header.Get("Authorization") != "Bearer e2e-secret-123" {
+				t.Fatalf("%s %s reached the API without the GRAPHQL_HEADERS header", r.Method, r.Path)
+			}
+		}
 	})
 	t.Run("http", func(t *testing.T) {
 		cmd := exec.Command(binary, "--transport", "http", "--listen", "127.0.0.1:0", "-e", srv.URL)
@@ -46,6 +52,11 @@ func inspectorSession(t *testing.T, inspector *mcptest.Inspector, target mcptest
 	})
 	if !res.IsError || !strings.Contains(mcptest.Text(res), "allowMutations") {
 		t.Errorf("a mutation without allowMutations: isError=%v text=%s, want a refusal naming allowMutations", res.IsError, mcptest.Text(res))
+	}
+
+	res = inspector.CallTool(t, target, "graphql_query", map[string]any{"query": "{ hero { nope } }"})
+	if !res.IsError || !strings.Contains(mcptest.Text(res), "nope") || strings.Contains(mcptest.Text(res), "e2e-secret-123") {
+		t.Errorf("a query the API rejects: isError=%v text=%s, want its error, without the header", res.IsError, mcptest.Text(res))
 	}
 
 	res = inspector.CallTool(t, target, "graphql_introspect", map[string]any{"types": []string{"Droid"}})
