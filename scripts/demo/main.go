@@ -92,9 +92,10 @@ func (d *demo) start(name string, args ...string) (string, error) {
 		return "", err
 	}
 	d.started = append(d.started, cmd)
+	logged := regexp.MustCompile(`url=(http://\S+)`)
 	lines := bufio.NewScanner(stderr)
 	for lines.Scan() {
-		if m := regexp.MustCompile(`url=(http://\S+)`).FindStringSubmatch(lines.Text()); m != nil {
+		if m := logged.FindStringSubmatch(lines.Text()); m != nil {
 			go io.Copy(io.Discard, stderr)
 			return m[1], nil
 		}

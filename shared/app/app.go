@@ -75,15 +75,16 @@ func (e usageError) Unwrap() error { return e.err }
 func Run(ctx context.Context, spec Spec, args []string, streams Streams) int {
 	version, _ := BuildVersion()
 	flags := append(sharedFlags(spec.EnvPrefix), spec.Flags...)
+	versionLine := versionText()
 	cmd := &cli.Command{
 		Name:        spec.Name,
 		Usage:       spec.Usage,
 		Description: spec.Description,
-		Version:     versionText(),
+		Version:     versionLine,
 		Flags:       flags,
 		// urfave/cli's own layout puts each flag on one line of up to 170
 		// columns; this one fits 80.
-		CustomRootCommandHelpTemplate: helpTemplate(spec, flags),
+		CustomRootCommandHelpTemplate: helpTemplate(spec, flags, versionLine),
 		HideHelpCommand:               true,
 		Reader:                        streams.Stdin,
 		Writer:                        streams.Stdout, // --help and --version only; a serving process never writes here but through MCP

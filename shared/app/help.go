@@ -14,7 +14,7 @@ const helpWidth = 80
 // left to fill in: what the server is, how to run it, and each flag on its
 // own lines (names, then what it does, then its default and its environment
 // variable), wrapped to fit an 80-column terminal.
-func helpTemplate(spec Spec, flags []cli.Flag) string {
+func helpTemplate(spec Spec, flags []cli.Flag, version string) string {
 	flags = append(flags,
 		&cli.BoolFlag{Name: "help", Aliases: []string{"h"}, Usage: "show this help"},
 		&cli.BoolFlag{Name: "version", Aliases: []string{"v"}, Usage: "print the module version and the commit"})
@@ -28,7 +28,7 @@ func helpTemplate(spec Spec, flags []cli.Flag) string {
 	for _, flag := range flags {
 		writeFlag(&b, flag)
 	}
-	fmt.Fprintf(&b, "\nVersion: %s\n", versionText())
+	fmt.Fprintf(&b, "\nVersion: %s\n", version)
 	return strings.ReplaceAll(b.String(), "{{", `{{"{{"}}`)
 }
 

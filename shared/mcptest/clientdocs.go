@@ -235,9 +235,10 @@ func shellWords(t *testing.T, line string) []string {
 // splitAssignments separates leading VAR=value words from a command line.
 func splitAssignments(argv []string) (map[string]string, []string) {
 	env := map[string]string{}
+	variable := regexp.MustCompile(`^[A-Z_][A-Z0-9_]*$`)
 	for len(argv) > 0 {
 		k, v, ok := strings.Cut(argv[0], "=")
-		if !ok || !regexp.MustCompile(`^[A-Z_][A-Z0-9_]*$`).MatchString(k) {
+		if !ok || !variable.MatchString(k) {
 			break
 		}
 		env[k] = v
