@@ -3,6 +3,7 @@ package schema
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -31,6 +32,11 @@ func Fetch(ctx context.Context, client *upstream.Client, req upstream.Request, i
 		}
 		if resp.HasData {
 			result, err := ParseResult(resp.Data)
+			var malformed *MalformedError
+			if errors.As(err, &malformed) {
+				return nil, fmt.Errorf("introspection of %s failed: %v; the endpoint's introspection is broken, so its schema cannot be shown: "+
+					"report it to the endpoint's owner, or run queries you already know with graphql_query", httpx.DisplayURL(req.Target.URL), err)
+			}
 			if err != nil {
 				return nil, fmt.Errorf("introspection of %s failed: %v. The endpoint may have introspection disabled: "+
 					"ask its owner for the schema, or run queries you already know with graphql_query", httpx.DisplayURL(req.Target.URL), err)

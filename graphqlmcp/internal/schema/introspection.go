@@ -154,7 +154,18 @@ func ParseResult(data []byte) (*Result, error) {
 	if result.Schema.QueryType == nil || len(result.Schema.Types) == 0 {
 		return nil, fmt.Errorf("the introspection result has no __schema with a query type and types")
 	}
+	if err := result.validate(); err != nil {
+		return nil, &MalformedError{Reason: err.Error()}
+	}
 	return result, nil
+}
+
+// MalformedError reports an introspection answer that has the expected shape
+// but breaks GraphQL's rules, so no schema can be built from it.
+type MalformedError struct{ Reason string }
+
+func (e *MalformedError) Error() string {
+	return "the introspection answer is malformed: " + e.Reason
 }
 
 func text(s *string) string {

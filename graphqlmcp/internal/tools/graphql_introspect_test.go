@@ -3,7 +3,9 @@ package tools
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"sort"
 	"strings"
 	"testing"
@@ -294,5 +296,27 @@ func TestIntrospectModernQuery(t *testing.T) {
 	}
 	if rec.Count() != 1 || !strings.Contains(sent.Query, "specifiedByURL") || sent.Variables["includeDeprecated"] != false {
 		t.Errorf("sent %d requests; first: %s", rec.Count(), rec.Requests()[0].Body)
+	}
+}
+
+// TestIntrospectMalformedAnswer: an answer with a type reference named ""
+// used to panic in the SDL printer and take the process down. It is refused
+// with the bad entry named, and the server goes on answering.
+func TestIntrospectMalformedAnswer(t *testing.T) {
+	bad := `{"data":{"__schema":{"queryType":{"name":"Query"},"directives":[],"types":[` +
+		`{"kind":"OBJECT","name":"Query","fields":[{"name":"boom","args":[],"type":{"kind":"SCALAR","name":""}}]}]}}}`
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, bad)
+	}))
+	t.Cleanup(srv.Close)
+	h := connect(t, testConfig(t, srv.URL), nil)
+	res := h.call(t, "graphql_introspect", map[string]any{})
+	text := mcptest.Text(res)
+	if !res.IsError || !strings.Contains(text, `type Query: field boom type has the name ""`) || !strings.Contains(text, "malformed") {
+		t.Errorf("got isError=%v %q", res.IsError, text)
+	}
+	if res := h.call(t, "graphql_query", map[string]any{"query": "{ __typename }"}); res.IsError {
+		t.Errorf("the server stopped answering: %s", mcptest.Text(res))
 	}
 }

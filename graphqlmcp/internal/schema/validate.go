@@ -1,0 +1,139 @@
+package schema
+
+import (
+	"fmt"
+	"regexp"
+)
+
+// namePattern is the GraphQL spec's Name: letters, digits and underscores,
+// not starting with a digit.
+var namePattern = regexp.MustCompile(`^[_A-Za-z][_0-9A-Za-z]*$`)
+
+// maxTypeRefDepth bounds the wrapping of a type reference. The introspection
+// query asks nine levels deep; an answer nested deeper than it asked is not an
+// answer to that query.
+const maxTypeRefDepth = 16
+
+// validate checks every name and type reference of an introspection answer
+// before anything is built from it: an endpoint's answer is untrusted, and a
+// malformed one must be refused with the entry that is wrong, never passed to
+// code that assumes a well-formed schema.
+func (r *Result) validate() error {
+	s := &r.Schema
+	for _, root := range []struct {
+		what string
+		t    *named
+	}{{"queryType", s.QueryType}, {"mutationType", s.MutationType}, {"subscriptionType", s.SubscriptionType}} {
+		if root.t != nil {
+			if err := checkName(root.what, root.t.Name); err != nil {
+				return err
+			}
+		}
+	}
+	for i, t := range s.Types {
+		if err := checkName(fmt.Sprintf("types[%d]", i), t.Name); err != nil {
+			return err
+		}
+		if err := t.validate(); err != nil {
+			return fmt.Errorf("type %s: %w", t.Name, err)
+		}
+	}
+	for i, d := range s.Directives {
+		if err := checkName(fmt.Sprintf("directives[%d]", i), d.Name); err != nil {
+			return err
+		}
+		for _, loc := range d.Locations {
+			if err := checkName("directive @"+d.Name+" location", loc); err != nil {
+				return err
+			}
+		}
+		if err := validateInputValues("directive @"+d.Name+" argument", d.Args); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t fullType) validate() error {
+	for _, f := range t.Fields {
+		if err := checkName("field", f.Name); err != nil {
+			return err
+		}
+		if err := f.Type.validate("field "+f.Name, 0); err != nil {
+			return err
+		}
+		if err := validateInputValues("field "+f.Name+" argument", f.Args); err != nil {
+			return err
+		}
+	}
+	if err := validateInputValues("input field", t.InputFields); err != nil {
+		return err
+	}
+	for _, v := range t.EnumValues {
+		if err := checkName("enum value", v.Name); err != nil {
+			return err
+		}
+	}
+	for _, refs := range []struct {
+		what string
+		list []typeRefT
+	}{{"interface", t.Interfaces}, {"possible type", t.PossibleTypes}} {
+		for _, ref := range refs.list {
+			if err := ref.validate(refs.what, 0); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func validateInputValues(what string, values []inputValue) error {
+	for _, v := range values {
+		if err := checkName(what, v.Name); err != nil {
+			return err
+		}
+		if err := v.Type.validate(what+" "+v.Name, 0); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validate checks a type reference: a wrapper (LIST, NON_NULL) wraps
+// something, NON_NULL does not wrap NON_NULL, and the named type at the
+// bottom has a GraphQL name.
+func (t typeRefT) validate(what string, depth int) error {
+	if depth > maxTypeRefDepth {
+		return fmt.Errorf("%s: its type is wrapped more than %d levels deep", what, maxTypeRefDepth)
+	}
+	switch t.Kind {
+	case "NON_NULL", "LIST":
+		if t.OfType == nil {
+			return fmt.Errorf("%s: its type is %s of nothing (ofType is null); the introspection answer may be cut short at its depth", what, t.Kind)
+		}
+		if t.Kind == "NON_NULL" && t.OfType.Kind == "NON_NULL" {
+			return fmt.Errorf("%s: its type is NON_NULL of NON_NULL, which GraphQL does not allow", what)
+		}
+		return t.OfType.validate(what, depth+1)
+	}
+	name := ""
+	if t.Name != nil {
+		name = *t.Name
+	}
+	return checkName(what+" type", name)
+}
+
+func checkName(what, name string) error {
+	if !namePattern.MatchString(name) {
+		return fmt.Errorf("%s has the name %q, which is not a GraphQL name (letters, digits and _, not starting with a digit)", what, truncateName(name))
+	}
+	return nil
+}
+
+// truncateName keeps a hostile name from filling the message.
+func truncateName(name string) string {
+	if len(name) > 80 {
+		return name[:80] + "…"
+	}
+	return name
+}
