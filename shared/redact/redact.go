@@ -1,12 +1,16 @@
 // Package redact removes secrets (API keys, credential headers) from anything
 // a server hands back or logs: an upstream may echo a credential into its
-// answer or its error page, and it must never reach the assistant from there.
+// answer or its error page, and it must never reach the assistant from there,
+// in any encoding.
 package redact
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
+	"net/url"
 	"slices"
+	"strings"
 
 	"github.com/mcpforge/servers/shared/jsonx"
 )
@@ -20,40 +24,171 @@ const MinSecretLen = 6
 
 // Redactor replaces a fixed set of secrets. The zero value redacts nothing.
 type Redactor struct {
-	secrets [][]byte
+	// forms are the byte strings to replace: each secret as it is and in the
+	// encodings an echo may carry it in, longest first.
+	forms [][]byte
 }
 
-// New redacts each secret of at least MinSecretLen bytes, also in the
-// JSON-escaped forms an upstream that echoes it inside JSON would use.
+// New redacts each secret of at least MinSecretLen bytes: as it is, and in
+// the forms an upstream that echoes it would use: JSON-escaped (with or
+// without HTML escaping), URL-encoded (query and path), and base64 (standard
+// and URL alphabets, padded or not). Escapes of any other shape inside a JSON
+// document (\/, \u0041) are caught by Bytes, which reads JSON strings decoded.
 func New(secrets ...string) Redactor {
 	var r Redactor
+	seen := map[string]bool{}
+	add := func(form string) {
+		if len(form) >= MinSecretLen && !seen[form] {
+			seen[form] = true
+			r.forms = append(r.forms, []byte(form))
+		}
+	}
 	for _, s := range secrets {
 		if len(s) < MinSecretLen {
 			continue
 		}
-		r.secrets = append(r.secrets, []byte(s))
+		add(s)
 		for _, marshal := range []func(any) ([]byte, error){json.Marshal, jsonx.Marshal} {
-			if escaped, err := marshal(s); err == nil && string(escaped[1:len(escaped)-1]) != s {
-				r.secrets = append(r.secrets, escaped[1:len(escaped)-1])
+			if escaped, err := marshal(s); err == nil {
+				add(string(escaped[1 : len(escaped)-1]))
 			}
+		}
+		add(url.QueryEscape(s))
+		add(url.PathEscape(s))
+		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
+			add(enc.EncodeToString([]byte(s)))
 		}
 	}
 	// Longest first, so a whole value goes before a part of it.
-	slices.SortFunc(r.secrets, func(a, b []byte) int { return len(b) - len(a) })
+	slices.SortStableFunc(r.forms, func(a, b []byte) int { return len(b) - len(a) })
 	return r
 }
 
-// Bytes returns b with every secret replaced; b itself is not changed.
+// Empty reports whether r redacts nothing.
+func (r Redactor) Empty() bool { return len(r.forms) == 0 }
+
+// Bytes returns b with every secret replaced; b itself is not changed. A
+// valid JSON document stays valid, and its strings are judged decoded, so an
+// escape (\/, \u0053) cannot hide a secret; anything else is replaced as
+// bytes.
 func (r Redactor) Bytes(b []byte) []byte {
-	for _, secret := range r.secrets {
-		if bytes.Contains(b, secret) {
-			b = bytes.ReplaceAll(b, secret, []byte(Redacted))
+	if r.Empty() {
+		return b
+	}
+	if json.Valid(b) {
+		return r.jsonDocument(b)
+	}
+	return r.raw(b)
+}
+
+// String is Bytes for text.
+func (r Redactor) String(s string) string {
+	if r.Empty() {
+		return s
+	}
+	return string(r.Bytes([]byte(s)))
+}
+
+func (r Redactor) raw(b []byte) []byte {
+	for _, form := range r.forms {
+		if bytes.Contains(b, form) {
+			b = bytes.ReplaceAll(b, form, []byte(Redacted))
 		}
 	}
 	return b
 }
 
-// String is Bytes for text.
-func (r Redactor) String(s string) string {
-	return string(r.Bytes([]byte(s)))
+// contains reports whether s holds any form of a secret.
+func (r Redactor) contains(s []byte) bool {
+	for _, form := range r.forms {
+		if bytes.Contains(s, form) {
+			return true
+		}
+	}
+	return false
+}
+
+// jsonDocument redacts the strings and numbers of a valid JSON document one
+// literal at a time, leaving every other byte as it was. A literal with no
+// secret in it is copied unchanged, so a clean document comes back equal.
+func (r Redactor) jsonDocument(b []byte) []byte {
+	var out []byte // nil until the first change
+	copied := 0
+	for i := 0; i < len(b); {
+		c := b[i]
+		var end int
+		var replacement []byte
+		switch {
+		case c == '"':
+			end = stringEnd(b, i)
+			replacement = r.jsonString(b[i:end])
+		case c == '-' || (c >= '0' && c <= '9'):
+			end = i + 1
+			for end < len(b) && strings.IndexByte("0123456789.eE+-", b[end]) >= 0 {
+				end++
+			}
+			if r.contains(b[i:end]) {
+				// A number that holds a secret becomes a string: the
+				// document stays valid, and the secret goes.
+				replacement = []byte(`"` + Redacted + `"`)
+			}
+		default:
+			i++
+			continue
+		}
+		if replacement != nil {
+			out = append(append(out, b[copied:i]...), replacement...)
+			copied = end
+		}
+		i = end
+	}
+	if out == nil {
+		return b
+	}
+	return append(out, b[copied:]...)
+}
+
+// stringEnd returns the index just past the JSON string literal starting at
+// b[start], which is '"'. b is valid JSON, so the literal is closed.
+func stringEnd(b []byte, start int) int {
+	for i := start + 1; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return len(b)
+}
+
+// jsonString returns the redacted literal of a JSON string literal, or nil
+// when it holds no secret.
+func (r Redactor) jsonString(literal []byte) []byte {
+	decoded := literal[1 : len(literal)-1]
+	if bytes.IndexByte(literal, '\\') >= 0 {
+		var s string
+		if json.Unmarshal(literal, &s) != nil {
+			return []byte(`"` + Redacted + `"`)
+		}
+		decoded = []byte(s)
+	}
+	if r.contains(decoded) {
+		encoded, err := jsonx.Marshal(string(r.raw(slices.Clone(decoded))))
+		if err != nil {
+			return []byte(`"` + Redacted + `"`)
+		}
+		return encoded
+	}
+	if !r.contains(literal) {
+		return nil
+	}
+	// An escaped form of a secret (or one that takes in the quotes) with
+	// no plain form when decoded: replace it in the literal, or replace
+	// the whole literal when that would break it.
+	redacted := r.raw(slices.Clone(literal))
+	if len(redacted) < 2 || redacted[0] != '"' || !json.Valid(redacted) {
+		return []byte(`"` + Redacted + `"`)
+	}
+	return redacted
 }

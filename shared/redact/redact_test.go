@@ -1,6 +1,12 @@
 package redact
 
-import "testing"
+import (
+	"encoding/base64"
+	"encoding/json"
+	"net/url"
+	"strings"
+	"testing"
+)
 
 func TestRedactor(t *testing.T) {
 	r := New("s3cr3t-key", `quote"d-secret`, "short", "")
@@ -18,4 +24,123 @@ func TestRedactor(t *testing.T) {
 	if got := (Redactor{}).String("s3cr3t-key"); got != "s3cr3t-key" {
 		t.Errorf("zero Redactor changed the text: %q", got)
 	}
+}
+
+// TestRedactorEncodings: a secret echoed in any of the encodings an upstream
+// uses is caught, and a JSON document stays valid JSON that decodes without
+// the secret (the client decodes structuredContent before anyone reads it).
+func TestRedactorEncodings(t *testing.T) {
+	const secret = "ghp_Abc/123+xyz=="
+	r := New(secret)
+	escapedSlash := strings.ReplaceAll(secret, "/", `\/`) // PHP's json_encode default
+	var unicode strings.Builder
+	for _, c := range secret {
+		unicode.WriteString(`\u00` + strings.ToLower(string("0123456789ABCDEF"[c>>4])+string("0123456789ABCDEF"[c&15])))
+	}
+	tests := []struct{ name, in string }{
+		{"plain in JSON", `{"echo":"` + secret + `"}`},
+		{"escaped slash", `{"echo":"Bearer ` + escapedSlash + `"}`},
+		{"\\u escapes", `{"echo":"` + unicode.String() + `"}`},
+		{"as an object key", `{"` + escapedSlash + `":1}`},
+		{"query-escaped in text", "token=" + url.QueryEscape(secret)},
+		{"path-escaped in JSON", `{"u":"/a/` + url.PathEscape(secret) + `"}`},
+		{"base64 whole string", `{"b":"` + base64.StdEncoding.EncodeToString([]byte(secret)) + `"}`},
+		{"base64url unpadded", base64.RawURLEncoding.EncodeToString([]byte(secret))},
+		{"not JSON", `<p>` + secret + `</p>`},
+		{"nested deep", `{"a":[{"b":{"c":["x","` + escapedSlash + `"]}}]}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := r.String(tt.in)
+			if strings.Contains(got, secret) || strings.Contains(got, escapedSlash) || !strings.Contains(got, Redacted) {
+				t.Errorf("String(%s) = %s", tt.in, got)
+			}
+			if json.Valid([]byte(tt.in)) {
+				var decoded any
+				if err := json.Unmarshal([]byte(got), &decoded); err != nil {
+					t.Fatalf("the result is no longer JSON: %v: %s", err, got)
+				}
+				again, _ := json.Marshal(decoded)
+				if strings.Contains(string(again), secret) {
+					t.Errorf("the decoded result holds the secret: %s", again)
+				}
+			}
+		})
+	}
+}
+
+// TestRedactorKeepsCleanJSON: a document without secrets comes back
+// byte-for-byte, formatting and number spelling included; a number that
+// holds a secret becomes a string so the document stays valid.
+func TestRedactorKeepsCleanJSON(t *testing.T) {
+	r := New("123456789")
+	clean := "{\n  \"n\": 1.50e3, \"s\": \"caf\\u00e9 \\/ ok\",\n  \"l\": [true, null]\n}"
+	if got := r.String(clean); got != clean {
+		t.Errorf("a clean document changed:\n%s", got)
+	}
+	got := r.String(`{"id":1234567890,"x":"a"}`)
+	if got != `{"id":"[REDACTED]","x":"a"}` {
+		t.Errorf("number: %s", got)
+	}
+}
+
+// FuzzRedact: for any secret and any input, the output holds no plain,
+// JSON-escaped or base64 form of the secret; valid JSON stays valid and its
+// decoded strings hold no secret.
+func FuzzRedact(f *testing.F) {
+	f.Add("s3cr3t-key", `{"a":"s3cr3t-key"}`)
+	f.Add("abc/def/ghi", `{"a":"abc\/def\/ghi","b":[1,2,{"c":"\u0061bc/def/ghi"}]}`)
+	f.Add("123456", `[123456, "x123456y", 1.123456e9]`)
+	f.Add(`q"uote\me`, `"q\"uote\\me"`)
+	f.Fuzz(func(t *testing.T, secret, in string) {
+		if len(secret) < MinSecretLen || strings.Contains(Redacted, secret) || strings.Contains(secret, Redacted) {
+			return
+		}
+		r := New(secret)
+		got := r.String(in)
+		// Replacing can spell a secret anew from the marker and the text
+		// around it only when the secret shares the marker's letters.
+		if strings.Contains(got, secret) && !overlapsMarker(secret) {
+			t.Fatalf("secret %q survives in %q (from %q)", secret, got, in)
+		}
+		if json.Valid([]byte(in)) {
+			if !json.Valid([]byte(got)) {
+				t.Fatalf("valid JSON %q became invalid: %q", in, got)
+			}
+			var decoded any
+			if json.Unmarshal([]byte(got), &decoded) == nil {
+				if s := collectStrings(decoded); strings.Contains(s, secret) && !overlapsMarker(secret) {
+					t.Fatalf("decoded strings of %q hold %q", got, secret)
+				}
+			}
+		}
+	})
+}
+
+// overlapsMarker reports a secret that shares characters with the marker's
+// edges, so that text around a replacement may spell it anew.
+func overlapsMarker(secret string) bool {
+	return strings.ContainsAny(secret, "[]REDACT")
+}
+
+func collectStrings(v any) string {
+	var b strings.Builder
+	var walk func(any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case string:
+			b.WriteString(v + "\x00")
+		case []any:
+			for _, e := range v {
+				walk(e)
+			}
+		case map[string]any:
+			for k, e := range v {
+				b.WriteString(k + "\x00")
+				walk(e)
+			}
+		}
+	}
+	walk(v)
+	return b.String()
 }

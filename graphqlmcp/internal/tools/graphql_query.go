@@ -104,6 +104,11 @@ func (h *handlers) graphqlQuery(ctx context.Context, _ *mcp.CallToolRequest, arg
 		return nil, err
 	}
 	result := mcptool.JSON(resp.Body, !resp.HasData)
+	if resp.ReplacedInvalidUTF8 {
+		result.Content = append(result.Content, &mcp.TextContent{
+			Text: "The response held bytes that are not valid UTF-8; each invalid sequence was replaced by U+FFFD (�).",
+		})
+	}
 	if resp.Status < 200 || resp.Status > 299 {
 		result.Content = append(result.Content, &mcp.TextContent{
 			Text: fmt.Sprintf("%s answered HTTP %d with this GraphQL response.", httpx.DisplayURL(req.Target.URL), resp.Status),

@@ -3,10 +3,14 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -372,4 +376,59 @@ func TestHeaderRules(t *testing.T) {
 			t.Errorf("instructions do not name the endpoint and ceiling: %s", init.Instructions)
 		}
 	})
+}
+
+// serveBody answers every request with body as JSON.
+func serveBody(t *testing.T, body string) string {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, body)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// TestQueryAnswerIsValidUTF8: an answer with bytes that are not UTF-8 is
+// passed on with U+FFFD in their place (MCP is UTF-8), and the result says so.
+func TestQueryAnswerIsValidUTF8(t *testing.T) {
+	h := connect(t, testConfig(t, serveBody(t, "{\"data\":{\"s\":\"a\xff\xfeb\"}}")), nil)
+	res := h.call(t, "graphql_query", map[string]any{"query": "{ s }"})
+	raw, _ := json.Marshal(res.StructuredContent)
+	if res.IsError || !utf8.Valid(raw) || !strings.Contains(string(raw), "a\uFFFDb") {
+		t.Errorf("isError=%v structured=%q", res.IsError, raw)
+	}
+	for _, c := range res.Content {
+		if !utf8.ValidString(c.(*mcp.TextContent).Text) {
+			t.Errorf("text content is not UTF-8: %q", c.(*mcp.TextContent).Text)
+		}
+	}
+	if text := mcptest.Text(res); !strings.Contains(text, "not valid UTF-8") || !strings.Contains(text, "U+FFFD") {
+		t.Errorf("the result does not say bytes were replaced: %s", text)
+	}
+}
+
+// TestQueryRedactsEscapedEcho: an endpoint that echoes a startup header
+// with JSON escapes (PHP writes \/, others \u0041) does not hand the secret
+// over once the client decodes structuredContent.
+func TestQueryRedactsEscapedEcho(t *testing.T) {
+	const secret = "ghp/Secret-Token_123"
+	phpEscaped := strings.ReplaceAll(secret, "/", `\/`)
+	unicodeEscaped := strings.ReplaceAll(secret, "S", `\u0053`)
+	url := serveBody(t, `{"data":{"a":"Bearer `+phpEscaped+`","b":"`+unicodeEscaped+`"},"errors":[{"message":"bad token `+phpEscaped+`"}]}`)
+	cfg := testConfig(t, url)
+	cfg.Headers = map[string]string{"Authorization": "Bearer " + secret}
+	h := connect(t, cfg, nil)
+	res := h.call(t, "graphql_query", map[string]any{"query": "{ a b }"})
+	raw, _ := json.Marshal(res.StructuredContent)
+	var decoded any
+	if err := json.Unmarshal(raw, &decoded); err != nil {
+		t.Fatal(err)
+	}
+	again, _ := json.Marshal(decoded)
+	for _, text := range []string{string(again), mcptest.Text(res)} {
+		if strings.Contains(text, secret) || strings.Contains(text, phpEscaped) || !strings.Contains(text, "[REDACTED]") {
+			t.Errorf("secret shows: %s", text)
+		}
+	}
 }

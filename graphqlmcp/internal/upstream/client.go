@@ -13,6 +13,7 @@ import (
 	"mime"
 	"net/http"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mcpforge/servers/shared/httpx"
 	"github.com/mcpforge/servers/shared/jsonx"
@@ -51,6 +52,9 @@ type Response struct {
 	// HasData reports a non-null "data" member: the operation ran, perhaps
 	// partly.
 	HasData bool
+	// ReplacedInvalidUTF8 reports that the body held bytes that are not
+	// UTF-8, which were replaced by U+FFFD: MCP messages must be UTF-8.
+	ReplacedInvalidUTF8 bool
 }
 
 // Post sends req and returns the endpoint's GraphQL response. It fails when
@@ -96,10 +100,14 @@ func (c *Client) Post(ctx context.Context, req Request) (*Response, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the response from %s failed: %s", endpoint, c.Redactor.String(httpx.Explain(ctx, err).Error()))
 	}
+	replaced := !utf8.Valid(body)
+	if replaced {
+		body = bytes.ToValidUTF8(body, []byte("\uFFFD"))
+	}
 	body = c.Redactor.Bytes(body)
 
 	if doc, ok := parseGraphQLResponse(body); ok {
-		return &Response{Status: resp.StatusCode, Body: body, Data: doc.Data, Errors: doc.Errors, HasData: doc.hasData()}, nil
+		return &Response{Status: resp.StatusCode, Body: body, Data: doc.Data, Errors: doc.Errors, HasData: doc.hasData(), ReplacedInvalidUTF8: replaced}, nil
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return nil, fmt.Errorf("%s answered HTTP %s: %s", endpoint, resp.Status, snippetOrEmpty(body))

@@ -56,6 +56,9 @@ var ErrAuth = errors.New("authentication required or key invalid: set HOOKSVC_AP
 type Client struct {
 	HTTP    *http.Client // must not follow redirects (see httpx.Options)
 	BaseURL *url.URL     // e.g. https://webhook.site
+	// APIKey is the configured key. It and a call's own key are redacted
+	// from every answer as it arrives, before any tool reads or encodes it.
+	APIKey  string
 	Timeout time.Duration
 	Logger  *slog.Logger
 	// Sleep waits between retries; a timer honouring ctx when nil. Tests
@@ -67,7 +70,7 @@ type Client struct {
 type Response struct {
 	Status int
 	Header http.Header
-	Body   []byte
+	Body   []byte // with the keys redacted
 }
 
 // Call describes one API call.
@@ -87,9 +90,9 @@ type Call struct {
 func (cl *Client) Do(ctx context.Context, c Call) (*Response, error) {
 	ctx, cancel := httpx.WithTimeout(ctx, cl.Timeout)
 	defer cancel()
-	redactor := redact.New(c.Key)
+	redactor := redact.New(cl.APIKey, c.Key)
 	for attempt := 0; ; attempt++ {
-		resp, err := cl.once(ctx, c)
+		resp, err := cl.once(ctx, c, redactor)
 		if err != nil {
 			err = httpx.Explain(ctx, err)
 			return nil, fmt.Errorf("could not reach the capture API at %s: %s", httpx.DisplayURL(cl.BaseURL), redactor.String(err.Error()))
@@ -108,7 +111,7 @@ func (cl *Client) Do(ctx context.Context, c Call) (*Response, error) {
 	}
 }
 
-func (cl *Client) once(ctx context.Context, c Call) (*Response, error) {
+func (cl *Client) once(ctx context.Context, c Call, redactor redact.Redactor) (*Response, error) {
 	u := cl.BaseURL.JoinPath(c.Path)
 	if len(c.Query) > 0 {
 		u.RawQuery = c.Query.Encode()
@@ -144,7 +147,11 @@ func (cl *Client) once(ctx context.Context, c Call) (*Response, error) {
 		return nil, err
 	}
 	cl.Logger.Debug("capture API request", "method", c.Method, "path", c.Path, "status", resp.StatusCode, "bytes", len(data), "duration", time.Since(start))
-	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: data}, nil
+	// Here, where the answer enters, and nowhere later: a captured body
+	// that holds a key is redacted as bytes, before any tool encodes it
+	// (base64 included), and a JSON answer is redacted in its decoded
+	// strings, so no escape hides a key.
+	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: redactor.Bytes(data)}, nil
 }
 
 // retryWait is how long to wait before retry number attempt+1: what

@@ -67,11 +67,11 @@ func startsWith(s, prefix string) bool { return len(s) >= len(prefix) && s[:len(
 
 // TestDecodePageLoosely: the API is PHP, and an empty list may arrive as {}.
 func TestDecodePageLoosely(t *testing.T) {
-	p, err := decodePage([]byte(`{"data":{},"total":0,"per_page":50,"current_page":1,"is_last_page":true,"from":1,"to":0}`))
+	p, err := DecodePage([]byte(`{"data":{},"total":0,"per_page":50,"current_page":1,"is_last_page":true,"from":1,"to":0}`))
 	if err != nil || len(p.Data) != 0 || !p.IsLastPage || p.PerPage != 50 {
-		t.Errorf("decodePage: %+v %v", p, err)
+		t.Errorf("DecodePage: %+v %v", p, err)
 	}
-	if _, err := decodePage([]byte(`<html>`)); err == nil {
+	if _, err := DecodePage([]byte(`<html>`)); err == nil {
 		t.Error("HTML decoded as a page")
 	}
 }

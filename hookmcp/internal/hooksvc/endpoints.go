@@ -72,7 +72,7 @@ func (cl *Client) ListRequests(ctx context.Context, key, id string, query url.Va
 	if err != nil {
 		return nil, err
 	}
-	return decodePage(resp.Body)
+	return DecodePage(resp.Body)
 }
 
 // RawBody returns a captured request's body exactly as it arrived.
@@ -95,7 +95,7 @@ func (cl *Client) DeleteRequests(ctx context.Context, key, id string, query url.
 	return err
 }
 
-// Page is a listing envelope. Data holds the requests as the API sent them;
+// Page is a listing envelope, as DecodePage reads it. Data holds the requests as the API sent them;
 // Fields keeps every member, so the envelope can be returned as it came.
 type Page struct {
 	Data       []json.RawMessage
@@ -103,10 +103,11 @@ type Page struct {
 	PerPage    int
 	Page       int
 	IsLastPage bool
+	From, To   int
 	Fields     map[string]json.RawMessage
 }
 
-func decodePage(body []byte) (*Page, error) {
+func DecodePage(body []byte) (*Page, error) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(body, &fields); err != nil {
 		return nil, fmt.Errorf("the capture API sent a listing that is not a JSON object: %s", httpx.Snippet(body, 120))
@@ -118,10 +119,14 @@ func decodePage(body []byte) (*Page, error) {
 			return nil, fmt.Errorf("the capture API sent a listing whose data is malformed: %v", err)
 		}
 	}
-	json.Unmarshal(fields["total"], &p.Total)
-	json.Unmarshal(fields["per_page"], &p.PerPage)
-	json.Unmarshal(fields["current_page"], &p.Page)
-	json.Unmarshal(fields["is_last_page"], &p.IsLastPage)
+	// The envelope's numbers, loosely too: a member missing, null or of
+	// another type reads as zero (false), and the listing is still usable.
+	for name, into := range map[string]any{
+		"total": &p.Total, "per_page": &p.PerPage, "current_page": &p.Page,
+		"is_last_page": &p.IsLastPage, "from": &p.From, "to": &p.To,
+	} {
+		_ = json.Unmarshal(fields[name], into)
+	}
 	return p, nil
 }
 

@@ -70,5 +70,5 @@ func (h *handlers) createToken(ctx context.Context, _ *mcp.CallToolRequest, args
 	if err != nil {
 		return nil, err
 	}
-	return h.tokenResult(token, nil, h.redactor(key))
+	return h.tokenResult(token, nil)
 }

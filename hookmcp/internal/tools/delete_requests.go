@@ -46,7 +46,7 @@ func (h *handlers) addDeleteRequestsTool(server *mcp.Server) {
 }
 
 func (h *handlers) deleteRequests(ctx context.Context, _ *mcp.CallToolRequest, args DeleteRequestsArgs) (*mcp.CallToolResult, error) {
-	id, key, _, err := h.access(args.TokenID, args.APIKey)
+	id, key, err := h.access(args.TokenID, args.APIKey)
 	if err != nil {
 		return nil, err
 	}

@@ -37,7 +37,7 @@ func (h *handlers) addDeleteTokenTool(server *mcp.Server) {
 }
 
 func (h *handlers) deleteToken(ctx context.Context, _ *mcp.CallToolRequest, args DeleteTokenArgs) (*mcp.CallToolResult, error) {
-	id, key, _, err := h.access(args.TokenID, args.APIKey)
+	id, key, err := h.access(args.TokenID, args.APIKey)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -186,4 +187,40 @@ func TestTimeout(t *testing.T) {
 	h := connect(t, config.Config{})
 	slow := h.reconnect(t, config.Config{APIURL: mustParse(t, hang.URL), Timeout: 200 * time.Millisecond})
 	contains(t, slow.failure(t, "create_token", nil), "could not reach the capture API at "+hang.URL+": timed out after 200 ms")
+}
+
+// TestKeyRedactedInEveryEncoding: a key is redacted where the answer comes
+// in, before any encoding: a body that is not UTF-8 (returned base64) holds
+// no key once decoded, for the configured key and a call's own, and an API
+// that writes JSON escapes (\u0065, \/) cannot slip a key past the redactor.
+func TestKeyRedactedInEveryEncoding(t *testing.T) {
+	h := connect(t, config.Config{APIKey: envKey})
+	id := h.createToken(t, nil)
+	for _, key := range []string{envKey, callKey} {
+		own := h.createToken(t, map[string]any{"api_key": key})
+		h.capture(t, own, "POST", "application/octet-stream", "\xff\xfe key="+key+" \x00")
+		out := h.ok(t, "get_latest_request", map[string]any{"token_id": own, "api_key": key})
+		body, err := base64.StdEncoding.DecodeString(out["body"].(string))
+		if out["encoding"] != "base64" || err != nil {
+			t.Fatalf("encoding %v, %v", out["encoding"], err)
+		}
+		if strings.Contains(string(body), key) || !strings.Contains(string(body), "key=[REDACTED] ") {
+			t.Errorf("decoded body %q", body)
+		}
+	}
+	escaped := `\u0065nv-key-0123456789`
+	h.fake.Inject(fakehooksvc.Fault{Method: "GET", Status: 200, Times: 1,
+		Body: `{"uuid":"` + id + `","default_content":"echo ` + escaped + `","url":"https:\/\/x\/` + strings.ReplaceAll(envKey, "-", `\u002d`) + `"}`})
+	res := h.call(t, "get_token", map[string]any{"token_id": id})
+	structured, _ := json.Marshal(res.StructuredContent)
+	for _, text := range []string{string(structured), mcptest.Text(res)} {
+		var decoded any
+		if err := json.Unmarshal([]byte(text), &decoded); err != nil {
+			t.Fatalf("not JSON: %v: %s", err, text)
+		}
+		again, _ := json.Marshal(decoded)
+		if strings.Contains(string(again), envKey) || !strings.Contains(string(again), "echo [REDACTED]") {
+			t.Errorf("decoded result holds the key or lost the marker: %s", again)
+		}
+	}
 }

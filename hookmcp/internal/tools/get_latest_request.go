@@ -59,7 +59,7 @@ func (h *handlers) addGetLatestRequestTool(server *mcp.Server) {
 // for both. Asking for the body by id keeps the body and its metadata from
 // the same request even when another arrives in between.
 func (h *handlers) getLatestRequest(ctx context.Context, _ *mcp.CallToolRequest, args GetLatestRequestArgs) (*mcp.CallToolResult, error) {
-	id, key, r, err := h.access(args.TokenID, args.APIKey)
+	id, key, err := h.access(args.TokenID, args.APIKey)
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +90,7 @@ func (h *handlers) getLatestRequest(ctx context.Context, _ *mcp.CallToolRequest,
 	}
 	out := LatestRequestResult{
 		TokenID: id, Captured: true, RequestID: meta.UUID, Type: meta.Type, Method: meta.Method,
-		URL: r.String(meta.URL), CreatedAt: meta.CreatedAt, Size: len(body),
+		URL: meta.URL, CreatedAt: meta.CreatedAt, Size: len(body),
 	}
 	for name, values := range meta.Headers {
 		if len(values) > 0 && strings.EqualFold(name, "Content-Type") {
@@ -98,7 +98,7 @@ func (h *handlers) getLatestRequest(ctx context.Context, _ *mcp.CallToolRequest,
 		}
 	}
 	if utf8.Valid(body) {
-		out.Encoding, out.Body = "text", r.String(string(body))
+		out.Encoding, out.Body = "text", string(body)
 	} else {
 		out.Encoding, out.Body = "base64", base64.StdEncoding.EncodeToString(body)
 		out.Note = fmt.Sprintf("The body is %d bytes that are not valid UTF-8 text, so it is given base64-encoded (standard alphabet, padded).", len(body))

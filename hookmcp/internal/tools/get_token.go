@@ -9,7 +9,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpforge/servers/shared/mcptool"
-	"github.com/mcpforge/servers/shared/redact"
 )
 
 // GetTokenArgs are get_token's arguments.
@@ -31,7 +30,7 @@ func (h *handlers) addGetTokenTool(server *mcp.Server) {
 }
 
 func (h *handlers) getToken(ctx context.Context, _ *mcp.CallToolRequest, args GetTokenArgs) (*mcp.CallToolResult, error) {
-	id, key, r, err := h.access(args.TokenID, args.APIKey)
+	id, key, err := h.access(args.TokenID, args.APIKey)
 	if err != nil {
 		return nil, err
 	}
@@ -39,16 +38,16 @@ func (h *handlers) getToken(ctx context.Context, _ *mcp.CallToolRequest, args Ge
 	if err != nil {
 		return nil, err
 	}
-	return h.tokenResult(token, nil, r)
+	return h.tokenResult(token, nil)
 }
 
 // tokenResult pairs a token object with its capture URL.
-func (h *handlers) tokenResult(token json.RawMessage, updated []string, r redact.Redactor) (*mcp.CallToolResult, error) {
+func (h *handlers) tokenResult(token json.RawMessage, updated []string) (*mcp.CallToolResult, error) {
 	var head struct {
 		UUID string `json:"uuid"`
 	}
 	if err := json.Unmarshal(token, &head); err != nil || head.UUID == "" {
 		return nil, fmt.Errorf("the capture API sent a token without a uuid")
 	}
-	return jsonResult(TokenResult{Token: token, CaptureURL: h.client.CaptureURL(head.UUID), Updated: updated}, r)
+	return jsonResult(TokenResult{Token: token, CaptureURL: h.client.CaptureURL(head.UUID), Updated: updated})
 }

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
-	"unicode/utf8"
+	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -14,7 +14,6 @@ import (
 	"github.com/mcpforge/servers/hookmcp/internal/hooksvc"
 	"github.com/mcpforge/servers/shared/jsonx"
 	"github.com/mcpforge/servers/shared/mcptool"
-	"github.com/mcpforge/servers/shared/redact"
 )
 
 // ListRequestsArgs are list_requests' arguments.
@@ -78,7 +77,7 @@ func (h *handlers) addListRequestsTool(server *mcp.Server) {
 }
 
 func (h *handlers) listRequests(ctx context.Context, _ *mcp.CallToolRequest, args ListRequestsArgs) (*mcp.CallToolResult, error) {
-	id, key, r, err := h.access(args.TokenID, args.APIKey)
+	id, key, err := h.access(args.TokenID, args.APIKey)
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +89,7 @@ func (h *handlers) listRequests(ctx context.Context, _ *mcp.CallToolRequest, arg
 	if err != nil {
 		return nil, err
 	}
-	raw, err := fitPage(page, r)
+	raw, err := fitPage(page)
 	if err != nil {
 		return nil, err
 	}
@@ -143,53 +142,45 @@ func (a ListRequestsArgs) query() (url.Values, error) {
 	return q, nil
 }
 
-// fitPage encodes the envelope as the API sent it, with the keys redacted,
-// cutting data at a whole request when the whole would pass maxResultBytes.
-func fitPage(page *hooksvc.Page, r redact.Redactor) (json.RawMessage, error) {
-	fields := make(map[string]json.RawMessage, len(page.Fields))
-	for k, v := range page.Fields {
-		fields[k] = json.RawMessage(r.Bytes(v))
+// fitPage encodes the page as list_requests returns it, whole items while
+// they fit in maxResultBytes of JSON, envelope and note included. When not
+// even the first request fits, it is shown cut (shrinkItem).
+func fitPage(page *hooksvc.Page) (json.RawMessage, error) {
+	return fitPageWithin(page, maxResultBytes)
+}
+
+// fitPageWithin is fitPage with its limit as a parameter, so that a fuzz
+// test can reach every cut with small inputs.
+func fitPageWithin(page *hooksvc.Page, limit int) (json.RawMessage, error) {
+	fields, dropped := envelope(page)
+	empty, err := jsonx.Marshal(withData(fields, nil))
+	if err != nil {
+		return nil, err
 	}
-	data := make([]json.RawMessage, len(page.Data))
-	for i, d := range page.Data {
-		data[i] = json.RawMessage(r.Bytes(d))
+	budget := limit - len(empty) - noteReserve
+	items, kept, shrunk := fitItems(page.Data, budget)
+	note := ""
+	switch {
+	case shrunk:
+		note = fmt.Sprintf("The first request on this page is over %d bytes by itself: it is shown cut (truncated_members names what was cut), and the other %d requests of the page were left out. "+
+			"Ask for per_page 1 to step through them one at a time, and get_latest_request for a body whole.", maxResultBytes, len(page.Data)-1)
+	case kept < len(page.Data):
+		note = cutNote(page, kept, len(page.Data))
 	}
-	encode := func(items []json.RawMessage, note string) (json.RawMessage, error) {
-		if items == nil {
-			items = []json.RawMessage{}
-		}
-		fields["data"], _ = json.Marshal(items)
-		if note != "" {
-			fields["note"], _ = jsonx.Marshal(note)
-		}
-		return jsonx.Marshal(fields)
+	note += describeDropped(dropped)
+	if note != "" {
+		fields["note"], _ = jsonx.Marshal(strings.TrimSpace(note))
 	}
-	whole, err := encode(data, "")
-	if err != nil || len(whole) <= maxResultBytes {
-		return whole, err
+	return jsonx.Marshal(withData(fields, items))
+}
+
+// withData sets the envelope's data to items ([] when there are none).
+func withData(fields map[string]json.RawMessage, items []json.RawMessage) map[string]json.RawMessage {
+	if items == nil {
+		items = []json.RawMessage{}
 	}
-	// Room for the envelope and the note, then whole requests while they fit.
-	empty, _ := encode(nil, "")
-	budget := maxResultBytes - len(empty) - 1000
-	kept, size := 0, 0
-	for _, d := range data {
-		if size+len(d)+1 > budget {
-			break
-		}
-		size += len(d) + 1
-		kept++
-	}
-	items := data[:kept]
-	note := cutNote(page, kept, len(data))
-	if kept == 0 {
-		first, err := shortenContent(data[0], budget)
-		if err != nil {
-			return nil, err
-		}
-		items = []json.RawMessage{first}
-		note = fmt.Sprintf("The first request on this page is over %d bytes by itself: it is shown with its content cut (content_truncated: true), and the other %d requests of the page were left out. Ask for per_page 1 to step through them one at a time.", maxResultBytes, len(data)-1)
-	}
-	return encode(items, note)
+	fields["data"], _ = json.Marshal(items)
+	return fields
 }
 
 // cutNote says how many requests were left out of a page cut after kept of
@@ -209,26 +200,4 @@ func cutNote(page *hooksvc.Page, kept, n int) string {
 	return fmt.Sprintf("Only the first %d of the %d requests on this page fit in %d bytes of JSON; %d were left out. "+
 		"To read them, call list_requests again with the same filters and per_page %d: page %d at that size holds the first one left out, and the pages after it the rest. Or narrow with query, date_from or date_to.",
 		kept, n, maxResultBytes, n-kept, size, firstLeftOut/size+1)
-}
-
-// shortenContent cuts a request's content so the request fits in budget
-// bytes, and marks it content_truncated.
-func shortenContent(raw json.RawMessage, budget int) (json.RawMessage, error) {
-	var req map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &req); err != nil {
-		return nil, fmt.Errorf("the capture API sent a request that is not a JSON object")
-	}
-	var content string
-	json.Unmarshal(req["content"], &content)
-	req["content"] = json.RawMessage(`""`)
-	rest, _ := jsonx.Marshal(req)
-	// Half the room, so that JSON escaping cannot push it over; cut on a
-	// rune boundary.
-	cut := content[:min(len(content), max(0, budget-len(rest)-200)/2)]
-	for !utf8.ValidString(cut) {
-		cut = cut[:len(cut)-1]
-	}
-	req["content"], _ = jsonx.Marshal(cut)
-	req["content_truncated"] = json.RawMessage("true")
-	return jsonx.Marshal(req)
 }

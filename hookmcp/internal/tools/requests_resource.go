@@ -61,7 +61,6 @@ func (h *handlers) readRequests(ctx context.Context, req *mcp.ReadResourceReques
 			"%s: the token in %s must be a token UUID such as %s (the API does not take aliases)", uri, requestsURITemplate, exampleID)}
 	}
 	id = strings.ToLower(id)
-	r := h.redactor(h.cfg.APIKey)
 	var all []json.RawMessage
 	for page := 1; page <= maxResourcePages; page++ {
 		query := url.Values{"sorting": {"oldest"}, "per_page": {strconv.Itoa(resourcePerPage)}, "page": {strconv.Itoa(page)}}
@@ -73,7 +72,7 @@ func (h *handlers) readRequests(ctx context.Context, req *mcp.ReadResourceReques
 			return nil, fmt.Errorf("reading %s: %w", uri, err)
 		}
 		for _, d := range p.Data {
-			all = append(all, json.RawMessage(r.Bytes(d)))
+			all = append(all, d)
 		}
 		if p.IsLastPage || len(p.Data) == 0 {
 			break

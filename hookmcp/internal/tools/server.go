@@ -19,7 +19,6 @@ import (
 	"github.com/mcpforge/servers/shared/httpx"
 	"github.com/mcpforge/servers/shared/jsonx"
 	"github.com/mcpforge/servers/shared/mcptool"
-	"github.com/mcpforge/servers/shared/redact"
 )
 
 // Options are what the server needs from its process.
@@ -45,6 +44,7 @@ func NewServer(opts Options) *mcp.Server {
 		client: &hooksvc.Client{
 			HTTP:    opts.HTTP,
 			BaseURL: opts.Config.APIURL,
+			APIKey:  opts.Config.APIKey,
 			Timeout: opts.Config.Timeout,
 			Logger:  opts.Logger,
 			Sleep:   opts.Sleep,
@@ -91,23 +91,23 @@ func instructions(cfg config.Config) string {
 }
 
 // access resolves the token and key of a call: the arguments, else the
-// defaults. The returned redactor hides both keys from anything returned.
-func (h *handlers) access(tokenID, apiKey string) (id, key string, r redact.Redactor, err error) {
+// defaults.
+func (h *handlers) access(tokenID, apiKey string) (id, key string, err error) {
 	key, err = h.key(apiKey)
 	if err != nil {
-		return "", "", r, err
+		return "", "", err
 	}
 	id = tokenID
 	if id == "" {
 		id = h.cfg.TokenID
 	}
 	if id == "" {
-		return "", "", r, fmt.Errorf("no token given: pass token_id (a token UUID, as create_token returns), or set HOOKSVC_TOKEN_ID when starting hookmcp")
+		return "", "", fmt.Errorf("no token given: pass token_id (a token UUID, as create_token returns), or set HOOKSVC_TOKEN_ID when starting hookmcp")
 	}
 	if err := checkUUID("token_id", id); err != nil {
-		return "", "", r, err
+		return "", "", err
 	}
-	return strings.ToLower(id), key, h.redactor(key), nil
+	return strings.ToLower(id), key, nil
 }
 
 // key returns the key in effect: api_key when given, else the configured one.
@@ -122,18 +122,14 @@ func (h *handlers) key(apiKey string) (string, error) {
 	return apiKey, nil
 }
 
-func (h *handlers) redactor(key string) redact.Redactor {
-	return redact.New(h.cfg.APIKey, key)
-}
-
-// jsonResult returns v as both structured and text content, with the keys
-// redacted.
-func jsonResult(v any, r redact.Redactor) (*mcp.CallToolResult, error) {
+// jsonResult returns v as both structured and text content. What it holds
+// from the API was redacted as it arrived (hooksvc.Client).
+func jsonResult(v any) (*mcp.CallToolResult, error) {
 	raw, err := jsonx.Marshal(v)
 	if err != nil {
 		return nil, fmt.Errorf("encoding the result: %w", err)
 	}
-	return mcptool.JSON(json.RawMessage(r.Bytes(raw)), false), nil
+	return mcptool.JSON(json.RawMessage(raw), false), nil
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -39,7 +39,7 @@ func (h *handlers) addUpdateTokenTool(server *mcp.Server) {
 // updateToken reads the token, merges the changes into its settings and
 // writes them all back: the API's PUT resets every setting it is not sent.
 func (h *handlers) updateToken(ctx context.Context, _ *mcp.CallToolRequest, args UpdateTokenArgs) (*mcp.CallToolResult, error) {
-	id, key, r, err := h.access(args.TokenID, args.APIKey)
+	id, key, err := h.access(args.TokenID, args.APIKey)
 	if err != nil {
 		return nil, err
 	}
@@ -69,5 +69,5 @@ func (h *handlers) updateToken(ctx context.Context, _ *mcp.CallToolRequest, args
 	if err != nil {
 		return nil, err
 	}
-	return h.tokenResult(token, slices.Sorted(maps.Keys(changes)), r)
+	return h.tokenResult(token, slices.Sorted(maps.Keys(changes)))
 }
