@@ -168,24 +168,17 @@ func serve(ctx context.Context, spec Spec, cmd *cli.Command, streams Streams, ve
 		fmt.Fprintln(streams.Stderr, spec.Hint)
 	}
 	logger.Debug("serving over stdio")
-	return serveStdio(ctx, server, streams)
+	return serveStdio(ctx, server, streams, logger)
 }
 
-func serveStdio(ctx context.Context, server *mcp.Server, streams Streams) error {
-	transport := &mcp.IOTransport{
-		Reader: io.NopCloser(streams.Stdin),
-		Writer: nopWriteCloser{streams.Stdout},
-	}
+func serveStdio(ctx context.Context, server *mcp.Server, streams Streams, logger *slog.Logger) error {
+	transport := &stdioTransport{in: streams.Stdin, out: streams.Stdout, logger: logger}
 	err := server.Run(ctx, transport)
 	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
 		return nil
 	}
 	return err
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 func isTerminal(r io.Reader) bool {
 	f, ok := r.(*os.File)

@@ -3,7 +3,9 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -430,5 +432,38 @@ func TestQueryRedactsEscapedEcho(t *testing.T) {
 		if strings.Contains(text, secret) || strings.Contains(text, phpEscaped) || !strings.Contains(text, "[REDACTED]") {
 			t.Errorf("secret shows: %s", text)
 		}
+	}
+}
+
+// panickingTransport stands for a fault deep below a handler.
+type panickingTransport struct{}
+
+func (panickingTransport) RoundTrip(*http.Request) (*http.Response, error) {
+	var list []int
+	return nil, fmt.Errorf("%d", list[1])
+}
+
+// TestHandlerPanicIsAToolError: a panic under either tool is an error for
+// that call, logged with its stack, and the server keeps serving.
+func TestHandlerPanicIsAToolError(t *testing.T) {
+	logs := &mcptest.SyncBuffer{}
+	server := NewServer(Options{
+		Config:  testConfig(t, "http://127.0.0.1:1/graphql"),
+		HTTP:    &http.Client{Transport: panickingTransport{}},
+		Logger:  slog.New(slog.NewTextHandler(logs, nil)),
+		Version: "test",
+	})
+	session := mcptest.Connect(t, server)
+	for _, tool := range []string{"graphql_query", "graphql_introspect"} {
+		res := mcptest.Call(t, context.Background(), session, tool, map[string]any{"query": "{ a }"})
+		if tool == "graphql_introspect" {
+			res = mcptest.Call(t, context.Background(), session, tool, map[string]any{})
+		}
+		if !res.IsError || !strings.Contains(mcptest.Text(res), "internal error in "+tool+"; the server keeps running") {
+			t.Errorf("%s: isError=%v %q", tool, res.IsError, mcptest.Text(res))
+		}
+	}
+	if log := logs.String(); !strings.Contains(log, "index out of range") || !strings.Contains(log, "goroutine") {
+		t.Errorf("log: %s", log)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/mcpforge/servers/graphqlmcp/internal/upstream"
 	"github.com/mcpforge/servers/shared/app"
 	"github.com/mcpforge/servers/shared/httpx"
+	"github.com/mcpforge/servers/shared/mcptool"
 )
 
 // Options are what the server needs from its process.
@@ -56,6 +57,7 @@ func NewServer(opts Options) *mcp.Server {
 		&mcp.Implementation{Name: "graphqlmcp", Title: "GraphQL", Version: opts.Version},
 		&mcp.ServerOptions{Instructions: instructions(cfg), Logger: app.SDKLogger(opts.Logger), Capabilities: &mcp.ServerCapabilities{}},
 	)
+	server.AddReceivingMiddleware(mcptool.RecoverPanics(opts.Logger))
 	h.addQueryTool(server)
 	h.addIntrospectTool(server)
 	return server

@@ -1,15 +1,19 @@
 package tools
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/json"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpforge/servers/hookmcp/internal/config"
 	"github.com/mcpforge/servers/hookmcp/internal/fakehooksvc"
@@ -223,4 +227,42 @@ func TestKeyRedactedInEveryEncoding(t *testing.T) {
 			t.Errorf("decoded result holds the key or lost the marker: %s", again)
 		}
 	}
+}
+
+// panickingTransport stands for a fault deep below a handler.
+type panickingTransport struct{}
+
+func (panickingTransport) RoundTrip(*http.Request) (*http.Response, error) {
+	var m map[string]int
+	m["boom"]++
+	return nil, nil
+}
+
+// TestHandlerPanicIsAToolError: a panic under any tool or the resource is an
+// error for that call, logged with its stack, and the server keeps serving.
+func TestHandlerPanicIsAToolError(t *testing.T) {
+	logs := &mcptest.SyncBuffer{}
+	u, _ := url.Parse("http://127.0.0.1:1")
+	server := NewServer(Options{
+		Config:  config.Config{APIURL: u, Timeout: time.Second},
+		HTTP:    &http.Client{Transport: panickingTransport{}},
+		Logger:  slog.New(slog.NewTextHandler(logs, nil)),
+		Version: "test",
+	})
+	session := mcptest.Connect(t, server)
+	const id = "9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d"
+	for _, tool := range []string{"create_token", "get_token", "list_requests", "get_latest_request", "delete_requests", "delete_token"} {
+		res := mcptest.Call(t, context.Background(), session, tool, map[string]any{"token_id": id})
+		if tool == "create_token" {
+			res = mcptest.Call(t, context.Background(), session, tool, map[string]any{})
+		}
+		if !res.IsError || !strings.Contains(mcptest.Text(res), "internal error in "+tool+"; the server keeps running") {
+			t.Errorf("%s: isError=%v %q", tool, res.IsError, mcptest.Text(res))
+		}
+	}
+	_, err := session.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: requestsURI(id)})
+	if err == nil || !strings.Contains(err.Error(), "internal error in reading") {
+		t.Errorf("resource: %v", err)
+	}
+	contains(t, logs.String(), "a handler panicked", "assignment to entry in nil map", "goroutine")
 }

@@ -54,6 +54,7 @@ func NewServer(opts Options) *mcp.Server {
 		&mcp.Implementation{Name: "hookmcp", Title: "Webhook capture", Version: opts.Version},
 		&mcp.ServerOptions{Instructions: instructions(opts.Config), Logger: app.SDKLogger(opts.Logger)},
 	)
+	server.AddReceivingMiddleware(mcptool.RecoverPanics(opts.Logger))
 	h.addCreateTokenTool(server)
 	h.addGetTokenTool(server)
 	h.addUpdateTokenTool(server)

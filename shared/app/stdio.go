@@ -1,0 +1,303 @@
+package app
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strconv"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The stdio transport reads one JSON-RPC message per line, as the MCP stdio
+// transport specifies. The go-sdk's IOTransport ends the session on the first
+// line it cannot decode (a non-JSON line, an object id, an id of 1e400, a
+// batch after 2025-06-18...), which kills a stdio server. This one answers
+// each bad line with the JSON-RPC error the spec names, drops what cannot be
+// answered, and keeps reading: only well-formed messages reach the SDK.
+
+// Limits of one inbound line.
+const (
+	maxLineBytes = mcp.DefaultMaxLineLength
+	// maxNesting bounds how deep a message's JSON may nest: real MCP
+	// messages are a few levels deep, and every decoder after this one
+	// walks the tree again.
+	maxNesting = 512
+	// maxExactInteger is the largest integer id that survives the SDK's
+	// decoding through float64 unchanged (2^53).
+	maxExactInteger = 1 << 53
+)
+
+// stdioTransport serves MCP over newline-delimited JSON on in and out.
+type stdioTransport struct {
+	in     io.Reader
+	out    io.Writer
+	logger *slog.Logger
+}
+
+func (t *stdioTransport) Connect(context.Context) (mcp.Connection, error) {
+	c := &lineConn{out: t.out, logger: t.logger, lines: make(chan lineOrErr), closed: make(chan struct{})}
+	go c.readLines(t.in)
+	return c, nil
+}
+
+type lineOrErr struct {
+	line    []byte
+	tooLong bool
+	err     error
+}
+
+// lineConn is one stdio session's connection.
+type lineConn struct {
+	out    io.Writer
+	logger *slog.Logger
+
+	lines     chan lineOrErr
+	closed    chan struct{}
+	closeOnce sync.Once
+
+	writeMu sync.Mutex
+}
+
+// readLines sends each line of in to c.lines, cut to maxLineBytes (the rest
+// of a longer line is read and thrown away, so memory stays bounded), until
+// in ends or c is closed.
+func (c *lineConn) readLines(in io.Reader) {
+	r := bufio.NewReaderSize(in, 64<<10)
+	for {
+		var line []byte
+		tooLong := false
+		var err error
+		for {
+			var chunk []byte
+			chunk, err = r.ReadSlice('\n')
+			if !tooLong {
+				if len(line)+len(chunk) > maxLineBytes {
+					tooLong, line = true, nil
+				} else {
+					line = append(line, chunk...)
+				}
+			}
+			if !errors.Is(err, bufio.ErrBufferFull) {
+				break
+			}
+		}
+		if len(line) > 0 || tooLong {
+			select {
+			case c.lines <- lineOrErr{line: line, tooLong: tooLong}:
+			case <-c.closed:
+				return
+			}
+		}
+		if err != nil {
+			select {
+			case c.lines <- lineOrErr{err: err}:
+			case <-c.closed:
+			}
+			return
+		}
+	}
+}
+
+// Read returns the next well-formed message, answering or dropping every
+// malformed line before it.
+func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	for {
+		var next lineOrErr
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-c.closed:
+			return nil, io.EOF
+		case next = <-c.lines:
+		}
+		if next.err != nil {
+			return nil, next.err
+		}
+		if next.tooLong {
+			c.refuse(ctx, nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("message is over %d bytes", maxLineBytes))
+			continue
+		}
+		msg, bad := decodeLine(next.line)
+		if bad != nil {
+			if bad.answer {
+				c.refuse(ctx, bad.id, bad.code, bad.message)
+			} else {
+				c.logger.Warn("dropped a malformed message that cannot be answered", "reason", bad.message)
+			}
+			continue
+		}
+		if msg != nil {
+			return msg, nil
+		}
+	}
+}
+
+// refuse writes a JSON-RPC error response. id nil means "null": the spec's
+// id when the request's own could not be read.
+func (c *lineConn) refuse(ctx context.Context, id json.RawMessage, code int64, message string) {
+	c.logger.Warn("refused a malformed message", "code", code, "reason", message)
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	line, err := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   jsonrpc.Error   `json:"error"`
+	}{"2.0", id, jsonrpc.Error{Code: code, Message: message}})
+	if err == nil {
+		_ = c.writeLine(ctx, line)
+	}
+}
+
+func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	data, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return err
+	}
+	return c.writeLine(ctx, data)
+}
+
+// writeLine writes one message and its newline in a single Write, so that
+// lines written concurrently never interleave.
+func (c *lineConn) writeLine(ctx context.Context, data []byte) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	_, err := c.out.Write(append(data, '\n'))
+	return err
+}
+
+func (c *lineConn) Close() error {
+	c.closeOnce.Do(func() { close(c.closed) })
+	return nil
+}
+
+func (c *lineConn) SessionID() string { return "" }
+
+// badLine says why a line was not passed on, and whether and how to answer.
+type badLine struct {
+	answer  bool
+	id      json.RawMessage // the request's id when it could be read
+	code    int64
+	message string
+}
+
+func parseError(message string) *badLine {
+	return &badLine{answer: true, code: jsonrpc.CodeParseError, message: message}
+}
+
+func invalidRequest(id json.RawMessage, message string) *badLine {
+	return &badLine{answer: true, id: id, code: jsonrpc.CodeInvalidRequest, message: message}
+}
+
+// decodeLine checks one line against JSON-RPC 2.0 and MCP's rules and
+// decodes it. A blank line gives neither a message nor an error.
+func decodeLine(line []byte) (jsonrpc.Message, *badLine) {
+	line = bytes.TrimSpace(line)
+	switch {
+	case len(line) == 0:
+		return nil, nil
+	case !utf8.Valid(line):
+		return nil, parseError("parse error: the message is not valid UTF-8")
+	case nestingOver(line, maxNesting):
+		return nil, parseError(fmt.Sprintf("parse error: the message nests deeper than %d levels", maxNesting))
+	case !json.Valid(line):
+		return nil, parseError("parse error: the message is not valid JSON")
+	case line[0] == '[':
+		return nil, invalidRequest(nil, "invalid request: batches are not supported (MCP 2025-06-18 removed them); send one message per line")
+	case line[0] != '{':
+		return nil, invalidRequest(nil, "invalid request: a message must be a JSON object")
+	}
+	var fields struct {
+		JSONRPC json.RawMessage `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Method  json.RawMessage `json:"method"`
+		Params  json.RawMessage `json:"params"`
+		Result  json.RawMessage `json:"result"`
+		Error   json.RawMessage `json:"error"`
+	}
+	if err := json.Unmarshal(line, &fields); err != nil {
+		return nil, invalidRequest(nil, "invalid request: "+err.Error())
+	}
+	// A response (to a request of the server's) cannot be answered; a bad
+	// one is dropped. Anything else is a request or a notification.
+	isResponse := fields.Method == nil && (fields.Result != nil || fields.Error != nil)
+	id, idOK := checkID(fields.ID)
+	switch {
+	case isResponse && (!idOK || id == nil || string(fields.JSONRPC) != `"2.0"` || (fields.Result != nil && fields.Error != nil)):
+		return nil, &badLine{message: "a malformed response (it needs \"jsonrpc\": \"2.0\", a string or integer id, and result or error)"}
+	case !idOK:
+		return nil, invalidRequest(nil, "invalid request: id must be a string or an integer")
+	case string(fields.JSONRPC) != `"2.0"`:
+		return nil, invalidRequest(id, `invalid request: "jsonrpc" must be "2.0"`)
+	case !isResponse && fields.Method == nil:
+		return nil, invalidRequest(id, "invalid request: method is missing")
+	case !isResponse && fields.Method[0] != '"':
+		return nil, invalidRequest(id, "invalid request: method must be a string")
+	case !isResponse && fields.Params != nil && fields.Params[0] != '{' && fields.Params[0] != '[' && string(fields.Params) != "null":
+		return nil, invalidRequest(id, "invalid request: params must be an object")
+	}
+	msg, err := jsonrpc.DecodeMessage(line)
+	if err != nil {
+		if isResponse {
+			return nil, &badLine{message: err.Error()}
+		}
+		return nil, invalidRequest(id, "invalid request: "+err.Error())
+	}
+	return msg, nil
+}
+
+// checkID accepts an absent id (a notification), a string, or an integer the
+// SDK can hold exactly; MCP forbids null and JSON-RPC discourages fractions.
+// It returns the id as it was sent, for the error answer.
+func checkID(raw json.RawMessage) (json.RawMessage, bool) {
+	if raw == nil {
+		return nil, true
+	}
+	switch raw[0] {
+	case '"':
+		return raw, true
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		n, err := strconv.ParseInt(string(raw), 10, 64)
+		if err != nil || n > maxExactInteger || n < -maxExactInteger {
+			return nil, false
+		}
+		return raw, true
+	}
+	return nil, false
+}
+
+// nestingOver reports whether the JSON text b nests arrays and objects more
+// than limit deep, reading it once, brackets inside strings excepted.
+func nestingOver(b []byte, limit int) bool {
+	depth := 0
+	inString := false
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '[' || c == '{':
+			depth++
+			if depth > limit {
+				return true
+			}
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return false
+}

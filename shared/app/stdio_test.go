@@ -1,0 +1,186 @@
+package app
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+	"time"
+)
+
+// rawSession runs testSpec over in-process pipes and speaks raw lines to it.
+type rawSession struct {
+	in   io.WriteCloser
+	out  *bufio.Reader
+	done chan int
+}
+
+func startRaw(t *testing.T) *rawSession {
+	t.Helper()
+	clientToServer, serverIn := io.Pipe()
+	serverOut, serverToClient := io.Pipe()
+	s := &rawSession{in: serverIn, out: bufio.NewReader(serverOut), done: make(chan int, 1)}
+	go func() {
+		s.done <- Run(context.Background(), testSpec(), []string{"testmcp", "--log-level", "error"},
+			Streams{Stdin: clientToServer, Stdout: serverToClient, Stderr: io.Discard})
+		serverToClient.Close()
+	}()
+	t.Cleanup(func() { serverIn.Close() })
+	return s
+}
+
+func (s *rawSession) send(t *testing.T, line string) {
+	t.Helper()
+	if _, err := io.WriteString(s.in, line+"\n"); err != nil {
+		t.Fatalf("the server stopped reading: %v", err)
+	}
+}
+
+// answer reads the next line the server writes, as JSON.
+func (s *rawSession) answer(t *testing.T) map[string]any {
+	t.Helper()
+	type lineOrErr struct {
+		line []byte
+		err  error
+	}
+	read := make(chan lineOrErr, 1)
+	go func() {
+		line, err := s.out.ReadBytes('\n')
+		read <- lineOrErr{line, err}
+	}()
+	var line []byte
+	select {
+	case got := <-read:
+		if got.err != nil {
+			t.Fatalf("no answer: %v", got.err)
+		}
+		line = got.line
+	case <-time.After(10 * time.Second):
+		t.Fatal("no answer within 10 s")
+	}
+	var out map[string]any
+	if err := json.Unmarshal(line, &out); err != nil {
+		t.Fatalf("the answer is not JSON: %q", line)
+	}
+	return out
+}
+
+// ping proves the server still serves: a ping with id is answered.
+func (s *rawSession) ping(t *testing.T, id int) {
+	t.Helper()
+	s.send(t, `{"jsonrpc":"2.0","id":`+jsonNumber(id)+`,"method":"ping"}`)
+	if got := s.answer(t); got["id"] != float64(id) || got["error"] != nil {
+		t.Fatalf("ping %d: %v", id, got)
+	}
+}
+
+func jsonNumber(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// TestStdioMalformedLines: every malformed line is answered with the
+// JSON-RPC error the spec names (parse error, invalid request), or dropped
+// when it cannot be answered, and the server keeps serving. The go-sdk's own
+// stdio transport ended the process on each of these.
+func TestStdioMalformedLines(t *testing.T) {
+	s := startRaw(t)
+	s.send(t, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	if got := s.answer(t); got["result"] == nil {
+		t.Fatalf("initialize: %v", got)
+	}
+	s.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	deep := strings.Repeat("[", 100_000) + strings.Repeat("]", 100_000)
+	for i, tt := range []struct {
+		name, line string
+		code       float64
+		id         any
+	}{
+		{"not JSON", `hello there`, -32700, nil},
+		{"cut JSON", `{"jsonrpc":"2.0","id":5,"method":`, -32700, nil},
+		{"invalid UTF-8", "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"ping\",\"x\":\"\xff\"}", -32700, nil},
+		{"100k-deep nesting", `{"jsonrpc":"2.0","id":7,"method":"ping","params":{"a":` + deep + `}}`, -32700, nil},
+		{"empty object", `{}`, -32600, nil},
+		{"id alone", `{"jsonrpc":"2.0","id":13}`, -32600, 13.0},
+		{"jsonrpc 1.0", `{"jsonrpc":"1.0","id":8,"method":"ping"}`, -32600, 8.0},
+		{"no jsonrpc", `{"id":"nine","method":"ping"}`, -32600, "nine"},
+		{"object id", `{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}`, -32600, nil},
+		{"id 1e400", `{"jsonrpc":"2.0","id":1e400,"method":"ping"}`, -32600, nil},
+		{"fractional id", `{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, -32600, nil},
+		{"null id", `{"jsonrpc":"2.0","id":null,"method":"ping"}`, -32600, nil},
+		{"batch", `[{"jsonrpc":"2.0","id":10,"method":"ping"}]`, -32600, nil},
+		{"empty batch", `[]`, -32600, nil},
+		{"a number", `42`, -32600, nil},
+		{"method not a string", `{"jsonrpc":"2.0","id":11,"method":7}`, -32600, 11.0},
+		{"params a number", `{"jsonrpc":"2.0","id":12,"method":"tools/list","params":5}`, -32600, 12.0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s.send(t, tt.line)
+			got := s.answer(t)
+			e, _ := got["error"].(map[string]any)
+			if got["jsonrpc"] != "2.0" || e == nil || e["code"] != tt.code || got["id"] != tt.id {
+				t.Errorf("answer %v, want error %v with id %v", got, tt.code, tt.id)
+			}
+			s.ping(t, 100+i)
+		})
+	}
+	t.Run("dropped without an answer", func(t *testing.T) {
+		for _, line := range []string{
+			``, `   `,
+			`{"jsonrpc":"2.0","id":99,"result":{}}`,            // a response to nothing
+			`{"jsonrpc":"2.0","id":{"x":1},"result":{}}`,       // a response with a bad id
+			`{"jsonrpc":"2.0","method":"notifications/bogus"}`, // an unknown notification
+		} {
+			s.send(t, line)
+		}
+		s.ping(t, 200) // the next answer is the ping's: nothing else was written
+	})
+	t.Run("a tool still works", func(t *testing.T) {
+		s.send(t, `{"jsonrpc":"2.0","id":300,"method":"tools/call","params":{"name":"ping","arguments":{}}}`)
+		if got := s.answer(t); got["result"] == nil {
+			t.Errorf("tools/call: %v", got)
+		}
+	})
+	s.in.Close()
+	if code := <-s.done; code != ExitOK {
+		t.Errorf("exit code %d at end of input", code)
+	}
+}
+
+// TestStdioLineTooLong: a line over the limit is read to its end and
+// refused, in bounded memory, and the next line is served.
+func TestStdioLineTooLong(t *testing.T) {
+	s := startRaw(t)
+	go func() {
+		chunk := strings.Repeat("x", 1<<20)
+		io.WriteString(s.in, `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"p":"`)
+		for range maxLineBytes>>20 + 1 {
+			io.WriteString(s.in, chunk)
+		}
+		io.WriteString(s.in, "\"}}\n")
+	}()
+	got := s.answer(t)
+	if e, _ := got["error"].(map[string]any); e == nil || e["code"] != -32600.0 || !strings.Contains(e["message"].(string), "bytes") {
+		t.Errorf("answer %v", got)
+	}
+	s.ping(t, 2)
+}
+
+// FuzzDecodeLine: no line makes decoding panic, and a line it passes on is
+// one the SDK's own decoder accepts.
+func FuzzDecodeLine(f *testing.F) {
+	for _, seed := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"ping"}`, `{"jsonrpc":"2.0","id":"a","result":{}}`, `[]`, `{}`, `{"id":1e400}`,
+		`{"jsonrpc":"2.0","id":-9007199254740992,"method":"x","params":[]}`, "\xff", `{"a":"\\"}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		msg, bad := decodeLine(line)
+		if msg != nil && bad != nil {
+			t.Fatal("both a message and an error")
+		}
+		if bad != nil && bad.answer && bad.code != -32700 && bad.code != -32600 {
+			t.Fatalf("code %d", bad.code)
+		}
+	})
+}
