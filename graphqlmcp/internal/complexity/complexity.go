@@ -20,6 +20,11 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 )
 
+// MaxDepth is the deepest selection nesting an operation may have. Real
+// operations nest a dozen levels; deeper ones are refused before scoring, so
+// scoring's own work stays small.
+const MaxDepth = 100
+
 // Cost is the cost of one field at one path.
 type Cost struct {
 	Path       string // response path, dotted: "viewer.repositories.nodes"
@@ -34,103 +39,179 @@ type Result struct {
 	Costliest []Cost
 }
 
+// TooDeepError reports an operation nested deeper than MaxDepth.
+type TooDeepError struct{ Depth int }
+
+func (e *TooDeepError) Error() string {
+	return fmt.Sprintf("query nests selections more than %d levels deep (at least %d), so it was not scored or sent; "+
+		"real operations need far fewer: flatten it, or split it into several queries", MaxDepth, e.Depth)
+}
+
 // Score scores op from doc, reading variable values from vars and falling back
-// to the variables' defaults.
+// to the variables' defaults. Its time and memory are linear in the size of
+// the document: a field's response path is built only for the few costliest.
 func Score(doc *ast.QueryDocument, op *ast.OperationDefinition, vars map[string]any) (Result, error) {
-	s := &scorer{doc: doc, op: op, vars: vars, fragments: map[string]int{}, active: map[string]bool{}}
-	total, err := s.selectionSet(op.SelectionSet, "")
+	s := &scorer{doc: doc, op: op, vars: vars, fragments: map[string]fragmentCost{}, active: map[string]bool{}}
+	total, _, err := s.selectionSet(op.SelectionSet, -1, 0)
 	if err != nil {
 		return Result{}, err
 	}
-	slices.SortStableFunc(s.costs, func(a, b Cost) int {
+	return Result{Score: total, Costliest: s.costliest(5)}, nil
+}
+
+// maxTies bounds how many fields tied with the n-th costliest are compared
+// by path, so that a document of thousands of equal fields stays cheap.
+const maxTies = 1000
+
+// costliest returns the n costliest fields, ties broken by path, building
+// paths only for the candidates.
+func (s *scorer) costliest(n int) []Cost {
+	order := make([]int, len(s.fields))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(s.fields[b].total, s.fields[a].total) })
+	candidates := order
+	if len(order) > n {
+		cut := n
+		for cut < len(order) && cut < n+maxTies && s.fields[order[cut]].total == s.fields[order[n-1]].total {
+			cut++
+		}
+		candidates = order[:cut]
+	}
+	costs := make([]Cost, len(candidates))
+	for i, idx := range candidates {
+		f := s.fields[idx]
+		costs[i] = Cost{Path: s.path(idx), Multiplier: f.multiplier, Total: f.total}
+	}
+	slices.SortStableFunc(costs, func(a, b Cost) int {
 		return cmp.Or(cmp.Compare(b.Total, a.Total), strings.Compare(a.Path, b.Path))
 	})
-	return Result{Score: total, Costliest: s.costs[:min(len(s.costs), 5)]}, nil
+	return costs[:min(len(costs), n)]
 }
 
 type scorer struct {
 	doc  *ast.QueryDocument
 	op   *ast.OperationDefinition
 	vars map[string]any
-	// fragments memoises each fragment's cost: a spread counts at every use,
-	// but a fragment is walked once, so nested reuse cannot make scoring
-	// itself exponential.
-	fragments map[string]int
+	// fragments memoises each fragment's cost and depth: a spread counts at
+	// every use, but a fragment is walked once, so nested reuse cannot make
+	// scoring itself exponential.
+	fragments map[string]fragmentCost
 	active    map[string]bool // fragments being walked, to find cycles
-	costs     []Cost
+	// fields records every field scored, with the index of its parent
+	// field (-1 at the root), from which a path is built on demand.
+	fields []scoredField
 }
 
-func (s *scorer) selectionSet(set ast.SelectionSet, path string) (int, error) {
-	total := 0
+type fragmentCost struct{ cost, depth int }
+
+type scoredField struct {
+	name       string // alias, else name
+	parent     int
+	multiplier int
+	total      int
+}
+
+// maxPathBytes bounds a path shown in a message: names are the client's and
+// may be long.
+const maxPathBytes = 200
+
+// path builds the dotted response path of field idx, from the field up,
+// keeping at most maxPathBytes of its end.
+func (s *scorer) path(idx int) string {
+	var names []string
+	size := 0
+	for i := idx; i >= 0 && size <= maxPathBytes; i = s.fields[i].parent {
+		names = append(names, s.fields[i].name)
+		size += len(s.fields[i].name) + 1
+	}
+	slices.Reverse(names)
+	path := strings.Join(names, ".")
+	if size > maxPathBytes {
+		path = "…" + strings.ToValidUTF8(path[max(0, len(path)-maxPathBytes):], "")
+	}
+	return path
+}
+
+// selectionSet returns the cost of set and its depth (the longest chain of
+// nested fields in it). parent is the index of the enclosing field, level the
+// nesting level of set's fields.
+func (s *scorer) selectionSet(set ast.SelectionSet, parent, level int) (cost, depth int, err error) {
+	if level >= MaxDepth && len(set) > 0 {
+		return 0, 0, &TooDeepError{Depth: level + 1}
+	}
 	for _, sel := range set {
-		var cost int
-		var err error
+		var c, d int
 		switch sel := sel.(type) {
 		case *ast.Field:
-			cost, err = s.field(sel, path)
+			c, d, err = s.field(sel, parent, level)
 		case *ast.InlineFragment:
 			if s.skipped(sel.Directives) {
 				continue
 			}
-			cost, err = s.selectionSet(sel.SelectionSet, path)
+			c, d, err = s.selectionSet(sel.SelectionSet, parent, level)
 		case *ast.FragmentSpread:
 			if s.skipped(sel.Directives) {
 				continue
 			}
-			cost, err = s.spread(sel, path)
+			c, d, err = s.spread(sel, parent, level)
 		}
 		if err != nil {
-			return 0, err
+			return 0, 0, err
 		}
-		total = add(total, cost)
+		cost = add(cost, c)
+		depth = max(depth, d)
 	}
-	return total, nil
+	return cost, depth, nil
 }
 
-func (s *scorer) field(f *ast.Field, path string) (int, error) {
+func (s *scorer) field(f *ast.Field, parent, level int) (int, int, error) {
 	if s.skipped(f.Directives) {
-		return 0, nil
+		return 0, 0, nil
 	}
 	switch f.Name {
 	case "__typename", "__schema", "__type":
-		return 0, nil
+		return 0, 1, nil
 	}
 	name := f.Alias
 	if name == "" {
 		name = f.Name
 	}
-	if path != "" {
-		name = path + "." + name
-	}
-	children, err := s.selectionSet(f.SelectionSet, name)
+	idx := len(s.fields)
+	s.fields = append(s.fields, scoredField{name: name, parent: parent})
+	children, depth, err := s.selectionSet(f.SelectionSet, idx, level+1)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	m := s.multiplier(f.Arguments)
 	total := add(1, mul(m, children))
-	s.costs = append(s.costs, Cost{Path: name, Multiplier: m, Total: total})
-	return total, nil
+	s.fields[idx].multiplier, s.fields[idx].total = m, total
+	return total, depth + 1, nil
 }
 
-func (s *scorer) spread(spread *ast.FragmentSpread, path string) (int, error) {
-	if cost, ok := s.fragments[spread.Name]; ok {
-		return cost, nil
+func (s *scorer) spread(spread *ast.FragmentSpread, parent, level int) (int, int, error) {
+	if memo, ok := s.fragments[spread.Name]; ok {
+		if level+memo.depth > MaxDepth {
+			return 0, 0, &TooDeepError{Depth: level + memo.depth}
+		}
+		return memo.cost, memo.depth, nil
 	}
 	def := s.doc.Fragments.ForName(spread.Name)
 	if def == nil {
-		return 0, fmt.Errorf("query spreads fragment %q, which it does not define; define it or remove ...%s", spread.Name, spread.Name)
+		return 0, 0, fmt.Errorf("query spreads fragment %q, which it does not define; define it or remove ...%s", spread.Name, spread.Name)
 	}
 	if s.active[spread.Name] {
-		return 0, fmt.Errorf("fragment %q spreads itself, directly or through other fragments; GraphQL forbids fragment cycles", spread.Name)
+		return 0, 0, fmt.Errorf("fragment %q spreads itself, directly or through other fragments; GraphQL forbids fragment cycles", spread.Name)
 	}
 	s.active[spread.Name] = true
-	cost, err := s.selectionSet(def.SelectionSet, path)
+	cost, depth, err := s.selectionSet(def.SelectionSet, parent, level)
 	delete(s.active, spread.Name)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	s.fragments[spread.Name] = cost
-	return cost, nil
+	s.fragments[spread.Name] = fragmentCost{cost: cost, depth: depth}
+	return cost, depth, nil
 }
 
 // isPaginationArgument reports the argument names that multiply a field.

@@ -2,7 +2,9 @@ package complexity
 
 import (
 	"encoding/json"
+	"errors"
 	"math"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -152,4 +154,87 @@ func TestCostliest(t *testing.T) {
 	if diff := cmp.Diff(want, got.Costliest); diff != "" {
 		t.Errorf("costliest (-want +got):\n%s", diff)
 	}
+}
+
+// nested returns a query whose selections nest depth levels, each field
+// named name.
+func nested(depth int, name string) string {
+	return strings.Repeat("{ "+name+" ", depth) + strings.Repeat("}", depth)
+}
+
+// TestDepthLimit: MaxDepth levels are scored; one more is refused with its
+// own message before any scoring, through fields, inline fragments and
+// fragment spreads alike.
+func TestDepthLimit(t *testing.T) {
+	if res, err := score(t, nested(MaxDepth, "a"), nil); err != nil || res.Score != MaxDepth {
+		t.Errorf("%d levels: %v %v", MaxDepth, res.Score, err)
+	}
+	// wrap nests inner n fields deep, each level written by level(inner).
+	wrap := func(n int, inner string, level func(string) string) string {
+		for range n {
+			inner = level(inner)
+		}
+		return inner
+	}
+	for name, query := range map[string]string{
+		"fields":          nested(MaxDepth+1, "a"),
+		"inline fragment": "{ " + wrap(MaxDepth, "x", func(in string) string { return "a { ... on T { " + in + " } }" }) + " }",
+		"a fragment reused deeper": "{ x { ...F } " + wrap(MaxDepth-2, "...F", func(in string) string { return "b { " + in + " }" }) +
+			" } fragment F on T { c { d { e } } }",
+	} {
+		_, err := score(t, query, nil)
+		var tooDeep *TooDeepError
+		if !errors.As(err, &tooDeep) || !strings.Contains(err.Error(), "more than 100 levels deep") {
+			t.Errorf("%s: %v, want a *TooDeepError", name, err)
+		}
+	}
+}
+
+// TestScoreMemoryIsLinear: scoring a large deep document allocates in
+// proportion to its size. The old scorer built every field's dotted path, so
+// a 4 MB document 998 levels deep took 1.95 GiB.
+func TestScoreMemoryIsLinear(t *testing.T) {
+	name := strings.Repeat("n", 40_000)
+	query := nested(MaxDepth, name) // 4 MB, the deepest allowed
+	chosen, err := operation.Choose(query, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	res, err := Score(chosen.Doc, chosen.Op, nil)
+	runtime.ReadMemStats(&after)
+	if err != nil || res.Score != MaxDepth {
+		t.Fatalf("Score = %v, %v", res.Score, err)
+	}
+	if allocated := after.TotalAlloc - before.TotalAlloc; allocated > uint64(len(query)) {
+		t.Errorf("scoring a %d-byte document allocated %d bytes, more than its size", len(query), allocated)
+	}
+	for _, c := range res.Costliest {
+		if len(c.Path) > maxPathBytes+len("…") {
+			t.Errorf("a path of %d bytes", len(c.Path))
+		}
+	}
+}
+
+// FuzzScore: parsing, choosing and scoring any text never panics, and a
+// score is never negative.
+func FuzzScore(f *testing.F) {
+	for _, seed := range []string{
+		"{ users(first: 10) { id name } }", "query($n: Int = 5) { a(first: $n) @skip(if: false) { ...F } } fragment F on T { b(last: 3) { c } }",
+		"{ a { ...F } } fragment F on T { ...G } fragment G on T { ...F }", nested(MaxDepth+1, "x"), "mutation M { m } query Q { q }",
+		"{ a(first: 9223372036854775807) { b(first: 9223372036854775807) { c } } }",
+	} {
+		f.Add(seed, "")
+	}
+	f.Fuzz(func(t *testing.T, query, operationName string) {
+		chosen, err := operation.Choose(query, operationName)
+		if err != nil {
+			return
+		}
+		res, err := Score(chosen.Doc, chosen.Op, map[string]any{"n": 3})
+		if err == nil && res.Score < 0 {
+			t.Fatalf("score %d", res.Score)
+		}
+	})
 }
