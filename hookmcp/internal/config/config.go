@@ -20,6 +20,9 @@ type Config struct {
 	TokenID string   // default token UUID, lower-case; empty when unset
 	APIURL  *url.URL // base URL of the capture API
 	Timeout time.Duration
+	// ResourceMaxBytes bounds the text of one read of the requests
+	// resource.
+	ResourceMaxBytes int64
 }
 
 // Defaults and bounds.
@@ -27,6 +30,12 @@ const (
 	DefaultAPIURL  = "https://webhook.site"
 	DefaultTimeout = 30 * time.Second
 	MaxTimeout     = 10 * time.Minute
+	// DefaultResourceMaxBytes keeps a resource read within what an
+	// assistant can take in; anyone who knows a public capture URL can fill
+	// a token with 10,000 large requests.
+	DefaultResourceMaxBytes = 4 << 20
+	MinResourceMaxBytes     = 64 << 10
+	MaxResourceMaxBytes     = 256 << 20
 )
 
 // APIKeyVariable holds the API key. There is no flag for it: a flag's value
@@ -51,6 +60,11 @@ func Flags() []cli.Flag {
 			Usage:   "time limit of one tool call against the API, retries included (e.g. 30s, 2m)",
 			Sources: cli.EnvVars("HOOKSVC_TIMEOUT"),
 		},
+		&cli.Int64Flag{
+			Name: "resource-max-bytes", Value: DefaultResourceMaxBytes,
+			Usage:   "largest text one read of the requests resource returns, in bytes; requests past it are left out, with a note",
+			Sources: cli.EnvVars("HOOKSVC_RESOURCE_MAX_BYTES"),
+		},
 	}
 }
 
@@ -58,7 +72,7 @@ func Flags() []cli.Flag {
 // Its errors name the flag or variable, the rule and a good value, and never
 // repeat the key.
 func FromCommand(cmd *cli.Command, getenv func(string) string) (Config, error) {
-	cfg := Config{Timeout: cmd.Duration("timeout")}
+	cfg := Config{Timeout: cmd.Duration("timeout"), ResourceMaxBytes: cmd.Int64("resource-max-bytes")}
 	cfg.APIKey = strings.TrimSpace(getenv(APIKeyVariable))
 	if strings.ContainsAny(cfg.APIKey, " \t\r\n") {
 		return Config{}, fmt.Errorf("%s contains whitespace; set it to the key alone, as shown in your account settings", APIKeyVariable)
@@ -76,6 +90,10 @@ func FromCommand(cmd *cli.Command, getenv func(string) string) (Config, error) {
 	cfg.APIURL = u
 	if cfg.Timeout < time.Second || cfg.Timeout > MaxTimeout {
 		return Config{}, fmt.Errorf("--timeout (HOOKSVC_TIMEOUT) must be between 1s and %s, got %s; for example --timeout 30s", MaxTimeout, cfg.Timeout)
+	}
+	if cfg.ResourceMaxBytes < MinResourceMaxBytes || cfg.ResourceMaxBytes > MaxResourceMaxBytes {
+		return Config{}, fmt.Errorf("--resource-max-bytes (HOOKSVC_RESOURCE_MAX_BYTES) must be between %d and %d, got %d; for example --resource-max-bytes %d (4 MiB)",
+			int64(MinResourceMaxBytes), int64(MaxResourceMaxBytes), cfg.ResourceMaxBytes, int64(DefaultResourceMaxBytes))
 	}
 	return cfg, nil
 }

@@ -12,7 +12,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpforge/servers/hookmcp/internal/config"
 	"github.com/mcpforge/servers/hookmcp/internal/hooksvc"
+	"github.com/mcpforge/servers/shared/httpx"
 	"github.com/mcpforge/servers/shared/jsonx"
 )
 
@@ -48,8 +50,11 @@ func (h *handlers) addRequestsResource(server *mcp.Server) {
 	}
 }
 
-// readRequests reads every page, oldest first so that requests arriving
-// during the read join the end instead of shifting the pages.
+// readRequests reads pages, oldest first so that requests arriving during
+// the read join the end instead of shifting the pages, until the text would
+// pass the configured size (--resource-max-bytes). Requests left out are
+// counted in a second, plain-text content that says how to read them. The
+// call's --timeout bounds the whole read, not each page.
 func (h *handlers) readRequests(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	uri := req.Params.URI
 	id, ok := strings.CutPrefix(uri, "hooksvc://token/")
@@ -58,11 +63,15 @@ func (h *handlers) readRequests(ctx context.Context, req *mcp.ReadResourceReques
 	}
 	if !ok || checkUUID("token_id", id) != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf(
-			"%s: the token in %s must be a token UUID such as %s (the API does not take aliases)", uri, requestsURITemplate, exampleID)}
+			"%s: the token in %s must be a token UUID such as %s (the API does not take aliases)", truncate(uri, 200), requestsURITemplate, exampleID)}
 	}
 	id = strings.ToLower(id)
-	var all []json.RawMessage
-	for page := 1; page <= maxResourcePages; page++ {
+	ctx, cancel := httpx.WithTimeout(ctx, h.cfg.Timeout)
+	defer cancel()
+	limit := h.resourceMaxBytes()
+	var kept []json.RawMessage
+	size, total, full := 2, 0, false // the brackets
+	for page := 1; page <= maxResourcePages && !full; page++ {
 		query := url.Values{"sorting": {"oldest"}, "per_page": {strconv.Itoa(resourcePerPage)}, "page": {strconv.Itoa(page)}}
 		p, err := h.client.ListRequests(ctx, h.cfg.APIKey, id, query)
 		if errors.Is(err, hooksvc.ErrNotFound) {
@@ -71,19 +80,56 @@ func (h *handlers) readRequests(ctx context.Context, req *mcp.ReadResourceReques
 		if err != nil {
 			return nil, fmt.Errorf("reading %s: %w", uri, err)
 		}
+		total = max(total, p.Total)
 		for _, d := range p.Data {
-			all = append(all, d)
+			d = asObject(d)
+			if size+len(d)+1 > limit {
+				full = true
+				break
+			}
+			size += len(d) + 1
+			kept = append(kept, d)
 		}
 		if p.IsLastPage || len(p.Data) == 0 {
 			break
 		}
 	}
-	if all == nil {
-		all = []json.RawMessage{}
+	if kept == nil {
+		kept = []json.RawMessage{}
 	}
-	text, err := jsonx.Marshal(all)
+	text, err := jsonx.Marshal(kept)
 	if err != nil {
 		return nil, err
 	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "application/json", Text: string(text)}}}, nil
+	contents := []*mcp.ResourceContents{{URI: uri, MIMEType: "application/json", Text: string(text)}}
+	if full {
+		contents = append(contents, &mcp.ResourceContents{URI: uri, MIMEType: "text/plain", Text: resourceCutNote(len(kept), total, size, limit)})
+	}
+	return &mcp.ReadResourceResult{Contents: contents}, nil
+}
+
+func (h *handlers) resourceMaxBytes() int {
+	if h.cfg.ResourceMaxBytes > 0 {
+		return int(h.cfg.ResourceMaxBytes)
+	}
+	return config.DefaultResourceMaxBytes
+}
+
+// resourceCutNote says how many requests a cut read left out and which
+// list_requests calls read them: a per_page whose pages stay under
+// list_requests' own budget, dividing kept so that a page starts at the
+// first request left out.
+func resourceCutNote(kept, total, size, limit int) string {
+	leftOut := max(total-kept, 1)
+	average := size / max(kept, 1)
+	perPage := min(max(maxResultBytes*9/10/max(average, 1), 1), 100)
+	if kept == 0 {
+		perPage = 1
+	}
+	for kept > 0 && kept%perPage != 0 {
+		perPage--
+	}
+	return fmt.Sprintf("This resource holds the oldest %d of the token's %d requests; the other %d were left out to keep it under %d bytes (--resource-max-bytes). "+
+		"Read them with list_requests, sorting \"oldest\", per_page %d, from page %d on; or narrow with its query, date_from and date_to.",
+		kept, max(total, kept+leftOut), leftOut, limit, perPage, kept/perPage+1)
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -106,5 +107,48 @@ func TestResourceListing(t *testing.T) {
 	resources, err = withDefault.session.ListResources(context.Background(), nil)
 	if err != nil || len(resources.Resources) != 1 || resources.Resources[0].URI != "hooksvc://token/"+id+"/requests" {
 		t.Errorf("with a default token: %v %+v", err, resources)
+	}
+}
+
+// TestRequestsResourceBudget: a token full of large requests gives a
+// resource no larger than --resource-max-bytes; pages past the budget are
+// not fetched, and a note counts what was left out and names the
+// list_requests call that reads it. (1,000 requests of 150 KB once gave a
+// 301 MB text and 2.5 GiB of memory.)
+func TestRequestsResourceBudget(t *testing.T) {
+	h := connect(t, config.Config{ResourceMaxBytes: config.MinResourceMaxBytes})
+	id := h.createToken(t, nil)
+	for i := range 250 {
+		h.capture(t, id, "POST", "text/plain", fmt.Sprintf("%03d:%s", i, strings.Repeat("x", 1_000)))
+	}
+	h.fake.Reset()
+	uri := "hooksvc://token/" + id + "/requests"
+	res, err := h.session.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: uri})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Contents) != 2 || len(res.Contents[0].Text) > config.MinResourceMaxBytes {
+		t.Fatalf("%d contents, first %d bytes", len(res.Contents), len(res.Contents[0].Text))
+	}
+	var kept []map[string]any
+	if err := json.Unmarshal([]byte(res.Contents[0].Text), &kept); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(h.fake.Received()); n != 1 {
+		t.Errorf("%d pages fetched, want 1: the budget is reached within the first", n)
+	}
+	note := res.Contents[1].Text
+	contains(t, note, fmt.Sprintf("the oldest %d of the token's 250 requests", len(kept)), fmt.Sprintf("the other %d were left out", 250-len(kept)), "--resource-max-bytes")
+	var perPage, page int
+	if _, err := fmt.Sscanf(note[strings.Index(note, "per_page "):], "per_page %d, from page %d", &perPage, &page); err != nil {
+		t.Fatalf("no per_page/page in %q", note)
+	}
+	next := h.ok(t, "list_requests", map[string]any{"token_id": id, "sorting": "oldest", "per_page": perPage, "page": page})
+	first := next["data"].([]any)[0].(map[string]any)["content"].(string)
+	if want := fmt.Sprintf("%03d:", len(kept)); !strings.HasPrefix(first, want) {
+		t.Errorf("the note's page starts at %.4q, want the first left out (%s)", first, want)
+	}
+	if _, cut := next["note"]; cut {
+		t.Errorf("the note's per_page %d overflows list_requests: %v", perPage, next["note"])
 	}
 }
