@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"container/list"
 	"crypto/sha256"
 	"encoding/hex"
 	"net/http"
@@ -10,29 +11,35 @@ import (
 	"time"
 )
 
-// maxCacheEntries bounds the memory the cache holds: each entry is one
-// schema, which for a large API is a few megabytes.
-const maxCacheEntries = 16
+// DefaultCacheBytes bounds the memory the cache holds: a large public API's
+// schema (GitHub's) weighs about 5 MB, a hostile endpoint's may weigh 50.
+const DefaultCacheBytes = 64 << 20
 
 // Cache keeps converted schemas for a while, keyed by endpoint and the headers
-// that were sent (different credentials may see different schemas).
+// that were sent (different credentials may see different schemas). It holds
+// at most a number of bytes (by Schema.Weight), evicting the least recently
+// used entries; a schema heavier than the whole bound is not kept at all.
 type Cache struct {
-	ttl time.Duration
-	now func() time.Time
+	ttl      time.Duration
+	now      func() time.Time
+	maxBytes int
 
 	mu      sync.Mutex
-	entries map[string]cacheEntry
+	entries map[string]*cacheEntry
+	order   *list.List // of keys, most recently used first
+	bytes   int
 }
 
 type cacheEntry struct {
 	schema  *Schema
 	fetched time.Time
+	used    *list.Element
 }
 
-// NewCache returns a cache that keeps entries for ttl (0 keeps nothing) and
-// tells time with now.
-func NewCache(ttl time.Duration, now func() time.Time) *Cache {
-	return &Cache{ttl: ttl, now: now, entries: map[string]cacheEntry{}}
+// NewCache returns a cache that keeps entries for ttl (0 keeps nothing),
+// holds at most maxBytes, and tells time with now.
+func NewCache(ttl time.Duration, maxBytes int, now func() time.Time) *Cache {
+	return &Cache{ttl: ttl, now: now, maxBytes: maxBytes, entries: map[string]*cacheEntry{}, order: list.New()}
 }
 
 // Key identifies a schema fetch. It is a hash, so header values (credentials)
@@ -54,34 +61,45 @@ func Key(endpoint string, headers http.Header, includeDeprecated bool) string {
 }
 
 // Get returns the schema stored under key and when it was fetched, if it is
-// still fresh.
+// still fresh, and marks it recently used.
 func (c *Cache) Get(key string) (*Schema, time.Time, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	entry, ok := c.entries[key]
-	if !ok || c.now().Sub(entry.fetched) >= c.ttl {
+	if !ok {
 		return nil, time.Time{}, false
 	}
+	if c.now().Sub(entry.fetched) >= c.ttl {
+		c.remove(key)
+		return nil, time.Time{}, false
+	}
+	c.order.MoveToFront(entry.used)
 	return entry.schema, entry.fetched, true
 }
 
-// Put stores s under key, evicting the oldest entry when the cache is full.
+// Put stores s under key, evicting the least recently used entries until
+// the cache is within its bound. It returns the time s is said to be
+// fetched at.
 func (c *Cache) Put(key string, s *Schema) time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	now := c.now()
-	if c.ttl <= 0 {
+	if c.ttl <= 0 || s.Weight() > c.maxBytes {
 		return now
 	}
-	if _, exists := c.entries[key]; !exists && len(c.entries) >= maxCacheEntries {
-		oldest := ""
-		for k, entry := range c.entries {
-			if oldest == "" || entry.fetched.Before(c.entries[oldest].fetched) {
-				oldest = k
-			}
-		}
-		delete(c.entries, oldest)
+	c.remove(key)
+	for c.bytes+s.Weight() > c.maxBytes && c.order.Len() > 0 {
+		c.remove(c.order.Back().Value.(string))
 	}
-	c.entries[key] = cacheEntry{schema: s, fetched: now}
+	c.entries[key] = &cacheEntry{schema: s, fetched: now, used: c.order.PushFront(key)}
+	c.bytes += s.Weight()
 	return now
+}
+
+func (c *Cache) remove(key string) {
+	if entry, ok := c.entries[key]; ok {
+		c.order.Remove(entry.used)
+		c.bytes -= entry.schema.Weight()
+		delete(c.entries, key)
+	}
 }

@@ -22,6 +22,13 @@ type Schema struct {
 	SDL string
 }
 
+// Weight estimates the memory s holds, in bytes: its SDL and its syntax
+// tree, which measures about three times the SDL (GitHub's schema: 1.2 MB
+// of SDL, 3.8 MB retained).
+func (s *Schema) Weight() int {
+	return 4*len(s.SDL) + 1024
+}
+
 // New converts an introspection result.
 func New(r *Result) (*Schema, error) {
 	doc, err := ToDocument(r)

@@ -51,7 +51,7 @@ func NewServer(opts Options) *mcp.Server {
 			Redactor:         upstream.NewRedactor(cfg.Headers),
 			Logger:           opts.Logger,
 		},
-		cache: schema.NewCache(cfg.SchemaCacheTTL, opts.Now),
+		cache: schema.NewCache(cfg.SchemaCacheTTL, schema.DefaultCacheBytes, opts.Now),
 	}
 	server := mcp.NewServer(
 		&mcp.Implementation{Name: "graphqlmcp", Title: "GraphQL", Version: opts.Version},
