@@ -26,16 +26,17 @@ import (
 func main() {
 	listen := flag.String("listen", "127.0.0.1:8089", "address to listen on")
 	keys := flag.String("api-keys", "", "comma-separated API keys the fake accepts (tokens created with one are private to it)")
+	ignoreFilters := flag.Bool("ignore-filters", false, "behave like the open-source server: listing and deleting requests ignore date_from, date_to and query")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, *listen, *keys); err != nil {
+	if err := run(ctx, *listen, *keys, *ignoreFilters); err != nil {
 		fmt.Fprintln(os.Stderr, "fakehooksvc:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, listen, keys string) error {
+func run(ctx context.Context, listen, keys string, ignoreFilters bool) error {
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	var apiKeys []string
 	for _, k := range strings.Split(keys, ",") {
@@ -48,5 +49,5 @@ func run(ctx context.Context, listen, keys string) error {
 		return err
 	}
 	logger.Info("fake capture API listening; point hookmcp at it with HOOKSVC_API_URL", "url", "http://"+ln.Addr().String())
-	return app.Serve(ctx, ln, fakehooksvc.New(fakehooksvc.Options{APIKeys: apiKeys}), logger)
+	return app.Serve(ctx, ln, fakehooksvc.New(fakehooksvc.Options{APIKeys: apiKeys, IgnoreFilters: ignoreFilters}), logger)
 }

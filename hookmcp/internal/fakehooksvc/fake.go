@@ -33,6 +33,10 @@ type Options struct {
 	// Now is the fake's clock, for token expiry and request times; time.Now
 	// when nil.
 	Now func() time.Time
+	// IgnoreFilters makes the fake behave like the open-source webhook.site
+	// server: listing and deleting requests ignore date_from, date_to and
+	// query, so a filtered delete deletes everything.
+	IgnoreFilters bool
 }
 
 // Received is one request the fake received, as it arrived.
@@ -61,8 +65,9 @@ type Fault struct {
 
 // Server is the fake API. It is an http.Handler.
 type Server struct {
-	now  func() time.Time
-	keys map[string]bool
+	now           func() time.Time
+	keys          map[string]bool
+	ignoreFilters bool
 
 	mu       sync.Mutex
 	tokens   map[string]*token // by UUID, live ones
@@ -75,10 +80,11 @@ type Server struct {
 // New returns an empty fake.
 func New(opts Options) *Server {
 	s := &Server{
-		now:    opts.Now,
-		keys:   map[string]bool{},
-		tokens: map[string]*token{},
-		gone:   map[string]bool{},
+		now:           opts.Now,
+		keys:          map[string]bool{},
+		ignoreFilters: opts.IgnoreFilters,
+		tokens:        map[string]*token{},
+		gone:          map[string]bool{},
 	}
 	if s.now == nil {
 		s.now = time.Now

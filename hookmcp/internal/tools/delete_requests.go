@@ -9,6 +9,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpforge/servers/shared/httpx"
 	"github.com/mcpforge/servers/shared/mcptool"
 )
 
@@ -25,6 +26,7 @@ type DeleteRequestsResult struct {
 	Scope   string `json:"scope" jsonschema:"all, or matching when a filter was given"`
 	DateTo  string `json:"date_to,omitempty"`
 	Query   string `json:"query,omitempty"`
+	Matched *int   `json:"matched,omitempty" jsonschema:"with a filter: how many requests it matched just before the delete"`
 	Message string `json:"message" jsonschema:"what was asked to be deleted"`
 }
 
@@ -33,13 +35,15 @@ func (h *handlers) addDeleteRequestsTool(server *mcp.Server) {
 		Name:  "delete_requests",
 		Title: "Delete captured requests",
 		Description: "Delete the requests a token captured: those up to date_to and/or matching query, or, with neither, ALL of them. " +
-			"The token itself stays. This cannot be undone: confirm with the user first, and try the same filters with list_requests to see what would go.",
+			"The token itself stays. This cannot be undone: confirm with the user first, and try the same filters with list_requests to see what would go. " +
+			"A query that selects everything (blank, or only wildcards) is refused, and a filtered delete is refused on a server that does not apply filters (the open-source webhook.site): nothing is then deleted.",
 		InputSchema: mcptool.InputSchemaFor[DeleteRequestsArgs](func(s *jsonschema.Schema) {
 			adjustTokenArg(s)
 			adjustDate(s, "date_to")
 		}),
 		OutputSchema: mcptool.SchemaFor[DeleteRequestsResult](func(s *jsonschema.Schema) {
 			s.Properties["scope"].Enum = []any{"all", "matching"}
+			s.Properties["matched"].Types, s.Properties["matched"].Type = nil, "integer"
 		}),
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true), IdempotentHint: true, OpenWorldHint: ptr(true)},
 	}, h.deleteRequests)
@@ -53,6 +57,10 @@ func (h *handlers) deleteRequests(ctx context.Context, _ *mcp.CallToolRequest, a
 	if _, err := parseDate("date_to", args.DateTo); err != nil {
 		return nil, err
 	}
+	if args.Query != "" && matchesAll(args.Query) {
+		return nil, fmt.Errorf("query %q selects every request (it is blank, or only wildcards, quotes and operators), so it was refused and nothing was deleted: "+
+			"to delete every request, call delete_requests with neither query nor date_to; to delete some, give a query with a term to match, such as method:POST", truncate(args.Query, 100))
+	}
 	query := url.Values{}
 	var filters []string
 	if args.DateTo != "" {
@@ -63,15 +71,47 @@ func (h *handlers) deleteRequests(ctx context.Context, _ *mcp.CallToolRequest, a
 		query.Set("query", args.Query)
 		filters = append(filters, fmt.Sprintf("matching the query %q", args.Query))
 	}
+	out := DeleteRequestsResult{TokenID: id, Scope: "all", DateTo: args.DateTo, Query: args.Query}
+	if len(filters) == 0 {
+		if err := h.client.DeleteRequests(ctx, key, id, query); err != nil {
+			return nil, err
+		}
+		out.Message = fmt.Sprintf("Asked the API to delete all requests of token %s; it accepted. The token itself remains.", id)
+		return mcptool.Structured(out, out.Message)
+	}
+	out.Scope = "matching"
+	matched, err := h.provenFilteredCount(ctx, key, id, query, filterKinds{query: args.Query != "", dates: args.DateTo != ""})
+	if err != nil {
+		return nil, err
+	}
+	out.Matched = &matched
+	if matched == 0 {
+		out.Message = fmt.Sprintf("No request of token %s is %s, so nothing was deleted.", id, strings.Join(filters, " and "))
+		return mcptool.Structured(out, out.Message)
+	}
 	if err := h.client.DeleteRequests(ctx, key, id, query); err != nil {
 		return nil, err
 	}
-	out := DeleteRequestsResult{TokenID: id, Scope: "all", DateTo: args.DateTo, Query: args.Query}
-	if len(filters) == 0 {
-		out.Message = fmt.Sprintf("Asked the API to delete all requests of token %s; it accepted. The token itself remains.", id)
-	} else {
-		out.Scope = "matching"
-		out.Message = fmt.Sprintf("Asked the API to delete the requests of token %s %s; it accepted. Other requests and the token remain.", id, strings.Join(filters, " and "))
-	}
+	out.Message = fmt.Sprintf("Asked the API to delete the requests of token %s %s (%d matched just before); it accepted. Other requests and the token remain.", id, strings.Join(filters, " and "), matched)
 	return mcptool.Structured(out, out.Message)
+}
+
+// provenFilteredCount returns how many requests query matches, after proving
+// that the server applies every kind of filter in it; a server that does not
+// gets an error and no delete.
+func (h *handlers) provenFilteredCount(ctx context.Context, key, id string, query url.Values, kinds filterKinds) (int, error) {
+	total, err := h.count(ctx, key, id, nil)
+	if err != nil || total == 0 {
+		return 0, err
+	}
+	ignored, err := h.ignoredFilters(ctx, key, id, kinds)
+	if err != nil {
+		return 0, err
+	}
+	if len(ignored) > 0 {
+		return 0, fmt.Errorf("the capture API at %s does not apply the %s filter (asked for requests matching a filter that can match none, it listed the token's requests), "+
+			"so a filtered delete there would delete every request of the token: nothing was deleted. The open-source webhook.site behaves this way. "+
+			"To delete every request, call delete_requests with no filter; to keep some, leave them", httpx.DisplayURL(h.cfg.APIURL), strings.Join(ignored, " and "))
+	}
+	return h.count(ctx, key, id, query)
 }

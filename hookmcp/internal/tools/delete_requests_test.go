@@ -1,12 +1,15 @@
 package tools
 
 import (
+	"fmt"
+	"net/http/httptest"
 	"net/url"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcpforge/servers/hookmcp/internal/config"
+	"github.com/mcpforge/servers/hookmcp/internal/fakehooksvc"
 	"github.com/mcpforge/servers/shared/mcptest"
 )
 
@@ -52,4 +55,96 @@ func TestDeleteRequestsAll(t *testing.T) {
 	if page := h.ok(t, "list_requests", map[string]any{"token_id": id}); page["total"] != 0.0 {
 		t.Errorf("total after deleting all = %v", page["total"])
 	}
+}
+
+// deletes counts the DELETE calls the fake received.
+func (h *harness) deletes() int {
+	n := 0
+	for _, r := range h.fake.Received() {
+		if r.Method == "DELETE" {
+			n++
+		}
+	}
+	return n
+}
+
+// TestDeleteRequestsRefusesMatchAll: a query that selects everything is
+// refused and nothing is sent. " ", "\t" and `""` once deleted every request
+// and answered scope "matching".
+func TestDeleteRequestsRefusesMatchAll(t *testing.T) {
+	h := connect(t, config.Config{})
+	id := h.createToken(t, nil)
+	for i := range 3 {
+		h.capture(t, id, "POST", "text/plain", fmt.Sprint(i))
+	}
+	h.fake.Reset()
+	for _, query := range []string{" ", "\t", `""`, `"" ""`, "*", "*:*", "()", "* OR *", "NOT *"} {
+		msg := h.failure(t, "delete_requests", map[string]any{"token_id": id, "query": query})
+		contains(t, msg, "selects every request", "nothing was deleted", "neither query nor date_to")
+	}
+	if n := h.deletes(); n != 0 {
+		t.Errorf("%d DELETE calls were sent", n)
+	}
+	if page := h.ok(t, "list_requests", map[string]any{"token_id": id}); page["total"] != 3.0 {
+		t.Errorf("total = %v, want all 3 kept", page["total"])
+	}
+	if matchesAll("method:POST") || matchesAll("hello") || matchesAll(`"a b"`) || matchesAll("_exists_:query.x") {
+		t.Error("a real filter was taken for match-all")
+	}
+}
+
+// connectIgnoringFilters serves a fake that behaves like the open-source
+// webhook.site: filters on listing and deleting are ignored.
+func connectIgnoringFilters(t *testing.T) *harness {
+	t.Helper()
+	fake := fakehooksvc.New(fakehooksvc.Options{IgnoreFilters: true})
+	srv := httptest.NewServer(fake)
+	t.Cleanup(srv.Close)
+	return serve(t, fake, srv.URL, config.Config{})
+}
+
+// TestDeleteRequestsOnServerIgnoringFilters: where the server ignores
+// filters, a filtered delete is refused before anything is deleted, and the
+// explicit delete-all still works; list_requests says its filters were
+// ignored.
+func TestDeleteRequestsOnServerIgnoringFilters(t *testing.T) {
+	h := connectIgnoringFilters(t)
+	id := h.createToken(t, nil)
+	h.capture(t, id, "POST", "text/plain", "keep")
+	h.capture(t, id, "PUT", "text/plain", "drop")
+	h.fake.Reset()
+	for _, args := range []map[string]any{
+		{"token_id": id, "query": "method:PUT"},
+		{"token_id": id, "date_to": "2000-01-01 00:00:00"},
+		{"token_id": id, "query": "method:PUT", "date_to": "2100-01-01 00:00:00"},
+	} {
+		msg := h.failure(t, "delete_requests", args)
+		contains(t, msg, "does not apply the", "nothing was deleted", "open-source webhook.site")
+	}
+	if n := h.deletes(); n != 0 {
+		t.Errorf("%d DELETE calls were sent", n)
+	}
+	page := h.ok(t, "list_requests", map[string]any{"token_id": id, "query": "method:PUT"})
+	if page["total"] != 2.0 || page["filters_ignored"] != true {
+		t.Errorf("list: total %v filters_ignored %v", page["total"], page["filters_ignored"])
+	}
+	contains(t, page["note"].(string), "ignored the query filter", "this page is unfiltered")
+	h.ok(t, "delete_requests", map[string]any{"token_id": id})
+	if page := h.ok(t, "list_requests", map[string]any{"token_id": id}); page["total"] != 0.0 {
+		t.Errorf("the explicit delete-all left %v", page["total"])
+	}
+}
+
+// TestDeleteRequestsNothingToDelete: a filtered delete on a token with no
+// matching request sends no DELETE at all.
+func TestDeleteRequestsNothingToDelete(t *testing.T) {
+	h := connect(t, config.Config{})
+	id := h.createToken(t, nil)
+	out := h.ok(t, "delete_requests", map[string]any{"token_id": id, "query": "method:PUT"})
+	h.capture(t, id, "POST", "text/plain", "keep")
+	out2 := h.ok(t, "delete_requests", map[string]any{"token_id": id, "query": "method:PUT"})
+	if n := h.deletes(); n != 0 || out["matched"] != 0.0 || out2["matched"] != 0.0 {
+		t.Errorf("%d DELETE calls, matched %v and %v", n, out["matched"], out2["matched"])
+	}
+	contains(t, out2["message"].(string), "nothing was deleted")
 }

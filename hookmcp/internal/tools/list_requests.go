@@ -37,7 +37,10 @@ type ListRequestsResult struct {
 	IsLastPage  bool             `json:"is_last_page"`
 	From        int              `json:"from"`
 	To          int              `json:"to"`
-	Note        string           `json:"note,omitempty" jsonschema:"present when the page was cut to fit: how many requests were left out and how to read them"`
+	Note        string           `json:"note,omitempty" jsonschema:"present when the page was cut to fit (how many requests were left out and how to read them), or when the server ignored the filters"`
+	// FiltersIgnored is set when the server was shown to ignore the
+	// filters given, so the page holds unfiltered requests.
+	FiltersIgnored bool `json:"filters_ignored,omitempty" jsonschema:"true when the server does not apply date_from, date_to or query (the open-source webhook.site): the page is unfiltered"`
 }
 
 // Defaults that differ from the API's own: an assistant nearly always wants
@@ -88,6 +91,14 @@ func (h *handlers) listRequests(ctx context.Context, _ *mcp.CallToolRequest, arg
 	page, err := h.client.ListRequests(ctx, key, id, query)
 	if err != nil {
 		return nil, err
+	}
+	kinds := filterKinds{query: args.Query != "", dates: args.DateFrom != "" || args.DateTo != ""}
+	if kinds.query || kinds.dates {
+		ignored, err := h.ignoredFilters(ctx, key, id, kinds)
+		if err != nil {
+			return nil, err
+		}
+		page.FiltersIgnored = ignored
 	}
 	raw, err := fitPage(page)
 	if err != nil {
@@ -168,6 +179,11 @@ func fitPageWithin(page *hooksvc.Page, limit int) (json.RawMessage, error) {
 		note = cutNote(page, kept, len(page.Data))
 	}
 	note += describeDropped(dropped)
+	if len(page.FiltersIgnored) > 0 {
+		fields["filters_ignored"] = json.RawMessage("true")
+		note += fmt.Sprintf(" The capture API ignored the %s filter: it does not apply filters (the open-source webhook.site behaves this way), so this page is unfiltered.",
+			strings.Join(page.FiltersIgnored, " and "))
+	}
 	if note != "" {
 		fields["note"], _ = jsonx.Marshal(strings.TrimSpace(note))
 	}

@@ -48,6 +48,7 @@ func TestListRequestsArguments(t *testing.T) {
 	for i := range 5 {
 		h.capture(t, id, "POST", "text/plain", fmt.Sprintf("body %d", i))
 	}
+	h.fake.Reset()
 	out := h.ok(t, "list_requests", map[string]any{
 		"token_id": id, "sorting": "oldest", "per_page": 2, "page": 2,
 		"date_from": "2000-01-01 00:00:00", "date_to": "2100-01-01 00:00:00", "query": "method:POST",
@@ -56,8 +57,11 @@ func TestListRequestsArguments(t *testing.T) {
 		"sorting": {"oldest"}, "per_page": {"2"}, "page": {"2"},
 		"date_from": {"2000-01-01 00:00:00"}, "date_to": {"2100-01-01 00:00:00"}, "query": {"method:POST"},
 	}
-	if diff := cmp.Diff(want, h.last(t).Query); diff != "" {
+	if diff := cmp.Diff(want, h.fake.Received()[0].Query); diff != "" {
 		t.Errorf("query (-want +got):\n%s", diff)
+	}
+	if _, ignored := out["filters_ignored"]; ignored {
+		t.Errorf("a server that applies filters was said to ignore them: %v", out["note"])
 	}
 	var contents []any
 	for _, r := range out["data"].([]any) {

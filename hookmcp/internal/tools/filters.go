@@ -1,0 +1,91 @@
+package tools
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"net/url"
+	"strings"
+)
+
+// A filtered delete must never delete more than its filter says. Two things
+// can make it: a filter the API reads as "everything" (a blank query, a lone
+// wildcard), and a server that ignores filters altogether (the open-source
+// webhook.site, which hookmcp supports through HOOKSVC_API_URL, deletes every
+// request whatever date_from, date_to and query say). The first is refused
+// by reading the query; the second by asking the server a question whose
+// right answer is "none" before anything is deleted.
+
+// matchesAll reports a query that selects every request: blank, or made only
+// of wildcards, quotes, parentheses, field separators and boolean operators,
+// with no term left to match.
+func matchesAll(query string) bool {
+	rest := strings.NewReplacer(`"`, " ", `'`, " ", "(", " ", ")", " ", "*", " ", ":", " ", "&&", " ", "||", " ", "!", " ", "?", " ").Replace(query)
+	for _, word := range strings.Fields(rest) {
+		switch word {
+		case "AND", "OR", "NOT", "TO", "_exists_", "+", "-":
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// filterKinds groups the filters of a call by what the server must apply:
+// the query, and the dates.
+type filterKinds struct {
+	query bool
+	dates bool
+}
+
+// neverMatching returns, for each kind of filter in use, a filter of that
+// kind alone that no request can match: a random word, which no body holds,
+// and a date range that ends before the service existed.
+func (k filterKinds) neverMatching() map[string]url.Values {
+	probes := map[string]url.Values{}
+	if k.query {
+		var b [8]byte
+		_, _ = rand.Read(b[:])
+		probes["query"] = url.Values{"query": {"hookmcpprobe" + hex.EncodeToString(b[:])}}
+	}
+	if k.dates {
+		probes["date_from/date_to"] = url.Values{"date_to": {"1970-01-01 00:00:00"}}
+	}
+	return probes
+}
+
+// ignoredFilters asks the server, for each kind of filter in use, to list
+// what a never-matching filter of that kind selects. A server that applies
+// the filter answers total 0; one that ignores it answers with the token's
+// requests. It returns the kinds the server ignores, or an error when it
+// could not be asked.
+func (h *handlers) ignoredFilters(ctx context.Context, key, id string, kinds filterKinds) ([]string, error) {
+	var ignored []string
+	for kind, filter := range kinds.neverMatching() {
+		filter.Set("per_page", "1")
+		filter.Set("page", "1")
+		page, err := h.client.ListRequests(ctx, key, id, filter)
+		if err != nil {
+			return nil, fmt.Errorf("checking that the capture API applies the %s filter: %w", kind, err)
+		}
+		if page.Total > 0 || len(page.Data) > 0 {
+			ignored = append(ignored, kind)
+		}
+	}
+	return ignored, nil
+}
+
+// count returns how many of a token's requests match query (all of them when
+// it has no filter).
+func (h *handlers) count(ctx context.Context, key, id string, query url.Values) (int, error) {
+	q := url.Values{"per_page": {"1"}, "page": {"1"}}
+	for name, values := range query {
+		q[name] = values
+	}
+	page, err := h.client.ListRequests(ctx, key, id, q)
+	if err != nil {
+		return 0, err
+	}
+	return page.Total, nil
+}
