@@ -166,6 +166,8 @@ func TestBadStartupValues(t *testing.T) {
 		{Name: "token id from the environment", Env: []string{"HOOKSVC_TOKEN_ID=123"}, Want: `"123" is not a token UUID`},
 		{Name: "api url not absolute", Args: []string{"--api-url", "webhook.site"}, Want: `--api-url (HOOKSVC_API_URL): "webhook.site" is not an absolute http(s) URL`},
 		{Name: "api url with a query", Env: []string{"HOOKSVC_API_URL=https://webhook.site/?x=1"}, Want: "must be a plain base URL without query string or fragment"},
+		{Name: "api url query not repeated", Args: []string{"--api-url", "https://webhook.site/?key=SECRET6"}, Want: "without query string", Secret: "SECRET6"},
+		{Name: "api url fragment not repeated", Args: []string{"--api-url", "webhook.site/#SECRET5"}, Want: "is not an absolute http(s) URL", Secret: "SECRET5"},
 		{Name: "api url with a password", Args: []string{"--api-url", "https://me:hunter22@webhook.site"}, Want: "must not carry user info"},
 		{Name: "api key with a space", Env: []string{"HOOKSVC_API_KEY=abc def-secret-key"}, Want: "HOOKSVC_API_KEY contains whitespace"},
 		{Name: "api key as a flag", Args: []string{"--api-key", "abc"}, Want: "flag provided but not defined: -api-key"},

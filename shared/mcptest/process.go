@@ -99,6 +99,8 @@ type UsageCase struct {
 	Args []string
 	Env  []string
 	Want string
+	// Secret, when set, must not appear in anything the process prints.
+	Secret string
 }
 
 // CheckUsageErrors runs CheckUsageError for each case, as subtests.
@@ -106,15 +108,18 @@ func CheckUsageErrors(t *testing.T, binary, name string, cases []UsageCase) {
 	t.Helper()
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
-			CheckUsageError(t, binary, name, c.Args, c.Env, c.Want)
+			stderr := CheckUsageError(t, binary, name, c.Args, c.Env, c.Want)
+			if c.Secret != "" && strings.Contains(stderr, c.Secret) {
+				t.Errorf("the secret %q shows in %q", c.Secret, stderr)
+			}
 		})
 	}
 }
 
 // CheckUsageError runs binary with args and extra environment and checks that
 // it exits with code 2, printing nothing on stdout and one line on stderr
-// that starts with "<name>: " and contains want.
-func CheckUsageError(t *testing.T, binary, name string, args, env []string, want string) {
+// that starts with "<name>: " and contains want. It returns what was printed.
+func CheckUsageError(t *testing.T, binary, name string, args, env []string, want string) string {
 	t.Helper()
 	cmd := exec.Command(binary, args...)
 	cmd.Env = append(os.Environ(), env...)
@@ -132,6 +137,7 @@ func CheckUsageError(t *testing.T, binary, name string, args, env []string, want
 	if stdout.Len() != 0 {
 		t.Errorf("stdout is not empty: %q", stdout.String())
 	}
+	return stderr.String()
 }
 
 // CheckHelpAndVersion checks that --help names every string of want and fits

@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/mcpforge/servers/graphqlmcp/internal/upstream"
+	"github.com/mcpforge/servers/shared/httpx"
 )
 
 // Mutations is the server-wide ceiling on running mutations.
@@ -156,10 +157,10 @@ func FromCommand(cmd *cli.Command) (Config, error) {
 func ParseEndpoint(raw string) (*url.URL, error) {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("%q is not an absolute http(s) URL; give one such as https://api.example.com/graphql", raw)
+		return nil, fmt.Errorf("%q is not an absolute http(s) URL; give one such as https://api.example.com/graphql", httpx.RedactURL(raw))
 	}
 	if u.Fragment != "" {
-		return nil, fmt.Errorf("%q has a #fragment, which is never sent to a server; remove it", raw)
+		return nil, fmt.Errorf("%q has a #fragment, which is never sent to a server; remove it", httpx.RedactURL(raw))
 	}
 	return u, nil
 }

@@ -34,7 +34,7 @@ func (p Policy) Resolve(raw string) (Target, error) {
 	}
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return Target{}, fmt.Errorf("endpoint %q is not an absolute http(s) URL: pass one such as https://api.example.com/graphql, or omit endpoint to use the default %s", raw, httpx.DisplayURL(p.Default))
+		return Target{}, fmt.Errorf("endpoint %q is not an absolute http(s) URL: pass one such as https://api.example.com/graphql, or omit endpoint to use the default %s", httpx.RedactURL(raw), httpx.DisplayURL(p.Default))
 	}
 	u.Fragment = ""
 	isDefault := sameEndpoint(u, p.Default)

@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/mcpforge/servers/hookmcp/internal/hooksvc"
+	"github.com/mcpforge/servers/shared/httpx"
 )
 
 // Config is the checked startup configuration.
@@ -107,10 +108,10 @@ func ParseAPIURL(raw string) (*url.URL, error) {
 		return nil, fmt.Errorf("the URL must not carry user info (user:password@); pass the API key in %s instead", APIKeyVariable)
 	}
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("%q is not an absolute http(s) URL; use the base URL of the API, such as %s", raw, DefaultAPIURL)
+		return nil, fmt.Errorf("%q is not an absolute http(s) URL; use the base URL of the API, such as %s", httpx.RedactURL(raw), DefaultAPIURL)
 	}
 	if u.RawQuery != "" || u.Fragment != "" {
-		return nil, fmt.Errorf("%q must be a plain base URL without query string or fragment, such as %s", raw, DefaultAPIURL)
+		return nil, fmt.Errorf("%q must be a plain base URL without query string or fragment, such as %s", httpx.RedactURL(raw), DefaultAPIURL)
 	}
 	u.Path = strings.TrimSuffix(u.Path, "/")
 	return u, nil
