@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -30,6 +31,10 @@ const apiKey = "stdio-key-0123456789"
 
 // exercise calls every tool once and reads the resource, in the order an
 // assistant would, and returns the new token's UUID.
+// probeWord is the random word delete_requests uses to prove that the server
+// applies query filters.
+var probeWord = regexp.MustCompile(`hookmcpprobe[0-9a-f]+`)
+
 func exercise(t *testing.T, session *mcp.ClientSession) string {
 	t.Helper()
 	ctx := context.Background()
@@ -86,7 +91,7 @@ func TestStdio(t *testing.T) {
 	for _, r := range fake.Received() {
 		line := r.Method + " " + strings.ReplaceAll(r.Path, id, "{id}")
 		if len(r.Query) > 0 {
-			line += "?" + r.Query.Encode()
+			line += "?" + probeWord.ReplaceAllString(r.Query.Encode(), "hookmcpprobe{random}")
 		}
 		if len(r.Body) > 0 && strings.HasPrefix(r.Path, "/token") {
 			line += " " + string(r.Body)
@@ -106,6 +111,12 @@ func TestStdio(t *testing.T) {
 		`GET /token/{id}/requests?page=1&per_page=1&sorting=newest`,
 		`GET /token/{id}/request/` + requestID(fake, id) + `/raw`,
 		`GET /token/{id}/requests?page=1&per_page=100&sorting=oldest`,
+		// delete_requests with a query: the token has requests, the server
+		// applies query filters (a random word matches none), and this many
+		// match; then the delete.
+		`GET /token/{id}/requests?page=1&per_page=1`,
+		`GET /token/{id}/requests?page=1&per_page=1&query=hookmcpprobe{random}`,
+		`GET /token/{id}/requests?page=1&per_page=1&query=method%3APOST`,
 		`DELETE /token/{id}/request?query=method%3APOST`,
 		`DELETE /token/{id}`,
 	}

@@ -54,6 +54,12 @@ func TestIsLinkLocalHost(t *testing.T) {
 		"169.254.169.254": true, "169.254.0.1": true, "fe80::1": true, "[fe80::1]": true, "fd00:ec2::254": true,
 		"metadata.google.internal": true, "metadata.google.internal.": true, "METADATA": true, "::ffff:169.254.169.254": true,
 		"127.0.0.1": false, "10.0.0.1": false, "example.com": false, "::1": false, "api.metadata.example": false,
+		// Other spellings of the same addresses.
+		"::169.254.169.254": true, "[::169.254.169.254]": true, "64:ff9b::a9fe:a9fe": true, "[64:ff9b::a9fe:a9fe]": true,
+		"64:ff9b:1::a9fe:a9fe": true, "2002:a9fe:a9fe::1": true, "2001:0:4136:e378:8000:63bf:5601:5601": true,
+		"100.100.100.200": true, "0xa9fea9fe": true, "0xA9FEA9FE": true, "2852039166": true, "0251.0376.0251.0376": true,
+		"169.254.43518": true, "169.16689662": true, "fe80::1%25eth0": true, "instance-data": true,
+		"0x7f000001": false, "64:ff9b::a00:1": false, "::": false, "1.2.3.4.5": false, "0x1ffffffff": false, "256.1.1.1": false,
 	} {
 		if got := IsLinkLocalHost(host); got != want {
 			t.Errorf("IsLinkLocalHost(%q) = %v, want %v", host, got, want)
@@ -71,8 +77,17 @@ func TestGuardLinkLocal(t *testing.T) {
 	if err := guardLinkLocal(ctx, "tcp6", "[fe80::1%eth0]:80", nil); !errors.Is(err, ErrLinkLocal) {
 		t.Errorf("zoned IPv6 link-local: %v, want ErrLinkLocal", err)
 	}
-	if err := guardLinkLocal(AllowLinkLocal(ctx), "tcp4", "169.254.169.254:80", nil); err != nil {
+	for _, address := range []string{"[::169.254.169.254]:80", "[64:ff9b::a9fe:a9fe]:80", "100.100.100.200:80", "[fd00:ec2::254]:80"} {
+		if err := guardLinkLocal(ctx, "tcp6", address, nil); !errors.Is(err, ErrLinkLocal) {
+			t.Errorf("%s: %v, want ErrLinkLocal", address, err)
+		}
+	}
+	allow := func(*url.URL) (bool, error) { return true, nil }
+	if err := guardLinkLocal(WithGate(ctx, allow, true), "tcp4", "169.254.169.254:80", nil); err != nil {
 		t.Errorf("explicitly allowed: %v", err)
+	}
+	if err := guardLinkLocal(WithGate(ctx, allow, false), "tcp4", "169.254.169.254:80", nil); !errors.Is(err, ErrLinkLocal) {
+		t.Errorf("a gate that did not allow it: %v", err)
 	}
 	if err := guardLinkLocal(ctx, "tcp4", "127.0.0.1:80", nil); err != nil {
 		t.Errorf("loopback: %v", err)

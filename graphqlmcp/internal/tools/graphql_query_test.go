@@ -467,3 +467,34 @@ func TestHandlerPanicIsAToolError(t *testing.T) {
 		t.Errorf("log: %s", log)
 	}
 }
+
+// TestRedirectHopsAreJudged: every redirect hop is judged as a new endpoint,
+// with no exemption from the hop before. The default endpoint's exemption
+// once covered a 307 to a metadata address, and an allow-listed endpoint's
+// 307 to an origin outside the allow-list was followed.
+func TestRedirectHopsAreJudged(t *testing.T) {
+	outside, outsideRec := testservers.Start(t, testservers.NewFaults())
+	for _, target := range []string{"http://169.254.169.254/latest/meta-data/", "http://[fd00:ec2::254]/", "http://100.100.100.200/", "http://[::169.254.169.254]/"} {
+		faults := testservers.NewFaults()
+		faults.RedirectTo = target
+		home, _ := testservers.Start(t, faults)
+		h := connect(t, testConfig(t, home.URL+"/redirect"), nil)
+		res := h.call(t, "graphql_query", map[string]any{"query": "{ a }"})
+		if text := mcptest.Text(res); !res.IsError || !strings.Contains(text, "redirected to a URL that is refused") || !strings.Contains(text, "link-local") {
+			t.Errorf("default endpoint redirecting to %s: %q", target, text)
+		}
+	}
+	faults := testservers.NewFaults()
+	faults.RedirectTo = outside.URL + "/echo"
+	home, _ := testservers.Start(t, faults)
+	cfg := testConfig(t, home.URL+"/graphql")
+	cfg.AllowEndpoints = []*url.URL{mustURL(t, home.URL+"/redirect")}
+	h := connect(t, cfg, nil)
+	res := h.call(t, "graphql_query", map[string]any{"query": "{ a }", "endpoint": home.URL + "/redirect"})
+	if text := mcptest.Text(res); !res.IsError || !strings.Contains(text, "is not allowed") {
+		t.Errorf("allow-listed endpoint redirecting outside the list: %q", text)
+	}
+	if n := outsideRec.Count(); n != 0 {
+		t.Errorf("the origin outside the allow-list received %d requests", n)
+	}
+}

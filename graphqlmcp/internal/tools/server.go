@@ -42,14 +42,16 @@ func NewServer(opts Options) *mcp.Server {
 		opts.Now = time.Now
 	}
 	cfg := opts.Config
+	policy := upstream.Policy{Default: cfg.Endpoint, Allow: cfg.AllowEndpoints, HeadersAnyOrigin: cfg.HeadersAnyOrigin}
 	h := &handlers{
 		cfg:    cfg,
-		policy: upstream.Policy{Default: cfg.Endpoint, Allow: cfg.AllowEndpoints, HeadersAnyOrigin: cfg.HeadersAnyOrigin},
+		policy: policy,
 		client: &upstream.Client{
 			HTTP:             opts.HTTP,
 			MaxResponseBytes: cfg.MaxResponseBytes,
 			Redactor:         upstream.NewRedactor(cfg.Headers),
 			Logger:           opts.Logger,
+			Gate:             policy.Gate,
 		},
 		cache: schema.NewCache(cfg.SchemaCacheTTL, schema.DefaultCacheBytes, opts.Now),
 	}

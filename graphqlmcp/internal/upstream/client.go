@@ -25,6 +25,8 @@ type Client struct {
 	MaxResponseBytes int64
 	Redactor         Redactor
 	Logger           *slog.Logger
+	// Gate judges every redirect hop as a new endpoint (Policy.Gate).
+	Gate httpx.Gate
 }
 
 // Request is one GraphQL-over-HTTP POST.
@@ -72,8 +74,8 @@ func (c *Client) Post(ctx context.Context, req Request) (*Response, error) {
 	}
 	ctx, cancel := httpx.WithTimeout(ctx, req.Timeout)
 	defer cancel()
-	if req.Target.LinkLocalAllowed {
-		ctx = httpx.AllowLinkLocal(ctx)
+	if c.Gate != nil {
+		ctx = httpx.WithGate(ctx, c.Gate, req.Target.LinkLocalAllowed)
 	}
 	httpReq, err := http.NewRequestWithContext(ctx, http.MethodPost, req.Target.URL.String(), bytes.NewReader(payload))
 	if err != nil {

@@ -3,6 +3,8 @@ package upstream
 import (
 	"fmt"
 	"net/url"
+	"path"
+	"slices"
 	"strings"
 
 	"github.com/mcpforge/servers/shared/httpx"
@@ -37,6 +39,7 @@ func (p Policy) Resolve(raw string) (Target, error) {
 		return Target{}, fmt.Errorf("endpoint %q is not an absolute http(s) URL: pass one such as https://api.example.com/graphql, or omit endpoint to use the default %s", httpx.RedactURL(raw), httpx.DisplayURL(p.Default))
 	}
 	u.Fragment = ""
+	cleanPath(u)
 	isDefault := sameEndpoint(u, p.Default)
 	explicit := isDefault
 	if !isDefault && len(p.Allow) > 0 {
@@ -58,6 +61,14 @@ func (p Policy) Resolve(raw string) (Target, error) {
 		StartupHeaders:   p.HeadersAnyOrigin || httpx.Origin(u) == httpx.Origin(p.Default),
 		LinkLocalAllowed: explicit,
 	}, nil
+}
+
+// Gate judges a redirect hop as a new endpoint: the allow-list and the
+// link-local guard apply to it, and it may reach a link-local address only
+// when the operator named it.
+func (p Policy) Gate(u *url.URL) (bool, error) {
+	target, err := p.Resolve(u.String())
+	return target.LinkLocalAllowed, err
 }
 
 func (p Policy) allowedList() string {
@@ -82,4 +93,20 @@ func matchesPrefix(u, prefix *url.URL) bool {
 	base := strings.TrimSuffix(prefix.EscapedPath(), "/")
 	path := u.EscapedPath()
 	return base == "" || path == base || strings.HasPrefix(path, base+"/")
+}
+
+// cleanPath removes dot segments from u's path (/graphql/../echo is /echo,
+// and so is /graphql/%2e%2e/echo once decoded), so that an allow-list prefix
+// is matched against the path the endpoint will serve, and that path is
+// what is sent. A path without dot segments is left as it was written.
+func cleanPath(u *url.URL) {
+	segments := strings.Split(u.Path, "/")
+	if !slices.Contains(segments, "..") && !slices.Contains(segments, ".") {
+		return
+	}
+	cleaned := path.Clean("/" + u.Path)
+	if strings.HasSuffix(u.Path, "/") && cleaned != "/" {
+		cleaned += "/"
+	}
+	u.Path, u.RawPath = cleaned, ""
 }

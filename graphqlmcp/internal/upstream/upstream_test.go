@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcpforge/servers/shared/httpx"
 )
 
 func parse(t *testing.T, raw string) *url.URL {
@@ -41,6 +43,16 @@ func TestPolicyResolve(t *testing.T) {
 		{"no host", open, "https:///graphql", Target{}, "not an absolute http(s) URL"},
 		{"link-local", open, "http://169.254.169.254/", Target{}, "is refused"},
 		{"link-local allowed explicitly", Policy{Default: def, Allow: []*url.URL{parse(t, "http://169.254.169.254")}}, "http://169.254.169.254/x", Target{LinkLocalAllowed: true}, ""},
+		// Other spellings of metadata addresses.
+		{"v4-compatible IPv6", open, "http://[::169.254.169.254]/", Target{}, "is refused"},
+		{"NAT64", open, "http://[64:ff9b::a9fe:a9fe]/", Target{}, "is refused"},
+		{"Alibaba metadata", open, "http://100.100.100.200/latest/meta-data", Target{}, "is refused"},
+		{"hex host", open, "http://0xa9fea9fe/", Target{}, "is refused"},
+		{"integer host", open, "http://2852039166/", Target{}, "is refused"},
+		// The prefix is matched on the cleaned path.
+		{"dot segments leave the prefix", fenced, "https://api.example.com/v2/../echo", Target{}, "is not allowed"},
+		{"encoded dot segments leave the prefix", fenced, "https://api.example.com/v2/%2e%2e/echo", Target{}, "is not allowed"},
+		{"dot segments within the prefix", fenced, "https://api.example.com/v2/x/../graphql", Target{StartupHeaders: true, LinkLocalAllowed: true}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -56,6 +68,9 @@ func TestPolicyResolve(t *testing.T) {
 			}
 			if got.StartupHeaders != tt.want.StartupHeaders || got.LinkLocalAllowed != tt.want.LinkLocalAllowed {
 				t.Errorf("got %+v, want %+v", got, tt.want)
+			}
+			if strings.Contains(got.URL.String(), "..") || strings.Contains(strings.ToLower(got.URL.String()), "%2e") {
+				t.Errorf("the URL sent keeps dot segments: %s", got.URL)
 			}
 		})
 	}
@@ -115,4 +130,36 @@ func TestCheckHeaders(t *testing.T) {
 			t.Errorf("CheckHeaders(%v) = %v, want %q", want, err, headers)
 		}
 	}
+}
+
+// FuzzResolve: no endpoint makes the policy panic; an accepted one has no dot
+// segments, is under an allowed prefix when there is an allow-list, and is a
+// link-local or metadata host only when the operator named it.
+func FuzzResolve(f *testing.F) {
+	def, _ := url.Parse("https://api.example.com/graphql")
+	prefix, _ := url.Parse("https://api.example.com/v2/")
+	policies := []Policy{{Default: def}, {Default: def, Allow: []*url.URL{prefix}}}
+	for _, seed := range []string{"", "https://api.example.com/v2/../x", "http://[::169.254.169.254]/", "http://0xa9fea9fe/", "https://api.example.com/v2/%2e%2e/x", "http://u:p@h/?q#f"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		for i, p := range policies {
+			target, err := p.Resolve(raw)
+			if err != nil {
+				continue
+			}
+			u := target.URL
+			for _, segment := range strings.Split(u.Path, "/") {
+				if segment == ".." || segment == "." {
+					t.Fatalf("policy %d: %q resolved to %s, with dot segments", i, raw, u)
+				}
+			}
+			if len(p.Allow) > 0 && !sameEndpoint(u, p.Default) && !matchesPrefix(u, prefix) {
+				t.Fatalf("policy %d: %q resolved to %s, outside the allow-list", i, raw, u)
+			}
+			if httpx.IsLinkLocalHost(u.Hostname()) && !target.LinkLocalAllowed {
+				t.Fatalf("policy %d: link-local %s accepted without the operator", i, u)
+			}
+		}
+	})
 }

@@ -164,12 +164,21 @@ func retryWait(h http.Header, attempt int) (wait time.Duration, asked bool) {
 	return 500 * time.Millisecond << attempt, false
 }
 
+// maxRetryAfterSeconds is what any longer Retry-After is read as: a day, far
+// over MaxRetryWait, and small enough that no arithmetic on it overflows.
+const maxRetryAfterSeconds = 24 * 60 * 60
+
 func parseRetryAfter(v string) (time.Duration, bool) {
 	v = strings.TrimSpace(v)
 	if v == "" {
 		return 0, false
 	}
-	if secs, err := strconv.Atoi(v); err == nil && secs >= 0 {
+	if secs, err := strconv.ParseUint(v, 10, 64); err == nil || errors.Is(err, strconv.ErrRange) {
+		// Past the cap, the exact value no longer matters, and multiplying
+		// it into a Duration could overflow into a short or negative wait.
+		if err != nil || secs > maxRetryAfterSeconds {
+			return maxRetryAfterSeconds * time.Second, true
+		}
 		return time.Duration(secs) * time.Second, true
 	}
 	if at, err := http.ParseTime(v); err == nil {
@@ -235,6 +244,9 @@ func statusError(c Call, resp *Response, retries int, redactor redact.Redactor) 
 }
 
 func formatWait(d time.Duration) string {
+	if d >= maxRetryAfterSeconds*time.Second {
+		return "a day or more"
+	}
 	if d < time.Second {
 		return d.String()
 	}

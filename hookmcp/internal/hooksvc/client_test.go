@@ -23,6 +23,12 @@ func TestParseRetryAfter(t *testing.T) {
 		{"-3", 0, 0, false},
 		{future, 3 * time.Second, 5 * time.Second, true},
 		{"Mon, 01 Jan 2001 00:00:00 GMT", 0, 0, true}, // in the past: no wait
+		// Values that overflow a Duration once wrapped to short or
+		// negative waits; anything over the cap reads as over the cap.
+		{"9223372037", 24 * time.Hour, 24 * time.Hour, true},
+		{"18446744073709551616", 24 * time.Hour, 24 * time.Hour, true},
+		{"99999999999999999999999", 24 * time.Hour, 24 * time.Hour, true},
+		{"Fri, 31 Dec 9999 23:59:59 GMT", MaxRetryWait, 1<<63 - 1, true},
 	}
 	for _, tt := range tests {
 		got, ok := parseRetryAfter(tt.in)
@@ -49,6 +55,7 @@ func TestStatusError(t *testing.T) {
 		{422, nil, `{"success":false,"error":{"message":"Basic accounts may hold one token.","id":null}}`,
 			"the API refused the values (HTTP 422): Basic accounts may hold one token.", nil},
 		{429, http.Header{"Retry-After": {"30"}}, "", "rate limited by the capture API (HTTP 429); it asks to wait 30 s before trying again", nil},
+		{429, http.Header{"Retry-After": {"9223372037"}}, "", "rate limited by the capture API (HTTP 429); it asks to wait a day or more before trying again", nil},
 		{400, nil, `{"success":false,"error":{"message":"Bad query secret-key-123","id":null}}`, "the capture API answered 400 Bad Request: Bad query [REDACTED]", nil},
 		{502, nil, "<html>gateway</html>", "the capture API answered 502 Bad Gateway: <html>gateway</html>", nil},
 	}
