@@ -138,6 +138,21 @@ func sharedFlags(envPrefix string) []cli.Flag {
 			Usage:   "address to listen on with --transport http",
 			Sources: cli.EnvVars(envPrefix + "_LISTEN"),
 		},
+		&cli.StringSliceFlag{
+			Name:    "allow-origin",
+			Usage:   "with --transport http: a web origin (https://app.example.com) whose pages may call the server; local pages always may",
+			Sources: cli.EnvVars(envPrefix + "_ALLOW_ORIGIN"),
+		},
+		&cli.StringFlag{
+			Name:    "http-token",
+			Usage:   "with --transport http: clients must send Authorization: Bearer <this>; required on a non-loopback --listen",
+			Sources: cli.EnvVars(envPrefix + "_HTTP_TOKEN"),
+		},
+		&cli.BoolFlag{
+			Name:    "insecure-no-auth",
+			Usage:   "with --transport http: serve a non-loopback --listen without --http-token (only behind something that authenticates)",
+			Sources: cli.EnvVars(envPrefix + "_INSECURE_NO_AUTH"),
+		},
 		&cli.StringFlag{
 			Name:    "log-level",
 			Value:   "info",
@@ -157,12 +172,20 @@ func serve(ctx context.Context, spec Spec, cmd *cli.Command, streams Streams, ve
 	if transport != "stdio" && transport != "http" {
 		return usageError{fmt.Errorf("--transport %q is not a transport: use stdio or http", transport)}
 	}
+	var access httpAccess
+	if transport == "http" {
+		var err error
+		access, err = httpAccessFrom(cmd.String("listen"), cmd.StringSlice("allow-origin"), cmd.String("http-token"), cmd.Bool("insecure-no-auth"), spec.EnvPrefix)
+		if err != nil {
+			return usageError{err}
+		}
+	}
 	server, err := spec.Build(ctx, cmd, Env{Logger: logger, UserAgent: UserAgent(spec.Name), Version: version})
 	if err != nil {
 		return usageError{err}
 	}
 	if transport == "http" {
-		return ServeHTTP(ctx, server, cmd.String("listen"), logger)
+		return serveHTTP(ctx, server, cmd.String("listen"), access, logger)
 	}
 	if isTerminal(streams.Stdin) && spec.Hint != "" {
 		fmt.Fprintln(streams.Stderr, spec.Hint)

@@ -2,26 +2,141 @@ package app
 
 import (
 	"context"
+	"crypto/subtle"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
+	"net/url"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// HTTPHandler serves server over Streamable HTTP at /mcp, stateless (every
+// httpAccess is who may use the Streamable HTTP endpoint.
+type httpAccess struct {
+	// allowOrigins are origins (scheme://host[:port]) a browser page may
+	// call from, besides local ones.
+	allowOrigins map[string]bool
+	// token, when set, must come as "Authorization: Bearer <token>".
+	token string
+}
+
+// minHTTPTokenLen keeps a guessable token from standing in for one.
+const minHTTPTokenLen = 16
+
+// httpAccessFrom reads --allow-origin, --http-token and --insecure-no-auth
+// and refuses a listener that anyone could reach without a token: the
+// server holds its operator's credentials (a GitHub token, a capture-API
+// key), and any caller of /mcp uses them.
+func httpAccessFrom(listen string, allowOrigins []string, token string, insecure bool, envPrefix string) (httpAccess, error) {
+	access := httpAccess{allowOrigins: map[string]bool{}, token: token}
+	for _, raw := range allowOrigins {
+		for _, item := range strings.Split(raw, ",") {
+			if item = strings.TrimSpace(item); item == "" {
+				continue
+			}
+			origin, ok := normalizeOrigin(item)
+			if !ok {
+				return httpAccess{}, fmt.Errorf("--allow-origin %q is not an origin: give scheme://host[:port], such as https://app.example.com", item)
+			}
+			access.allowOrigins[origin] = true
+		}
+	}
+	if token != "" && (len(token) < minHTTPTokenLen || strings.ContainsAny(token, " \t\r\n")) {
+		// Not repeated: it is a secret, even when malformed.
+		return httpAccess{}, fmt.Errorf("--http-token (%s_HTTP_TOKEN) must be at least %d characters with no spaces; generate one with: openssl rand -hex 32", envPrefix, minHTTPTokenLen)
+	}
+	if token == "" && !insecure && !isLoopbackListen(listen) {
+		return httpAccess{}, fmt.Errorf("--listen %s is not a loopback address, and anyone who reaches it could use this server's credentials: "+
+			"set --http-token (%s_HTTP_TOKEN) so that clients must send Authorization: Bearer <token>, "+
+			"or pass --insecure-no-auth if something in front of the server already authenticates callers", listen, envPrefix)
+	}
+	return access, nil
+}
+
+// isLoopbackListen reports a listen address only this machine can reach.
+func isLoopbackListen(listen string) bool {
+	host, _, err := net.SplitHostPort(listen)
+	if err != nil {
+		return false
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	addr, err := netip.ParseAddr(strings.Trim(host, "[]"))
+	return err == nil && addr.Unmap().IsLoopback()
+}
+
+// normalizeOrigin renders an origin as browsers send it: lower-case scheme
+// and host, and the port only when it is not the scheme's default.
+func normalizeOrigin(raw string) (string, bool) {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.User != nil {
+		return "", false
+	}
+	host, port := strings.ToLower(u.Hostname()), u.Port()
+	if (u.Scheme == "http" && port == "80") || (u.Scheme == "https" && port == "443") {
+		port = ""
+	}
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	if port != "" {
+		host += ":" + port
+	}
+	return strings.ToLower(u.Scheme) + "://" + host, true
+}
+
+// isLocalOrigin reports an origin on this machine: a page served from
+// localhost, 127.0.0.0/8 or [::1], on any port.
+func isLocalOrigin(origin string) bool {
+	u, err := url.Parse(origin)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return false
+	}
+	return isLoopbackListen(net.JoinHostPort(u.Hostname(), "0"))
+}
+
+// guard checks every request to /mcp before the MCP handler sees it. The
+// MCP transport spec requires servers to validate Origin, so that a web page
+// the user visits cannot drive a local server (DNS rebinding, cross-site
+// requests); a request with no Origin comes from a program, not a page.
+func (a httpAccess) guard(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if origin := r.Header.Get("Origin"); origin != "" {
+			normalized, ok := normalizeOrigin(origin)
+			if !ok || (!isLocalOrigin(normalized) && !a.allowOrigins[normalized]) {
+				http.Error(w, "Forbidden: requests from the web page at this Origin are refused; the server's operator can allow it with --allow-origin", http.StatusForbidden)
+				return
+			}
+		}
+		if a.token != "" {
+			given, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+			if !ok || subtle.ConstantTimeCompare([]byte(given), []byte(a.token)) != 1 {
+				w.Header().Set("WWW-Authenticate", `Bearer realm="mcp"`)
+				http.Error(w, "Unauthorized: send Authorization: Bearer <the server's --http-token>", http.StatusUnauthorized)
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// httpHandler serves server over Streamable HTTP at /mcp, stateless (every
 // request stands alone, so any number of clients and replicas work), with a
-// liveness probe at /healthz. The go-sdk handler rejects requests whose Host
-// is not local when they arrive on a loopback address (DNS rebinding).
-func HTTPHandler(server *mcp.Server, logger *slog.Logger) http.Handler {
+// liveness probe at /healthz that needs no token and tells nothing. The
+// go-sdk handler also rejects requests whose Host is not local when they
+// arrive on a loopback address (DNS rebinding).
+func httpHandler(server *mcp.Server, logger *slog.Logger, access httpAccess) http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(
+	mux.Handle("/mcp", access.guard(mcp.NewStreamableHTTPHandler(
 		func(*http.Request) *mcp.Server { return server },
 		&mcp.StreamableHTTPOptions{Stateless: true, Logger: SDKLogger(logger)},
-	))
+	)))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = w.Write([]byte("ok\n"))
@@ -29,15 +144,15 @@ func HTTPHandler(server *mcp.Server, logger *slog.Logger) http.Handler {
 	return mux
 }
 
-// ServeHTTP listens on addr and serves HTTPHandler until ctx is done, then
+// serveHTTP listens on addr and serves httpHandler until ctx is done, then
 // shuts down gracefully, giving calls in flight 10 seconds to finish.
-func ServeHTTP(ctx context.Context, server *mcp.Server, addr string, logger *slog.Logger) error {
+func serveHTTP(ctx context.Context, server *mcp.Server, addr string, access httpAccess, logger *slog.Logger) error {
 	listener, err := net.Listen("tcp", addr)
 	if err != nil {
 		return usageError{fmt.Errorf("--listen %s: %v", addr, err)}
 	}
-	logger.Info("serving MCP over Streamable HTTP", "url", "http://"+listener.Addr().String()+"/mcp")
-	return Serve(ctx, listener, HTTPHandler(server, logger), logger)
+	logger.Info("serving MCP over Streamable HTTP", "url", "http://"+listener.Addr().String()+"/mcp", "bearer_token_required", access.token != "")
+	return Serve(ctx, listener, httpHandler(server, logger, access), logger)
 }
 
 // Serve serves handler on listener until ctx is done, then shuts down

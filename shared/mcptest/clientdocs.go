@@ -23,6 +23,7 @@ type clientEntry struct {
 	args    []string
 	env     map[string]string
 	url     string
+	headers map[string]string // sent with the url
 }
 
 // CheckClientDocs checks the client configurations in the Markdown file at
@@ -56,9 +57,9 @@ func CheckClientDocs(t *testing.T, path, name, binary string) {
 	for _, entry := range entries {
 		switch {
 		case entry.url != "":
-			checkLoopbackURL(t, entry.where, entry.url)
-		case entry.command == "npx": // a bridge such as mcp-remote, given the URL
-			checkLoopbackURL(t, entry.where, entry.args[len(entry.args)-1])
+			checkURL(t, entry.where, entry.url, entry.headers)
+		case entry.command == "npx": // a bridge such as mcp-remote, given the URL and headers
+			checkURL(t, entry.where, bridgeURL(entry.args), bridgeHeaders(entry.args, entry.env))
 		case entry.command == name:
 			checkStdioEntry(t, entry, binary)
 			started++
@@ -98,6 +99,7 @@ func jsonEntries(t *testing.T, n int, block string) []clientEntry {
 		Args    []string          `json:"args"`
 		Env     map[string]string `json:"env"`
 		URL     string            `json:"url"`
+		Headers map[string]string `json:"headers"`
 	}
 	var config struct {
 		MCPServers map[string]server `json:"mcpServers"`
@@ -117,7 +119,7 @@ func jsonEntries(t *testing.T, n int, block string) []clientEntry {
 				t.Errorf("JSON block %d, server %q: give a command or a url", n, name)
 			}
 			entries = append(entries, clientEntry{where: fmt.Sprintf("JSON block %d, server %s", n, name),
-				name: name, command: s.Command, args: s.Args, env: s.Env, url: s.URL})
+				name: name, command: s.Command, args: s.Args, env: s.Env, url: s.URL, headers: s.Headers})
 		}
 	}
 	return entries
@@ -127,7 +129,7 @@ func jsonEntries(t *testing.T, n int, block string) []clientEntry {
 // then a URL (--transport http) or "--" and the server's command line.
 func claudeEntry(t *testing.T, line string, argv []string) clientEntry {
 	t.Helper()
-	entry := clientEntry{where: line, env: map[string]string{}}
+	entry := clientEntry{where: line, env: map[string]string{}, headers: map[string]string{}}
 	transport := "stdio"
 	for len(argv) > 0 && strings.HasPrefix(argv[0], "-") && argv[0] != "--" {
 		if len(argv) < 2 {
@@ -143,7 +145,13 @@ func claudeEntry(t *testing.T, line string, argv []string) clientEntry {
 				t.Errorf("%s: --env %q is not KEY=value", line, argv[1])
 			}
 			entry.env[k] = v
-		case "--scope", "-s", "--header", "-H":
+		case "--header", "-H":
+			k, v, ok := strings.Cut(argv[1], ":")
+			if !ok {
+				t.Errorf("%s: --header %q is not Name: value", line, argv[1])
+			}
+			entry.headers[strings.TrimSpace(k)] = strings.TrimSpace(v)
+		case "--scope", "-s":
 		default:
 			t.Errorf("%s: unknown option %s", line, argv[0])
 		}
@@ -207,6 +215,41 @@ func checkHTTPStart(t *testing.T, line, binary string, env map[string]string, ar
 	endpoint := StartHTTP(t, cmd)
 	checkLoopbackURL(t, line, endpoint)
 	Stop(t, cmd)
+}
+
+// checkURL checks a URL a client is given: a loopback /mcp endpoint, or,
+// for a server serving beyond this machine, an https /mcp endpoint reached
+// with a bearer token (the servers refuse such a listener without one).
+func checkURL(t *testing.T, where, raw string, headers map[string]string) {
+	t.Helper()
+	u, err := url.Parse(raw)
+	if err == nil && u.Scheme == "https" && u.Path == "/mcp" && strings.HasPrefix(headers["Authorization"], "Bearer ") {
+		return
+	}
+	checkLoopbackURL(t, where, raw)
+}
+
+// bridgeURL is the URL argument of a bridge such as mcp-remote.
+func bridgeURL(args []string) string {
+	for _, arg := range args {
+		if strings.HasPrefix(arg, "http://") || strings.HasPrefix(arg, "https://") {
+			return arg
+		}
+	}
+	return ""
+}
+
+// bridgeHeaders are the --header arguments of a bridge, with ${VAR} filled
+// from its environment.
+func bridgeHeaders(args []string, env map[string]string) map[string]string {
+	headers := map[string]string{}
+	for i := 0; i+1 < len(args); i++ {
+		if args[i] == "--header" {
+			k, v, _ := strings.Cut(os.Expand(args[i+1], func(name string) string { return env[name] }), ":")
+			headers[strings.TrimSpace(k)] = strings.TrimSpace(v)
+		}
+	}
+	return headers
 }
 
 func checkLoopbackURL(t *testing.T, where, raw string) {

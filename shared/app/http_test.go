@@ -1,0 +1,139 @@
+package app
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+
+// post sends an initialize request to /mcp with the given headers and
+// returns the status and the WWW-Authenticate header.
+func post(t *testing.T, url string, headers map[string]string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, url+"/mcp", strings.NewReader(initialize))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode, resp.Header.Get("WWW-Authenticate")
+}
+
+func serveTest(t *testing.T, access httpAccess) string {
+	t.Helper()
+	server := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
+	srv := httptest.NewServer(httpHandler(server, slog.New(slog.DiscardHandler), access))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// TestHTTPOrigin: a request from a web page on another origin is refused
+// with 403 unless the operator allowed that origin; local pages and
+// programs (no Origin) are served.
+func TestHTTPOrigin(t *testing.T) {
+	access, err := httpAccessFrom("127.0.0.1:0", []string{"https://App.Example.com:443, http://tool.example:8080"}, "", false, "TEST")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := serveTest(t, access)
+	for origin, want := range map[string]int{
+		"":                          http.StatusOK,
+		"http://localhost:6274":     http.StatusOK,
+		"http://127.0.0.1":          http.StatusOK,
+		"http://[::1]:3000":         http.StatusOK,
+		"https://app.example.com":   http.StatusOK,
+		"http://tool.example:8080":  http.StatusOK,
+		"https://evil.example.com":  http.StatusForbidden,
+		"http://localhost.evil.com": http.StatusForbidden,
+		"http://tool.example:8081":  http.StatusForbidden,
+		"null":                      http.StatusForbidden,
+		"file://":                   http.StatusForbidden,
+	} {
+		headers := map[string]string{}
+		if origin != "" {
+			headers["Origin"] = origin
+		}
+		if got, _ := post(t, url, headers); got != want {
+			t.Errorf("Origin %q: HTTP %d, want %d", origin, got, want)
+		}
+	}
+}
+
+// TestHTTPBearerToken: with --http-token, /mcp answers 401 with
+// WWW-Authenticate: Bearer unless the token comes; /healthz stays open.
+func TestHTTPBearerToken(t *testing.T) {
+	const token = "0123456789abcdef0123"
+	access, err := httpAccessFrom("0.0.0.0:0", nil, token, false, "TEST")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := serveTest(t, access)
+	for auth, want := range map[string]int{
+		"":                         http.StatusUnauthorized,
+		"Bearer wrong-token-value": http.StatusUnauthorized,
+		"Bearer " + token + "x":    http.StatusUnauthorized,
+		"Basic " + token:           http.StatusUnauthorized,
+		"bearer" + token:           http.StatusUnauthorized,
+		"Bearer " + token:          http.StatusOK,
+	} {
+		headers := map[string]string{}
+		if auth != "" {
+			headers["Authorization"] = auth
+		}
+		got, challenge := post(t, url, headers)
+		if got != want || (want == http.StatusUnauthorized && !strings.HasPrefix(challenge, "Bearer")) {
+			t.Errorf("Authorization %q: HTTP %d (WWW-Authenticate %q), want %d", auth, got, challenge, want)
+		}
+	}
+	resp, err := http.Get(url + "/healthz")
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Errorf("healthz: %v %v", err, resp)
+	}
+}
+
+// TestHTTPListenNeedsToken: a non-loopback listener without a token is
+// refused at start-up (exit 2, one line, the token never repeated), unless
+// the operator says --insecure-no-auth; loopback works as before.
+func TestHTTPListenNeedsToken(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--listen", "0.0.0.0:0"}, "--listen 0.0.0.0:0 is not a loopback address"},
+		{[]string{"--listen", ":0"}, "set --http-token (TESTMCP_HTTP_TOKEN)"},
+		{[]string{"--listen", "[::]:0"}, "--insecure-no-auth"},
+		{[]string{"--listen", "0.0.0.0:0", "--http-token", "short-secret"}, "must be at least 16 characters"},
+		{[]string{"--allow-origin", "example.com"}, `--allow-origin "example.com" is not an origin`},
+	} {
+		var stderr strings.Builder
+		code := Run(context.Background(), testSpec(), append([]string{"testmcp", "--transport", "http"}, tt.args...), Streams{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &stderr})
+		if code != ExitUsage || !strings.Contains(stderr.String(), tt.want) || strings.Contains(stderr.String(), "short-secret") {
+			t.Errorf("%v: code %d, stderr %q; want %d and %q", tt.args, code, stderr.String(), ExitUsage, tt.want)
+		}
+	}
+	for _, listen := range []string{"127.0.0.1:0", "localhost:0", "[::1]:0", "127.1.2.3:0"} {
+		if !isLoopbackListen(listen) {
+			t.Errorf("%s is loopback", listen)
+		}
+	}
+	if _, err := httpAccessFrom("0.0.0.0:0", nil, "", true, "TEST"); err != nil {
+		t.Errorf("--insecure-no-auth: %v", err)
+	}
+}
