@@ -132,3 +132,9 @@ func TestBadStartupValues(t *testing.T) {
 func TestHelpAndVersion(t *testing.T) {
 	mcptest.CheckHelpAndVersion(t, binary, "graphqlmcp", []string{"--endpoint", "GRAPHQL_ENDPOINT", "--headers", "GRAPHQL_HEADERS", "--timeout", "GRAPHQL_TIMEOUT", "--maxComplexity", "GRAPHQL_MAX_COMPLEXITY", "--transport"})
 }
+
+// TestStdioSurvivesMalformedLines: the built binary answers malformed
+// JSON-RPC lines with errors and keeps serving (they once ended it).
+func TestStdioSurvivesMalformedLines(t *testing.T) {
+	mcptest.CheckSurvivesMalformedLines(t, binary, "--endpoint", "http://127.0.0.1:1/graphql")
+}

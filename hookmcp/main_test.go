@@ -203,3 +203,9 @@ func TestKeyNotInErrors(t *testing.T) {
 func TestHelpAndVersion(t *testing.T) {
 	mcptest.CheckHelpAndVersion(t, binary, "hookmcp", []string{"--token-id", "HOOKSVC_TOKEN_ID", "--api-url", "HOOKSVC_API_URL", "--timeout", "HOOKSVC_TIMEOUT", "HOOKSVC_API_KEY", "--transport", "--listen"})
 }
+
+// TestStdioSurvivesMalformedLines: the built binary answers malformed
+// JSON-RPC lines with errors and keeps serving (they once ended it).
+func TestStdioSurvivesMalformedLines(t *testing.T) {
+	mcptest.CheckSurvivesMalformedLines(t, binary, "--api-url", "http://127.0.0.1:1")
+}

@@ -3,6 +3,8 @@ package mcptest
 import (
 	"bufio"
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -167,5 +169,56 @@ func CheckHelpAndVersion(t *testing.T, binary, name string, want []string) {
 	}
 	if head, err := exec.Command("git", "rev-parse", "HEAD").Output(); err == nil && m[2] != strings.TrimSpace(string(head)) {
 		t.Errorf("--version: %q, want the commit %s (HEAD)", out, head)
+	}
+}
+
+// CheckSurvivesMalformedLines starts binary with args over stdio, sends it
+// malformed JSON-RPC lines and a ping after each, and checks that each bad
+// line gets a JSON-RPC error (or nothing) and the ping its answer: the
+// process keeps serving.
+func CheckSurvivesMalformedLines(t *testing.T, binary string, args ...string) {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		stdin.Close()
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("the server did not end cleanly at the end of its input: %v", err)
+		}
+	}()
+	answers := bufio.NewScanner(stdout)
+	answers.Buffer(nil, 1<<20)
+	next := func() map[string]any {
+		if !answers.Scan() {
+			t.Fatalf("the server stopped answering: %v", answers.Err())
+		}
+		var msg map[string]any
+		if err := json.Unmarshal(answers.Bytes(), &msg); err != nil {
+			t.Fatalf("stdout holds a line that is not JSON: %q", answers.Text())
+		}
+		return msg
+	}
+	io.WriteString(stdin, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`+"\n")
+	next()
+	for i, line := range []string{"not json", "{}", `{"jsonrpc":"1.0","id":1,"method":"ping"}`, `{"jsonrpc":"2.0","id":{},"method":"ping"}`,
+		`[{"jsonrpc":"2.0","id":2,"method":"ping"}]`, strings.Repeat("[", 100_000), "\xff\xfe", `{"jsonrpc":"2.0","id":1e400,"method":"ping"}`} {
+		io.WriteString(stdin, line+"\n")
+		if msg := next(); msg["error"] == nil {
+			t.Errorf("line %d (%.40q): answered %v, want a JSON-RPC error", i, line, msg)
+		}
+		io.WriteString(stdin, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"}`+"\n", 100+i))
+		if msg := next(); msg["id"] != float64(100+i) || msg["error"] != nil {
+			t.Fatalf("after line %d the ping got %v", i, msg)
+		}
 	}
 }
