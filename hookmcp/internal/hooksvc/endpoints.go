@@ -105,9 +105,6 @@ type Page struct {
 	IsLastPage bool
 	From, To   int
 	Fields     map[string]json.RawMessage
-	// FiltersIgnored names the kinds of filter the server was shown to
-	// ignore for this listing; the caller sets it.
-	FiltersIgnored []string
 }
 
 func DecodePage(body []byte) (*Page, error) {

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"net/url"
 	"strings"
 )
@@ -80,9 +81,7 @@ func (h *handlers) ignoredFilters(ctx context.Context, key, id string, kinds fil
 // it has no filter).
 func (h *handlers) count(ctx context.Context, key, id string, query url.Values) (int, error) {
 	q := url.Values{"per_page": {"1"}, "page": {"1"}}
-	for name, values := range query {
-		q[name] = values
-	}
+	maps.Copy(q, query)
 	page, err := h.client.ListRequests(ctx, key, id, q)
 	if err != nil {
 		return 0, err

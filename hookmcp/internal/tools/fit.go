@@ -7,7 +7,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/mcpforge/servers/hookmcp/internal/hooksvc"
 	"github.com/mcpforge/servers/shared/jsonx"
@@ -18,20 +17,17 @@ import (
 // the query. These helpers bound what a result holds by its encoded size,
 // whole item included, never by a count.
 
-// pageMembers are the envelope members list_requests declares, re-encoded
-// from their decoded values so that the result always matches its schema.
-var pageMembers = []string{"total", "per_page", "current_page", "is_last_page", "from", "to"}
-
-// maxExtraEnvelopeBytes bounds the envelope members the API sends beyond
-// pageMembers: they are passed on when small, dropped with a note otherwise.
+// maxExtraEnvelopeBytes bounds the envelope members the API sends beyond the
+// declared ones: they are passed on when small, dropped with a note otherwise.
 const maxExtraEnvelopeBytes = 4_000
 
 // noteReserve is room kept for a note beside the items; every note is
 // shorter.
 const noteReserve = 1_000
 
-// envelope returns the page's envelope without data: the declared members
-// from their decoded values, and the API's other members when they are
+// envelope returns the page's envelope without data: the members
+// list_requests declares, re-encoded from their decoded values so that the
+// result always matches its schema, and the API's other members when they are
 // small. dropped names the members left out.
 func envelope(page *hooksvc.Page) (fields map[string]json.RawMessage, dropped []string) {
 	fields = map[string]json.RawMessage{}
@@ -43,7 +39,7 @@ func envelope(page *hooksvc.Page) (fields map[string]json.RawMessage, dropped []
 	}
 	extra := 0
 	for _, name := range slices.Sorted(maps.Keys(page.Fields)) {
-		if name == "data" || name == "note" || slices.Contains(pageMembers, name) {
+		if _, declared := fields[name]; declared || name == "data" || name == "note" {
 			continue
 		}
 		value := page.Fields[name]
@@ -176,11 +172,8 @@ func capStrings(v any, limit int) (any, bool) {
 		if len(v) <= limit {
 			return v, false
 		}
-		cut := v[:limit]
-		for len(cut) > 0 && !utf8.ValidString(cut[max(0, len(cut)-utf8.UTFMax):]) {
-			cut = cut[:len(cut)-1]
-		}
-		return strings.ToValidUTF8(cut, ""), true
+		// A rune cut in two at the end is dropped.
+		return strings.ToValidUTF8(v[:limit], ""), true
 	case []any:
 		out := make([]any, len(v))
 		changed := false

@@ -92,15 +92,16 @@ func (h *handlers) listRequests(ctx context.Context, _ *mcp.CallToolRequest, arg
 	if err != nil {
 		return nil, err
 	}
+	var filtersIgnored []string
 	kinds := filterKinds{query: args.Query != "", dates: args.DateFrom != "" || args.DateTo != ""}
 	if kinds.query || kinds.dates {
 		ignored, err := h.ignoredFilters(ctx, key, id, kinds)
 		if err != nil {
 			return nil, err
 		}
-		page.FiltersIgnored = ignored
+		filtersIgnored = ignored
 	}
-	raw, err := fitPage(page)
+	raw, err := fitPage(page, filtersIgnored...)
 	if err != nil {
 		return nil, err
 	}
@@ -155,14 +156,15 @@ func (a ListRequestsArgs) query() (url.Values, error) {
 
 // fitPage encodes the page as list_requests returns it, whole items while
 // they fit in maxResultBytes of JSON, envelope and note included. When not
-// even the first request fits, it is shown cut (shrinkItem).
-func fitPage(page *hooksvc.Page) (json.RawMessage, error) {
-	return fitPageWithin(page, maxResultBytes)
+// even the first request fits, it is shown cut (shrinkItem). filtersIgnored
+// names the kinds of filter the server was shown to ignore.
+func fitPage(page *hooksvc.Page, filtersIgnored ...string) (json.RawMessage, error) {
+	return fitPageWithin(page, maxResultBytes, filtersIgnored)
 }
 
 // fitPageWithin is fitPage with its limit as a parameter, so that a fuzz
 // test can reach every cut with small inputs.
-func fitPageWithin(page *hooksvc.Page, limit int) (json.RawMessage, error) {
+func fitPageWithin(page *hooksvc.Page, limit int, filtersIgnored []string) (json.RawMessage, error) {
 	fields, dropped := envelope(page)
 	empty, err := jsonx.Marshal(withData(fields, nil))
 	if err != nil {
@@ -179,10 +181,10 @@ func fitPageWithin(page *hooksvc.Page, limit int) (json.RawMessage, error) {
 		note = cutNote(page, kept, len(page.Data))
 	}
 	note += describeDropped(dropped)
-	if len(page.FiltersIgnored) > 0 {
+	if len(filtersIgnored) > 0 {
 		fields["filters_ignored"] = json.RawMessage("true")
 		note += fmt.Sprintf(" The capture API ignored the %s filter: it does not apply filters (the open-source webhook.site behaves this way), so this page is unfiltered.",
-			strings.Join(page.FiltersIgnored, " and "))
+			strings.Join(filtersIgnored, " and "))
 	}
 	if note != "" {
 		fields["note"], _ = jsonx.Marshal(strings.TrimSpace(note))
