@@ -57,16 +57,90 @@ func Connect(t testing.TB, server *mcp.Server) *mcp.ClientSession {
 }
 
 // ConnectClient connects a test client over transport and closes the session
-// when the test ends.
+// when the test ends. Every structured result the session receives is
+// checked against the output schema tools/list gives for its tool, so a tool
+// can never answer what its schema forbids without failing a test.
 func ConnectClient(t testing.TB, transport mcp.Transport) *mcp.ClientSession {
 	t.Helper()
 	client := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "1"}, nil)
+	check := &outputCheck{t: t}
+	client.AddSendingMiddleware(check.middleware)
 	session, err := client.Connect(context.Background(), transport, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	check.session = session
 	t.Cleanup(func() { session.Close() })
 	return session
+}
+
+// outputCheck validates the structured content of tool results against the
+// tools' output schemas, read once from tools/list.
+type outputCheck struct {
+	t       testing.TB
+	session *mcp.ClientSession
+	mu      sync.Mutex
+	schemas map[string]*jsonschema.Resolved // by tool name; nil entry: no output schema
+}
+
+func (c *outputCheck) middleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		result, err := next(ctx, method, req)
+		res, ok := result.(*mcp.CallToolResult)
+		if err != nil || !ok || res.StructuredContent == nil {
+			return result, err
+		}
+		params, ok := req.GetParams().(*mcp.CallToolParams)
+		if !ok {
+			return result, err
+		}
+		name := params.Name
+		if schema := c.schema(ctx, name); schema != nil {
+			if verr := schema.Validate(res.StructuredContent); verr != nil {
+				raw, _ := json.Marshal(res.StructuredContent)
+				c.t.Errorf("%s answered structured content that its output schema forbids: %v\n%.2000s", name, verr, raw)
+			}
+		}
+		return result, err
+	}
+}
+
+func (c *outputCheck) schema(ctx context.Context, tool string) *jsonschema.Resolved {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.schemas == nil {
+		c.schemas = map[string]*jsonschema.Resolved{}
+		for listed, err := range c.session.Tools(ctx, nil) {
+			if err != nil {
+				c.t.Errorf("tools/list, to check a result against its output schema: %v", err)
+				break
+			}
+			c.schemas[listed.Name] = resolveOutput(c.t, listed)
+		}
+	}
+	return c.schemas[tool]
+}
+
+func resolveOutput(t testing.TB, tool *mcp.Tool) *jsonschema.Resolved {
+	if tool.OutputSchema == nil {
+		return nil
+	}
+	data, err := json.Marshal(tool.OutputSchema)
+	if err != nil {
+		t.Errorf("%s: output schema: %v", tool.Name, err)
+		return nil
+	}
+	var s jsonschema.Schema
+	if err := json.Unmarshal(data, &s); err != nil {
+		t.Errorf("%s: output schema does not decode: %v", tool.Name, err)
+		return nil
+	}
+	resolved, err := s.Resolve(nil)
+	if err != nil {
+		t.Errorf("%s: output schema does not resolve: %v", tool.Name, err)
+		return nil
+	}
+	return resolved
 }
 
 // Call runs a tool and returns its result; a protocol error fails the test.

@@ -1,10 +1,13 @@
-// Package mcptool registers typed MCP tools with argument decoding that gives
-// an assistant errors it can act on, and builds their results.
+// Package mcptool defines MCP tools as values: a name, a description, typed
+// arguments and result, and a handler, from which the tool's input and output
+// schemas are derived.
 //
-// The go-sdk's generic AddTool validates arguments against the JSON schema and
-// reports violations in schema terms ("validating /properties/timeout: ...").
-// Tools registered here decode strictly instead and leave the rules to the
-// handler, so every refusal names the argument, the rule and the fix.
+// The go-sdk's generic mcp.AddTool derives schemas the same way, but it
+// validates arguments against the schema and reports violations in schema
+// terms ("validating /properties/timeout: ..."). Tools registered here decode
+// strictly instead and leave the rules to the handler, reading them from the
+// one place they are stated (Whole, Enum), so every refusal names the
+// argument, the rule and the fix.
 package mcptool
 
 import (
@@ -12,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -21,111 +25,175 @@ import (
 	"github.com/mcpforge/servers/shared/jsonx"
 )
 
-// Handler handles one call of a tool whose arguments decode into In.
-// A returned error becomes a tool error (isError: true) whose text is the
-// error's message; it is never a protocol error, so the assistant sees it.
-type Handler[In any] func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, error)
-
-// SchemaFor derives the JSON schema of T from its json and jsonschema tags and
-// lets adjust add what tags cannot say (bounds, enums, patterns, defaults).
-func SchemaFor[T any](adjust func(s *jsonschema.Schema)) *jsonschema.Schema {
-	schema, err := jsonschema.For[T](nil)
-	if err != nil {
-		panic(fmt.Sprintf("mcptool: schema of %T: %v", *new(T), err))
-	}
-	if adjust != nil {
-		adjust(schema)
-	}
-	return schema
+// Tool is one MCP tool. Its input schema is derived from In and its output
+// schema from Out (from Shape when Out is a Document[Shape]).
+type Tool[In, Out any] struct {
+	Name        string
+	Title       string
+	Description string
+	Annotations *mcp.ToolAnnotations
+	// AdjustInput and AdjustOutput add to the derived schemas what Go types
+	// and tags cannot say: bounds (Whole.Schema, Enum.Schema), patterns,
+	// formats. Either may be nil.
+	AdjustInput  func(s *jsonschema.Schema)
+	AdjustOutput func(s *jsonschema.Schema)
+	// Handle runs one call, as the go-sdk's ToolHandlerFor does: out becomes
+	// the structured content, and the text content is out's JSON unless
+	// result carries content of its own (text written for a reader, such as
+	// a schema in SDL or a request body). result may be nil. A returned
+	// error becomes a tool error (isError: true) whose text is its message,
+	// never a protocol error, so the assistant sees it.
+	Handle func(ctx context.Context, req *mcp.CallToolRequest, in In) (result *mcp.CallToolResult, out Out, err error)
 }
 
-// InputSchemaFor is SchemaFor for a tool's arguments. An optional argument
-// is optional by being left out, so the "null" that pointer, slice and map
-// fields add to a property's type is dropped: ["null","number"] becomes
-// "number", which every client understands (some refuse type arrays).
-func InputSchemaFor[T any](adjust func(s *jsonschema.Schema)) *jsonschema.Schema {
-	return SchemaFor[T](func(s *jsonschema.Schema) {
-		for _, prop := range s.Properties {
-			if len(prop.Types) == 2 && slices.Contains(prop.Types, "null") {
-				prop.Type = prop.Types[0]
-				if prop.Type == "null" {
-					prop.Type = prop.Types[1]
-				}
-				prop.Types = nil
-			}
-		}
-		if adjust != nil {
-			adjust(s)
-		}
-	})
+// Registrar is a Tool of any argument and result types, so that a server
+// registers its tools as one list.
+type Registrar interface {
+	Register(s *mcp.Server)
 }
 
-// Add registers tool t on s. t.InputSchema defaults to InputSchemaFor[In](nil).
-func Add[In any](s *mcp.Server, t *mcp.Tool, h Handler[In]) {
-	if t.InputSchema == nil {
-		t.InputSchema = InputSchemaFor[In](nil)
+// Register adds every tool to s, in order.
+func Register(s *mcp.Server, tools ...Registrar) {
+	for _, t := range tools {
+		t.Register(s)
 	}
-	accepted := argumentNames(t.InputSchema)
-	s.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+}
+
+// Register adds t to s.
+func (t Tool[In, Out]) Register(s *mcp.Server) {
+	input := t.InputSchema()
+	accepted := argumentNames(input)
+	def := &mcp.Tool{
+		Name:         t.Name,
+		Title:        t.Title,
+		Description:  t.Description,
+		Annotations:  t.Annotations,
+		InputSchema:  input,
+		OutputSchema: t.OutputSchema(),
+	}
+	s.AddTool(def, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var in In
-		if err := jsonx.DecodeStrict(req.Params.Arguments, &in); err != nil {
-			var argErr *jsonx.ArgumentError
+		if err := decodeStrict(req.Params.Arguments, &in); err != nil {
+			var argErr *argumentError
 			if errors.As(err, &argErr) && strings.HasPrefix(argErr.Message, "unknown argument") {
-				return Errorf("%s: %s accepts only %s; remove it or check its spelling", argErr.Message, t.Name, strings.Join(accepted, ", ")), nil
+				return errorResult(fmt.Errorf("%s: %s accepts only %s; remove it or check its spelling", argErr.Message, t.Name, strings.Join(accepted, ", "))), nil
 			}
-			return Errorf("%v; see the input schema of %s", err, t.Name), nil
+			return errorResult(fmt.Errorf("%v; see the input schema of %s", err, t.Name)), nil
 		}
-		res, err := h(ctx, req, in)
+		res, out, err := t.Handle(ctx, req, in)
 		if err != nil {
-			return Error(err), nil
+			return errorResult(err), nil
 		}
-		return res, nil
+		return withStructured(res, out)
 	})
 }
 
-func argumentNames(schema any) []string {
-	s, ok := schema.(*jsonschema.Schema)
-	if !ok {
-		return nil
+// InputSchema is the schema tools/list shows for t's arguments. An optional
+// argument is optional by being left out, so the "null" that pointer, slice
+// and map fields add to a property's type is dropped: ["null","number"]
+// becomes "number", which every client understands (some refuse type arrays).
+func (t Tool[In, Out]) InputSchema() *jsonschema.Schema {
+	s := derive(reflect.TypeFor[In]())
+	for _, prop := range s.Properties {
+		if len(prop.Types) == 2 && slices.Contains(prop.Types, "null") {
+			prop.Type = prop.Types[0]
+			if prop.Type == "null" {
+				prop.Type = prop.Types[1]
+			}
+			prop.Types = nil
+		}
 	}
+	if t.AdjustInput != nil {
+		t.AdjustInput(s)
+	}
+	return s
+}
+
+// OutputSchema is the schema tools/list shows for t's structured result.
+func (t Tool[In, Out]) OutputSchema() *jsonschema.Schema {
+	typ := reflect.TypeFor[Out]()
+	if doc, ok := reflect.Zero(typ).Interface().(interface{ shape() reflect.Type }); ok {
+		typ = doc.shape()
+	}
+	s := derive(typ)
+	if t.AdjustOutput != nil {
+		t.AdjustOutput(s)
+	}
+	return s
+}
+
+func derive(t reflect.Type) *jsonschema.Schema {
+	s, err := jsonschema.ForType(t, nil)
+	if err != nil {
+		// A type no schema describes is a programming error, found by the
+		// first test that builds the server.
+		panic(fmt.Sprintf("mcptool: schema of %v: %v", t, err))
+	}
+	return s
+}
+
+// Document is a structured result that is JSON already, such as an upstream
+// answer passed on byte for byte. Its output schema is derived from Shape,
+// a type that describes the document without holding it.
+type Document[Shape any] json.RawMessage
+
+// MarshalJSON returns the document as it is.
+func (d Document[Shape]) MarshalJSON() ([]byte, error) {
+	if len(d) == 0 {
+		return []byte("null"), nil
+	}
+	return d, nil
+}
+
+func (Document[Shape]) shape() reflect.Type { return reflect.TypeFor[Shape]() }
+
+// encode is out's JSON; a Document is sent as it came, not re-encoded
+// (which would compact it).
+func encode(out any) ([]byte, error) {
+	if doc, ok := out.(json.Marshaler); ok {
+		if _, isDoc := out.(interface{ shape() reflect.Type }); isDoc {
+			return doc.MarshalJSON()
+		}
+	}
+	return jsonx.Marshal(out)
+}
+
+// withStructured sets res's structured content to out and, when res has no
+// content of its own, its text content to the same JSON.
+func withStructured[Out any](res *mcp.CallToolResult, out Out) (*mcp.CallToolResult, error) {
+	if res == nil {
+		res = &mcp.CallToolResult{}
+	}
+	raw, err := encode(out)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the result: %w", err)
+	}
+	res.StructuredContent = json.RawMessage(raw)
+	if res.Content == nil {
+		res.Content = []mcp.Content{&mcp.TextContent{Text: string(raw)}}
+	}
+	return res, nil
+}
+
+// Text is a result whose content is text, for a Handle that writes its
+// answer for a reader as well as in structure.
+func Text(texts ...string) *mcp.CallToolResult {
+	res := &mcp.CallToolResult{Content: make([]mcp.Content, len(texts))}
+	for i, text := range texts {
+		res.Content[i] = &mcp.TextContent{Text: text}
+	}
+	return res
+}
+
+func errorResult(err error) *mcp.CallToolResult {
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}
+}
+
+func argumentNames(s *jsonschema.Schema) []string {
 	names := make([]string, 0, len(s.Properties))
 	for name := range s.Properties {
 		names = append(names, name)
 	}
 	slices.Sort(names)
 	return names
-}
-
-// Error is a tool error result carrying err's message.
-func Error(err error) *mcp.CallToolResult {
-	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}
-}
-
-// Errorf is Error with a formatted message.
-func Errorf(format string, args ...any) *mcp.CallToolResult {
-	return Error(fmt.Errorf(format, args...))
-}
-
-// JSON is a result whose structured content is the JSON document raw and whose
-// text content carries the same JSON, for clients that read only text.
-func JSON(raw json.RawMessage, isError bool) *mcp.CallToolResult {
-	return &mcp.CallToolResult{
-		IsError:           isError,
-		StructuredContent: raw,
-		Content:           []mcp.Content{&mcp.TextContent{Text: string(raw)}},
-	}
-}
-
-// Structured is a result whose structured content is v encoded as JSON and
-// whose text content is text, for tools whose natural answer is prose or code
-// (a schema in SDL) rather than JSON.
-func Structured(v any, text string) (*mcp.CallToolResult, error) {
-	raw, err := jsonx.Marshal(v)
-	if err != nil {
-		return nil, fmt.Errorf("encoding the result: %w", err)
-	}
-	return &mcp.CallToolResult{
-		StructuredContent: json.RawMessage(raw),
-		Content:           []mcp.Content{&mcp.TextContent{Text: text}},
-	}, nil
 }

@@ -20,17 +20,20 @@ func TestRecoverPanics(t *testing.T) {
 	server := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
 	server.AddReceivingMiddleware(mcptool.RecoverPanics(slog.New(slog.NewTextHandler(logs, nil))))
 	type noArgs struct{}
-	mcptool.Add(server, &mcp.Tool{Name: "explode"}, func(context.Context, *mcp.CallToolRequest, noArgs) (*mcp.CallToolResult, error) {
-		var list []int
-		_ = list[3] // a runtime error: index out of range
-		return nil, nil
-	})
-	mcptool.Add(server, &mcp.Tool{Name: "leak"}, func(context.Context, *mcp.CallToolRequest, noArgs) (*mcp.CallToolResult, error) {
-		panic("secret-value-in-panic")
-	})
-	mcptool.Add(server, &mcp.Tool{Name: "fine"}, func(context.Context, *mcp.CallToolRequest, noArgs) (*mcp.CallToolResult, error) {
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
-	})
+	type noResult struct{}
+	mcptool.Register(server,
+		mcptool.Tool[noArgs, noResult]{Name: "explode", Handle: func(context.Context, *mcp.CallToolRequest, noArgs) (*mcp.CallToolResult, noResult, error) {
+			var list []int
+			_ = list[3] // a runtime error: index out of range
+			return nil, noResult{}, nil
+		}},
+		mcptool.Tool[noArgs, noResult]{Name: "leak", Handle: func(context.Context, *mcp.CallToolRequest, noArgs) (*mcp.CallToolResult, noResult, error) {
+			panic("secret-value-in-panic")
+		}},
+		mcptool.Tool[noArgs, noResult]{Name: "fine", Handle: func(context.Context, *mcp.CallToolRequest, noArgs) (*mcp.CallToolResult, noResult, error) {
+			return mcptool.Text("ok"), noResult{}, nil
+		}},
+	)
 	server.AddResource(&mcp.Resource{URI: "test://boom", Name: "boom"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		var m map[string]int
 		m["x"] = 1 // a runtime error: assignment to a nil map

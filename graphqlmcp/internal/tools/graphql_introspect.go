@@ -37,39 +37,39 @@ type IntrospectResult struct {
 	FetchedAt string `json:"fetchedAt" jsonschema:"when the schema was fetched (RFC 3339)"`
 }
 
-func (h *handlers) addIntrospectTool(server *mcp.Server) {
-	mcptool.Add(server, &mcp.Tool{
+func (h *handlers) introspectTool() mcptool.Tool[IntrospectArgs, IntrospectResult] {
+	return mcptool.Tool[IntrospectArgs, IntrospectResult]{
 		Name:  "graphql_introspect",
 		Title: "Read a GraphQL schema",
 		Description: "Read the schema of a GraphQL endpoint as SDL, to learn which queries, types and fields exist before running graphql_query. " +
 			"Returns the whole SDL when it is under 100,000 bytes; for larger schemas an overview (root fields with arguments, every type name by kind). " +
 			"Then pass types: [\"Name\", ...] for full definitions, or search: \"word\" to find types, fields and arguments by name. " +
 			"Schemas are cached for a few minutes; refresh: true fetches again.",
-		InputSchema:  mcptool.InputSchemaFor[IntrospectArgs](func(s *jsonschema.Schema) { s.Properties["endpoint"].Format = "uri" }),
-		OutputSchema: mcptool.SchemaFor[IntrospectResult](nil),
 		Annotations: &mcp.ToolAnnotations{
 			ReadOnlyHint:   true,
 			IdempotentHint: true,
 			OpenWorldHint:  ptr(true),
 		},
-	}, h.graphqlIntrospect)
+		AdjustInput: func(s *jsonschema.Schema) { s.Properties["endpoint"].Format = "uri" },
+		Handle:      h.graphqlIntrospect,
+	}
 }
 
-func (h *handlers) graphqlIntrospect(ctx context.Context, _ *mcp.CallToolRequest, args IntrospectArgs) (*mcp.CallToolResult, error) {
+func (h *handlers) graphqlIntrospect(ctx context.Context, _ *mcp.CallToolRequest, args IntrospectArgs) (*mcp.CallToolResult, IntrospectResult, error) {
 	for _, name := range args.Types {
 		if strings.TrimSpace(name) == "" {
-			return nil, errors.New("types must hold type names such as \"User\"; remove the empty entry")
+			return nil, IntrospectResult{}, errors.New("types must hold type names such as \"User\"; remove the empty entry")
 		}
 	}
 	req, err := h.target(args.Endpoint, args.Headers, h.cfg.Timeout)
 	if err != nil {
-		return nil, err
+		return nil, IntrospectResult{}, err
 	}
 	key := schema.Key(req.Target.URL.String(), req.Headers, args.IncludeDeprecated)
 	s, fetched, cached := h.cache.Get(key)
 	if !cached || args.Refresh {
 		if s, err = schema.Fetch(ctx, h.client, req, args.IncludeDeprecated); err != nil {
-			return nil, err
+			return nil, IntrospectResult{}, err
 		}
 		fetched = h.cache.Put(key, s)
 		cached = false
@@ -101,5 +101,5 @@ func (h *handlers) graphqlIntrospect(ctx context.Context, _ *mcp.CallToolRequest
 		out.View = "overview"
 		out.Text, out.Truncated = s.Overview()
 	}
-	return mcptool.Structured(out, out.Text)
+	return mcptool.Text(out.Text), out, nil
 }

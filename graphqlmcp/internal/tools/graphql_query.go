@@ -29,8 +29,19 @@ type QueryArgs struct {
 	AllowMutations bool              `json:"allowMutations,omitempty" jsonschema:"set true to let a mutation run; mutations are refused otherwise"`
 }
 
-func (h *handlers) addQueryTool(server *mcp.Server) {
-	mcptool.Add(server, &mcp.Tool{
+// QueryResult describes the GraphQL response that graphql_query passes on
+// as the endpoint sent it; it gives the output schema, not the value.
+type QueryResult struct {
+	Data       map[string]any   `json:"data,omitempty" jsonschema:"the operation's result; null or absent when it did not run"`
+	Errors     []map[string]any `json:"errors,omitempty" jsonschema:"GraphQL errors"`
+	Extensions map[string]any   `json:"extensions,omitempty" jsonschema:"endpoint-specific extras, such as cost or tracing"`
+}
+
+// timeoutMS is the rule of the timeout argument, in milliseconds.
+var timeoutMS = mcptool.Whole{Min: 1, Max: config.MaxTimeoutMS}
+
+func (h *handlers) queryTool() mcptool.Tool[QueryArgs, mcptool.Document[QueryResult]] {
+	return mcptool.Tool[QueryArgs, mcptool.Document[QueryResult]]{
 		Name:  "graphql_query",
 		Title: "Run a GraphQL operation",
 		Description: "Run a GraphQL query (or, when allowed, a mutation) against a GraphQL endpoint and return its response " +
@@ -39,91 +50,78 @@ func (h *handlers) addQueryTool(server *mcp.Server) {
 			fmt.Sprintf("times the cost of its subfields; operations scoring over %d are refused, so ask for fewer items or fields. ", h.cfg.MaxComplexity) +
 			"Mutations need allowMutations: true; subscriptions are not supported. " +
 			"If you do not know the schema, call graphql_introspect first.",
-		InputSchema:  queryInputSchema(),
-		OutputSchema: responseSchema(),
 		Annotations: &mcp.ToolAnnotations{
 			ReadOnlyHint:    false,
 			DestructiveHint: ptr(true),
 			IdempotentHint:  false,
 			OpenWorldHint:   ptr(true),
 		},
-	}, h.graphqlQuery)
-}
-
-func queryInputSchema() *jsonschema.Schema {
-	return mcptool.InputSchemaFor[QueryArgs](func(s *jsonschema.Schema) {
-		s.Properties["query"].MinLength = ptr(1)
-		s.Properties["timeout"].Minimum = ptr(1.0)
-		s.Properties["timeout"].Maximum = ptr(float64(config.MaxTimeoutMS))
-		s.Properties["endpoint"].Format = "uri"
-	})
-}
-
-// responseSchema declares a GraphQL response: data, errors, extensions.
-func responseSchema() *jsonschema.Schema {
-	return &jsonschema.Schema{
-		Type:        "object",
-		Description: "the endpoint's GraphQL response, as received",
-		Properties: map[string]*jsonschema.Schema{
-			"data":       {AnyOf: []*jsonschema.Schema{{Type: "object"}, {Type: "null"}}, Description: "the operation's result; null or absent when it did not run"},
-			"errors":     {Type: "array", Description: "GraphQL errors", Items: &jsonschema.Schema{Type: "object"}},
-			"extensions": {Type: "object", Description: "endpoint-specific extras, such as cost or tracing"},
+		AdjustInput: func(s *jsonschema.Schema) {
+			s.Properties["query"].MinLength = ptr(1)
+			timeoutMS.Schema(s.Properties["timeout"])
+			s.Properties["endpoint"].Format = "uri"
 		},
+		AdjustOutput: func(s *jsonschema.Schema) {
+			s.Description = "the endpoint's GraphQL response, as received"
+			s.AdditionalProperties = nil // an endpoint may add members
+			data := s.Properties["data"]
+			data.Type, data.Types, data.AdditionalProperties = "", nil, nil
+			data.AnyOf = []*jsonschema.Schema{{Type: "object"}, {Type: "null"}}
+		},
+		Handle: h.graphqlQuery,
 	}
 }
 
-func (h *handlers) graphqlQuery(ctx context.Context, _ *mcp.CallToolRequest, args QueryArgs) (*mcp.CallToolResult, error) {
+func (h *handlers) graphqlQuery(ctx context.Context, _ *mcp.CallToolRequest, args QueryArgs) (*mcp.CallToolResult, mcptool.Document[QueryResult], error) {
 	if strings.TrimSpace(args.Query) == "" {
-		return nil, errors.New("query is required: pass the GraphQL operation text, e.g. { __typename }")
+		return nil, nil, errors.New("query is required: pass the GraphQL operation text, e.g. { __typename }")
 	}
 	timeout, err := h.timeout(args.Timeout)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	chosen, err := operation.Choose(args.Query, args.OperationName)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := h.checkOperationType(chosen, args.AllowMutations); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	score, err := complexity.Score(chosen.Doc, chosen.Op, args.Variables)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if score.Score > h.cfg.MaxComplexity {
-		return nil, overCeiling(score, h.cfg.MaxComplexity)
+		return nil, nil, overCeiling(score, h.cfg.MaxComplexity)
 	}
 	req, err := h.target(args.Endpoint, args.Headers, timeout)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	req.Query, req.Variables, req.OperationName = args.Query, args.Variables, args.OperationName
 	resp, err := h.client.Post(ctx, req)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	result := mcptool.JSON(resp.Body, !resp.HasData)
+	texts := []string{string(resp.Body)}
 	if resp.ReplacedInvalidUTF8 {
-		result.Content = append(result.Content, &mcp.TextContent{
-			Text: "The response held bytes that are not valid UTF-8; each invalid sequence was replaced by U+FFFD (�).",
-		})
+		texts = append(texts, "The response held bytes that are not valid UTF-8; each invalid sequence was replaced by U+FFFD (�).")
 	}
 	if resp.Status < 200 || resp.Status > 299 {
-		result.Content = append(result.Content, &mcp.TextContent{
-			Text: fmt.Sprintf("%s answered HTTP %d with this GraphQL response.", httpx.DisplayURL(req.Target.URL), resp.Status),
-		})
+		texts = append(texts, fmt.Sprintf("%s answered HTTP %d with this GraphQL response.", httpx.DisplayURL(req.Target.URL), resp.Status))
 	}
-	return result, nil
+	result := mcptool.Text(texts...)
+	result.IsError = !resp.HasData
+	return result, mcptool.Document[QueryResult](resp.Body), nil
 }
 
 func (h *handlers) timeout(ms *int) (time.Duration, error) {
 	if ms == nil {
 		return h.cfg.Timeout, nil
 	}
-	if *ms < 1 || *ms > config.MaxTimeoutMS {
-		return 0, fmt.Errorf("timeout must be between 1 and %d milliseconds, got %d; omit it to use the default of %d",
-			config.MaxTimeoutMS, *ms, h.cfg.Timeout.Milliseconds())
+	if _, err := timeoutMS.Check("timeout", float64(*ms)); err != nil {
+		return 0, fmt.Errorf("timeout must be between %g and %g milliseconds, got %d; omit it to use the default of %d",
+			timeoutMS.Min, timeoutMS.Max, *ms, h.cfg.Timeout.Milliseconds())
 	}
 	return time.Duration(*ms) * time.Millisecond, nil
 }

@@ -60,8 +60,7 @@ func NewServer(opts Options) *mcp.Server {
 		&mcp.ServerOptions{Instructions: instructions(cfg), Logger: app.SDKLogger(opts.Logger), Capabilities: &mcp.ServerCapabilities{}},
 	)
 	server.AddReceivingMiddleware(mcptool.RecoverPanics(opts.Logger))
-	h.addQueryTool(server)
-	h.addIntrospectTool(server)
+	mcptool.Register(server, h.queryTool(), h.introspectTool())
 	return server
 }
 

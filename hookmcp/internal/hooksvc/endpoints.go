@@ -6,21 +6,9 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"regexp"
 
 	"github.com/mcpforge/servers/shared/httpx"
 )
-
-// UUIDPattern matches a token or request UUID, the only ids the API takes in
-// paths (it does not accept a token alias there).
-var UUIDPattern = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-
-// Settings are the configurable fields of a token, by their API names, in
-// the order the API documents them. update_token sends all of them back.
-var Settings = []string{
-	"default_status", "default_content", "default_content_type", "timeout", "listen",
-	"expiry", "request_limit", "cors", "alias", "actions",
-}
 
 // CaptureURL is where a token receives requests: <base>/<uuid>.
 func (cl *Client) CaptureURL(tokenID string) string {
@@ -121,13 +109,21 @@ func DecodePage(body []byte) (*Page, error) {
 	}
 	// The envelope's numbers, loosely too: a member missing, null or of
 	// another type reads as zero (false), and the listing is still usable.
-	for name, into := range map[string]any{
-		"total": &p.Total, "per_page": &p.PerPage, "current_page": &p.Page,
-		"is_last_page": &p.IsLastPage, "from": &p.From, "to": &p.To,
-	} {
-		_ = json.Unmarshal(fields[name], into)
-	}
+	p.Total, p.PerPage, p.Page = lenient[int](fields["total"]), lenient[int](fields["per_page"]), lenient[int](fields["current_page"])
+	p.IsLastPage = lenient[bool](fields["is_last_page"])
+	p.From, p.To = lenient[int](fields["from"]), lenient[int](fields["to"])
 	return p, nil
+}
+
+// lenient decodes raw as a T, or gives T's zero value when raw is missing or
+// holds another type.
+func lenient[T any](raw json.RawMessage) T {
+	var v T
+	if err := json.Unmarshal(raw, &v); err != nil {
+		var zero T
+		return zero
+	}
+	return v
 }
 
 // jsonObject checks that body is a JSON object.

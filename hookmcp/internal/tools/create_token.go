@@ -8,13 +8,14 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpforge/servers/hookmcp/internal/hooksvc"
 	"github.com/mcpforge/servers/shared/mcptool"
 )
 
 // CreateTokenArgs are create_token's arguments.
 type CreateTokenArgs struct {
 	KeyArg
-	TokenSettings
+	hooksvc.TokenSettings
 	CloneFrom string `json:"clone_from,omitempty" jsonschema:"UUID or alias of a token whose settings the new token copies; arguments given here override them"`
 }
 
@@ -25,50 +26,50 @@ type TokenResult struct {
 	Updated    []string        `json:"updated,omitempty" jsonschema:"update_token only: the settings that were changed"`
 }
 
-// tokenResultSchema is TokenResult's schema: the token is an object whose
+// adjustTokenResult says what Go types cannot: the token is an object whose
 // fields are the API's (json.RawMessage alone would read as bytes).
-func tokenResultSchema() *jsonschema.Schema {
-	return mcptool.SchemaFor[TokenResult](func(s *jsonschema.Schema) {
-		s.Properties["token"] = &jsonschema.Schema{Type: "object", Description: s.Properties["token"].Description}
-		s.Properties["capture_url"].Format = "uri"
-		s.Properties["updated"].Types, s.Properties["updated"].Type = nil, "array"
-	})
+func adjustTokenResult(s *jsonschema.Schema) {
+	s.Properties["token"] = &jsonschema.Schema{Type: "object", Description: s.Properties["token"].Description}
+	s.Properties["capture_url"].Format = "uri"
+	s.Properties["updated"].Types, s.Properties["updated"].Type = nil, "array"
 }
 
-func (h *handlers) addCreateTokenTool(server *mcp.Server) {
-	mcptool.Add(server, &mcp.Tool{
+func (h *handlers) createTokenTool() mcptool.Tool[CreateTokenArgs, TokenResult] {
+	return mcptool.Tool[CreateTokenArgs, TokenResult]{
 		Name:  "create_token",
 		Title: "Create a capture token",
 		Description: "Create a webhook-capture token: a unique URL that records every HTTP request sent to it. " +
 			"Every argument is optional; the API's defaults apply to those left out (answer 200 with an empty text/plain body, expire after a week, keep up to 10000 requests). " +
 			"clone_from copies another token's settings. Returns the token object and its capture_url.",
-		InputSchema: mcptool.InputSchemaFor[CreateTokenArgs](func(s *jsonschema.Schema) {
+		Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptr(true), DestructiveHint: ptr(false)},
+		AdjustInput: func(s *jsonschema.Schema) {
 			adjustSettings(s)
-			s.Properties["clone_from"].Pattern = cloneFromPattern.String()
-		}),
-		OutputSchema: tokenResultSchema(),
-		Annotations:  &mcp.ToolAnnotations{OpenWorldHint: ptr(true), DestructiveHint: ptr(false)},
-	}, h.createToken)
+			s.Properties["clone_from"].Pattern = hooksvc.CloneFromPattern.String()
+		},
+		AdjustOutput: adjustTokenResult,
+		Handle:       h.createToken,
+	}
 }
 
-func (h *handlers) createToken(ctx context.Context, _ *mcp.CallToolRequest, args CreateTokenArgs) (*mcp.CallToolResult, error) {
+func (h *handlers) createToken(ctx context.Context, _ *mcp.CallToolRequest, args CreateTokenArgs) (*mcp.CallToolResult, TokenResult, error) {
 	key, err := h.key(args.APIKey)
 	if err != nil {
-		return nil, err
+		return nil, TokenResult{}, err
 	}
-	body, err := args.TokenSettings.fields()
-	if err != nil {
-		return nil, err
+	if err := args.TokenSettings.Validate(); err != nil {
+		return nil, TokenResult{}, err
 	}
+	body := args.TokenSettings.Fields()
 	if args.CloneFrom != "" {
-		if !cloneFromPattern.MatchString(args.CloneFrom) {
-			return nil, fmt.Errorf("clone_from must be a token UUID such as %s or an alias of 3 to 32 letters, digits, _ or -; got %q", exampleID, args.CloneFrom)
+		if !hooksvc.CloneFromPattern.MatchString(args.CloneFrom) {
+			return nil, TokenResult{}, fmt.Errorf("clone_from must be a token UUID such as %s or an alias of 3 to 32 letters, digits, _ or -; got %q", hooksvc.ExampleUUID, args.CloneFrom)
 		}
 		body["clone_from"] = args.CloneFrom
 	}
 	token, err := h.client.CreateToken(ctx, key, body)
 	if err != nil {
-		return nil, err
+		return nil, TokenResult{}, err
 	}
-	return h.tokenResult(token, nil)
+	out, err := h.tokenResult(token, nil)
+	return nil, out, err
 }

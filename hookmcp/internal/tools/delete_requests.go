@@ -9,6 +9,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpforge/servers/hookmcp/internal/hooksvc"
 	"github.com/mcpforge/servers/shared/httpx"
 	"github.com/mcpforge/servers/shared/mcptool"
 )
@@ -30,35 +31,36 @@ type DeleteRequestsResult struct {
 	Message string `json:"message" jsonschema:"what was asked to be deleted"`
 }
 
-func (h *handlers) addDeleteRequestsTool(server *mcp.Server) {
-	mcptool.Add(server, &mcp.Tool{
+func (h *handlers) deleteRequestsTool() mcptool.Tool[DeleteRequestsArgs, DeleteRequestsResult] {
+	return mcptool.Tool[DeleteRequestsArgs, DeleteRequestsResult]{
 		Name:  "delete_requests",
 		Title: "Delete captured requests",
 		Description: "Delete the requests a token captured: those up to date_to and/or matching query, or, with neither, ALL of them. " +
 			"The token itself stays. This cannot be undone: confirm with the user first, and try the same filters with list_requests to see what would go. " +
 			"A query that selects everything (blank, or only wildcards) is refused, and a filtered delete is refused on a server that does not apply filters (the open-source webhook.site): nothing is then deleted.",
-		InputSchema: mcptool.InputSchemaFor[DeleteRequestsArgs](func(s *jsonschema.Schema) {
+		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true), IdempotentHint: true, OpenWorldHint: ptr(true)},
+		AdjustInput: func(s *jsonschema.Schema) {
 			adjustTokenArg(s)
 			adjustDate(s, "date_to")
-		}),
-		OutputSchema: mcptool.SchemaFor[DeleteRequestsResult](func(s *jsonschema.Schema) {
+		},
+		AdjustOutput: func(s *jsonschema.Schema) {
 			s.Properties["scope"].Enum = []any{"all", "matching"}
 			s.Properties["matched"].Types, s.Properties["matched"].Type = nil, "integer"
-		}),
-		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true), IdempotentHint: true, OpenWorldHint: ptr(true)},
-	}, h.deleteRequests)
+		},
+		Handle: h.deleteRequests,
+	}
 }
 
-func (h *handlers) deleteRequests(ctx context.Context, _ *mcp.CallToolRequest, args DeleteRequestsArgs) (*mcp.CallToolResult, error) {
+func (h *handlers) deleteRequests(ctx context.Context, _ *mcp.CallToolRequest, args DeleteRequestsArgs) (*mcp.CallToolResult, DeleteRequestsResult, error) {
 	id, key, err := h.access(args.TokenID, args.APIKey)
 	if err != nil {
-		return nil, err
+		return nil, DeleteRequestsResult{}, err
 	}
-	if _, err := parseDate("date_to", args.DateTo); err != nil {
-		return nil, err
+	if _, err := hooksvc.ParseDate("date_to", args.DateTo); err != nil {
+		return nil, DeleteRequestsResult{}, err
 	}
 	if args.Query != "" && matchesAll(args.Query) {
-		return nil, fmt.Errorf("query %q selects every request (it is blank, or only wildcards, quotes and operators), so it was refused and nothing was deleted: "+
+		return nil, DeleteRequestsResult{}, fmt.Errorf("query %q selects every request (it is blank, or only wildcards, quotes and operators), so it was refused and nothing was deleted: "+
 			"to delete every request, call delete_requests with neither query nor date_to; to delete some, give a query with a term to match, such as method:POST", truncate(args.Query, 100))
 	}
 	query := url.Values{}
@@ -74,26 +76,26 @@ func (h *handlers) deleteRequests(ctx context.Context, _ *mcp.CallToolRequest, a
 	out := DeleteRequestsResult{TokenID: id, Scope: "all", DateTo: args.DateTo, Query: args.Query}
 	if len(filters) == 0 {
 		if err := h.client.DeleteRequests(ctx, key, id, query); err != nil {
-			return nil, err
+			return nil, DeleteRequestsResult{}, err
 		}
 		out.Message = fmt.Sprintf("Asked the API to delete all requests of token %s; it accepted. The token itself remains.", id)
-		return mcptool.Structured(out, out.Message)
+		return mcptool.Text(out.Message), out, nil
 	}
 	out.Scope = "matching"
 	matched, err := h.provenFilteredCount(ctx, key, id, query, filterKinds{query: args.Query != "", dates: args.DateTo != ""})
 	if err != nil {
-		return nil, err
+		return nil, DeleteRequestsResult{}, err
 	}
 	out.Matched = &matched
 	if matched == 0 {
 		out.Message = fmt.Sprintf("No request of token %s is %s, so nothing was deleted.", id, strings.Join(filters, " and "))
-		return mcptool.Structured(out, out.Message)
+		return mcptool.Text(out.Message), out, nil
 	}
 	if err := h.client.DeleteRequests(ctx, key, id, query); err != nil {
-		return nil, err
+		return nil, DeleteRequestsResult{}, err
 	}
 	out.Message = fmt.Sprintf("Asked the API to delete the requests of token %s %s (%d matched just before); it accepted. Other requests and the token remain.", id, strings.Join(filters, " and "), matched)
-	return mcptool.Structured(out, out.Message)
+	return mcptool.Text(out.Message), out, nil
 }
 
 // provenFilteredCount returns how many requests query matches, after proving

@@ -22,32 +22,30 @@ type DeleteTokenResult struct {
 	Message string `json:"message" jsonschema:"what the deletion means"`
 }
 
-func (h *handlers) addDeleteTokenTool(server *mcp.Server) {
-	mcptool.Add(server, &mcp.Tool{
+func (h *handlers) deleteTokenTool() mcptool.Tool[DeleteTokenArgs, DeleteTokenResult] {
+	return mcptool.Tool[DeleteTokenArgs, DeleteTokenResult]{
 		Name:  "delete_token",
 		Title: "Delete a capture token",
 		Description: "Delete a capture token completely, with every request it captured; its capture URL stops accepting requests. " +
 			"This cannot be undone: confirm with the user first.",
-		InputSchema: mcptool.InputSchemaFor[DeleteTokenArgs](func(s *jsonschema.Schema) {
-			adjustTokenArg(s)
-		}),
-		OutputSchema: mcptool.SchemaFor[DeleteTokenResult](nil),
-		Annotations:  &mcp.ToolAnnotations{DestructiveHint: ptr(true), IdempotentHint: false, OpenWorldHint: ptr(true)},
-	}, h.deleteToken)
+		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true), IdempotentHint: false, OpenWorldHint: ptr(true)},
+		AdjustInput: func(s *jsonschema.Schema) { adjustTokenArg(s) },
+		Handle:      h.deleteToken,
+	}
 }
 
-func (h *handlers) deleteToken(ctx context.Context, _ *mcp.CallToolRequest, args DeleteTokenArgs) (*mcp.CallToolResult, error) {
+func (h *handlers) deleteToken(ctx context.Context, _ *mcp.CallToolRequest, args DeleteTokenArgs) (*mcp.CallToolResult, DeleteTokenResult, error) {
 	id, key, err := h.access(args.TokenID, args.APIKey)
 	if err != nil {
-		return nil, err
+		return nil, DeleteTokenResult{}, err
 	}
 	if err := h.client.DeleteToken(ctx, key, id); err != nil {
-		return nil, err
+		return nil, DeleteTokenResult{}, err
 	}
 	out := DeleteTokenResult{
 		TokenID: id,
 		Deleted: true,
 		Message: fmt.Sprintf("Token %s was deleted with every request it captured; %s no longer accepts requests.", id, h.client.CaptureURL(id)),
 	}
-	return mcptool.Structured(out, out.Message)
+	return mcptool.Text(out.Message), out, nil
 }

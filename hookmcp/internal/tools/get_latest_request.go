@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -37,20 +38,17 @@ type LatestRequestResult struct {
 	Note        string `json:"note,omitempty"`
 }
 
-func (h *handlers) addGetLatestRequestTool(server *mcp.Server) {
-	mcptool.Add(server, &mcp.Tool{
+func (h *handlers) getLatestRequestTool() mcptool.Tool[GetLatestRequestArgs, LatestRequestResult] {
+	return mcptool.Tool[GetLatestRequestArgs, LatestRequestResult]{
 		Name:  "get_latest_request",
 		Title: "Get the latest captured request body",
 		Description: "Get the raw body of the newest request a token captured, byte for byte: as text when it is valid UTF-8, else base64-encoded with a note. " +
 			"The request's content type, method, URL and time come alongside. A token that has captured nothing yet gives captured: false (not an error).",
-		InputSchema: mcptool.InputSchemaFor[GetLatestRequestArgs](func(s *jsonschema.Schema) {
-			adjustTokenArg(s)
-		}),
-		OutputSchema: mcptool.SchemaFor[LatestRequestResult](func(s *jsonschema.Schema) {
-			s.Properties["encoding"].Enum = []any{"text", "base64"}
-		}),
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(true)},
-	}, h.getLatestRequest)
+		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(true)},
+		AdjustInput:  func(s *jsonschema.Schema) { adjustTokenArg(s) },
+		AdjustOutput: func(s *jsonschema.Schema) { s.Properties["encoding"].Enum = []any{"text", "base64"} },
+		Handle:       h.getLatestRequest,
+	}
 }
 
 // getLatestRequest lists the newest request, then fetches that request's raw
@@ -58,18 +56,18 @@ func (h *handlers) addGetLatestRequestTool(server *mcp.Server) {
 // with no requests (total 0), which /request/latest does not: it answers 404
 // for both. Asking for the body by id keeps the body and its metadata from
 // the same request even when another arrives in between.
-func (h *handlers) getLatestRequest(ctx context.Context, _ *mcp.CallToolRequest, args GetLatestRequestArgs) (*mcp.CallToolResult, error) {
+func (h *handlers) getLatestRequest(ctx context.Context, _ *mcp.CallToolRequest, args GetLatestRequestArgs) (*mcp.CallToolResult, LatestRequestResult, error) {
 	id, key, err := h.access(args.TokenID, args.APIKey)
 	if err != nil {
-		return nil, err
+		return nil, LatestRequestResult{}, err
 	}
 	page, err := h.client.ListRequests(ctx, key, id, url.Values{"sorting": {"newest"}, "per_page": {"1"}, "page": {"1"}})
 	if err != nil {
-		return nil, err
+		return nil, LatestRequestResult{}, err
 	}
 	if len(page.Data) == 0 {
 		out := LatestRequestResult{TokenID: id, Note: fmt.Sprintf("Token %s has not captured any request yet. Requests sent to %s will show here.", id, h.client.CaptureURL(id))}
-		return mcptool.Structured(out, out.Note)
+		return mcptool.Text(out.Note), out, nil
 	}
 	var meta struct {
 		UUID      string              `json:"uuid"`
@@ -79,14 +77,20 @@ func (h *handlers) getLatestRequest(ctx context.Context, _ *mcp.CallToolRequest,
 		CreatedAt string              `json:"created_at"`
 		Headers   map[string][]string `json:"headers"`
 	}
-	// Loosely: the API may send [] for empty headers, which leaves Headers nil.
-	json.Unmarshal(page.Data[0], &meta)
+	if err := json.Unmarshal(page.Data[0], &meta); err != nil {
+		// The API is PHP: empty headers may arrive as [], which fails only
+		// Headers; the members decoded before and after it are kept.
+		var typeErr *json.UnmarshalTypeError
+		if !errors.As(err, &typeErr) {
+			return nil, LatestRequestResult{}, fmt.Errorf("the capture API listed a request that is not a JSON object")
+		}
+	}
 	if meta.UUID == "" {
-		return nil, fmt.Errorf("the capture API listed a request without a uuid")
+		return nil, LatestRequestResult{}, fmt.Errorf("the capture API listed a request without a uuid")
 	}
 	body, err := h.client.RawBody(ctx, key, id, meta.UUID)
 	if err != nil {
-		return nil, err
+		return nil, LatestRequestResult{}, err
 	}
 	out := LatestRequestResult{
 		TokenID: id, Captured: true, RequestID: meta.UUID, Type: meta.Type, Method: meta.Method,
@@ -103,14 +107,9 @@ func (h *handlers) getLatestRequest(ctx context.Context, _ *mcp.CallToolRequest,
 		out.Encoding, out.Body = "base64", base64.StdEncoding.EncodeToString(body)
 		out.Note = fmt.Sprintf("The body is %d bytes that are not valid UTF-8 text, so it is given base64-encoded (standard alphabet, padded).", len(body))
 	}
-	res, err := mcptool.Structured(out, summary(out))
-	if err != nil {
-		return nil, err
-	}
 	// The body goes in a block of its own, exactly, for clients that read
 	// only text content.
-	res.Content = append(res.Content, &mcp.TextContent{Text: out.Body})
-	return res, nil
+	return mcptool.Text(summary(out), out.Body), out, nil
 }
 
 // summary is the line before the body: what the request was.

@@ -43,103 +43,95 @@ type ListRequestsResult struct {
 	FiltersIgnored bool `json:"filters_ignored,omitempty" jsonschema:"true when the server does not apply date_from, date_to or query (the open-source webhook.site): the page is unfiltered"`
 }
 
-// Defaults that differ from the API's own: an assistant nearly always wants
-// the newest requests first.
-const (
-	defaultSorting = "newest"
-	defaultPerPage = 50
-	// maxResultBytes is the largest list_requests result: more would crowd
-	// an assistant's context.
-	maxResultBytes = 100_000
+// The rules of the paging arguments. The defaults differ from the API's own:
+// an assistant nearly always wants the newest requests first.
+var (
+	sortings   = mcptool.Enum{"newest", "oldest"}
+	perPage    = mcptool.Whole{Min: 1, Max: 100, Default: 50}
+	pageNumber = mcptool.Whole{Min: 1, Default: 1}
 )
 
-func (h *handlers) addListRequestsTool(server *mcp.Server) {
-	mcptool.Add(server, &mcp.Tool{
+// maxResultBytes is the largest list_requests result: more would crowd an
+// assistant's context.
+const maxResultBytes = 100_000
+
+func (h *handlers) listRequestsTool() mcptool.Tool[ListRequestsArgs, mcptool.Document[ListRequestsResult]] {
+	return mcptool.Tool[ListRequestsArgs, mcptool.Document[ListRequestsResult]]{
 		Name:  "list_requests",
 		Title: "List captured requests",
 		Description: "List the requests, emails and DNS hook events a token captured, newest first by default, one page at a time " +
 			"(per_page 50 by default, at most 100). Returns the API's page envelope: data, total, per_page, current_page, is_last_page, from, to. " +
 			"A page over 100,000 bytes is cut at a whole request, with a note saying how to read the rest.",
-		InputSchema: mcptool.InputSchemaFor[ListRequestsArgs](func(s *jsonschema.Schema) {
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(true)},
+		AdjustInput: func(s *jsonschema.Schema) {
 			adjustTokenArg(s)
-			s.Properties["sorting"].Enum = []any{"newest", "oldest"}
-			s.Properties["sorting"].Default = json.RawMessage(`"newest"`)
-			boundProperty(s, "per_page", 1, 100)
-			s.Properties["per_page"].Default = json.RawMessage(`50`)
-			s.Properties["page"].Minimum = ptr(1.0)
-			s.Properties["page"].Default = json.RawMessage(`1`)
+			sortings.Schema(s.Properties["sorting"])
+			perPage.Schema(s.Properties["per_page"])
+			pageNumber.Schema(s.Properties["page"])
 			adjustDate(s, "date_from")
 			adjustDate(s, "date_to")
-		}),
-		OutputSchema: mcptool.SchemaFor[ListRequestsResult](func(s *jsonschema.Schema) {
+		},
+		AdjustOutput: func(s *jsonschema.Schema) {
 			s.AdditionalProperties = nil // the API may add members
 			s.Properties["data"].Types, s.Properties["data"].Type = nil, "array"
-		}),
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(true)},
-	}, h.listRequests)
+		},
+		Handle: h.listRequests,
+	}
 }
 
-func (h *handlers) listRequests(ctx context.Context, _ *mcp.CallToolRequest, args ListRequestsArgs) (*mcp.CallToolResult, error) {
+func (h *handlers) listRequests(ctx context.Context, _ *mcp.CallToolRequest, args ListRequestsArgs) (*mcp.CallToolResult, mcptool.Document[ListRequestsResult], error) {
 	id, key, err := h.access(args.TokenID, args.APIKey)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	query, err := args.query()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	page, err := h.client.ListRequests(ctx, key, id, query)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var filtersIgnored []string
 	kinds := filterKinds{query: args.Query != "", dates: args.DateFrom != "" || args.DateTo != ""}
 	if kinds.query || kinds.dates {
 		ignored, err := h.ignoredFilters(ctx, key, id, kinds)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		filtersIgnored = ignored
 	}
 	raw, err := fitPage(page, filtersIgnored...)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return mcptool.JSON(raw, false), nil
+	return nil, mcptool.Document[ListRequestsResult](raw), nil
 }
 
 // query checks the arguments and returns the query string to send. sorting,
 // per_page and page are always sent, so the API's own defaults never apply.
 func (a ListRequestsArgs) query() (url.Values, error) {
 	q := url.Values{}
-	sorting := a.Sorting
-	if sorting == "" {
-		sorting = defaultSorting
-	}
-	if sorting != "newest" && sorting != "oldest" {
-		return nil, fmt.Errorf(`sorting must be "newest" or "oldest"; got %q`, a.Sorting)
-	}
-	q.Set("sorting", sorting)
-	perPage, page := defaultPerPage, 1
-	var err error
-	if a.PerPage != nil {
-		if perPage, err = wholeNumber("per_page", *a.PerPage, 1, 100); err != nil {
-			return nil, err
-		}
-	}
-	if a.Page != nil {
-		if *a.Page < 1 || *a.Page != float64(int(*a.Page)) {
-			return nil, fmt.Errorf("page must be a whole number of at least 1; got %g", *a.Page)
-		}
-		page = int(*a.Page)
-	}
-	q.Set("per_page", strconv.Itoa(perPage))
-	q.Set("page", strconv.Itoa(page))
-	from, err := parseDate("date_from", a.DateFrom)
+	sorting, err := sortings.Value("sorting", a.Sorting)
 	if err != nil {
 		return nil, err
 	}
-	to, err := parseDate("date_to", a.DateTo)
+	q.Set("sorting", sorting)
+	size, err := perPage.Value("per_page", a.PerPage)
+	if err != nil {
+		return nil, err
+	}
+	page, err := pageNumber.Value("page", a.Page)
+	if err != nil {
+		return nil, err
+	}
+	q.Set("per_page", strconv.Itoa(size))
+	q.Set("page", strconv.Itoa(page))
+	from, err := hooksvc.ParseDate("date_from", a.DateFrom)
+	if err != nil {
+		return nil, err
+	}
+	to, err := hooksvc.ParseDate("date_to", a.DateTo)
 	if err != nil {
 		return nil, err
 	}

@@ -63,7 +63,7 @@ func (h *handlers) readRequests(ctx context.Context, req *mcp.ReadResourceReques
 	}
 	if !ok || checkUUID("token_id", id) != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf(
-			"%s: the token in %s must be a token UUID such as %s (the API does not take aliases)", truncate(uri, 200), requestsURITemplate, exampleID)}
+			"%s: the token in %s must be a token UUID such as %s (the API does not take aliases)", truncate(uri, 200), requestsURITemplate, hooksvc.ExampleUUID)}
 	}
 	id = strings.ToLower(id)
 	ctx, cancel := httpx.WithTimeout(ctx, h.cfg.Timeout)

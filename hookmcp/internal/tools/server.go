@@ -4,7 +4,6 @@ package tools
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -17,7 +16,6 @@ import (
 	"github.com/mcpforge/servers/hookmcp/internal/hooksvc"
 	"github.com/mcpforge/servers/shared/app"
 	"github.com/mcpforge/servers/shared/httpx"
-	"github.com/mcpforge/servers/shared/jsonx"
 	"github.com/mcpforge/servers/shared/mcptool"
 )
 
@@ -55,13 +53,15 @@ func NewServer(opts Options) *mcp.Server {
 		&mcp.ServerOptions{Instructions: instructions(opts.Config), Logger: app.SDKLogger(opts.Logger)},
 	)
 	server.AddReceivingMiddleware(mcptool.RecoverPanics(opts.Logger))
-	h.addCreateTokenTool(server)
-	h.addGetTokenTool(server)
-	h.addUpdateTokenTool(server)
-	h.addDeleteTokenTool(server)
-	h.addListRequestsTool(server)
-	h.addGetLatestRequestTool(server)
-	h.addDeleteRequestsTool(server)
+	mcptool.Register(server,
+		h.createTokenTool(),
+		h.getTokenTool(),
+		h.updateTokenTool(),
+		h.deleteTokenTool(),
+		h.listRequestsTool(),
+		h.getLatestRequestTool(),
+		h.deleteRequestsTool(),
+	)
 	h.addRequestsResource(server)
 	return server
 }
@@ -121,16 +121,6 @@ func (h *handlers) key(apiKey string) (string, error) {
 		return "", fmt.Errorf("api_key must be the key alone, without spaces or line breaks; leave it out to use HOOKSVC_API_KEY")
 	}
 	return apiKey, nil
-}
-
-// jsonResult returns v as both structured and text content. What it holds
-// from the API was redacted as it arrived (hooksvc.Client).
-func jsonResult(v any) (*mcp.CallToolResult, error) {
-	raw, err := jsonx.Marshal(v)
-	if err != nil {
-		return nil, fmt.Errorf("encoding the result: %w", err)
-	}
-	return mcptool.JSON(json.RawMessage(raw), false), nil
 }
 
 func ptr[T any](v T) *T { return &v }

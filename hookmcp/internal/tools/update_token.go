@@ -18,45 +18,46 @@ import (
 // UpdateTokenArgs are update_token's arguments.
 type UpdateTokenArgs struct {
 	TokenArg
-	TokenSettings
+	hooksvc.TokenSettings
 }
 
-func (h *handlers) addUpdateTokenTool(server *mcp.Server) {
-	mcptool.Add(server, &mcp.Tool{
+func (h *handlers) updateTokenTool() mcptool.Tool[UpdateTokenArgs, TokenResult] {
+	return mcptool.Tool[UpdateTokenArgs, TokenResult]{
 		Name:  "update_token",
 		Title: "Update a capture token",
 		Description: "Change settings of an existing capture token. Only the settings given change; every other setting keeps its current value. " +
 			"At least one setting is required. Returns the updated token, its capture_url and the list of settings changed.",
-		InputSchema: mcptool.InputSchemaFor[UpdateTokenArgs](func(s *jsonschema.Schema) {
+		Annotations: &mcp.ToolAnnotations{IdempotentHint: true, DestructiveHint: ptr(false), OpenWorldHint: ptr(true)},
+		AdjustInput: func(s *jsonschema.Schema) {
 			adjustTokenArg(s)
 			adjustSettings(s)
-		}),
-		OutputSchema: tokenResultSchema(),
-		Annotations:  &mcp.ToolAnnotations{IdempotentHint: true, DestructiveHint: ptr(false), OpenWorldHint: ptr(true)},
-	}, h.updateToken)
+		},
+		AdjustOutput: adjustTokenResult,
+		Handle:       h.updateToken,
+	}
 }
 
 // updateToken reads the token, merges the changes into its settings and
 // writes them all back: the API's PUT resets every setting it is not sent.
-func (h *handlers) updateToken(ctx context.Context, _ *mcp.CallToolRequest, args UpdateTokenArgs) (*mcp.CallToolResult, error) {
+func (h *handlers) updateToken(ctx context.Context, _ *mcp.CallToolRequest, args UpdateTokenArgs) (*mcp.CallToolResult, TokenResult, error) {
 	id, key, err := h.access(args.TokenID, args.APIKey)
 	if err != nil {
-		return nil, err
+		return nil, TokenResult{}, err
 	}
-	changes, err := args.TokenSettings.fields()
-	if err != nil {
-		return nil, err
+	if err := args.TokenSettings.Validate(); err != nil {
+		return nil, TokenResult{}, err
 	}
+	changes := args.TokenSettings.Fields()
 	if len(changes) == 0 {
-		return nil, errors.New("update_token needs at least one setting to change: " + strings.Join(hooksvc.Settings, ", ") + "; get_token shows the current ones")
+		return nil, TokenResult{}, errors.New("update_token needs at least one setting to change: " + strings.Join(hooksvc.Settings, ", ") + "; get_token shows the current ones")
 	}
 	current, err := h.client.GetToken(ctx, key, id)
 	if err != nil {
-		return nil, err
+		return nil, TokenResult{}, err
 	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(current, &fields); err != nil {
-		return nil, errors.New("the capture API sent the token as something other than a JSON object")
+		return nil, TokenResult{}, errors.New("the capture API sent the token as something other than a JSON object")
 	}
 	body := map[string]any{}
 	for _, name := range hooksvc.Settings {
@@ -67,7 +68,8 @@ func (h *handlers) updateToken(ctx context.Context, _ *mcp.CallToolRequest, args
 	maps.Copy(body, changes)
 	token, err := h.client.PutToken(ctx, key, id, body)
 	if err != nil {
-		return nil, err
+		return nil, TokenResult{}, err
 	}
-	return h.tokenResult(token, slices.Sorted(maps.Keys(changes)))
+	out, err := h.tokenResult(token, slices.Sorted(maps.Keys(changes)))
+	return nil, out, err
 }

@@ -1,0 +1,146 @@
+package mcptool
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"strings"
+)
+
+// argumentError describes one argument of a call that could not be decoded.
+type argumentError struct {
+	// Argument is the offending argument's name; empty when the arguments as a
+	// whole were malformed.
+	Argument string
+	Message  string
+}
+
+func (e *argumentError) Error() string { return e.Message }
+
+// decodeStrict decodes the JSON object data into v. Unknown members and values
+// of the wrong JSON type are reported as *argumentError, naming the member and
+// what it should be, so that a caller can fix the call without reading Go
+// error text. Empty data decodes as {}.
+func decodeStrict(data []byte, v any) error {
+	if len(bytes.TrimSpace(data)) == 0 || string(bytes.TrimSpace(data)) == "null" {
+		data = []byte("{}")
+	}
+	if trimmed := bytes.TrimSpace(data); trimmed[0] != '{' {
+		return &argumentError{Message: "arguments must be a JSON object"}
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	dec.UseNumber()
+	err := dec.Decode(v)
+	if err == nil {
+		if _, extra := dec.Token(); extra != io.EOF {
+			return &argumentError{Message: "arguments must be a single JSON object"}
+		}
+		return nil
+	}
+	var typeErr *json.UnmarshalTypeError
+	if errors.As(err, &typeErr) {
+		name, declared, nested, ok := argumentOf(v, typeErr.Field)
+		if ok && (nested || strings.TrimLeft(declared.String(), "*") != typeErr.Type.String()) {
+			// The bad value sits inside a map or a slice argument: describe the
+			// argument as a whole, and what it holds that does not fit.
+			return &argumentError{
+				Argument: name,
+				Message:  fmt.Sprintf("argument %q must be %s; it holds %s", name, describeGoType(declared.String()), article(typeErr.Value)),
+			}
+		}
+		return &argumentError{
+			Argument: name,
+			Message:  fmt.Sprintf("argument %q must be %s, not %s", name, describeGoType(typeErr.Type.String()), article(typeErr.Value)),
+		}
+	}
+	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		name = strings.Trim(name, `"`)
+		return &argumentError{Argument: name, Message: fmt.Sprintf("unknown argument %q", name)}
+	}
+	return &argumentError{Message: "arguments are not valid JSON: " + err.Error()}
+}
+
+// argumentOf resolves encoding/json's path of a bad value ("Settings.timeout",
+// "headers.X-Retries") to the argument it belongs to: the first member that
+// is not an embedded struct, its Go type, and whether the value sits deeper
+// inside it. ok is false when v is not a pointer to a struct.
+func argumentOf(v any, path string) (name string, declared reflect.Type, nested, ok bool) {
+	t := reflect.TypeOf(v)
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil || t.Kind() != reflect.Struct {
+		name, _, nested = strings.Cut(path, ".")
+		return name, nil, nested, false
+	}
+	segments := strings.Split(path, ".")
+	for i, segment := range segments {
+		f, found := memberField(t, segment)
+		if !found {
+			return segment, nil, i < len(segments)-1, false
+		}
+		if f.Anonymous && f.Type.Kind() == reflect.Struct && i < len(segments)-1 {
+			t = f.Type
+			continue
+		}
+		return segment, f.Type, i < len(segments)-1, true
+	}
+	return path, nil, false, false
+}
+
+// memberField finds the field of struct type t that decodes the JSON member
+// name, or the embedded struct field named name.
+func memberField(t reflect.Type, name string) (reflect.StructField, bool) {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if tag == name || (tag == "" && (strings.EqualFold(f.Name, name) || f.Anonymous && f.Name == name)) {
+			return f, true
+		}
+	}
+	return reflect.StructField{}, false
+}
+
+// describeGoType names the JSON shape a Go type decodes from.
+func describeGoType(goType string) string {
+	t := strings.TrimLeft(goType, "*")
+	switch {
+	case strings.HasPrefix(t, "int"), strings.HasPrefix(t, "uint"):
+		return "an integer"
+	case strings.HasPrefix(t, "float"), t == "json.Number":
+		return "a number"
+	case t == "string":
+		return "a string"
+	case t == "bool":
+		return "a boolean (true or false)"
+	case strings.HasPrefix(t, "map["):
+		if strings.HasSuffix(t, "]string") {
+			return "a JSON object of string values"
+		}
+		return "a JSON object"
+	case strings.HasPrefix(t, "[]"):
+		if strings.HasSuffix(t, "string") {
+			return "an array of strings"
+		}
+		return "an array"
+	default:
+		return "a JSON object"
+	}
+}
+
+// article turns encoding/json's description of a value ("string",
+// "number 1.5", "array") into a phrase.
+func article(value string) string {
+	switch {
+	case value == "array", value == "object":
+		return "an " + value
+	case strings.HasPrefix(value, "number"):
+		return "the " + value
+	default:
+		return "a " + value
+	}
+}

@@ -1,0 +1,76 @@
+package mcptool
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+)
+
+type args struct {
+	Query   string            `json:"query"`
+	Timeout *int              `json:"timeout,omitempty"`
+	Headers map[string]string `json:"headers,omitempty"`
+	Types   []string          `json:"types,omitempty"`
+	Vars    map[string]any    `json:"variables,omitempty"`
+	Flag    bool              `json:"flag,omitempty"`
+	Embedded
+}
+
+// Embedded arguments are named by their own member, not the struct's name.
+type Embedded struct {
+	Inner
+	Status *float64 `json:"status,omitempty"`
+}
+
+type Inner struct {
+	ID string `json:"id,omitempty"`
+}
+
+func TestDecodeStrict(t *testing.T) {
+	tests := []struct {
+		in       string
+		argument string
+		message  string
+	}{
+		{`{"query":"x","nope":1}`, "nope", `unknown argument "nope"`},
+		{`{"timeout":"soon"}`, "timeout", `argument "timeout" must be an integer, not a string`},
+		{`{"timeout":1.5}`, "timeout", `argument "timeout" must be an integer, not the number 1.5`},
+		{`{"query":5}`, "query", `argument "query" must be a string, not the number`},
+		{`{"headers":{"a":1}}`, "headers", `argument "headers" must be a JSON object of string values; it holds the number`},
+		{`{"headers":"x"}`, "headers", `argument "headers" must be a JSON object of string values, not a string`},
+		{`{"types":"Human"}`, "types", `argument "types" must be an array of strings, not a string`},
+		{`{"flag":"yes"}`, "flag", `argument "flag" must be a boolean (true or false), not a string`},
+		{`{"status":"200"}`, "status", `argument "status" must be a number, not a string`},
+		{`{"id":true}`, "id", `argument "id" must be a string, not a bool`},
+		{`[1]`, "", "arguments must be a JSON object"},
+		{`{"query":"x"} {}`, "", "arguments must be a single JSON object"},
+	}
+	for _, tt := range tests {
+		var v args
+		err := decodeStrict([]byte(tt.in), &v)
+		var argErr *argumentError
+		if !errors.As(err, &argErr) {
+			t.Errorf("decodeStrict(%s) = %v, want an argumentError", tt.in, err)
+			continue
+		}
+		if argErr.Argument != tt.argument || len(argErr.Message) < len(tt.message) || argErr.Message[:len(tt.message)] != tt.message {
+			t.Errorf("decodeStrict(%s) = {%q, %q}, want {%q, %q…}", tt.in, argErr.Argument, argErr.Message, tt.argument, tt.message)
+		}
+	}
+}
+
+func TestDecodeStrictAccepts(t *testing.T) {
+	for _, in := range []string{``, `null`, `{}`, ` {"query":"q","timeout":null,"variables":{"n":12345678901234567890}} `} {
+		var v args
+		if err := decodeStrict([]byte(in), &v); err != nil {
+			t.Errorf("decodeStrict(%q): %v", in, err)
+		}
+	}
+	var v args
+	if err := decodeStrict([]byte(`{"variables":{"n":12345678901234567890}}`), &v); err != nil {
+		t.Fatal(err)
+	}
+	if n, ok := v.Vars["n"].(json.Number); !ok || n.String() != "12345678901234567890" {
+		t.Errorf("a large variable lost precision: %#v", v.Vars["n"])
+	}
+}

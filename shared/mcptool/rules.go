@@ -1,0 +1,87 @@
+package mcptool
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// Whole is the rule of a whole-number argument, stated once: Schema shows it
+// to the client and Value applies it in the handler. JSON numbers arrive as
+// float64 so that 1.5 is refused with this rule rather than a decoding error.
+type Whole struct {
+	Min float64
+	// Max is the largest value allowed; 0 means no largest.
+	Max float64
+	// Default is the value of an omitted argument; 0 means none is stated.
+	Default int
+}
+
+// Schema sets p's minimum, maximum and default.
+func (w Whole) Schema(p *jsonschema.Schema) {
+	p.Minimum = &w.Min
+	if w.Max != 0 {
+		p.Maximum = &w.Max
+	}
+	if w.Default != 0 {
+		p.Default = json.RawMessage(strconv.Itoa(w.Default))
+	}
+}
+
+// Check returns v as an int, or an error naming the argument and the rule.
+func (w Whole) Check(name string, v float64) (int, error) {
+	if v != math.Trunc(v) || v < w.Min || (w.Max != 0 && v > w.Max) {
+		if w.Max == 0 {
+			return 0, fmt.Errorf("%s must be a whole number of at least %g; got %g", name, w.Min, v)
+		}
+		return 0, fmt.Errorf("%s must be a whole number from %g to %g; got %g", name, w.Min, w.Max, v)
+	}
+	return int(v), nil
+}
+
+// Value is Check for an optional argument: an omitted one is the default.
+func (w Whole) Value(name string, v *float64) (int, error) {
+	if v == nil {
+		return w.Default, nil
+	}
+	return w.Check(name, *v)
+}
+
+// Enum is the rule of a string argument with a fixed set of values, the first
+// being the default.
+type Enum []string
+
+// Schema sets p's allowed values and default.
+func (e Enum) Schema(p *jsonschema.Schema) {
+	p.Enum = make([]any, len(e))
+	for i, v := range e {
+		p.Enum[i] = v
+	}
+	p.Default, _ = json.Marshal(e[0])
+}
+
+// Value returns v, the default when v is empty, or an error naming the
+// argument and its values.
+func (e Enum) Value(name, v string) (string, error) {
+	if v == "" {
+		return e[0], nil
+	}
+	for _, allowed := range e {
+		if v == allowed {
+			return v, nil
+		}
+	}
+	quoted := make([]string, len(e))
+	for i, allowed := range e {
+		quoted[i] = strconv.Quote(allowed)
+	}
+	list := quoted[len(quoted)-1]
+	if len(quoted) > 1 {
+		list = strings.Join(quoted[:len(quoted)-1], ", ") + " or " + list
+	}
+	return "", fmt.Errorf("%s must be %s; got %q", name, list, v)
+}
