@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpforge/servers/graphqlmcp/internal/config"
 	"github.com/mcpforge/servers/graphqlmcp/internal/tools"
+	"github.com/mcpforge/servers/graphqlmcp/internal/upstream"
 	"github.com/mcpforge/servers/shared/app"
 )
 
@@ -34,7 +35,7 @@ func spec() app.Spec {
 			}
 			return tools.NewServer(tools.Options{
 				Config:  cfg,
-				HTTP:    tools.NewHTTPClient(env.UserAgent),
+				HTTP:    upstream.NewHTTPClient(env.UserAgent),
 				Logger:  env.Logger,
 				Version: env.Version,
 			}), nil

@@ -126,7 +126,7 @@ func TestStdio(t *testing.T) {
 	if strings.Contains(stderr.String(), apiKey) {
 		t.Errorf("stderr shows the API key:\n%s", stderr.String())
 	}
-	if !strings.Contains(stderr.String(), "capture API request") {
+	if !strings.Contains(stderr.String(), "outbound request") {
 		t.Errorf("debug logging did not reach stderr:\n%s", stderr.String())
 	}
 }

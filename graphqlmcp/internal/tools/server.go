@@ -22,7 +22,7 @@ import (
 // Options are what the server needs from its process.
 type Options struct {
 	Config  config.Config
-	HTTP    *http.Client // outbound client, from httpx.NewClient
+	HTTP    *http.Client // outbound client, from upstream.NewHTTPClient
 	Logger  *slog.Logger
 	Version string
 	Now     func() time.Time // clock of the schema cache; time.Now when nil
@@ -47,10 +47,9 @@ func NewServer(opts Options) *mcp.Server {
 		cfg:    cfg,
 		policy: policy,
 		client: &upstream.Client{
-			HTTP:             opts.HTTP,
+			Caller:           &httpx.Caller{HTTP: opts.HTTP, Logger: opts.Logger},
 			MaxResponseBytes: cfg.MaxResponseBytes,
 			Redactor:         upstream.NewRedactor(cfg.Headers),
-			Logger:           opts.Logger,
 			Gate:             policy.Gate,
 		},
 		cache: schema.NewCache(cfg.SchemaCacheTTL, schema.DefaultCacheBytes, opts.Now),
@@ -62,12 +61,6 @@ func NewServer(opts Options) *mcp.Server {
 	server.AddReceivingMiddleware(mcptool.RecoverPanics(opts.Logger))
 	mcptool.Register(server, h.queryTool(), h.introspectTool())
 	return server
-}
-
-// NewHTTPClient returns the outbound client graphqlmcp uses: redirects are
-// followed, but a hop to another origin drops every configured header.
-func NewHTTPClient(userAgent string) *http.Client {
-	return httpx.NewClient(httpx.Options{UserAgent: userAgent, FollowRedirects: true, BlockLinkLocal: true})
 }
 
 // instructions tell the assistant what this server reaches and its limits. It
@@ -95,7 +88,7 @@ func instructions(cfg config.Config) string {
 		b.WriteString("Mutations run only when the call passes allowMutations: true; ask the user before changing data.\n")
 	}
 	fmt.Fprintf(&b, "Requests time out after %d ms unless a call sets timeout; responses over %s are refused.",
-		cfg.Timeout.Milliseconds(), httpx.FormatBytes(cfg.MaxResponseBytes))
+		cfg.Timeout.Milliseconds(), upstream.FormatBytes(cfg.MaxResponseBytes))
 	if len(cfg.Headers) > 0 {
 		b.WriteString(" Credentials for the default endpoint are configured; do not pass them again.")
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpforge/servers/graphqlmcp/internal/config"
+	"github.com/mcpforge/servers/graphqlmcp/internal/upstream"
 	"github.com/mcpforge/servers/shared/mcptest"
 )
 
@@ -44,7 +45,7 @@ func connect(t *testing.T, cfg config.Config, now func() time.Time) *harness {
 	logs := &mcptest.SyncBuffer{}
 	server := NewServer(Options{
 		Config:  cfg,
-		HTTP:    NewHTTPClient("graphqlmcp-test"),
+		HTTP:    upstream.NewHTTPClient("graphqlmcp-test"),
 		Logger:  slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Version: "test",
 		Now:     now,

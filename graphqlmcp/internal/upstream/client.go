@@ -9,9 +9,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"mime"
 	"net/http"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -21,12 +21,11 @@ import (
 
 // Client sends GraphQL requests.
 type Client struct {
-	HTTP             *http.Client
+	Caller           *httpx.Caller
 	MaxResponseBytes int64
 	Redactor         Redactor
-	Logger           *slog.Logger
 	// Gate judges every redirect hop as a new endpoint (Policy.Gate).
-	Gate httpx.Gate
+	Gate Gate
 }
 
 // Request is one GraphQL-over-HTTP POST.
@@ -75,51 +74,39 @@ func (c *Client) Post(ctx context.Context, req Request) (*Response, error) {
 	ctx, cancel := httpx.WithTimeout(ctx, req.Timeout)
 	defer cancel()
 	if c.Gate != nil {
-		ctx = httpx.WithGate(ctx, c.Gate, req.Target.LinkLocalAllowed)
+		ctx = WithGate(ctx, c.Gate, req.Target.LinkLocalAllowed)
 	}
-	httpReq, err := http.NewRequestWithContext(ctx, http.MethodPost, req.Target.URL.String(), bytes.NewReader(payload))
-	if err != nil {
-		return nil, fmt.Errorf("building the request to %s: %w", endpoint, err)
-	}
-	httpReq.Header = req.Headers.Clone()
-
-	start := time.Now()
-	resp, err := c.HTTP.Do(httpReq)
-	if err != nil {
-		err = httpx.Explain(ctx, err)
-		c.Logger.Info("upstream request failed", "endpoint", endpoint, "error", c.Redactor.String(err.Error()))
-		return nil, fmt.Errorf("request to %s failed: %s", endpoint, c.Redactor.String(err.Error()))
-	}
-	defer resp.Body.Close()
-	body, err := httpx.ReadLimited(resp.Body, max(c.MaxResponseBytes, req.MaxResponseBytes))
-	c.Logger.Debug("upstream request", "endpoint", endpoint, "status", resp.StatusCode,
-		"bytes", len(body), "duration", time.Since(start).Round(time.Millisecond))
+	answer, err := c.Caller.Do(ctx, httpx.Outbound{
+		Method: http.MethodPost, URL: req.Target.URL, Header: req.Headers, Body: payload,
+		MaxBytes: max(c.MaxResponseBytes, req.MaxResponseBytes), Redactor: c.Redactor,
+	})
 	var tooLarge *httpx.TooLargeError
 	if errors.As(err, &tooLarge) {
 		return nil, fmt.Errorf("the response from %s is larger than the %s limit (--max-response-bytes) and was not read to the end; "+
-			"select fewer fields, or fetch fewer items with a first/limit argument", endpoint, httpx.FormatBytes(tooLarge.Limit))
+			"select fewer fields, or fetch fewer items with a first/limit argument", endpoint, FormatBytes(tooLarge.Limit))
 	}
 	if err != nil {
-		return nil, fmt.Errorf("reading the response from %s failed: %s", endpoint, c.Redactor.String(httpx.Explain(ctx, err).Error()))
+		return nil, fmt.Errorf("request to %s failed: %w", endpoint, err)
 	}
+	body := answer.Body
+	// MCP messages must be UTF-8.
 	replaced := !utf8.Valid(body)
 	if replaced {
 		body = bytes.ToValidUTF8(body, []byte("\uFFFD"))
 	}
-	body = c.Redactor.Bytes(body)
-
 	if doc, ok := parseGraphQLResponse(body); ok {
-		return &Response{Status: resp.StatusCode, Body: body, Data: doc.Data, Errors: doc.Errors, HasData: doc.hasData(), ReplacedInvalidUTF8: replaced}, nil
+		return &Response{Status: answer.Status, Body: body, Data: doc.Data, Errors: doc.Errors, HasData: doc.hasData(), ReplacedInvalidUTF8: replaced}, nil
 	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, fmt.Errorf("%s answered HTTP %s: %s", endpoint, resp.Status, snippetOrEmpty(body))
+	status := strings.TrimSpace(fmt.Sprintf("%d %s", answer.Status, http.StatusText(answer.Status)))
+	if answer.Status < 200 || answer.Status > 299 {
+		return nil, fmt.Errorf("%s answered HTTP %s: %s", endpoint, status, snippetOrEmpty(body))
 	}
-	mediaType, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	mediaType, _, _ := mime.ParseMediaType(answer.Header.Get("Content-Type"))
 	if mediaType == "" {
 		mediaType = "no Content-Type"
 	}
 	return nil, fmt.Errorf("%s answered HTTP %s with a body that is not a GraphQL response (%s): %s",
-		endpoint, resp.Status, mediaType, snippetOrEmpty(body))
+		endpoint, status, mediaType, snippetOrEmpty(body))
 }
 
 func snippetOrEmpty(body []byte) string {

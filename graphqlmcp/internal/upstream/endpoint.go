@@ -53,12 +53,12 @@ func (p Policy) Resolve(raw string) (Target, error) {
 			return Target{}, fmt.Errorf("endpoint %s is not allowed: this server takes per-call endpoints only under %s (--allow-endpoint); omit endpoint to use the default", httpx.DisplayURL(u), p.allowedList())
 		}
 	}
-	if httpx.IsLinkLocalHost(u.Hostname()) && !explicit {
+	if IsLinkLocalHost(u.Hostname()) && !explicit {
 		return Target{}, fmt.Errorf("endpoint %s is refused: link-local and cloud metadata addresses are blocked; the operator can allow it with --allow-endpoint", httpx.DisplayURL(u))
 	}
 	return Target{
 		URL:              u,
-		StartupHeaders:   p.HeadersAnyOrigin || httpx.Origin(u) == httpx.Origin(p.Default),
+		StartupHeaders:   p.HeadersAnyOrigin || Origin(u) == Origin(p.Default),
 		LinkLocalAllowed: explicit,
 	}, nil
 }
@@ -80,14 +80,14 @@ func (p Policy) allowedList() string {
 }
 
 func sameEndpoint(a, b *url.URL) bool {
-	return httpx.Origin(a) == httpx.Origin(b) && a.EscapedPath() == b.EscapedPath() && a.RawQuery == b.RawQuery
+	return Origin(a) == Origin(b) && a.EscapedPath() == b.EscapedPath() && a.RawQuery == b.RawQuery
 }
 
 // matchesPrefix reports whether u has prefix's origin and its path lies under
 // prefix's path, on a segment boundary: /graphql matches /graphql and
 // /graphql/v2 but not /graphqlx.
 func matchesPrefix(u, prefix *url.URL) bool {
-	if httpx.Origin(u) != httpx.Origin(prefix) {
+	if Origin(u) != Origin(prefix) {
 		return false
 	}
 	base := strings.TrimSuffix(prefix.EscapedPath(), "/")

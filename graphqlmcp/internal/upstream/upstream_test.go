@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/mcpforge/servers/shared/httpx"
 )
 
 func parse(t *testing.T, raw string) *url.URL {
@@ -157,7 +155,7 @@ func FuzzResolve(f *testing.F) {
 			if len(p.Allow) > 0 && !sameEndpoint(u, p.Default) && !matchesPrefix(u, prefix) {
 				t.Fatalf("policy %d: %q resolved to %s, outside the allow-list", i, raw, u)
 			}
-			if httpx.IsLinkLocalHost(u.Hostname()) && !target.LinkLocalAllowed {
+			if IsLinkLocalHost(u.Hostname()) && !target.LinkLocalAllowed {
 				t.Fatalf("policy %d: link-local %s accepted without the operator", i, u)
 			}
 		}

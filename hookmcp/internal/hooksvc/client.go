@@ -6,12 +6,10 @@
 package hooksvc
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"maps"
 	"net/http"
@@ -66,13 +64,6 @@ type Client struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 }
 
-// Response is an answer of the API with a 2xx status.
-type Response struct {
-	Status int
-	Header http.Header
-	Body   []byte // with the keys redacted
-}
-
 // Call describes one API call.
 type Call struct {
 	Method string
@@ -87,15 +78,18 @@ type Call struct {
 
 // Do performs c, retrying a GET as the retry policy allows, all within the
 // client's timeout. A non-2xx answer becomes an error that says what to do.
-func (cl *Client) Do(ctx context.Context, c Call) (*Response, error) {
+func (cl *Client) Do(ctx context.Context, c Call) (*httpx.Answer, error) {
 	ctx, cancel := httpx.WithTimeout(ctx, cl.Timeout)
 	defer cancel()
 	redactor := redact.New(cl.APIKey, c.Key)
 	for attempt := 0; ; attempt++ {
 		resp, err := cl.once(ctx, c, redactor)
+		var tooLarge *httpx.TooLargeError
+		if errors.As(err, &tooLarge) {
+			return nil, fmt.Errorf("the capture API's answer to %s %s is over the limit of %d MiB and was not read to the end", c.Method, c.Path, tooLarge.Limit>>20)
+		}
 		if err != nil {
-			err = httpx.Explain(ctx, err)
-			return nil, fmt.Errorf("could not reach the capture API at %s: %s", httpx.DisplayURL(cl.BaseURL), redactor.String(err.Error()))
+			return nil, fmt.Errorf("could not reach the capture API at %s: %w", httpx.DisplayURL(cl.BaseURL), err)
 		}
 		if resp.Status >= 200 && resp.Status < 300 {
 			return resp, nil
@@ -111,47 +105,33 @@ func (cl *Client) Do(ctx context.Context, c Call) (*Response, error) {
 	}
 }
 
-func (cl *Client) once(ctx context.Context, c Call, redactor redact.Redactor) (*Response, error) {
+func (cl *Client) once(ctx context.Context, c Call, redactor redact.Redactor) (*httpx.Answer, error) {
 	u := cl.BaseURL.JoinPath(c.Path)
 	if len(c.Query) > 0 {
 		u.RawQuery = c.Query.Encode()
 	}
-	var body io.Reader
+	out := httpx.Outbound{Method: c.Method, URL: u, Header: http.Header{}, MaxBytes: maxResponseBytes, Redactor: redactor}
+	out.Header.Set("Accept", "application/json")
 	if c.Body != nil {
 		encoded, err := jsonx.Marshal(c.Body)
 		if err != nil {
 			return nil, err
 		}
-		body = bytes.NewReader(encoded)
-	}
-	req, err := http.NewRequestWithContext(ctx, c.Method, u.String(), body)
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Accept", "application/json")
-	if c.Body != nil {
-		req.Header.Set("Content-Type", "application/json")
+		out.Body = encoded
+		out.Header.Set("Content-Type", "application/json")
 	}
 	if c.Key != "" {
-		req.Header.Set("Api-Key", c.Key)
+		out.Header.Set("Api-Key", c.Key)
 	}
-	start := time.Now()
-	resp, err := cl.HTTP.Do(req)
-	if err != nil {
-		cl.Logger.Debug("capture API request failed", "method", c.Method, "path", c.Path, "error", httpx.Explain(ctx, err))
-		return nil, err
-	}
-	defer resp.Body.Close()
-	data, err := httpx.ReadLimited(resp.Body, maxResponseBytes)
-	if err != nil {
-		return nil, err
-	}
-	cl.Logger.Debug("capture API request", "method", c.Method, "path", c.Path, "status", resp.StatusCode, "bytes", len(data), "duration", time.Since(start))
-	// Here, where the answer enters, and nowhere later: a captured body
-	// that holds a key is redacted as bytes, before any tool encodes it
-	// (base64 included), and a JSON answer is redacted in its decoded
-	// strings, so no escape hides a key.
-	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: redactor.Bytes(data)}, nil
+	// The answer is redacted where it comes in (httpx.Caller), and nowhere
+	// later: a captured body that holds a key is redacted as bytes, before
+	// any tool encodes it (base64 included), and a JSON answer in its
+	// decoded strings, so no escape hides a key.
+	return cl.caller().Do(ctx, out)
+}
+
+func (cl *Client) caller() *httpx.Caller {
+	return &httpx.Caller{HTTP: cl.HTTP, Logger: cl.Logger}
 }
 
 // retryWait is how long to wait before retry number attempt+1: what
@@ -208,7 +188,7 @@ func (cl *Client) sleep(ctx context.Context, d time.Duration) error {
 }
 
 // statusError explains a non-2xx answer.
-func statusError(c Call, resp *Response, retries int, redactor redact.Redactor) error {
+func statusError(c Call, resp *httpx.Answer, retries int, redactor redact.Redactor) error {
 	status := fmt.Sprintf("HTTP %d", resp.Status)
 	switch {
 	case resp.Status >= 300 && resp.Status < 400:

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpforge/servers/shared/httpx"
 	"github.com/mcpforge/servers/shared/redact"
 )
 
@@ -60,7 +61,7 @@ func TestStatusError(t *testing.T) {
 		{502, nil, "<html>gateway</html>", "the capture API answered 502 Bad Gateway: <html>gateway</html>", nil},
 	}
 	for _, tt := range tests {
-		err := statusError(call, &Response{Status: tt.status, Header: tt.header, Body: []byte(tt.body)}, 0, redact.New("secret-key-123"))
+		err := statusError(call, &httpx.Answer{Status: tt.status, Header: tt.header, Body: []byte(tt.body)}, 0, redact.New("secret-key-123"))
 		if err.Error() != tt.want && !startsWith(err.Error(), tt.want) {
 			t.Errorf("%d: %q\nwant %q", tt.status, err, tt.want)
 		}

@@ -1,0 +1,88 @@
+package httpx
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/mcpforge/servers/shared/redact"
+)
+
+// Caller is the one road out to an upstream API. Each call is bounded in
+// time by its context (WithTimeout) and in bytes by its MaxBytes; its answer
+// is cleaned of secrets where it comes in, before anything reads it; and a
+// failure comes back as the reason alone, without the URL (whose query may
+// hold a secret) and with the secrets redacted. Status codes mean nothing
+// here: each server reads them its own way.
+type Caller struct {
+	HTTP   *http.Client // from NewClient
+	Logger *slog.Logger
+}
+
+// Outbound is one request.
+type Outbound struct {
+	Method string
+	URL    *url.URL
+	Header http.Header
+	Body   []byte // nil for none
+	// MaxBytes bounds the answer's body: a longer one is a *TooLargeError,
+	// and only MaxBytes+1 bytes are ever held.
+	MaxBytes int64
+	// Redactor holds the secrets of this call (configured credentials, a
+	// per-call key), replaced in the answer's body and in every error.
+	Redactor redact.Redactor
+}
+
+// Answer is an upstream's answer, whatever its status.
+type Answer struct {
+	Status int
+	Header http.Header
+	// Body is the whole body, secrets redacted.
+	Body []byte
+}
+
+// Do sends out under ctx and reads the answer. Its errors are a
+// *TooLargeError, or the reason the exchange failed (Explain) as text with
+// the secrets redacted.
+func (c *Caller) Do(ctx context.Context, out Outbound) (*Answer, error) {
+	var body io.Reader
+	if out.Body != nil {
+		body = bytes.NewReader(out.Body)
+	}
+	req, err := http.NewRequestWithContext(ctx, out.Method, out.URL.String(), body)
+	if err != nil {
+		return nil, c.fail(ctx, out, err)
+	}
+	if out.Header != nil {
+		req.Header = out.Header.Clone()
+	}
+	start := time.Now()
+	resp, err := c.HTTP.Do(req)
+	if err != nil {
+		return nil, c.fail(ctx, out, err)
+	}
+	defer resp.Body.Close()
+	data, err := ReadLimited(resp.Body, out.MaxBytes)
+	c.Logger.Debug("outbound request", "method", out.Method, "url", DisplayURL(out.URL), "status", resp.StatusCode,
+		"bytes", len(data), "duration", time.Since(start).Round(time.Millisecond))
+	var tooLarge *TooLargeError
+	if errors.As(err, &tooLarge) {
+		return nil, tooLarge
+	}
+	if err != nil {
+		return nil, c.fail(ctx, out, err)
+	}
+	return &Answer{Status: resp.StatusCode, Header: resp.Header, Body: out.Redactor.Bytes(data)}, nil
+}
+
+// fail explains err and redacts it, and logs it.
+func (c *Caller) fail(ctx context.Context, out Outbound, err error) error {
+	reason := errors.New(out.Redactor.String(Explain(ctx, err).Error()))
+	c.Logger.Info("outbound request failed", "method", out.Method, "url", DisplayURL(out.URL), "error", reason)
+	return reason
+}
