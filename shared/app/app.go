@@ -20,9 +20,9 @@ import (
 
 // Exit codes of both servers.
 const (
-	ExitOK      = 0
-	ExitFailure = 1 // the server failed while running
-	ExitUsage   = 2 // the command line or the environment was wrong
+	exitOK      = 0
+	exitFailure = 1 // the server failed while running
+	exitUsage   = 2 // the command line or the environment was wrong
 )
 
 // Spec describes one server binary.
@@ -34,7 +34,7 @@ type Spec struct {
 	Flags       []cli.Flag
 	// Build makes the server from the parsed command line. An error it returns
 	// means bad startup values: its message is printed as one line and the
-	// process exits with ExitUsage.
+	// process exits with exitUsage.
 	Build func(ctx context.Context, cmd *cli.Command, env Env) (*mcp.Server, error)
 	// Hint is printed on stderr when a person starts the server by hand in a
 	// terminal over stdio, where it would otherwise sit silently.
@@ -48,9 +48,9 @@ type Env struct {
 	Version   string
 }
 
-// Streams are the process's standard streams, passed in so that tests can run
+// stdStreams are the process's standard streams, passed in so that tests can run
 // a whole server in-process.
-type Streams struct {
+type stdStreams struct {
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
@@ -59,7 +59,7 @@ type Streams struct {
 // Main runs spec as the process and exits with its exit code.
 func Main(spec Spec) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := Run(ctx, spec, os.Args, Streams{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})
+	code := run(ctx, spec, os.Args, stdStreams{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})
 	stop()
 	os.Exit(code)
 }
@@ -72,8 +72,8 @@ func (e usageError) Unwrap() error { return e.err }
 
 // Run runs spec with the command-line args (args[0] is the program name) and
 // returns the exit code. It returns when ctx is done or the client goes away.
-func Run(ctx context.Context, spec Spec, args []string, streams Streams) int {
-	version, _ := BuildVersion()
+func run(ctx context.Context, spec Spec, args []string, std stdStreams) int {
+	version, _ := buildVersion()
 	flags := append(sharedFlags(spec.EnvPrefix), spec.Flags...)
 	versionLine := versionText()
 	cmd := &cli.Command{
@@ -86,9 +86,9 @@ func Run(ctx context.Context, spec Spec, args []string, streams Streams) int {
 		// columns; this one fits 80.
 		CustomRootCommandHelpTemplate: helpTemplate(spec, flags, versionLine),
 		HideHelpCommand:               true,
-		Reader:                        streams.Stdin,
-		Writer:                        streams.Stdout, // --help and --version only; a serving process never writes here but through MCP
-		ErrWriter:                     streams.Stderr,
+		Reader:                        std.Stdin,
+		Writer:                        std.Stdout, // --help and --version only; a serving process never writes here but through MCP
+		ErrWriter:                     std.Stderr,
 		ExitErrHandler:                func(context.Context, *cli.Command, error) {},
 		OnUsageError: func(_ context.Context, _ *cli.Command, err error, _ bool) error {
 			return usageError{err}
@@ -97,19 +97,19 @@ func Run(ctx context.Context, spec Spec, args []string, streams Streams) int {
 			if cmd.Args().Present() {
 				return usageError{fmt.Errorf("unexpected argument %q: %s takes flags only (see --help)", cmd.Args().First(), spec.Name)}
 			}
-			return serve(ctx, spec, cmd, streams, version)
+			return serve(ctx, spec, cmd, std, version)
 		},
 	}
 	err := cmd.Run(ctx, args)
 	if err == nil {
-		return ExitOK
+		return exitOK
 	}
-	fmt.Fprintf(streams.Stderr, "%s: %s\n", spec.Name, oneLine(err.Error()))
+	fmt.Fprintf(std.Stderr, "%s: %s\n", spec.Name, oneLine(err.Error()))
 	var usage usageError
 	if errors.As(err, &usage) || isFlagError(err) {
-		return ExitUsage
+		return exitUsage
 	}
-	return ExitFailure
+	return exitFailure
 }
 
 // isFlagError recognises the errors urfave/cli returns for flag values it
@@ -162,12 +162,12 @@ func sharedFlags(envPrefix string) []cli.Flag {
 	}
 }
 
-func serve(ctx context.Context, spec Spec, cmd *cli.Command, streams Streams, version string) error {
+func serve(ctx context.Context, spec Spec, cmd *cli.Command, std stdStreams, version string) error {
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(cmd.String("log-level"))); err != nil {
 		return usageError{fmt.Errorf("--log-level %q is not a level: use debug, info, warn or error", cmd.String("log-level"))}
 	}
-	logger := slog.New(slog.NewTextHandler(streams.Stderr, &slog.HandlerOptions{Level: level}))
+	logger := slog.New(slog.NewTextHandler(std.Stderr, &slog.HandlerOptions{Level: level}))
 	transport := cmd.String("transport")
 	if transport != "stdio" && transport != "http" {
 		return usageError{fmt.Errorf("--transport %q is not a transport: use stdio or http", transport)}
@@ -180,22 +180,22 @@ func serve(ctx context.Context, spec Spec, cmd *cli.Command, streams Streams, ve
 			return usageError{err}
 		}
 	}
-	server, err := spec.Build(ctx, cmd, Env{Logger: logger, UserAgent: UserAgent(spec.Name), Version: version})
+	server, err := spec.Build(ctx, cmd, Env{Logger: logger, UserAgent: userAgent(spec.Name), Version: version})
 	if err != nil {
 		return usageError{err}
 	}
 	if transport == "http" {
 		return serveHTTP(ctx, server, cmd.String("listen"), access, logger)
 	}
-	if isTerminal(streams.Stdin) && spec.Hint != "" {
-		fmt.Fprintln(streams.Stderr, spec.Hint)
+	if isTerminal(std.Stdin) && spec.Hint != "" {
+		fmt.Fprintln(std.Stderr, spec.Hint)
 	}
 	logger.Debug("serving over stdio")
-	return serveStdio(ctx, server, streams, logger)
+	return serveStdio(ctx, server, std, logger)
 }
 
-func serveStdio(ctx context.Context, server *mcp.Server, streams Streams, logger *slog.Logger) error {
-	transport := &stdioTransport{in: streams.Stdin, out: streams.Stdout, logger: logger}
+func serveStdio(ctx context.Context, server *mcp.Server, std stdStreams, logger *slog.Logger) error {
+	transport := &stdioTransport{in: std.Stdin, out: std.Stdout, logger: logger}
 	err := server.Run(ctx, transport)
 	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
 		return nil

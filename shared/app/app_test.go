@@ -36,16 +36,16 @@ func TestRunExitCodes(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"--size", "0"}, ExitUsage, "testmcp: --size must be at least 1"},
-		{[]string{"--size", "x"}, ExitUsage, "testmcp: invalid value"},
-		{[]string{"--nope"}, ExitUsage, "flag provided but not defined"},
-		{[]string{"extra"}, ExitUsage, `unexpected argument "extra"`},
-		{[]string{"--log-level", "loud"}, ExitUsage, `--log-level "loud" is not a level`},
-		{[]string{"--transport", "carrier-pigeon"}, ExitUsage, `--transport "carrier-pigeon" is not a transport`},
-		{[]string{"--transport", "http", "--listen", "256.0.0.1:99999"}, ExitUsage, "--listen 256.0.0.1:99999"},
+		{[]string{"--size", "0"}, exitUsage, "testmcp: --size must be at least 1"},
+		{[]string{"--size", "x"}, exitUsage, "testmcp: invalid value"},
+		{[]string{"--nope"}, exitUsage, "flag provided but not defined"},
+		{[]string{"extra"}, exitUsage, `unexpected argument "extra"`},
+		{[]string{"--log-level", "loud"}, exitUsage, `--log-level "loud" is not a level`},
+		{[]string{"--transport", "carrier-pigeon"}, exitUsage, `--transport "carrier-pigeon" is not a transport`},
+		{[]string{"--transport", "http", "--listen", "256.0.0.1:99999"}, exitUsage, "--listen 256.0.0.1:99999"},
 	} {
 		var stdout, stderr strings.Builder
-		code := Run(context.Background(), testSpec(), append([]string{"testmcp"}, tt.args...), Streams{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr})
+		code := run(context.Background(), testSpec(), append([]string{"testmcp"}, tt.args...), stdStreams{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr})
 		if code != tt.code || !strings.Contains(stderr.String(), tt.want) || strings.Count(stderr.String(), "\n") != 1 {
 			t.Errorf("%v: code %d, stderr %q; want %d and one line containing %q", tt.args, code, stderr.String(), tt.code, tt.want)
 		}
@@ -63,7 +63,7 @@ func TestRunStdio(t *testing.T) {
 	var stderr strings.Builder
 	done := make(chan int, 1)
 	go func() {
-		done <- Run(context.Background(), testSpec(), []string{"testmcp"}, Streams{Stdin: clientToServer, Stdout: serverToClient, Stderr: &stderr})
+		done <- run(context.Background(), testSpec(), []string{"testmcp"}, stdStreams{Stdin: clientToServer, Stdout: serverToClient, Stderr: &stderr})
 		serverToClient.Close()
 	}()
 
@@ -77,7 +77,7 @@ func TestRunStdio(t *testing.T) {
 		t.Fatalf("ping: %v %+v", err, res)
 	}
 	session.Close()
-	if code := <-done; code != ExitOK {
+	if code := <-done; code != exitOK {
 		t.Errorf("exit code %d after the client left; stderr: %s", code, stderr.String())
 	}
 }
@@ -113,7 +113,7 @@ func TestVersion(t *testing.T) {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
 	}
-	if ua := UserAgent("x"); !strings.HasPrefix(ua, "x/") {
-		t.Errorf("UserAgent = %q", ua)
+	if ua := userAgent("x"); !strings.HasPrefix(ua, "x/") {
+		t.Errorf("userAgent = %q", ua)
 	}
 }

@@ -123,9 +123,9 @@ func TestHTTPListenNeedsToken(t *testing.T) {
 		{[]string{"--allow-origin", "example.com"}, `--allow-origin "example.com" is not an origin`},
 	} {
 		var stderr strings.Builder
-		code := Run(context.Background(), testSpec(), append([]string{"testmcp", "--transport", "http"}, tt.args...), Streams{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &stderr})
-		if code != ExitUsage || !strings.Contains(stderr.String(), tt.want) || strings.Contains(stderr.String(), "short-secret") {
-			t.Errorf("%v: code %d, stderr %q; want %d and %q", tt.args, code, stderr.String(), ExitUsage, tt.want)
+		code := run(context.Background(), testSpec(), append([]string{"testmcp", "--transport", "http"}, tt.args...), stdStreams{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &stderr})
+		if code != exitUsage || !strings.Contains(stderr.String(), tt.want) || strings.Contains(stderr.String(), "short-secret") {
+			t.Errorf("%v: code %d, stderr %q; want %d and %q", tt.args, code, stderr.String(), exitUsage, tt.want)
 		}
 	}
 	for _, listen := range []string{"127.0.0.1:0", "localhost:0", "[::1]:0", "127.1.2.3:0"} {

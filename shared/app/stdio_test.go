@@ -23,8 +23,8 @@ func startRaw(t *testing.T) *rawSession {
 	serverOut, serverToClient := io.Pipe()
 	s := &rawSession{in: serverIn, out: bufio.NewReader(serverOut), done: make(chan int, 1)}
 	go func() {
-		s.done <- Run(context.Background(), testSpec(), []string{"testmcp", "--log-level", "error"},
-			Streams{Stdin: clientToServer, Stdout: serverToClient, Stderr: io.Discard})
+		s.done <- run(context.Background(), testSpec(), []string{"testmcp", "--log-level", "error"},
+			stdStreams{Stdin: clientToServer, Stdout: serverToClient, Stderr: io.Discard})
 		serverToClient.Close()
 	}()
 	t.Cleanup(func() { serverIn.Close() })
@@ -141,7 +141,7 @@ func TestStdioMalformedLines(t *testing.T) {
 		}
 	})
 	s.in.Close()
-	if code := <-s.done; code != ExitOK {
+	if code := <-s.done; code != exitOK {
 		t.Errorf("exit code %d at end of input", code)
 	}
 }

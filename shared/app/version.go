@@ -6,10 +6,10 @@ import (
 	"strings"
 )
 
-// BuildVersion reports the module version of the running binary ("v0.3.1"
+// buildVersion reports the module version of the running binary ("v0.3.1"
 // after go install ...@v0.3.1, "(devel)" in a checkout build) and the commit
 // it was built from, or "" when the build did not record one.
-func BuildVersion() (version, commit string) {
+func buildVersion() (version, commit string) {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
 		return "(unknown)", ""
@@ -69,8 +69,8 @@ func describeVersion(info *debug.BuildInfo) string {
 	}
 }
 
-// UserAgent is the User-Agent header a server sends upstream.
-func UserAgent(name string) string {
-	version, _ := BuildVersion()
+// userAgent is the User-Agent header a server sends upstream.
+func userAgent(name string) string {
+	version, _ := buildVersion()
 	return name + "/" + strings.TrimPrefix(version, "v") + " (+https://github.com/mcpforge/servers)"
 }

@@ -78,9 +78,9 @@ func (e *TooLargeError) Error() string {
 	return fmt.Sprintf("response body exceeds the limit of %d bytes", e.Limit)
 }
 
-// ReadLimited reads r to the end, or fails with a *TooLargeError as soon as
+// readLimited reads r to the end, or fails with a *TooLargeError as soon as
 // more than limit bytes arrive, so a huge answer never sits in memory whole.
-func ReadLimited(r io.Reader, limit int64) ([]byte, error) {
+func readLimited(r io.Reader, limit int64) ([]byte, error) {
 	body, err := io.ReadAll(io.LimitReader(r, limit+1))
 	if err != nil {
 		return body, err
@@ -91,17 +91,17 @@ func ReadLimited(r io.Reader, limit int64) ([]byte, error) {
 	return body, nil
 }
 
-// TimeoutError reports that a request's own deadline fired.
-type TimeoutError struct{ After time.Duration }
+// timeoutError reports that a request's own deadline fired.
+type timeoutError struct{ After time.Duration }
 
-func (e *TimeoutError) Error() string {
+func (e *timeoutError) Error() string {
 	return fmt.Sprintf("timed out after %d ms", e.After.Milliseconds())
 }
 
 // WithTimeout bounds ctx by d. When d fires, Explain turns the resulting error
-// into a *TimeoutError that says how long was waited.
+// into a *timeoutError that says how long was waited.
 func WithTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
-	return context.WithTimeoutCause(ctx, d, &TimeoutError{After: d})
+	return context.WithTimeoutCause(ctx, d, &timeoutError{After: d})
 }
 
 // errCanceled reports that the caller gave up on the request.
@@ -115,7 +115,7 @@ func Explain(ctx context.Context, err error) error {
 		return nil
 	}
 	if cause := context.Cause(ctx); cause != nil {
-		var timeout *TimeoutError
+		var timeout *timeoutError
 		if errors.As(cause, &timeout) {
 			return timeout
 		}

@@ -12,11 +12,11 @@ import (
 )
 
 func TestReadLimited(t *testing.T) {
-	body, err := ReadLimited(strings.NewReader("12345"), 5)
+	body, err := readLimited(strings.NewReader("12345"), 5)
 	if err != nil || string(body) != "12345" {
 		t.Errorf("at the limit: %q, %v", body, err)
 	}
-	_, err = ReadLimited(strings.NewReader("123456"), 5)
+	_, err = readLimited(strings.NewReader("123456"), 5)
 	var tooLarge *TooLargeError
 	if !errors.As(err, &tooLarge) || tooLarge.Limit != 5 || err.Error() != "response body exceeds the limit of 5 bytes" {
 		t.Errorf("over the limit: %v", err)

@@ -26,14 +26,25 @@ type clientEntry struct {
 	headers map[string]string // sent with the url
 }
 
+// DocServer is the server whose configurations CheckClientDocs tries.
+type DocServer struct {
+	Name   string // the command the docs start, e.g. graphqlmcp
+	Binary string // the built binary that stands for it
+	// EnvPrefix starts the names of the server's own variables (GRAPHQL_):
+	// those of the test's environment are not passed on, so that an entry
+	// is tried with its own settings alone.
+	EnvPrefix string
+}
+
 // CheckClientDocs checks the client configurations in the Markdown file at
 // path (docs/clients.md, README.md): every ```json block must parse, and every entry
 // that starts the server called name, in JSON or in a `claude mcp add` line,
 // is started with its arguments and environment and must answer tools/list.
 // Lines of ```sh blocks that start the server over HTTP are run too (on a
 // free port), and every URL must be a loopback /mcp endpoint.
-func CheckClientDocs(t *testing.T, path, name, binary string) {
+func CheckClientDocs(t *testing.T, path string, server DocServer) {
 	t.Helper()
+	name, binary := server.Name, server.Binary
 	jsonBlocks, shBlocks := markdownBlocks(t, path)
 	var entries []clientEntry
 	for i, block := range jsonBlocks {
@@ -61,7 +72,7 @@ func CheckClientDocs(t *testing.T, path, name, binary string) {
 		case entry.command == "npx": // a bridge such as mcp-remote, given the URL and headers
 			checkURL(t, entry.where, bridgeURL(entry.args), bridgeHeaders(entry.args, entry.env))
 		case entry.command == name:
-			checkStdioEntry(t, entry, binary)
+			checkStdioEntry(t, entry, server)
 			started++
 		}
 	}
@@ -171,11 +182,11 @@ func claudeEntry(t *testing.T, line string, argv []string) clientEntry {
 // checkStdioEntry starts the server as the entry would and lists its tools.
 // Its environment is the entry's alone (with VS Code's ${input:...} filled
 // in), as the server variables of the test's own environment are dropped.
-func checkStdioEntry(t *testing.T, entry clientEntry, binary string) {
+func checkStdioEntry(t *testing.T, entry clientEntry, server DocServer) {
 	t.Helper()
-	cmd := exec.Command(binary, entry.args...)
+	cmd := exec.Command(server.Binary, entry.args...)
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "GRAPHQL_") && !strings.HasPrefix(kv, "HOOKSVC_") {
+		if !strings.HasPrefix(kv, server.EnvPrefix) {
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}

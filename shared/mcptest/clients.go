@@ -21,8 +21,8 @@ import (
 // sets these variables to their launchers; without them the tests skip, and
 // scripts/e2e fails when a test it runs was skipped.
 const (
-	InspectorEnv   = "MCP_INSPECTOR"   // @modelcontextprotocol/inspector's mcp-inspector
-	ConformanceEnv = "MCP_CONFORMANCE" // @modelcontextprotocol/conformance's conformance
+	inspectorEnv   = "MCP_INSPECTOR"   // @modelcontextprotocol/inspector's mcp-inspector
+	conformanceEnv = "MCP_CONFORMANCE" // @modelcontextprotocol/conformance's conformance
 )
 
 // Inspector runs the MCP Inspector's CLI mode, one process per request, as a
@@ -35,9 +35,9 @@ type Inspector struct {
 // NewInspector finds the Inspector scripts/e2e installed, or skips the test.
 func NewInspector(t *testing.T) *Inspector {
 	t.Helper()
-	launcher := os.Getenv(InspectorEnv)
+	launcher := os.Getenv(inspectorEnv)
 	if launcher == "" {
-		t.Skipf("%s is not set; scripts/e2e installs the MCP Inspector and runs this test", InspectorEnv)
+		t.Skipf("%s is not set; scripts/e2e installs the MCP Inspector and runs this test", inspectorEnv)
 	}
 	return &Inspector{launcher: launcher, home: t.TempDir()}
 }
@@ -151,9 +151,9 @@ func (in *Inspector) CheckStrictTools(t *testing.T, target Target, want []string
 // pass may never be put in the baseline.
 func Conformance(t *testing.T, url, baseline string) {
 	t.Helper()
-	suite := os.Getenv(ConformanceEnv)
+	suite := os.Getenv(conformanceEnv)
 	if suite == "" {
-		t.Skipf("%s is not set; scripts/e2e installs the conformance suite and runs this test", ConformanceEnv)
+		t.Skipf("%s is not set; scripts/e2e installs the conformance suite and runs this test", conformanceEnv)
 	}
 	expected := readBaseline(t, baseline)
 	for _, name := range mustPassConformance {

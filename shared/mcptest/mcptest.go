@@ -271,7 +271,7 @@ func RunWithBinaries(m *testing.M, binaries ...Binary) {
 
 func runWithBinaries(m *testing.M, binaries []Binary) int {
 	for _, b := range binaries {
-		path, dir, err := BuildBinary(b.Name, b.Pkg)
+		path, dir, err := buildBinary(b.Name, b.Pkg)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
@@ -282,10 +282,10 @@ func runWithBinaries(m *testing.M, binaries []Binary) int {
 	return m.Run()
 }
 
-// BuildBinary builds the main package pkg (such as "." or "./cmd/tool") into
+// buildBinary builds the main package pkg (such as "." or "./cmd/tool") into
 // a temporary directory as name, for tests that run it as a subprocess. Call
 // it from TestMain; remove the returned directory when the tests end.
-func BuildBinary(name, pkg string) (binary, dir string, err error) {
+func buildBinary(name, pkg string) (binary, dir string, err error) {
 	dir, err = os.MkdirTemp("", name+"-test")
 	if err != nil {
 		return "", "", err

@@ -18,9 +18,9 @@ import (
 // Redacted replaces a secret wherever it appears.
 const Redacted = "[REDACTED]"
 
-// MinSecretLen keeps short values ("1", "yes") from being redacted out of
+// minSecretLen keeps short values ("1", "yes") from being redacted out of
 // ordinary text; credentials are longer.
-const MinSecretLen = 6
+const minSecretLen = 6
 
 // Redactor replaces a fixed set of secrets. The zero value redacts nothing.
 type Redactor struct {
@@ -29,7 +29,7 @@ type Redactor struct {
 	forms [][]byte
 }
 
-// New redacts each secret of at least MinSecretLen bytes: as it is, and in
+// New redacts each secret of at least minSecretLen bytes: as it is, and in
 // the forms an upstream that echoes it would use: JSON-escaped (with or
 // without HTML escaping), URL-encoded (query and path), and base64 (standard
 // and URL alphabets, padded or not). Escapes of any other shape inside a JSON
@@ -38,13 +38,13 @@ func New(secrets ...string) Redactor {
 	var r Redactor
 	seen := map[string]bool{}
 	add := func(form string) {
-		if len(form) >= MinSecretLen && !seen[form] {
+		if len(form) >= minSecretLen && !seen[form] {
 			seen[form] = true
 			r.forms = append(r.forms, []byte(form))
 		}
 	}
 	for _, s := range secrets {
-		if len(s) < MinSecretLen {
+		if len(s) < minSecretLen {
 			continue
 		}
 		add(s)

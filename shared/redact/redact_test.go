@@ -94,7 +94,7 @@ func FuzzRedact(f *testing.F) {
 	f.Add("123456", `[123456, "x123456y", 1.123456e9]`)
 	f.Add(`q"uote\me`, `"q\"uote\\me"`)
 	f.Fuzz(func(t *testing.T, secret, in string) {
-		if len(secret) < MinSecretLen || strings.Contains(Redacted, secret) || strings.Contains(secret, Redacted) {
+		if len(secret) < minSecretLen || strings.Contains(Redacted, secret) || strings.Contains(secret, Redacted) {
 			return
 		}
 		r := New(secret)
