@@ -11,6 +11,8 @@ import (
 // starts the built binary and answers tools/list.
 func TestClientDocs(t *testing.T) {
 	for _, doc := range []string{"../docs/clients.md", "../README.md"} {
-		t.Run(doc, func(t *testing.T) { mcptest.CheckClientDocs(t, doc, mcptest.DocServer{Name: "graphqlmcp", Binary: binary, EnvPrefix: "GRAPHQL_"}) })
+		t.Run(doc, func(t *testing.T) {
+			mcptest.CheckClientDocs(t, doc, mcptest.DocServer{Name: "graphqlmcp", Binary: binary, EnvPrefix: "GRAPHQL_"})
+		})
 	}
 }

@@ -48,9 +48,9 @@ type Env struct {
 	Version   string
 }
 
-// stdStreams are the process's standard streams, passed in so that tests can run
+// Streams are the process's standard streams, passed in so that tests can run
 // a whole server in-process.
-type stdStreams struct {
+type Streams struct {
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
@@ -59,7 +59,7 @@ type stdStreams struct {
 // Main runs spec as the process and exits with its exit code.
 func Main(spec Spec) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, spec, os.Args, stdStreams{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})
+	code := Run(ctx, spec, os.Args, Streams{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})
 	stop()
 	os.Exit(code)
 }
@@ -72,7 +72,7 @@ func (e usageError) Unwrap() error { return e.err }
 
 // Run runs spec with the command-line args (args[0] is the program name) and
 // returns the exit code. It returns when ctx is done or the client goes away.
-func run(ctx context.Context, spec Spec, args []string, std stdStreams) int {
+func Run(ctx context.Context, spec Spec, args []string, std Streams) int {
 	version, _ := buildVersion()
 	flags := append(sharedFlags(spec.EnvPrefix), spec.Flags...)
 	versionLine := versionText()
@@ -95,7 +95,7 @@ func run(ctx context.Context, spec Spec, args []string, std stdStreams) int {
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if cmd.Args().Present() {
-				return usageError{fmt.Errorf("unexpected argument %q: %s takes flags only (see --help)", cmd.Args().First(), spec.Name)}
+				return usageError{fmt.Errorf("unexpected argument %q: %s takes flags only; run %s --help to list them", cmd.Args().First(), spec.Name, spec.Name)}
 			}
 			return serve(ctx, spec, cmd, std, version)
 		},
@@ -104,20 +104,16 @@ func run(ctx context.Context, spec Spec, args []string, std stdStreams) int {
 	if err == nil {
 		return exitOK
 	}
+	if text, ok := describeError(spec, flags, err); ok {
+		fmt.Fprintf(std.Stderr, "%s: %s\n", spec.Name, oneLine(text))
+		return exitUsage
+	}
 	fmt.Fprintf(std.Stderr, "%s: %s\n", spec.Name, oneLine(err.Error()))
 	var usage usageError
-	if errors.As(err, &usage) || isFlagError(err) {
+	if errors.As(err, &usage) {
 		return exitUsage
 	}
 	return exitFailure
-}
-
-// isFlagError recognises the errors urfave/cli returns for flag values it
-// cannot parse (a non-integer --timeout, say) without calling OnUsageError.
-func isFlagError(err error) bool {
-	msg := err.Error()
-	return strings.HasPrefix(msg, "invalid value") || strings.HasPrefix(msg, "flag provided but not defined") ||
-		strings.Contains(msg, "could not parse") || strings.HasPrefix(msg, "flag needs an argument")
 }
 
 func oneLine(s string) string {
@@ -162,15 +158,15 @@ func sharedFlags(envPrefix string) []cli.Flag {
 	}
 }
 
-func serve(ctx context.Context, spec Spec, cmd *cli.Command, std stdStreams, version string) error {
+func serve(ctx context.Context, spec Spec, cmd *cli.Command, std Streams, version string) error {
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(cmd.String("log-level"))); err != nil {
-		return usageError{fmt.Errorf("--log-level %q is not a level: use debug, info, warn or error", cmd.String("log-level"))}
+		return FlagErrorf("log-level", "must be debug, info, warn or error; got %q. For example --log-level debug", cmd.String("log-level"))
 	}
 	logger := slog.New(slog.NewTextHandler(std.Stderr, &slog.HandlerOptions{Level: level}))
 	transport := cmd.String("transport")
 	if transport != "stdio" && transport != "http" {
-		return usageError{fmt.Errorf("--transport %q is not a transport: use stdio or http", transport)}
+		return FlagErrorf("transport", "must be stdio or http; got %q. For example --transport http", transport)
 	}
 	var access httpAccess
 	if transport == "http" {
@@ -194,7 +190,7 @@ func serve(ctx context.Context, spec Spec, cmd *cli.Command, std stdStreams, ver
 	return serveStdio(ctx, server, std, logger)
 }
 
-func serveStdio(ctx context.Context, server *mcp.Server, std stdStreams, logger *slog.Logger) error {
+func serveStdio(ctx context.Context, server *mcp.Server, std Streams, logger *slog.Logger) error {
 	transport := &stdioTransport{in: std.Stdin, out: std.Stdout, logger: logger}
 	err := server.Run(ctx, transport)
 	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
 	"runtime/debug"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/urfave/cli/v3"
@@ -16,10 +18,18 @@ func testSpec() Spec {
 	return Spec{
 		Name:      "testmcp",
 		EnvPrefix: "TESTMCP",
-		Flags:     []cli.Flag{&cli.IntFlag{Name: "size", Value: 1}},
+		Flags: []cli.Flag{
+			&cli.IntFlag{Name: "size", Aliases: []string{"s"}, Value: 1, Sources: cli.EnvVars("TESTMCP_SIZE")},
+			&cli.DurationFlag{Name: "wait", Value: 5 * time.Minute, Sources: cli.EnvVars("TESTMCP_WAIT")},
+			&cli.BoolFlag{Name: "loud", Sources: cli.EnvVars("TESTMCP_LOUD")},
+			&cli.StringFlag{Name: "name", Sources: cli.EnvVars("TESTMCP_NAME")},
+		},
 		Build: func(_ context.Context, cmd *cli.Command, env Env) (*mcp.Server, error) {
 			if cmd.Int("size") < 1 {
-				return nil, errors.New("--size must be at least 1")
+				return nil, FlagErrorf("size", "must be at least 1, got %d; for example --size 10", cmd.Int("size"))
+			}
+			if cmd.Int("size") > 100 {
+				return nil, errors.New("size over 100 is not a flag error")
 			}
 			server := mcp.NewServer(&mcp.Implementation{Name: "testmcp", Version: env.Version}, nil)
 			mcp.AddTool(server, &mcp.Tool{Name: "ping"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
@@ -30,27 +40,46 @@ func testSpec() Spec {
 	}
 }
 
+// TestRunExitCodes: every bad flag or variable stops the process with exit
+// 2 and one line in the project's words, naming the flag and its variable,
+// the rule and an example; Go's and urfave/cli's own texts never show.
 func TestRunExitCodes(t *testing.T) {
 	for _, tt := range []struct {
 		args []string
+		env  map[string]string
 		code int
 		want string
 	}{
-		{[]string{"--size", "0"}, exitUsage, "testmcp: --size must be at least 1"},
-		{[]string{"--size", "x"}, exitUsage, "testmcp: invalid value"},
-		{[]string{"--nope"}, exitUsage, "flag provided but not defined"},
-		{[]string{"extra"}, exitUsage, `unexpected argument "extra"`},
-		{[]string{"--log-level", "loud"}, exitUsage, `--log-level "loud" is not a level`},
-		{[]string{"--transport", "carrier-pigeon"}, exitUsage, `--transport "carrier-pigeon" is not a transport`},
-		{[]string{"--transport", "http", "--listen", "256.0.0.1:99999"}, exitUsage, "--listen 256.0.0.1:99999"},
+		{[]string{"--size", "0"}, nil, exitUsage, "testmcp: --size (TESTMCP_SIZE) must be at least 1, got 0; for example --size 10"},
+		{[]string{"--size", "x"}, nil, exitUsage, `testmcp: --size (TESTMCP_SIZE) must be a whole number; got "x". For example --size 1`},
+		{[]string{"-s", "1.5"}, nil, exitUsage, `testmcp: --size (TESTMCP_SIZE) must be a whole number; got "1.5". For example --size 1`},
+		{nil, map[string]string{"TESTMCP_SIZE": "ten"}, exitUsage, `testmcp: TESTMCP_SIZE (--size) must be a whole number; got "ten". For example TESTMCP_SIZE=1`},
+		{[]string{"--wait", "5"}, nil, exitUsage, `testmcp: --wait (TESTMCP_WAIT) must be a duration with its unit, such as 30s, 5m or 1h30m; got "5". For example --wait 5m`},
+		{nil, map[string]string{"TESTMCP_WAIT": "30000"}, exitUsage, `testmcp: TESTMCP_WAIT (--wait) must be a duration with its unit, such as 30s, 5m or 1h30m; got "30000". For example TESTMCP_WAIT=5m`},
+		{nil, map[string]string{"TESTMCP_LOUD": "maybe"}, exitUsage, `testmcp: TESTMCP_LOUD (--loud) must be true or false; got "maybe". For example TESTMCP_LOUD=true`},
+		{[]string{"--name"}, nil, exitUsage, "testmcp: --name (TESTMCP_NAME) needs a value"},
+		{[]string{"--wait"}, nil, exitUsage, "testmcp: --wait (TESTMCP_WAIT) needs a value, such as --wait 5m"},
+		{[]string{"--bogus"}, nil, exitUsage, "testmcp: unknown flag --bogus; run testmcp --help to list the flags it takes"},
+		{[]string{"-x"}, nil, exitUsage, "testmcp: unknown flag -x; run testmcp --help to list the flags it takes"},
+		{[]string{"extra"}, nil, exitUsage, `testmcp: unexpected argument "extra": testmcp takes flags only; run testmcp --help to list them`},
+		{[]string{"--log-level", "loud"}, nil, exitUsage, `testmcp: --log-level (TESTMCP_LOG_LEVEL) must be debug, info, warn or error; got "loud". For example --log-level debug`},
+		{[]string{"--transport", "carrier-pigeon"}, nil, exitUsage, `testmcp: --transport (TESTMCP_TRANSPORT) must be stdio or http; got "carrier-pigeon". For example --transport http`},
+		{[]string{"--transport", "http", "--listen", "127.0.0.1:99999"}, nil, exitUsage, "testmcp: --listen (TESTMCP_LISTEN) cannot listen on 127.0.0.1:99999: "},
+		{[]string{"--size", "101"}, nil, exitUsage, "testmcp: size over 100 is not a flag error"},
 	} {
+		for k, v := range tt.env {
+			t.Setenv(k, v)
+		}
 		var stdout, stderr strings.Builder
-		code := run(context.Background(), testSpec(), append([]string{"testmcp"}, tt.args...), stdStreams{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr})
-		if code != tt.code || !strings.Contains(stderr.String(), tt.want) || strings.Count(stderr.String(), "\n") != 1 {
-			t.Errorf("%v: code %d, stderr %q; want %d and one line containing %q", tt.args, code, stderr.String(), tt.code, tt.want)
+		code := Run(context.Background(), testSpec(), append([]string{"testmcp"}, tt.args...), Streams{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr})
+		if code != tt.code || !strings.HasPrefix(stderr.String(), tt.want) || strings.Count(stderr.String(), "\n") != 1 {
+			t.Errorf("%v %v: code %d, stderr %q; want %d and one line starting %q", tt.args, tt.env, code, stderr.String(), tt.code, tt.want)
 		}
 		if stdout.Len() != 0 {
 			t.Errorf("%v: stdout %q, want nothing", tt.args, stdout.String())
+		}
+		for k := range tt.env {
+			os.Unsetenv(k)
 		}
 	}
 }
@@ -63,7 +92,7 @@ func TestRunStdio(t *testing.T) {
 	var stderr strings.Builder
 	done := make(chan int, 1)
 	go func() {
-		done <- run(context.Background(), testSpec(), []string{"testmcp"}, stdStreams{Stdin: clientToServer, Stdout: serverToClient, Stderr: &stderr})
+		done <- Run(context.Background(), testSpec(), []string{"testmcp"}, Streams{Stdin: clientToServer, Stdout: serverToClient, Stderr: &stderr})
 		serverToClient.Close()
 	}()
 
@@ -107,7 +136,7 @@ func TestVersion(t *testing.T) {
 		{"git version stamp of a changed tree", debug.BuildInfo{Main: debug.Module{Path: path, Version: "v0.0.0-20261121224859-0123456789ab+dirty"}},
 			"v0.0.0-20261121224859-0123456789ab+dirty (commit 0123456789ab)"},
 		{"no git", debug.BuildInfo{Main: debug.Module{Path: path}},
-			"(devel) (commit not recorded: built outside git or with -buildvcs=false)"},
+			"(devel) (no commit recorded: built outside git or with -buildvcs=false)"},
 	} {
 		if got := describeVersion(&tc.info); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)

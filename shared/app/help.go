@@ -28,7 +28,7 @@ func helpTemplate(spec Spec, flags []cli.Flag, version string) string {
 	for _, flag := range flags {
 		writeFlag(&b, flag)
 	}
-	fmt.Fprintf(&b, "\nVersion: %s\n", version)
+	b.WriteString("\n" + wrap("Version: "+version, "", "  "))
 	return strings.ReplaceAll(b.String(), "{{", `{{"{{"}}`)
 }
 

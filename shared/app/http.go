@@ -41,17 +41,17 @@ func httpAccessFrom(listen string, allowOrigins []string, token string, insecure
 			}
 			origin, ok := normalizeOrigin(item)
 			if !ok {
-				return httpAccess{}, fmt.Errorf("--allow-origin %q is not an origin: give scheme://host[:port], such as https://app.example.com", item)
+				return httpAccess{}, FlagErrorf("allow-origin", "must be a web origin, scheme://host[:port]; got %q. For example --allow-origin https://app.example.com", item)
 			}
 			access.allowOrigins[origin] = true
 		}
 	}
 	if token != "" && (len(token) < minHTTPTokenLen || strings.ContainsAny(token, " \t\r\n")) {
 		// Not repeated: it is a secret, even when malformed.
-		return httpAccess{}, fmt.Errorf("--http-token (%s_HTTP_TOKEN) must be at least %d characters with no spaces; generate one with: openssl rand -hex 32", envPrefix, minHTTPTokenLen)
+		return httpAccess{}, FlagErrorf("http-token", "must be at least %d characters with no spaces; generate one with: openssl rand -hex 32", minHTTPTokenLen)
 	}
 	if token == "" && !insecure && !isLoopbackListen(listen) {
-		return httpAccess{}, fmt.Errorf("--listen %s is not a loopback address, and anyone who reaches it could use this server's credentials: "+
+		return httpAccess{}, FlagErrorf("listen", "is %s, not a loopback address, and anyone who reaches it could use this server's credentials: "+
 			"set --http-token (%s_HTTP_TOKEN) so that clients must send Authorization: Bearer <token>, "+
 			"or pass --insecure-no-auth if something in front of the server already authenticates callers", listen, envPrefix)
 	}
@@ -149,7 +149,7 @@ func httpHandler(server *mcp.Server, logger *slog.Logger, access httpAccess) htt
 func serveHTTP(ctx context.Context, server *mcp.Server, addr string, access httpAccess, logger *slog.Logger) error {
 	listener, err := net.Listen("tcp", addr)
 	if err != nil {
-		return usageError{fmt.Errorf("--listen %s: %v", addr, err)}
+		return FlagErrorf("listen", "cannot listen on %s: %v. For example --listen 127.0.0.1:8080", addr, err)
 	}
 	logger.Info("serving MCP over Streamable HTTP", "url", "http://"+listener.Addr().String()+"/mcp", "bearer_token_required", access.token != "")
 	return Serve(ctx, listener, httpHandler(server, logger, access), logger)

@@ -116,14 +116,14 @@ func TestHTTPListenNeedsToken(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--listen", "0.0.0.0:0"}, "--listen 0.0.0.0:0 is not a loopback address"},
+		{[]string{"--listen", "0.0.0.0:0"}, "--listen (TESTMCP_LISTEN) is 0.0.0.0:0, not a loopback address"},
 		{[]string{"--listen", ":0"}, "set --http-token (TESTMCP_HTTP_TOKEN)"},
 		{[]string{"--listen", "[::]:0"}, "--insecure-no-auth"},
 		{[]string{"--listen", "0.0.0.0:0", "--http-token", "short-secret"}, "must be at least 16 characters"},
-		{[]string{"--allow-origin", "example.com"}, `--allow-origin "example.com" is not an origin`},
+		{[]string{"--allow-origin", "example.com"}, `--allow-origin (TESTMCP_ALLOW_ORIGIN) must be a web origin, scheme://host[:port]; got "example.com"`},
 	} {
 		var stderr strings.Builder
-		code := run(context.Background(), testSpec(), append([]string{"testmcp", "--transport", "http"}, tt.args...), stdStreams{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &stderr})
+		code := Run(context.Background(), testSpec(), append([]string{"testmcp", "--transport", "http"}, tt.args...), Streams{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &stderr})
 		if code != exitUsage || !strings.Contains(stderr.String(), tt.want) || strings.Contains(stderr.String(), "short-secret") {
 			t.Errorf("%v: code %d, stderr %q; want %d and %q", tt.args, code, stderr.String(), exitUsage, tt.want)
 		}

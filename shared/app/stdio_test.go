@@ -23,8 +23,8 @@ func startRaw(t *testing.T) *rawSession {
 	serverOut, serverToClient := io.Pipe()
 	s := &rawSession{in: serverIn, out: bufio.NewReader(serverOut), done: make(chan int, 1)}
 	go func() {
-		s.done <- run(context.Background(), testSpec(), []string{"testmcp", "--log-level", "error"},
-			stdStreams{Stdin: clientToServer, Stdout: serverToClient, Stderr: io.Discard})
+		s.done <- Run(context.Background(), testSpec(), []string{"testmcp", "--log-level", "error"},
+			Streams{Stdin: clientToServer, Stdout: serverToClient, Stderr: io.Discard})
 		serverToClient.Close()
 	}()
 	t.Cleanup(func() { serverIn.Close() })

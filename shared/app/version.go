@@ -65,7 +65,7 @@ func describeVersion(info *debug.BuildInfo) string {
 		// Tags of a module in a subdirectory carry its path: graphqlmcp/v0.3.1.
 		return version + " (the commit tagged " + path.Base(info.Main.Path) + "/" + version + ")"
 	default:
-		return version + " (commit not recorded: built outside git or with -buildvcs=false)"
+		return version + " (no commit recorded: built outside git or with -buildvcs=false)"
 	}
 }
 

@@ -162,7 +162,7 @@ func CheckHelpAndVersion(t *testing.T, binary, name string, want []string) {
 		}
 	}
 	out, err = exec.Command(binary, "--version").CombinedOutput()
-	version := regexp.MustCompile(`^` + regexp.QuoteMeta(name) + ` version \S+ \((commit ([0-9a-f]{12,})(-dirty)?|the commit tagged \S+|commit not recorded: .+)\)\n$`)
+	version := regexp.MustCompile(`^` + regexp.QuoteMeta(name) + ` version \S+ \((commit ([0-9a-f]{12,})(-dirty)?|the commit tagged \S+|no commit recorded: .+)\)\n$`)
 	m := version.FindStringSubmatch(string(out))
 	if err != nil || m == nil {
 		t.Fatalf("--version: %v %q, want the module version and the commit", err, out)

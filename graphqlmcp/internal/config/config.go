@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/mcpforge/servers/graphqlmcp/internal/upstream"
+	"github.com/mcpforge/servers/shared/app"
 	"github.com/mcpforge/servers/shared/httpx"
 )
 
@@ -114,28 +115,28 @@ func FromCommand(cmd *cli.Command) (Config, error) {
 	}
 	endpoint, err := ParseEndpoint(cmd.String("endpoint"))
 	if err != nil {
-		return Config{}, fmt.Errorf("--endpoint: %v", err)
+		return Config{}, app.FlagErrorf("endpoint", "%v", err)
 	}
 	cfg.Endpoint = endpoint
 	if cfg.Headers, err = ParseHeaders(cmd.String("headers")); err != nil {
-		return Config{}, fmt.Errorf("--headers: %v", err)
+		return Config{}, app.FlagErrorf("headers", "%v", err)
 	}
 	if ms := cmd.Int("timeout"); ms < 1 || ms > MaxTimeoutMS {
-		return Config{}, fmt.Errorf("--timeout must be between 1 and %d milliseconds, got %d; for example --timeout 30000", MaxTimeoutMS, ms)
+		return Config{}, app.FlagErrorf("timeout", "must be between 1 and %d milliseconds, got %d; for example --timeout 30000", MaxTimeoutMS, ms)
 	}
 	if cfg.MaxComplexity < 1 {
-		return Config{}, fmt.Errorf("--maxComplexity must be at least 1, got %d; for example --maxComplexity 100", cfg.MaxComplexity)
+		return Config{}, app.FlagErrorf("maxComplexity", "must be at least 1, got %d; for example --maxComplexity 100", cfg.MaxComplexity)
 	}
 	switch cfg.Mutations {
 	case MutationsPerCall, MutationsNever, MutationsAlways:
 	default:
-		return Config{}, fmt.Errorf("--mutations must be per-call, never or always, got %q", cfg.Mutations)
+		return Config{}, app.FlagErrorf("mutations", "must be per-call, never or always, got %q; for example --mutations never", cfg.Mutations)
 	}
 	if cfg.MaxResponseBytes < 1 {
-		return Config{}, fmt.Errorf("--max-response-bytes must be at least 1, got %d; for example --max-response-bytes 4194304", cfg.MaxResponseBytes)
+		return Config{}, app.FlagErrorf("max-response-bytes", "must be at least 1, got %d; for example --max-response-bytes 4194304", cfg.MaxResponseBytes)
 	}
 	if cfg.SchemaCacheTTL < 0 {
-		return Config{}, fmt.Errorf("--schema-cache-ttl must not be negative, got %s; use 0 to disable the cache", cfg.SchemaCacheTTL)
+		return Config{}, app.FlagErrorf("schema-cache-ttl", "must not be negative, got %s; for example --schema-cache-ttl 5m, or 0 to disable the cache", cfg.SchemaCacheTTL)
 	}
 	for _, raw := range cmd.StringSlice("allow-endpoint") {
 		for _, item := range strings.Split(raw, ",") {
@@ -145,7 +146,7 @@ func FromCommand(cmd *cli.Command) (Config, error) {
 			}
 			prefix, err := ParseEndpoint(item)
 			if err != nil {
-				return Config{}, fmt.Errorf("--allow-endpoint: %v", err)
+				return Config{}, app.FlagErrorf("allow-endpoint", "%v", err)
 			}
 			cfg.AllowEndpoints = append(cfg.AllowEndpoints, prefix)
 		}
@@ -153,14 +154,15 @@ func FromCommand(cmd *cli.Command) (Config, error) {
 	return cfg, nil
 }
 
-// ParseEndpoint accepts an absolute http or https URL without a fragment.
+// ParseEndpoint accepts an absolute http or https URL without a fragment. Its
+// errors read after the flag's name: "must be ...".
 func ParseEndpoint(raw string) (*url.URL, error) {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("%q is not an absolute http(s) URL; give one such as https://api.example.com/graphql", httpx.RedactURL(raw))
+		return nil, fmt.Errorf("must be an absolute http(s) URL; got %q. For example https://api.example.com/graphql", httpx.RedactURL(raw))
 	}
 	if u.Fragment != "" {
-		return nil, fmt.Errorf("%q has a #fragment, which is never sent to a server; remove it", httpx.RedactURL(raw))
+		return nil, fmt.Errorf("must not have a #fragment, which is never sent to a server; got %q. Remove the fragment", httpx.RedactURL(raw))
 	}
 	return u, nil
 }
@@ -173,18 +175,18 @@ func ParseHeaders(text string) (map[string]string, error) {
 	}
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(text), &raw); err != nil || raw == nil {
-		return nil, fmt.Errorf(`must be a JSON object of string values, such as '{"Authorization":"Bearer <token>"}'`)
+		return nil, fmt.Errorf(`must be a JSON object of string values. For example '{"Authorization":"Bearer <token>"}'`)
 	}
 	headers := make(map[string]string, len(raw))
 	for name, value := range raw {
 		var s string
 		if err := json.Unmarshal(value, &s); err != nil {
-			return nil, fmt.Errorf("the value of %q is not a string; every value must be a JSON string", name)
+			return nil, fmt.Errorf(`must be a JSON object of string values; the value of %q is not a string. For example '{"X-Retries":"3"}'`, name)
 		}
 		headers[name] = s
 	}
 	if err := upstream.CheckHeaders(headers); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("must hold only headers a caller may set: %v", err)
 	}
 	return headers, nil
 }

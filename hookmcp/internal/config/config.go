@@ -4,14 +4,18 @@
 package config
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/urfave/cli/v3"
 
 	"github.com/mcpforge/servers/hookmcp/internal/hooksvc"
+	"github.com/mcpforge/servers/shared/app"
 	"github.com/mcpforge/servers/shared/httpx"
 )
 
@@ -56,9 +60,9 @@ func Flags() []cli.Flag {
 			Usage:   "base URL of the capture API (a self-hosted install, or a local fake)",
 			Sources: cli.EnvVars("HOOKSVC_API_URL"),
 		},
-		&cli.DurationFlag{
+		&timeoutFlag{
 			Name: "timeout", Aliases: []string{"t"}, Value: DefaultTimeout,
-			Usage:   "time limit of one tool call against the API, retries included (e.g. 30s, 2m)",
+			Usage:   "time limit of one tool call against the API, retries included: a duration (30s, 2m) or milliseconds (30000)",
 			Sources: cli.EnvVars("HOOKSVC_TIMEOUT"),
 		},
 		&cli.Int64Flag{
@@ -80,38 +84,76 @@ func FromCommand(cmd *cli.Command, getenv func(string) string) (Config, error) {
 	}
 	if id := strings.TrimSpace(cmd.String("token-id")); id != "" {
 		if !hooksvc.UUIDPattern.MatchString(id) {
-			return Config{}, fmt.Errorf("--token-id (HOOKSVC_TOKEN_ID) %q is not a token UUID; use the UUID of the token, such as 9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d (the API does not take aliases)", id)
+			return Config{}, app.FlagErrorf("token-id", "must be a token UUID (the API does not take aliases); got %q. For example --token-id %s", id, hooksvc.ExampleUUID)
 		}
 		cfg.TokenID = strings.ToLower(id)
 	}
 	u, err := ParseAPIURL(cmd.String("api-url"))
 	if err != nil {
-		return Config{}, fmt.Errorf("--api-url (HOOKSVC_API_URL): %v", err)
+		return Config{}, app.FlagErrorf("api-url", "%v", err)
 	}
 	cfg.APIURL = u
 	if cfg.Timeout < time.Second || cfg.Timeout > MaxTimeout {
-		return Config{}, fmt.Errorf("--timeout (HOOKSVC_TIMEOUT) must be between 1s and %s, got %s; for example --timeout 30s", MaxTimeout, cfg.Timeout)
+		return Config{}, app.FlagErrorf("timeout", "must be between 1s and 10m, got %s; for example --timeout 30s (a bare number is milliseconds: 30000)", cfg.Timeout)
 	}
 	if cfg.ResourceMaxBytes < MinResourceMaxBytes || cfg.ResourceMaxBytes > MaxResourceMaxBytes {
-		return Config{}, fmt.Errorf("--resource-max-bytes (HOOKSVC_RESOURCE_MAX_BYTES) must be between %d and %d, got %d; for example --resource-max-bytes %d (4 MiB)",
+		return Config{}, app.FlagErrorf("resource-max-bytes", "must be between %d and %d, got %d; for example --resource-max-bytes %d (4 MiB)",
 			int64(MinResourceMaxBytes), int64(MaxResourceMaxBytes), cfg.ResourceMaxBytes, int64(DefaultResourceMaxBytes))
 	}
 	return cfg, nil
 }
 
+// timeoutFlag is a duration flag that also takes a bare number as
+// milliseconds, the unit graphqlmcp's --timeout uses.
+type timeoutFlag = cli.FlagBase[time.Duration, cli.NoConfig, millisOrDuration]
+
+// millisOrDuration is the value of a timeoutFlag.
+type millisOrDuration time.Duration
+
+func (millisOrDuration) Create(v time.Duration, p *time.Duration, _ cli.NoConfig) cli.Value {
+	*p = v
+	return (*millisOrDuration)(p)
+}
+
+func (millisOrDuration) ToString(v time.Duration) string { return v.String() }
+
+// Set's error starts "must": the project's rule, which the process prints
+// as it is (see app.FlagError).
+func (d *millisOrDuration) Set(s string) error {
+	s = strings.TrimSpace(s)
+	rule := errors.New("must be a duration such as 30s or 2m, or a whole number of milliseconds such as 30000")
+	if ms, err := strconv.ParseInt(s, 10, 64); err == nil {
+		if ms > math.MaxInt64/int64(time.Millisecond) || ms < math.MinInt64/int64(time.Millisecond) {
+			return rule
+		}
+		*d = millisOrDuration(time.Duration(ms) * time.Millisecond)
+		return nil
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return rule
+	}
+	*d = millisOrDuration(v)
+	return nil
+}
+
+func (d *millisOrDuration) Get() any       { return time.Duration(*d) }
+func (d *millisOrDuration) String() string { return time.Duration(*d).String() }
+
 // ParseAPIURL accepts an absolute http or https URL with no query string or
-// fragment; a trailing slash is dropped.
+// fragment; a trailing slash is dropped. Its errors read after the flag's
+// name: "must be ...".
 func ParseAPIURL(raw string) (*url.URL, error) {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err == nil && u.User != nil {
 		// Not repeated: user info may hold a password.
-		return nil, fmt.Errorf("the URL must not carry user info (user:password@); pass the API key in %s instead", APIKeyVariable)
+		return nil, fmt.Errorf("must not carry user info (user:password@); pass the API key in %s instead", APIKeyVariable)
 	}
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("%q is not an absolute http(s) URL; use the base URL of the API, such as %s", httpx.RedactURL(raw), DefaultAPIURL)
+		return nil, fmt.Errorf("must be the absolute http(s) base URL of the API; got %q. For example %s", httpx.RedactURL(raw), DefaultAPIURL)
 	}
 	if u.RawQuery != "" || u.Fragment != "" {
-		return nil, fmt.Errorf("%q must be a plain base URL without query string or fragment, such as %s", httpx.RedactURL(raw), DefaultAPIURL)
+		return nil, fmt.Errorf("must be a plain base URL without query string or fragment; got %q. For example %s", httpx.RedactURL(raw), DefaultAPIURL)
 	}
 	u.Path = strings.TrimSuffix(u.Path, "/")
 	return u, nil

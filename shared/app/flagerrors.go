@@ -1,0 +1,163 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/urfave/cli/v3"
+)
+
+// FlagError is a bad value of a flag or of the variable that mirrors it.
+// The process prints it naming both, "--timeout (GRAPHQL_TIMEOUT) must be
+// ...", and exits with exitUsage.
+type FlagError struct {
+	Flag    string // the flag's long name, without dashes
+	Problem string // the rule and a good example, e.g. "must be at least 1, got 0; for example --maxComplexity 100"
+}
+
+func (e *FlagError) Error() string { return "--" + e.Flag + " " + e.Problem }
+
+// FlagErrorf returns a *FlagError for flag with a formatted problem.
+func FlagErrorf(flag, format string, args ...any) error {
+	return &FlagError{Flag: flag, Problem: fmt.Sprintf(format, args...)}
+}
+
+// The errors urfave/cli and the flag package return for a command line they
+// cannot parse. They are matched here, in one place, and said again in the
+// project's words: Go's own text names flags with one dash and types in Go's
+// terms ("could not parse "5" as time.Duration value").
+var (
+	unknownFlagText  = regexp.MustCompile(`^flag provided but not defined: -+(.+)$`)
+	missingValueText = regexp.MustCompile(`^flag needs an argument: -*(.+)$`)
+	badFlagValueText = regexp.MustCompile(`^invalid value (".*") for flag -+(.+?): (.*)$`)
+	badEnvValueText  = regexp.MustCompile(`^could not parse (".*") as .+ value from environment variable "(.+?)" for flag (.+?): (.*)$`)
+)
+
+// describeError rewrites err into one line in the project's words when it is
+// a bad flag or variable, naming the flag, its variable, the rule and an
+// example. It reports whether err was such an error.
+func describeError(spec Spec, flags []cli.Flag, err error) (string, bool) {
+	var flagErr *FlagError
+	if errors.As(err, &flagErr) {
+		return flagName(lookupFlag(flags, flagErr.Flag), flagErr.Flag) + " " + flagErr.Problem, true
+	}
+	msg := err.Error()
+	if m := unknownFlagText.FindStringSubmatch(msg); m != nil {
+		return fmt.Sprintf("unknown flag %s; run %s --help to list the flags it takes", dashed(m[1]), spec.Name), true
+	}
+	if m := missingValueText.FindStringSubmatch(msg); m != nil {
+		f := lookupFlag(flags, m[1])
+		text := flagName(f, m[1]) + " needs a value"
+		if example := exampleValue(f); example != "" {
+			text += fmt.Sprintf(", such as %s %s", dashed(longName(f, m[1])), example)
+		}
+		return text, true
+	}
+	if m := badFlagValueText.FindStringSubmatch(msg); m != nil {
+		f := lookupFlag(flags, m[2])
+		return badValue(flagName(f, m[2]), m[1], f, m[3], dashed(longName(f, m[2]))+" "), true
+	}
+	if m := badEnvValueText.FindStringSubmatch(msg); m != nil {
+		f := lookupFlag(flags, m[3])
+		return badValue(fmt.Sprintf("%s (%s)", m[2], dashed(longName(f, m[3]))), m[1], f, m[4], m[2]+"="), true
+	}
+	return "", false
+}
+
+// badValue is "<who> must be <rule>; got <value>. For example <set><example>".
+// A flag value type of the project's own says its rule in its error, which
+// starts "must"; Go's parsers do not, and the flag's type says the rule.
+func badValue(who, quoted string, f cli.Flag, reason, set string) string {
+	value, err := strconv.Unquote(quoted)
+	if err != nil {
+		value = quoted
+	}
+	rule := reason
+	if !strings.HasPrefix(reason, "must ") {
+		rule = "must be " + typeRule(f)
+	}
+	text := fmt.Sprintf("%s %s; got %q", who, rule, value)
+	if example := exampleValue(f); example != "" {
+		text += fmt.Sprintf(". For example %s%s", set, example)
+	}
+	return text
+}
+
+func typeRule(f cli.Flag) string {
+	doc, _ := f.(cli.DocGenerationFlag)
+	if doc == nil {
+		return "a valid value (see --help)"
+	}
+	switch doc.TypeName() {
+	case "int", "uint":
+		return "a whole number"
+	case "float":
+		return "a number"
+	case "duration":
+		return "a duration with its unit, such as 30s, 5m or 1h30m"
+	case "bool":
+		return "true or false"
+	}
+	return "a valid value (see --help)"
+}
+
+// exampleValue is a good value of f for messages: its default, when it has
+// one worth showing.
+func exampleValue(f cli.Flag) string {
+	doc, _ := f.(cli.DocGenerationFlag)
+	if doc == nil {
+		return ""
+	}
+	if doc.TypeName() == "bool" {
+		return "true"
+	}
+	example := strings.Trim(defaultText(doc), `"`)
+	if doc.TypeName() == "duration" {
+		// time.Duration writes 5m as 5m0s, and 1h as 1h0m0s.
+		for _, zero := range []string{"m0s", "h0m"} {
+			if strings.HasSuffix(example, zero) {
+				example = example[:len(example)-2]
+			}
+		}
+	}
+	return example
+}
+
+func lookupFlag(flags []cli.Flag, name string) cli.Flag {
+	for _, f := range flags {
+		if slices.Contains(f.Names(), name) {
+			return f
+		}
+	}
+	return nil
+}
+
+func longName(f cli.Flag, name string) string {
+	if f != nil {
+		return f.Names()[0]
+	}
+	return name
+}
+
+// flagName is "--timeout (HOOKSVC_TIMEOUT)", or "--timeout" for a flag no
+// variable mirrors.
+func flagName(f cli.Flag, name string) string {
+	text := dashed(longName(f, name))
+	if doc, ok := f.(cli.DocGenerationFlag); ok {
+		if env := doc.GetEnvVars(); len(env) > 0 {
+			text += " (" + strings.Join(env, ", ") + ")"
+		}
+	}
+	return text
+}
+
+func dashed(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
