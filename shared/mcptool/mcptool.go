@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -109,17 +110,59 @@ func (t Tool[In, Out]) InputSchema() *jsonschema.Schema {
 	return s
 }
 
-// OutputSchema is the schema tools/list shows for t's structured result.
+// OutputSchema is the schema tools/list shows for t's structured result. A
+// member left out when empty (omitempty) is never null, so its type loses
+// the "null" that pointers and slices add; one that may be null is written
+// as anyOf [{"type": X}, {"type": "null"}] rather than a type array, which
+// clients that map schemas onto a single-type dialect refuse.
 func (t Tool[In, Out]) OutputSchema() *jsonschema.Schema {
 	typ := reflect.TypeFor[Out]()
 	if doc, ok := reflect.Zero(typ).Interface().(interface{ shape() reflect.Type }); ok {
 		typ = doc.shape()
 	}
 	s := derive(typ)
+	omitted := omitEmptyMembers(typ)
+	for name, prop := range s.Properties {
+		if len(prop.Types) != 2 || !slices.Contains(prop.Types, "null") {
+			continue
+		}
+		other := prop.Types[0]
+		if other == "null" {
+			other = prop.Types[1]
+		}
+		if omitted[name] {
+			prop.Type, prop.Types = other, nil
+			continue
+		}
+		branch := *prop
+		branch.Type, branch.Types, branch.Description = other, nil, ""
+		s.Properties[name] = &jsonschema.Schema{Description: prop.Description, AnyOf: []*jsonschema.Schema{&branch, {Type: "null"}}}
+	}
 	if t.AdjustOutput != nil {
 		t.AdjustOutput(s)
 	}
 	return s
+}
+
+// omitEmptyMembers names the JSON members of struct type t (and of the
+// structs it embeds) tagged omitempty.
+func omitEmptyMembers(t reflect.Type) map[string]bool {
+	names := map[string]bool{}
+	if t.Kind() != reflect.Struct {
+		return names
+	}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct {
+			maps.Copy(names, omitEmptyMembers(f.Type))
+			continue
+		}
+		if name != "" && name != "-" && slices.Contains(strings.Split(opts, ","), "omitempty") {
+			names[name] = true
+		}
+	}
+	return names
 }
 
 func derive(t reflect.Type) *jsonschema.Schema {

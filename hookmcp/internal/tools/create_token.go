@@ -31,7 +31,6 @@ type TokenResult struct {
 func adjustTokenResult(s *jsonschema.Schema) {
 	s.Properties["token"] = &jsonschema.Schema{Type: "object", Description: s.Properties["token"].Description}
 	s.Properties["capture_url"].Format = "uri"
-	s.Properties["updated"].Types, s.Properties["updated"].Type = nil, "array"
 }
 
 func (h *handlers) createTokenTool() mcptool.Tool[CreateTokenArgs, TokenResult] {

@@ -45,7 +45,6 @@ func (h *handlers) deleteRequestsTool() mcptool.Tool[DeleteRequestsArgs, DeleteR
 		},
 		AdjustOutput: func(s *jsonschema.Schema) {
 			s.Properties["scope"].Enum = []any{"all", "matching"}
-			s.Properties["matched"].Types, s.Properties["matched"].Type = nil, "integer"
 		},
 		Handle: h.deleteRequests,
 	}

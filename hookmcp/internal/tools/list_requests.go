@@ -73,7 +73,10 @@ func (h *handlers) listRequestsTool() mcptool.Tool[ListRequestsArgs, mcptool.Doc
 		},
 		AdjustOutput: func(s *jsonschema.Schema) {
 			s.AdditionalProperties = nil // the API may add members
-			s.Properties["data"].Types, s.Properties["data"].Type = nil, "array"
+			// Never null: fitPage writes [] for an empty page.
+			data := s.Properties["data"].AnyOf[0]
+			data.Description = s.Properties["data"].Description
+			s.Properties["data"] = data
 		},
 		Handle: h.listRequests,
 	}
