@@ -31,7 +31,7 @@ func spec(getenv func(string) string) app.Spec {
 			"get_latest_request, delete_requests) and the resource hooksvc://token/{token_id}/requests to an\n" +
 			"MCP client over stdio, or over Streamable HTTP with --transport http.\n\n" +
 			"The API key is read from HOOKSVC_API_KEY only (never a flag: flags show in process listings).\n" +
-			"Try it offline against a local fake: go run github.com/mcpforge/servers/hookmcp/cmd/fakehooksvc@latest",
+			"Try it offline against a local fake: go run ./hookmcp/cmd/fakehooksvc in a clone of the repository.",
 		EnvPrefix: "HOOKSVC",
 		Flags:     config.Flags(),
 		Build: func(_ context.Context, cmd *cli.Command, env app.Env) (*mcp.Server, error) {

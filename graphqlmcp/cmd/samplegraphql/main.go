@@ -1,7 +1,7 @@
 // Command samplegraphql serves a sample GraphQL API on loopback, so that
 // graphqlmcp can be tried with no account and no network:
 //
-//	go run github.com/mcpforge/servers/graphqlmcp/cmd/samplegraphql@latest -listen 127.0.0.1:8088
+//	go run ./graphqlmcp/cmd/samplegraphql -listen 127.0.0.1:8088   # from a clone
 //	graphqlmcp --endpoint http://127.0.0.1:8088/graphql
 //
 // The API is the Star Wars example of github.com/graph-gophers/graphql-go:

@@ -1,7 +1,7 @@
 // Command fakehooksvc serves an in-memory stand-in for the webhook-capture API
 // on loopback, so that hookmcp can be tried with no account and no network:
 //
-//	go run github.com/mcpforge/servers/hookmcp/cmd/fakehooksvc@latest -listen 127.0.0.1:8089
+//	go run ./hookmcp/cmd/fakehooksvc -listen 127.0.0.1:8089   # from a clone
 //	HOOKSVC_API_URL=http://127.0.0.1:8089 hookmcp
 //
 // Tokens and requests live in memory and are gone when it stops. Requests sent
