@@ -105,12 +105,12 @@ type UsageCase struct {
 	Secret string
 }
 
-// CheckUsageErrors runs CheckUsageError for each case, as subtests.
+// CheckUsageErrors runs checkUsageError for each case, as subtests.
 func CheckUsageErrors(t *testing.T, binary, name string, cases []UsageCase) {
 	t.Helper()
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
-			stderr := CheckUsageError(t, binary, name, c.Args, c.Env, c.Want)
+			stderr := checkUsageError(t, binary, name, c.Args, c.Env, c.Want)
 			if c.Secret != "" && strings.Contains(stderr, c.Secret) {
 				t.Errorf("the secret %q shows in %q", c.Secret, stderr)
 			}
@@ -118,10 +118,10 @@ func CheckUsageErrors(t *testing.T, binary, name string, cases []UsageCase) {
 	}
 }
 
-// CheckUsageError runs binary with args and extra environment and checks that
+// checkUsageError runs binary with args and extra environment and checks that
 // it exits with code 2, printing nothing on stdout and one line on stderr
 // that starts with "<name>: " and contains want. It returns what was printed.
-func CheckUsageError(t *testing.T, binary, name string, args, env []string, want string) string {
+func checkUsageError(t *testing.T, binary, name string, args, env []string, want string) string {
 	t.Helper()
 	cmd := exec.Command(binary, args...)
 	cmd.Env = append(os.Environ(), env...)

@@ -22,7 +22,7 @@ func CheckStartupErrors(t *testing.T, spec func() app.Spec, cases []UsageCase) {
 				k, v, _ := strings.Cut(kv, "=")
 				t.Setenv(k, v)
 			}
-			code, stdout, stderr := RunInProcess(spec(), c.Args...)
+			code, stdout, stderr := runInProcess(spec(), c.Args...)
 			if want := spec().Name + ": " + c.Want + "\n"; code != 2 || stderr != want {
 				t.Errorf("exit %d, stderr:\n%q\nwant exit 2 and:\n%q", code, stderr, want)
 			}
@@ -36,9 +36,9 @@ func CheckStartupErrors(t *testing.T, spec func() app.Spec, cases []UsageCase) {
 	}
 }
 
-// RunInProcess runs spec with args, its stdin empty (a stdio server ends at
+// runInProcess runs spec with args, its stdin empty (a stdio server ends at
 // once), and returns the exit code and what it printed.
-func RunInProcess(spec app.Spec, args ...string) (code int, stdout, stderr string) {
+func runInProcess(spec app.Spec, args ...string) (code int, stdout, stderr string) {
 	var out, errOut SyncBuffer
 	code = app.Run(context.Background(), spec, append([]string{spec.Name}, args...),
 		app.Streams{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut})
@@ -49,7 +49,7 @@ func RunInProcess(spec app.Spec, args ...string) (code int, stdout, stderr strin
 // that every line, the version line included, fits an 80-column terminal.
 func CheckHelp(t *testing.T, spec app.Spec, want []string) {
 	t.Helper()
-	code, help, stderr := RunInProcess(spec, "--help")
+	code, help, stderr := runInProcess(spec, "--help")
 	if code != 0 || stderr != "" {
 		t.Fatalf("--help: exit %d, stderr %q", code, stderr)
 	}

@@ -176,7 +176,7 @@ func (s *Server) serveOneRequest(w http.ResponseWriter, r *http.Request, t *toke
 	}
 }
 
-func intParam(q url.Values, name string, def, min, max int, errs validationErrors) int {
+func intParam(q url.Values, name string, def, lowest, highest int, errs validationErrors) int {
 	text := q.Get(name)
 	if text == "" {
 		return def
@@ -185,10 +185,10 @@ func intParam(q url.Values, name string, def, min, max int, errs validationError
 	switch {
 	case err != nil:
 		errs.add(name, "The %s must be an integer.", human(name))
-	case n < min:
-		errs.add(name, "The %s must be at least %d.", human(name), min)
-	case n > max:
-		errs.add(name, "The %s must not be greater than %d.", human(name), max)
+	case n < lowest:
+		errs.add(name, "The %s must be at least %d.", human(name), lowest)
+	case n > highest:
+		errs.add(name, "The %s must not be greater than %d.", human(name), highest)
 	default:
 		return n
 	}
