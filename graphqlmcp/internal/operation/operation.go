@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/formatter"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/parser"
 )
@@ -20,6 +21,11 @@ const maxTokens = 100_000
 type Chosen struct {
 	Doc *ast.QueryDocument
 	Op  *ast.OperationDefinition
+	// Text is what to send upstream: the chosen operation and the fragments
+	// it uses, and nothing else, so that the endpoint cannot run another
+	// operation than the one judged here. It is the query as given when
+	// that holds nothing more, else the document printed again.
+	Text string
 }
 
 // Name is the operation's name, or "(anonymous)".
@@ -40,17 +46,83 @@ func Choose(query, operationName string) (Chosen, error) {
 	if len(doc.Operations) == 0 {
 		return Chosen{}, errors.New("query contains no operation, only fragments; add one such as query { __typename }")
 	}
-	if operationName != "" {
-		op := doc.Operations.ForName(operationName)
-		if op == nil {
+	if err := checkOperationNames(doc.Operations); err != nil {
+		return Chosen{}, err
+	}
+	var op *ast.OperationDefinition
+	switch {
+	case operationName != "":
+		if op = doc.Operations.ForName(operationName); op == nil {
 			return Chosen{}, fmt.Errorf("operationName %q names no operation in query; it contains %s", operationName, names(doc.Operations))
 		}
-		return Chosen{Doc: doc, Op: op}, nil
-	}
-	if len(doc.Operations) > 1 {
+	case len(doc.Operations) > 1:
 		return Chosen{}, fmt.Errorf("query contains %d operations (%s); pass operationName to choose the one to run", len(doc.Operations), names(doc.Operations))
+	default:
+		op = doc.Operations[0]
 	}
-	return Chosen{Doc: doc, Op: doc.Operations[0]}, nil
+	return Chosen{Doc: doc, Op: op, Text: textToSend(query, doc, op)}, nil
+}
+
+// checkOperationNames applies the GraphQL spec's Operation Name Uniqueness
+// and Lone Anonymous Operation rules. An endpoint that does not validate may
+// run another operation of a repeated name than the one judged here (graphql-js
+// execute takes the last), so such a document is refused whole.
+func checkOperationNames(ops ast.OperationList) error {
+	seen := map[string]bool{}
+	for _, op := range ops {
+		if op.Name == "" {
+			if len(ops) > 1 {
+				return fmt.Errorf("query holds an anonymous %s beside other operations (%s); GraphQL allows an anonymous operation only alone: name it, or send it alone", op.Operation, names(ops))
+			}
+			continue
+		}
+		if seen[op.Name] {
+			return fmt.Errorf("query holds more than one operation named %q; GraphQL requires operation names to be unique: rename or remove the others", op.Name)
+		}
+		seen[op.Name] = true
+	}
+	return nil
+}
+
+// textToSend is op and the fragments it spreads, directly or through other
+// fragments: query itself when the document holds nothing else, else the
+// document printed again without the rest.
+func textToSend(query string, doc *ast.QueryDocument, op *ast.OperationDefinition) string {
+	used := map[string]bool{}
+	var walk func(set ast.SelectionSet)
+	walk = func(set ast.SelectionSet) {
+		for _, sel := range set {
+			switch sel := sel.(type) {
+			case *ast.Field:
+				walk(sel.SelectionSet)
+			case *ast.InlineFragment:
+				walk(sel.SelectionSet)
+			case *ast.FragmentSpread:
+				// A fragment seen before is not walked again, so a cycle
+				// ends here; the scorer refuses it with its own message.
+				if used[sel.Name] {
+					continue
+				}
+				used[sel.Name] = true
+				if def := doc.Fragments.ForName(sel.Name); def != nil {
+					walk(def.SelectionSet)
+				}
+			}
+		}
+	}
+	walk(op.SelectionSet)
+	if len(doc.Operations) == 1 && len(used) == len(doc.Fragments) {
+		return query
+	}
+	minimal := &ast.QueryDocument{Operations: ast.OperationList{op}}
+	for _, def := range doc.Fragments {
+		if used[def.Name] {
+			minimal.Fragments = append(minimal.Fragments, def)
+		}
+	}
+	var b strings.Builder
+	formatter.NewFormatter(&b).FormatQueryDocument(minimal)
+	return b.String()
 }
 
 func syntaxError(err error) error {

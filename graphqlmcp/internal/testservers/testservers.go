@@ -17,6 +17,8 @@ import (
 	graphql "github.com/graph-gophers/graphql-go"
 	"github.com/graph-gophers/graphql-go/example/starwars"
 	"github.com/graph-gophers/graphql-go/relay"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/parser"
 )
 
 // Received is one request a test server got.
@@ -189,4 +191,37 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	if err := json.NewEncoder(w).Encode(v); err != nil {
 		panic(fmt.Sprintf("testservers: encoding: %v", err))
 	}
+}
+
+// LastOperationWins stands for an endpoint that executes without validating,
+// as graphql-js's execute does when called alone: it picks the last operation
+// of the requested name (or the only one), and answers which it ran,
+// {"data":{"ran":"mutation Kill"}}, without running anything.
+func LastOperationWins() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body struct {
+			Query         string `json:"query"`
+			OperationName string `json:"operationName"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
+			writeJSON(w, http.StatusBadRequest, map[string]any{"errors": []any{map[string]any{"message": err.Error()}}})
+			return
+		}
+		doc, err := parser.ParseQuery(&ast.Source{Input: body.Query})
+		if err != nil {
+			writeJSON(w, http.StatusOK, map[string]any{"errors": []any{map[string]any{"message": err.Error()}}})
+			return
+		}
+		var ran *ast.OperationDefinition
+		for _, op := range doc.Operations {
+			if body.OperationName == "" || op.Name == body.OperationName {
+				ran = op
+			}
+		}
+		if ran == nil {
+			writeJSON(w, http.StatusOK, map[string]any{"errors": []any{map[string]any{"message": "no such operation"}}})
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"data": map[string]any{"ran": strings.TrimSpace(string(ran.Operation) + " " + ran.Name)}})
+	})
 }

@@ -98,7 +98,7 @@ func (h *handlers) graphqlQuery(ctx context.Context, _ *mcp.CallToolRequest, arg
 	if err != nil {
 		return nil, nil, err
 	}
-	req.Query, req.Variables, req.OperationName = args.Query, args.Variables, args.OperationName
+	req.Query, req.Variables, req.OperationName = chosen.Text, args.Variables, args.OperationName
 	resp, err := h.client.Post(ctx, req)
 	if err != nil {
 		return nil, nil, err

@@ -94,6 +94,10 @@ func TestQueryRefusals(t *testing.T) {
 			want: []string{"complexity 101 is over the ceiling of 100"}},
 		{name: "over the ceiling through a default", args: map[string]any{"query": "query($n: Int = 50) { users(first: $n) { id name } }"},
 			want: []string{"complexity 101"}},
+		{name: "two operations of one name", args: map[string]any{"query": `query X { hello } mutation X { kill(id: "dup") }`, "operationName": "X"},
+			want: []string{`more than one operation named "X"`, "unique"}},
+		{name: "anonymous operation beside another", args: map[string]any{"query": `{ hello } mutation Kill { kill }`, "operationName": "Kill"},
+			want: []string{"anonymous query beside other operations", "name it"}},
 		{name: "fragment cycle", args: map[string]any{"query": "{ ...A } fragment A on Query { ...B } fragment B on Query { ...A }"}, want: []string{"fragment cycles"}},
 		{name: "undefined fragment", args: map[string]any{"query": "{ ...Missing }"}, want: []string{`fragment "Missing"`, "does not define"}},
 		{name: "bad endpoint", args: map[string]any{"query": "{ a }", "endpoint": "ftp://example.com/graphql"}, want: []string{`endpoint "ftp://example.com/graphql" is not an absolute http(s) URL`}},
@@ -136,6 +140,72 @@ func TestQueryRefusals(t *testing.T) {
 			}
 			if n := rec.Count(); n != 0 {
 				t.Errorf("upstream received %d requests, want none", n)
+			}
+		})
+	}
+}
+
+// TestMutationGuardAgainstNonValidatingEndpoint: the endpoint here runs the
+// last operation of a name, as graphql-js execute does without validation.
+// Whatever the document, no mutation reaches it unless allowed, and what it
+// receives is the operation that was judged and the fragments it uses.
+func TestMutationGuardAgainstNonValidatingEndpoint(t *testing.T) {
+	tests := []struct {
+		name          string
+		query         string
+		operationName string
+		mutations     config.Mutations
+		allow         bool
+		ran           string // "" when the call must be refused and nothing sent
+		sent          string // the query text the endpoint received, when not the query itself
+	}{
+		{name: "same name, query first", query: `query X { hello } mutation X { kill(id: "dup") }`, operationName: "X", mutations: config.MutationsNever},
+		{name: "same name, query first, per call", query: `query X { hello } mutation X { kill(id: "dup") }`, operationName: "X", mutations: config.MutationsPerCall},
+		{name: "same name, mutation first", query: `mutation X { kill } query X { hello }`, operationName: "X", mutations: config.MutationsPerCall, allow: true},
+		{name: "anonymous beside a mutation", query: `{ hello } mutation { kill }`, mutations: config.MutationsNever},
+		{name: "a query chosen beside a mutation", query: `query Q { hello } mutation M { kill }`, operationName: "Q", mutations: config.MutationsNever,
+			ran: "query Q", sent: "query Q {\n\thello\n}\n"},
+		{name: "only the fragments the operation uses", query: `query Q { ...A } mutation M { ...B } fragment A on Query { hello } fragment B on Mutation { kill }`,
+			operationName: "Q", mutations: config.MutationsNever, ran: "query Q", sent: "query Q {\n\t... A\n}\nfragment A on Query {\n\thello\n}\n"},
+		{name: "a mutation that is allowed", query: `query Q { hello } mutation M { kill }`, operationName: "M", mutations: config.MutationsPerCall, allow: true,
+			ran: "mutation M", sent: "mutation M {\n\tkill\n}\n"},
+		{name: "a lone query is sent as given", query: `query Q { hello }`, mutations: config.MutationsNever, ran: "query Q"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv, rec := testservers.Start(t, testservers.LastOperationWins())
+			cfg := testConfig(t, srv.URL)
+			cfg.Mutations = tt.mutations
+			h := connect(t, cfg, nil)
+			args := map[string]any{"query": tt.query, "allowMutations": tt.allow}
+			if tt.operationName != "" {
+				args["operationName"] = tt.operationName
+			}
+			res := h.call(t, "graphql_query", args)
+			if tt.ran == "" {
+				if !res.IsError || rec.Count() != 0 {
+					t.Fatalf("not refused: isError=%v, %d requests sent: %s", res.IsError, rec.Count(), mcptest.Text(res))
+				}
+				return
+			}
+			if res.IsError || rec.Count() != 1 {
+				t.Fatalf("isError=%v, %d requests sent: %s", res.IsError, rec.Count(), mcptest.Text(res))
+			}
+			if got := mcptest.Structured(t, res)["data"].(map[string]any)["ran"]; got != tt.ran {
+				t.Errorf("the endpoint ran %q, want %q", got, tt.ran)
+			}
+			var body struct {
+				Query string `json:"query"`
+			}
+			if err := json.Unmarshal(rec.Requests()[0].Body, &body); err != nil {
+				t.Fatal(err)
+			}
+			want := tt.sent
+			if want == "" {
+				want = tt.query
+			}
+			if body.Query != want {
+				t.Errorf("the endpoint received %q, want %q", body.Query, want)
 			}
 		})
 	}
