@@ -31,6 +31,9 @@ const (
 // Config is the checked startup configuration.
 type Config struct {
 	Endpoint         *url.URL          // default endpoint
+	// EndpointIsPlaceholder is set when no endpoint was configured, so
+	// Endpoint is DefaultEndpoint, which stands in for the user's own.
+	EndpointIsPlaceholder bool
 	Headers          map[string]string // startup headers; values are secrets
 	Timeout          time.Duration     // default per-request timeout
 	MaxComplexity    int               // complexity ceiling of graphql_query
@@ -118,6 +121,7 @@ func FromCommand(cmd *cli.Command) (Config, error) {
 		return Config{}, app.FlagErrorf("endpoint", "%v", err)
 	}
 	cfg.Endpoint = endpoint
+	cfg.EndpointIsPlaceholder = !cmd.IsSet("endpoint")
 	if cfg.Headers, err = ParseHeaders(cmd.String("headers")); err != nil {
 		return Config{}, app.FlagErrorf("headers", "%v", err)
 	}

@@ -29,6 +29,7 @@ func parse(t *testing.T, args ...string) (Config, error) {
 // summary is what a test compares of a Config: the URLs as text.
 type summary struct {
 	Endpoint         string
+	Placeholder      bool
 	Headers          map[string]string
 	Timeout          time.Duration
 	MaxComplexity    int
@@ -45,7 +46,7 @@ func summarize(cfg Config) summary {
 		HeadersAnyOrigin: cfg.HeadersAnyOrigin, MaxResponseBytes: cfg.MaxResponseBytes, SchemaCacheTTL: cfg.SchemaCacheTTL,
 	}
 	if cfg.Endpoint != nil {
-		s.Endpoint = cfg.Endpoint.String()
+		s.Endpoint, s.Placeholder = cfg.Endpoint.String(), cfg.EndpointIsPlaceholder
 	}
 	for _, u := range cfg.AllowEndpoints {
 		s.AllowEndpoints = append(s.AllowEndpoints, u.String())
@@ -57,7 +58,7 @@ func summarize(cfg Config) summary {
 // over its variable.
 func TestFromCommand(t *testing.T) {
 	defaults := summary{
-		Endpoint: DefaultEndpoint, Timeout: 30 * time.Second, MaxComplexity: 100, Mutations: MutationsPerCall,
+		Endpoint: DefaultEndpoint, Placeholder: true, Timeout: 30 * time.Second, MaxComplexity: 100, Mutations: MutationsPerCall,
 		MaxResponseBytes: 4 << 20, SchemaCacheTTL: 5 * time.Minute,
 	}
 	with := func(change func(s *summary)) summary {
@@ -94,7 +95,7 @@ func TestFromCommand(t *testing.T) {
 		}},
 		{"a flag wins over its variable", []string{"-t", "100", "-e", "https://flag.example.com"},
 			map[string]string{"GRAPHQL_TIMEOUT": "9000", "GRAPHQL_ENDPOINT": "https://env.example.com"},
-			with(func(s *summary) { s.Timeout, s.Endpoint = 100*time.Millisecond, "https://flag.example.com" })},
+			with(func(s *summary) { s.Timeout, s.Endpoint, s.Placeholder = 100*time.Millisecond, "https://flag.example.com", false })},
 		{"an empty variable is unset", nil, map[string]string{"GRAPHQL_TIMEOUT": "", "GRAPHQL_HEADERS": ""}, defaults},
 	}
 	for _, tt := range tests {

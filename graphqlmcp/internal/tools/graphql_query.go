@@ -37,6 +37,29 @@ type QueryResult struct {
 	Extensions map[string]any   `json:"extensions,omitempty" jsonschema:"endpoint-specific extras, such as cost or tracing"`
 }
 
+// mutationRule says how mutations run on this server, for the description.
+func mutationRule(m config.Mutations) string {
+	switch m {
+	case config.MutationsNever:
+		return "This server refuses every mutation (--mutations never); subscriptions are not supported either."
+	case config.MutationsAlways:
+		return "Mutations run on this server without further permission (--mutations always): confirm with the user before changing data; subscriptions are not supported."
+	default:
+		return "Mutations need allowMutations: true; subscriptions are not supported."
+	}
+}
+
+func allowMutationsDescription(m config.Mutations) string {
+	switch m {
+	case config.MutationsNever:
+		return "has no effect: this server refuses every mutation (--mutations never)"
+	case config.MutationsAlways:
+		return "not needed: this server runs mutations without it (--mutations always)"
+	default:
+		return "set true to let a mutation run; mutations are refused otherwise"
+	}
+}
+
 // timeoutMS is the rule of the timeout argument, in milliseconds.
 var timeoutMS = mcptool.Whole{Min: 1, Max: config.MaxTimeoutMS}
 
@@ -48,7 +71,7 @@ func (h *handlers) queryTool() mcptool.Tool[QueryArgs, mcptool.Document[QueryRes
 			"(data, errors, extensions) as JSON. Uses the server's default endpoint unless endpoint is given. " +
 			"Before sending, the operation is scored: each field costs 1 plus its first/last/limit (or similar) argument, else 1, " +
 			fmt.Sprintf("times the cost of its subfields; operations scoring over %d are refused, so ask for fewer items or fields. ", h.cfg.MaxComplexity) +
-			"Mutations need allowMutations: true; subscriptions are not supported. " +
+			mutationRule(h.cfg.Mutations) + " " +
 			"If you do not know the schema, call graphql_introspect first.",
 		Annotations: &mcp.ToolAnnotations{
 			ReadOnlyHint:    false,
@@ -57,6 +80,7 @@ func (h *handlers) queryTool() mcptool.Tool[QueryArgs, mcptool.Document[QueryRes
 			OpenWorldHint:   ptr(true),
 		},
 		AdjustInput: func(s *jsonschema.Schema) {
+			s.Properties["allowMutations"].Description = allowMutationsDescription(h.cfg.Mutations)
 			s.Properties["query"].MinLength = ptr(1)
 			timeoutMS.Schema(s.Properties["timeout"])
 			s.Properties["endpoint"].Format = "uri"

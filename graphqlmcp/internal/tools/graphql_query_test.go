@@ -568,3 +568,50 @@ func TestRedirectHopsAreJudged(t *testing.T) {
 		t.Errorf("the origin outside the allow-list received %d requests", n)
 	}
 }
+
+// TestQueryDescriptionFollowsMutations: what graphql_query and its
+// allowMutations argument say matches --mutations.
+func TestQueryDescriptionFollowsMutations(t *testing.T) {
+	for mode, want := range map[config.Mutations][2]string{
+		config.MutationsPerCall: {"Mutations need allowMutations: true", "set true to let a mutation run"},
+		config.MutationsNever:   {"This server refuses every mutation (--mutations never)", "has no effect: this server refuses every mutation"},
+		config.MutationsAlways:  {"Mutations run on this server without further permission", "not needed: this server runs mutations without it"},
+	} {
+		cfg := testConfig(t, "http://127.0.0.1:1/graphql")
+		cfg.Mutations = mode
+		list, err := connect(t, cfg, nil).session.ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tool := range list.Tools {
+			if tool.Name != "graphql_query" {
+				continue
+			}
+			schema, _ := json.Marshal(tool.InputSchema)
+			if !strings.Contains(tool.Description, want[0]) || !strings.Contains(string(schema), want[1]) {
+				t.Errorf("--mutations %s: description %q, input schema %s; want %q and %q", mode, tool.Description, schema, want[0], want[1])
+			}
+			if mode != config.MutationsPerCall && strings.Contains(tool.Description, "need allowMutations") {
+				t.Errorf("--mutations %s: the description still asks for allowMutations", mode)
+			}
+		}
+	}
+}
+
+// TestPlaceholderEndpoint: when no endpoint was configured, failing to
+// reach the built-in default says it is a placeholder and how to set one;
+// a configured endpoint that fails does not.
+func TestPlaceholderEndpoint(t *testing.T) {
+	dead := httptest.NewServer(http.NotFoundHandler())
+	dead.Close() // nothing listens there now
+	for _, placeholder := range []bool{true, false} {
+		cfg := testConfig(t, dead.URL+"/graphql")
+		cfg.EndpointIsPlaceholder = placeholder
+		res := connect(t, cfg, nil).call(t, "graphql_query", map[string]any{"query": "{ a }"})
+		text := mcptest.Text(res)
+		says := strings.Contains(text, "placeholder default: no endpoint was configured. Set --endpoint or GRAPHQL_ENDPOINT")
+		if !res.IsError || says != placeholder {
+			t.Errorf("placeholder %v: isError=%v %q", placeholder, res.IsError, text)
+		}
+	}
+}

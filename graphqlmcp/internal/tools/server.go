@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -42,6 +43,10 @@ func NewServer(opts Options) *mcp.Server {
 		opts.Now = time.Now
 	}
 	cfg := opts.Config
+	var placeholder *url.URL
+	if cfg.EndpointIsPlaceholder {
+		placeholder = cfg.Endpoint
+	}
 	policy := upstream.Policy{Default: cfg.Endpoint, Allow: cfg.AllowEndpoints, HeadersAnyOrigin: cfg.HeadersAnyOrigin}
 	h := &handlers{
 		cfg:    cfg,
@@ -51,6 +56,7 @@ func NewServer(opts Options) *mcp.Server {
 			MaxResponseBytes: cfg.MaxResponseBytes,
 			Redactor:         upstream.NewRedactor(cfg.Headers),
 			Gate:             policy.Gate,
+			Placeholder:      placeholder,
 		},
 		cache: schema.NewCache(cfg.SchemaCacheTTL, schema.DefaultCacheBytes, opts.Now),
 	}

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"mime"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -26,6 +27,9 @@ type Client struct {
 	Redactor         Redactor
 	// Gate judges every redirect hop as a new endpoint (Policy.Gate).
 	Gate Gate
+	// Placeholder is the built-in default endpoint when no endpoint was
+	// configured: a failure to reach it says so, and how to set one.
+	Placeholder *url.URL
 }
 
 // Request is one GraphQL-over-HTTP POST.
@@ -86,6 +90,10 @@ func (c *Client) Post(ctx context.Context, req Request) (*Response, error) {
 			"select fewer fields, or fetch fewer items with a first/limit argument", endpoint, FormatBytes(tooLarge.Limit))
 	}
 	if err != nil {
+		if c.Placeholder != nil && req.Target.URL.String() == c.Placeholder.String() {
+			return nil, fmt.Errorf("request to %s failed: %w. That URL is graphqlmcp's placeholder default: no endpoint was configured. "+
+				"Set --endpoint or GRAPHQL_ENDPOINT to your GraphQL API's URL when starting graphqlmcp, or pass endpoint in the call", endpoint, err)
+		}
 		return nil, fmt.Errorf("request to %s failed: %w", endpoint, err)
 	}
 	body := answer.Body
