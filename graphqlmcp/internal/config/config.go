@@ -30,18 +30,18 @@ const (
 
 // Config is the checked startup configuration.
 type Config struct {
-	Endpoint         *url.URL          // default endpoint
+	Endpoint *url.URL // default endpoint
 	// EndpointIsPlaceholder is set when no endpoint was configured, so
 	// Endpoint is DefaultEndpoint, which stands in for the user's own.
 	EndpointIsPlaceholder bool
-	Headers          map[string]string // startup headers; values are secrets
-	Timeout          time.Duration     // default per-request timeout
-	MaxComplexity    int               // complexity ceiling of graphql_query
-	Mutations        Mutations
-	AllowEndpoints   []*url.URL // when non-empty, per-call endpoints must match one
-	HeadersAnyOrigin bool       // send startup headers to every endpoint, not only the default's origin
-	MaxResponseBytes int64
-	SchemaCacheTTL   time.Duration
+	Headers               map[string]string // startup headers; values are secrets
+	Timeout               time.Duration     // default per-request timeout
+	MaxComplexity         int               // complexity ceiling of graphql_query
+	Mutations             Mutations
+	AllowEndpoints        []*url.URL // when non-empty, per-call endpoints must match one
+	HeadersAnyOrigin      bool       // send startup headers to every endpoint, not only the default's origin
+	MaxResponseBytes      int64
+	SchemaCacheTTL        time.Duration
 }
 
 // Defaults of the options that have one.

@@ -95,7 +95,9 @@ func TestFromCommand(t *testing.T) {
 		}},
 		{"a flag wins over its variable", []string{"-t", "100", "-e", "https://flag.example.com"},
 			map[string]string{"GRAPHQL_TIMEOUT": "9000", "GRAPHQL_ENDPOINT": "https://env.example.com"},
-			with(func(s *summary) { s.Timeout, s.Endpoint, s.Placeholder = 100*time.Millisecond, "https://flag.example.com", false })},
+			with(func(s *summary) {
+				s.Timeout, s.Endpoint, s.Placeholder = 100*time.Millisecond, "https://flag.example.com", false
+			})},
 		{"an empty variable is unset", nil, map[string]string{"GRAPHQL_TIMEOUT": "", "GRAPHQL_HEADERS": ""}, defaults},
 	}
 	for _, tt := range tests {
