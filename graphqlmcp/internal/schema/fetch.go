@@ -38,8 +38,8 @@ func Fetch(ctx context.Context, client *upstream.Client, req upstream.Request, i
 					"report it to the endpoint's owner, or run queries you already know with graphql_query", httpx.DisplayURL(req.Target.URL), err)
 			}
 			if err != nil {
-				return nil, fmt.Errorf("introspection of %s failed: %v. The endpoint may have introspection disabled: "+
-					"ask its owner for the schema, or run queries you already know with graphql_query", httpx.DisplayURL(req.Target.URL), err)
+				return nil, fmt.Errorf("introspection of %s failed: %s. The endpoint may have introspection disabled: "+
+					"ask its owner for the schema, or run queries you already know with graphql_query", httpx.DisplayURL(req.Target.URL), withoutStop(err.Error()))
 			}
 			return New(result)
 		}
@@ -52,7 +52,13 @@ func Fetch(ctx context.Context, client *upstream.Client, req upstream.Request, i
 		reason = strings.Join(firstErrors, "; ")
 	}
 	return nil, fmt.Errorf("introspection of %s failed: %s. The endpoint may have introspection disabled: "+
-		"ask its owner for the schema, or run queries you already know with graphql_query", httpx.DisplayURL(req.Target.URL), reason)
+		"ask its owner for the schema, or run queries you already know with graphql_query", httpx.DisplayURL(req.Target.URL), withoutStop(reason))
+}
+
+// withoutStop drops the full stop an endpoint's message may end with, so
+// that the sentence after it does not start after two.
+func withoutStop(s string) string {
+	return strings.TrimRight(strings.TrimSpace(s), ".")
 }
 
 // errorMessages lists the messages of a GraphQL "errors" member; a member of

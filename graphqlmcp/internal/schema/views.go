@@ -185,9 +185,9 @@ func (s *Schema) Search(term string) (text string, truncated bool) {
 		return fmt.Sprintf("# Nothing in the schema has a name containing %q. Try a shorter or different word.\n", term), false
 	}
 	slices.SortStableFunc(hits, func(a, b searchHit) int { return cmp.Compare(a.rank, b.rank) })
-	header := fmt.Sprintf("# %d names contain %q:\n", len(hits), term)
+	header := fmt.Sprintf("# %s %q:\n", namesContain(len(hits)), term)
 	if len(hits) > maxSearchLines {
-		header = fmt.Sprintf("# %d names contain %q; the %d closest matches follow. Use a longer word to narrow the search.\n", len(hits), term, maxSearchLines)
+		header = fmt.Sprintf("# %s %q; the %d closest matches follow. Use a longer word to narrow the search.\n", namesContain(len(hits)), term, maxSearchLines)
 		hits, truncated = hits[:maxSearchLines], true
 	}
 	lines := make([]string, len(hits))
@@ -277,4 +277,12 @@ func cut(text string, limit int, why string) string {
 		end = i
 	}
 	return text[:end] + note
+}
+
+// namesContain is "1 name contains" or "n names contain".
+func namesContain(n int) string {
+	if n == 1 {
+		return "1 name contains"
+	}
+	return fmt.Sprintf("%d names contain", n)
 }

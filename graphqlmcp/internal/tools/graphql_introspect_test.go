@@ -320,3 +320,18 @@ func TestIntrospectMalformedAnswer(t *testing.T) {
 		t.Errorf("the server stopped answering: %s", mcptest.Text(res))
 	}
 }
+
+// TestIntrospectSmallTexts: an endpoint's message ending in a full stop is
+// not followed by a second one, and a count of one is singular.
+func TestIntrospectSmallTexts(t *testing.T) {
+	endpoint := serveBody(t, `{"errors":[{"message":"Introspection is disabled."}]}`)
+	res := connect(t, testConfig(t, endpoint), nil).call(t, "graphql_introspect", map[string]any{})
+	if text := mcptest.Text(res); !res.IsError || strings.Contains(text, "..") || !strings.Contains(text, "Introspection is disabled. The endpoint may have introspection disabled") {
+		t.Errorf("got %q", text)
+	}
+	srv, _ := testservers.Start(t, testservers.Starwars())
+	res = connect(t, testConfig(t, srv.URL), nil).call(t, "graphql_introspect", map[string]any{"search": "mass"})
+	if text := mcptest.Text(res); !strings.HasPrefix(text, `# 1 name contains "mass":`) {
+		t.Errorf("search with one hit:\n%s", text)
+	}
+}
