@@ -128,6 +128,9 @@ func (h *handlers) graphqlQuery(ctx context.Context, _ *mcp.CallToolRequest, arg
 		return nil, nil, err
 	}
 	texts := []string{string(resp.Body)}
+	if len(resp.Dropped) > 0 {
+		texts = append(texts, fmt.Sprintf("The response's %s member was left out: it was null or not of the shape GraphQL gives it.", strings.Join(resp.Dropped, " and ")))
+	}
 	if resp.ReplacedInvalidUTF8 {
 		texts = append(texts, "The response held bytes that are not valid UTF-8; each invalid sequence was replaced by U+FFFD (�).")
 	}

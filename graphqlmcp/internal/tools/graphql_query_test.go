@@ -251,7 +251,7 @@ func TestQueryFaults(t *testing.T) {
 		wantText    []string
 		wantPayload bool // structured content carries the GraphQL response
 	}{
-		{path: "/html500", wantError: true, wantText: []string{"/html500 answered HTTP 500 Internal Server Error", "<html><body><h1>Internal Server Error"}},
+		{path: "/html500", wantError: true, wantText: []string{"/html500 answered HTTP 500 Internal Server Error, not a GraphQL response", "<html><body><h1>Internal Server Error"}},
 		{path: "/empty500", wantError: true, wantText: []string{"HTTP 500", "(empty body)"}},
 		{path: "/nonjson", wantError: true, wantText: []string{"not a GraphQL response (text/plain)", "hello, I am not GraphQL"}},
 		{path: "/huge", adjust: func(c *config.Config) { c.MaxResponseBytes = 16 << 10 }, wantError: true,
@@ -613,5 +613,50 @@ func TestPlaceholderEndpoint(t *testing.T) {
 		if !res.IsError || says != placeholder {
 			t.Errorf("placeholder %v: isError=%v %q", placeholder, res.IsError, text)
 		}
+	}
+}
+
+// TestQueryAnswersThatAreNotGraphQL: a JSON answer that is not a GraphQL
+// response is a clear tool error without structured content, never content
+// that breaks the output schema (the session's client checks every result
+// against it); a response with a stray member is passed on without it.
+func TestQueryAnswersThatAreNotGraphQL(t *testing.T) {
+	tests := []struct {
+		name   string
+		status int
+		body   string
+		want   []string
+		passed bool // a GraphQL response, passed on
+	}{
+		{"string errors, 401", 401, `{"errors":"[API] Invalid API key or access token"}`,
+			[]string{"answered HTTP 401 Unauthorized, not a GraphQL response", "Invalid API key", "check the Authorization header (--headers or GRAPHQL_HEADERS"}, false},
+		{"object errors", 403, `{"errors":{"message":"forbidden"}}`, []string{"HTTP 403 Forbidden", "check the Authorization header"}, false},
+		{"errors of strings", 200, `{"errors":["text"]}`, []string{"not a GraphQL response (application/json)", `["text"]`}, false},
+		{"data a string", 200, `{"data":"text"}`, []string{"not a GraphQL response"}, false},
+		{"an array", 200, `[1,2]`, []string{"not a GraphQL response"}, false},
+		{"a number", 200, `42`, []string{"not a GraphQL response"}, false},
+		{"null", 200, `null`, []string{"not a GraphQL response"}, false},
+		{"extensions a string", 200, `{"data":{"a":1},"extensions":"text"}`, []string{`"data":{"a":1}`, "extensions member was left out"}, true},
+		{"errors null beside data", 200, `{"data":{"a":1},"errors":null}`, []string{`"data":{"a":1}`, "errors member was left out"}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(tt.status)
+				io.WriteString(w, tt.body)
+			}))
+			t.Cleanup(srv.Close)
+			res := connect(t, testConfig(t, srv.URL), nil).call(t, "graphql_query", map[string]any{"query": "{ a }"})
+			text := mcptest.Text(res)
+			for _, want := range tt.want {
+				if !strings.Contains(text, want) {
+					t.Errorf("%q lacks %q", text, want)
+				}
+			}
+			if tt.passed != (res.StructuredContent != nil) || res.IsError == tt.passed {
+				t.Errorf("isError=%v, structured content %v; want a GraphQL response passed on: %v", res.IsError, res.StructuredContent, tt.passed)
+			}
+		})
 	}
 }

@@ -60,6 +60,10 @@ type Response struct {
 	// ReplacedInvalidUTF8 reports that the body held bytes that are not
 	// UTF-8, which were replaced by U+FFFD: MCP messages must be UTF-8.
 	ReplacedInvalidUTF8 bool
+	// Dropped names the members left out of Body because they were null
+	// or not of a GraphQL response's shape ("errors": null, "extensions":
+	// "text").
+	Dropped []string
 }
 
 // Post sends req and returns the endpoint's GraphQL response. It fails when
@@ -103,11 +107,18 @@ func (c *Client) Post(ctx context.Context, req Request) (*Response, error) {
 		body = bytes.ToValidUTF8(body, []byte("\uFFFD"))
 	}
 	if doc, ok := parseGraphQLResponse(body); ok {
-		return &Response{Status: answer.Status, Body: body, Data: doc.Data, Errors: doc.Errors, HasData: doc.hasData(), ReplacedInvalidUTF8: replaced}, nil
+		return &Response{
+			Status: answer.Status, Body: doc.body, Data: doc.Data, Errors: doc.Errors, HasData: doc.hasData(),
+			ReplacedInvalidUTF8: replaced, Dropped: doc.dropped,
+		}, nil
 	}
 	status := strings.TrimSpace(fmt.Sprintf("%d %s", answer.Status, http.StatusText(answer.Status)))
+	hint := ""
+	if answer.Status == http.StatusUnauthorized || answer.Status == http.StatusForbidden {
+		hint = ". The endpoint refused the credentials: check the Authorization header (--headers or GRAPHQL_HEADERS when starting graphqlmcp, or headers in the call)"
+	}
 	if answer.Status < 200 || answer.Status > 299 {
-		return nil, fmt.Errorf("%s answered HTTP %s: %s", endpoint, status, snippetOrEmpty(body))
+		return nil, fmt.Errorf("%s answered HTTP %s, not a GraphQL response: %s%s", endpoint, status, snippetOrEmpty(body), hint)
 	}
 	mediaType, _, _ := mime.ParseMediaType(answer.Header.Get("Content-Type"))
 	if mediaType == "" {
@@ -125,21 +136,71 @@ func snippetOrEmpty(body []byte) string {
 }
 
 type graphQLResponse struct {
-	Data   json.RawMessage `json:"data"`
-	Errors json.RawMessage `json:"errors"`
+	Data, Errors json.RawMessage
+	body         []byte   // the document to pass on
+	dropped      []string // members left out of it
 }
 
 func (r graphQLResponse) hasData() bool {
 	return len(r.Data) > 0 && string(r.Data) != "null"
 }
 
-// parseGraphQLResponse accepts a JSON object with a "data" or an "errors"
-// member, which is what makes a body a GraphQL response.
+// parseGraphQLResponse accepts what makes a body a GraphQL response: a JSON
+// object with "data" (an object, or null) or "errors" (an array of objects).
+// Anything else, such as {"errors":"Invalid API key"} or {"data":"text"}, is
+// not one, and passing it on would break the tool's output schema. The
+// document is passed on as it came, unless "errors" or "extensions" is null
+// or "extensions" is not an object: that member is then left out (and named
+// in dropped), since the output schema has no room for it.
 func parseGraphQLResponse(body []byte) (graphQLResponse, bool) {
-	var doc graphQLResponse
+	var members map[string]json.RawMessage
 	trimmed := bytes.TrimSpace(body)
-	if len(trimmed) == 0 || trimmed[0] != '{' || json.Unmarshal(trimmed, &doc) != nil {
-		return doc, false
+	if len(trimmed) == 0 || trimmed[0] != '{' || json.Unmarshal(trimmed, &members) != nil {
+		return graphQLResponse{}, false
 	}
-	return doc, doc.Data != nil || doc.Errors != nil
+	doc := graphQLResponse{Data: members["data"], Errors: members["errors"], body: body}
+	data, hasData := members["data"]
+	errs, hasErrors := members["errors"]
+	if hasErrors && isNull(errs) {
+		hasErrors = false
+		doc.Errors = nil
+		doc.dropped = append(doc.dropped, "errors")
+	}
+	if !hasData && !hasErrors || hasData && !isNull(data) && !isObject(data) || hasErrors && !isArrayOfObjects(errs) {
+		return graphQLResponse{}, false
+	}
+	if ext, ok := members["extensions"]; ok && !isObject(ext) {
+		doc.dropped = append(doc.dropped, "extensions")
+	}
+	if len(doc.dropped) > 0 {
+		for _, name := range doc.dropped {
+			delete(members, name)
+		}
+		cleaned, err := json.Marshal(members)
+		if err != nil {
+			return graphQLResponse{}, false
+		}
+		doc.body = cleaned
+	}
+	return doc, true
+}
+
+func isNull(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "null" }
+
+func isObject(raw json.RawMessage) bool {
+	trimmed := bytes.TrimSpace(raw)
+	return len(trimmed) > 0 && trimmed[0] == '{'
+}
+
+func isArrayOfObjects(raw json.RawMessage) bool {
+	var items []json.RawMessage
+	if json.Unmarshal(raw, &items) != nil {
+		return false
+	}
+	for _, item := range items {
+		if !isObject(item) {
+			return false
+		}
+	}
+	return true
 }
