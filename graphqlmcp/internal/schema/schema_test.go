@@ -114,3 +114,14 @@ func TestCacheBoundedByBytes(t *testing.T) {
 		t.Error("a zero TTL cached an entry")
 	}
 }
+
+func TestLexicalDistance(t *testing.T) {
+	for _, tt := range []struct {
+		a, b string
+		want int
+	}{{"Droid", "Droid", 0}, {"droid", "Droid", 1}, {"Driod", "Droid", 1}, {"Repositry", "Repository", 1}, {"Human", "Droid", 5}} {
+		if got := lexicalDistance(tt.a, tt.b); got != tt.want {
+			t.Errorf("lexicalDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+	}
+}

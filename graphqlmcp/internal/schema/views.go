@@ -110,7 +110,7 @@ func (s *Schema) overview(detail overviewDetail) string {
 
 // Types returns the SDL of the named types, with a note for each name the
 // schema does not have and the nearest names it does.
-func (s *Schema) Types(names []string) (text string, truncated bool) {
+func (s *Schema) Types(names []string) (text string, truncated bool, missing int) {
 	found := &ast.SchemaDocument{}
 	var notes []string
 	for _, name := range names {
@@ -133,23 +133,79 @@ func (s *Schema) Types(names []string) (text string, truncated bool) {
 		text = strings.Join(notes, "\n") + "\n" + text
 	}
 	if len(text) > MaxViewBytes {
-		return cut(text, MaxViewBytes, "cut here: ask for fewer types at a time"), true
+		return cut(text, MaxViewBytes, "cut here: ask for fewer types at a time"), true, len(notes)
 	}
-	return text, false
+	return text, false, len(notes)
 }
 
+// similarNames suggests type names for a misspelt one, as graphql-js's
+// suggestionList does: those within an edit distance of 40% of its length
+// (a transposition counts one, a change of case alone counts one), closest
+// first; then those that contain it or that it contains.
 func (s *Schema) similarNames(name string, limit int) []string {
 	lower := strings.ToLower(name)
-	var similar []string
+	threshold := len(name)*4/10 + 1
+	type candidate struct {
+		name     string
+		distance int
+	}
+	var similar []candidate
 	for _, def := range s.Doc.Definitions {
-		candidate := strings.ToLower(def.Name)
-		if strings.Contains(candidate, lower) || strings.Contains(lower, candidate) {
-			similar = append(similar, def.Name)
+		lowerDef := strings.ToLower(def.Name)
+		d := lexicalDistance(name, def.Name)
+		switch {
+		case d <= threshold:
+			similar = append(similar, candidate{def.Name, d})
+		case strings.Contains(lowerDef, lower) || strings.Contains(lower, lowerDef):
+			similar = append(similar, candidate{def.Name, threshold + 1 + abs(len(def.Name)-len(name))})
 		}
 	}
-	slices.SortFunc(similar, func(a, b string) int { return cmp.Or(cmp.Compare(len(a), len(b)), strings.Compare(a, b)) })
-	return similar[:min(len(similar), limit)]
+	slices.SortFunc(similar, func(a, b candidate) int {
+		return cmp.Or(cmp.Compare(a.distance, b.distance), strings.Compare(a.name, b.name))
+	})
+	names := make([]string, 0, min(len(similar), limit))
+	for _, c := range similar[:min(len(similar), limit)] {
+		names = append(names, c.name)
+	}
+	return names
 }
+
+// lexicalDistance is graphql-js's: 0 for equal names, 1 for names equal but
+// for case, else the optimal-string-alignment distance of the lower-cased
+// names.
+func lexicalDistance(a, b string) int {
+	if a == b {
+		return 0
+	}
+	a, b = strings.ToLower(a), strings.ToLower(b)
+	if a == b {
+		return 1
+	}
+	x, y := []rune(a), []rune(b)
+	rows := make([][]int, len(x)+1)
+	for i := range rows {
+		rows[i] = make([]int, len(y)+1)
+		rows[i][0] = i
+	}
+	for j := range rows[0] {
+		rows[0][j] = j
+	}
+	for i := 1; i <= len(x); i++ {
+		for j := 1; j <= len(y); j++ {
+			cost := 1
+			if x[i-1] == y[j-1] {
+				cost = 0
+			}
+			rows[i][j] = min(rows[i-1][j]+1, rows[i][j-1]+1, rows[i-1][j-1]+cost)
+			if i > 1 && j > 1 && x[i-1] == y[j-2] && x[i-2] == y[j-1] {
+				rows[i][j] = min(rows[i][j], rows[i-2][j-2]+1)
+			}
+		}
+	}
+	return rows[len(x)][len(y)]
+}
+
+func abs(n int) int { return max(n, -n) }
 
 // Search lists, one per line, the types, fields, arguments, input fields and
 // enum values whose names contain term, ignoring case: "type PullRequest",

@@ -81,13 +81,17 @@ func (h *handlers) graphqlIntrospect(ctx context.Context, _ *mcp.CallToolRequest
 		Cached:    cached,
 		FetchedAt: fetched.UTC().Format(time.RFC3339),
 	}
+	noneFound := false
 	switch {
 	case len(args.Types) > 0 || strings.TrimSpace(args.Search) != "":
 		var parts []string
 		if len(args.Types) > 0 {
-			text, truncated := s.Types(args.Types)
+			text, truncated, missing := s.Types(args.Types)
 			parts, out.Truncated = append(parts, text), truncated
 			out.View = "types"
+			// None of the types asked for exists: an error, so that the
+			// model notices and reads the suggestions.
+			noneFound = missing == len(args.Types)
 		}
 		if strings.TrimSpace(args.Search) != "" {
 			text, truncated := s.Search(args.Search)
@@ -101,5 +105,7 @@ func (h *handlers) graphqlIntrospect(ctx context.Context, _ *mcp.CallToolRequest
 		out.View = "overview"
 		out.Text, out.Truncated = s.Overview()
 	}
-	return mcptool.Text(out.Text), out, nil
+	res := mcptool.Text(out.Text)
+	res.IsError = noneFound
+	return res, out, nil
 }

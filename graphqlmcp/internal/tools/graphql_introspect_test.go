@@ -335,3 +335,22 @@ func TestIntrospectSmallTexts(t *testing.T) {
 		t.Errorf("search with one hit:\n%s", text)
 	}
 }
+
+// TestIntrospectSuggestsTypes: a misspelt type name gets the closest names
+// by edit distance, and a call none of whose types exists is an error.
+func TestIntrospectSuggestsTypes(t *testing.T) {
+	srv, _ := testservers.Start(t, testservers.Starwars())
+	h := connect(t, testConfig(t, srv.URL), nil)
+	res := h.call(t, "graphql_introspect", map[string]any{"types": []string{"Driod"}})
+	if text := mcptest.Text(res); !res.IsError || !strings.HasPrefix(text, `# No type named "Driod". Similar: Droid`) {
+		t.Errorf("isError=%v %q", res.IsError, text)
+	}
+	res = h.call(t, "graphql_introspect", map[string]any{"types": []string{"starship"}})
+	if text := mcptest.Text(res); !strings.Contains(text, "Similar: Starship") {
+		t.Errorf("a change of case: %q", text)
+	}
+	res = h.call(t, "graphql_introspect", map[string]any{"types": []string{"Droid", "Nope"}})
+	if text := mcptest.Text(res); res.IsError || !strings.Contains(text, "type Droid") || !strings.Contains(text, `# No type named "Nope".`) {
+		t.Errorf("one of two found: isError=%v %q", res.IsError, text)
+	}
+}
