@@ -123,8 +123,12 @@ func (s *Schema) Types(names []string) (text string, truncated bool, missing int
 			continue
 		}
 		note := fmt.Sprintf("# No type named %q.", name)
-		if similar := s.similarNames(name, 5); len(similar) > 0 {
-			note += " Similar: " + strings.Join(similar, ", ") + "."
+		// Suggestions cost a pass over every type: the first few unknown
+		// names get them, so a long list of them stays cheap.
+		if len(notes) < maxSuggested {
+			if similar := s.similarNames(name, 5); len(similar) > 0 {
+				note += " Similar: " + strings.Join(similar, ", ") + "."
+			}
 		}
 		notes = append(notes, note)
 	}
@@ -138,6 +142,12 @@ func (s *Schema) Types(names []string) (text string, truncated bool, missing int
 	return text, false, len(notes)
 }
 
+// Bounds of the work of suggesting type names.
+const (
+	maxSuggested    = 10  // unknown names per call that get suggestions
+	maxSuggestedLen = 100 // longest name measured by edit distance
+)
+
 // similarNames suggests type names for a misspelt one, as graphql-js's
 // suggestionList does: those within an edit distance of 40% of its length
 // (a transposition counts one, a change of case alone counts one), closest
@@ -145,6 +155,13 @@ func (s *Schema) Types(names []string) (text string, truncated bool, missing int
 func (s *Schema) similarNames(name string, limit int) []string {
 	lower := strings.ToLower(name)
 	threshold := len(name)*4/10 + 1
+	// The distance is at least the difference in length, so a name far
+	// longer or shorter than a candidate is never measured: the cost stays
+	// that of names of like length, and a name past maxSuggestedLen (no
+	// GraphQL type is named so) is matched on substrings alone.
+	measure := func(candidate string) bool {
+		return len(name) <= maxSuggestedLen && abs(len(candidate)-len(name)) <= threshold
+	}
 	type candidate struct {
 		name     string
 		distance int
@@ -152,7 +169,10 @@ func (s *Schema) similarNames(name string, limit int) []string {
 	var similar []candidate
 	for _, def := range s.Doc.Definitions {
 		lowerDef := strings.ToLower(def.Name)
-		d := lexicalDistance(name, def.Name)
+		d := threshold + 1
+		if measure(def.Name) {
+			d = lexicalDistance(name, def.Name)
+		}
 		switch {
 		case d <= threshold:
 			similar = append(similar, candidate{def.Name, d})

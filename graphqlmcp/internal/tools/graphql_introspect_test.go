@@ -354,3 +354,22 @@ func TestIntrospectSuggestsTypes(t *testing.T) {
 		t.Errorf("one of two found: isError=%v %q", res.IsError, text)
 	}
 }
+
+// TestIntrospectSuggestionsBounded: a huge unknown name, or many of them,
+// are answered without measuring each against every type.
+func TestIntrospectSuggestionsBounded(t *testing.T) {
+	srv, _ := testservers.Start(t, testservers.Starwars())
+	h := connect(t, testConfig(t, srv.URL), nil)
+	res := h.call(t, "graphql_introspect", map[string]any{"types": []string{strings.Repeat("Driod", 100_000)}})
+	if text := mcptest.Text(res); !res.IsError || strings.Contains(text, "Similar:") {
+		t.Errorf("a 500,000-character name: isError=%v, %.200q", res.IsError, text)
+	}
+	many := make([]string, 50)
+	for i := range many {
+		many[i] = "Driod"
+	}
+	res = h.call(t, "graphql_introspect", map[string]any{"types": many})
+	if n := strings.Count(mcptest.Text(res), "Similar: Droid"); !res.IsError || n != 10 {
+		t.Errorf("50 unknown names: isError=%v, %d with suggestions, want the first 10", res.IsError, n)
+	}
+}
