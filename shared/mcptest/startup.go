@@ -22,8 +22,9 @@ func CheckStartupErrors(t *testing.T, spec func() app.Spec, cases []UsageCase) {
 				k, v, _ := strings.Cut(kv, "=")
 				t.Setenv(k, v)
 			}
-			code, stdout, stderr := runInProcess(spec(), c.Args...)
-			if want := spec().Name + ": " + c.Want + "\n"; code != 2 || stderr != want {
+			s := spec()
+			code, stdout, stderr := runInProcess(s, c.Args...)
+			if want := s.Name + ": " + c.Want + "\n"; code != 2 || stderr != want {
 				t.Errorf("exit %d, stderr:\n%q\nwant exit 2 and:\n%q", code, stderr, want)
 			}
 			if stdout != "" {

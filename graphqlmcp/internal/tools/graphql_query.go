@@ -37,27 +37,35 @@ type QueryResult struct {
 	Extensions map[string]any   `json:"extensions,omitempty" jsonschema:"endpoint-specific extras, such as cost or tracing"`
 }
 
-// mutationRule says how mutations run on this server, for the description.
-func mutationRule(m config.Mutations) string {
-	switch m {
-	case config.MutationsNever:
-		return "This server refuses every mutation (--mutations never); subscriptions are not supported either."
-	case config.MutationsAlways:
-		return "Mutations run on this server without further permission (--mutations always): confirm with the user before changing data; subscriptions are not supported."
-	default:
-		return "Mutations need allowMutations: true; subscriptions are not supported."
+type mutationTexts struct{ instructions, tool, argument string }
+
+// mutationText is what mutationsSaid gives for m, per-call when m is unset.
+func mutationText(m config.Mutations) mutationTexts {
+	if texts, ok := mutationsSaid[m]; ok {
+		return texts
 	}
+	return mutationsSaid[config.MutationsPerCall]
 }
 
-func allowMutationsDescription(m config.Mutations) string {
-	switch m {
-	case config.MutationsNever:
-		return "has no effect: this server refuses every mutation (--mutations never)"
-	case config.MutationsAlways:
-		return "not needed: this server runs mutations without it (--mutations always)"
-	default:
-		return "set true to let a mutation run; mutations are refused otherwise"
-	}
+// mutationsSaid say, for each --mutations setting, how mutations run: in
+// the server's instructions, graphql_query's description and its
+// allowMutations argument.
+var mutationsSaid = map[config.Mutations]mutationTexts{
+	config.MutationsNever: {
+		"Mutations are disabled on this server.",
+		"This server refuses every mutation (--mutations never); subscriptions are not supported either.",
+		"has no effect: this server refuses every mutation (--mutations never)",
+	},
+	config.MutationsAlways: {
+		"Mutations are allowed.",
+		"Mutations run on this server without further permission (--mutations always): confirm with the user before changing data; subscriptions are not supported.",
+		"not needed: this server runs mutations without it (--mutations always)",
+	},
+	config.MutationsPerCall: {
+		"Mutations run only when the call passes allowMutations: true; ask the user before changing data.",
+		"Mutations need allowMutations: true; subscriptions are not supported.",
+		"set true to let a mutation run; mutations are refused otherwise",
+	},
 }
 
 // timeoutMS is the rule of the timeout argument, in milliseconds.
@@ -71,7 +79,7 @@ func (h *handlers) queryTool() mcptool.Tool[QueryArgs, mcptool.Document[QueryRes
 			"(data, errors, extensions) as JSON. Uses the server's default endpoint unless endpoint is given. " +
 			"Before sending, the operation is scored: each field costs 1 plus its first/last/limit (or similar) argument, else 1, " +
 			fmt.Sprintf("times the cost of its subfields; operations scoring over %d are refused, so ask for fewer items or fields. ", h.cfg.MaxComplexity) +
-			mutationRule(h.cfg.Mutations) + " " +
+			mutationText(h.cfg.Mutations).tool + " " +
 			"If you do not know the schema, call graphql_introspect first.",
 		Annotations: &mcp.ToolAnnotations{
 			ReadOnlyHint:    false,
@@ -80,7 +88,7 @@ func (h *handlers) queryTool() mcptool.Tool[QueryArgs, mcptool.Document[QueryRes
 			OpenWorldHint:   ptr(true),
 		},
 		AdjustInput: func(s *jsonschema.Schema) {
-			s.Properties["allowMutations"].Description = allowMutationsDescription(h.cfg.Mutations)
+			s.Properties["allowMutations"].Description = mutationText(h.cfg.Mutations).argument
 			s.Properties["query"].MinLength = ptr(1)
 			timeoutMS.Schema(s.Properties["timeout"])
 			s.Properties["endpoint"].Format = "uri"

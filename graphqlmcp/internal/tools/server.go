@@ -85,14 +85,7 @@ func instructions(cfg config.Config) string {
 	}
 	b.WriteString(".\nStart with graphql_introspect to learn the schema (large schemas give an overview; then ask for types or search), then run operations with graphql_query.\n")
 	fmt.Fprintf(&b, "Operations are scored before sending: a field costs 1 plus its first/last/limit argument (else 1) times the cost of its subfields; the ceiling is %d.\n", cfg.MaxComplexity)
-	switch cfg.Mutations {
-	case config.MutationsNever:
-		b.WriteString("Mutations are disabled on this server.\n")
-	case config.MutationsAlways:
-		b.WriteString("Mutations are allowed.\n")
-	default:
-		b.WriteString("Mutations run only when the call passes allowMutations: true; ask the user before changing data.\n")
-	}
+	b.WriteString(mutationText(cfg.Mutations).instructions + "\n")
 	fmt.Fprintf(&b, "Requests time out after %d ms unless a call sets timeout; responses over %s are refused.",
 		cfg.Timeout.Milliseconds(), upstream.FormatBytes(cfg.MaxResponseBytes))
 	if len(cfg.Headers) > 0 {

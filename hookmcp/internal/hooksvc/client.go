@@ -50,10 +50,10 @@ var ErrNotFound = errors.New("not found or expired")
 // ErrAuth is wrapped by the error for a 401, a 403 or any redirect.
 var ErrAuth = errors.New("authentication required or key invalid: set HOOKSVC_API_KEY or pass api_key")
 
-// Client calls the API. Its zero value is not usable: set HTTP and BaseURL.
+// Client calls the API. Its zero value is not usable: set Caller and BaseURL.
 type Client struct {
-	HTTP    *http.Client // must not follow redirects (see httpx.Options)
-	BaseURL *url.URL     // e.g. https://webhook.site
+	Caller  *httpx.Caller // its client must not follow redirects (see httpx.Options)
+	BaseURL *url.URL      // e.g. https://webhook.site
 	// APIKey is the configured key. It and a call's own key are redacted
 	// from every answer as it arrives, before any tool reads or encodes it.
 	APIKey  string
@@ -127,11 +127,7 @@ func (cl *Client) once(ctx context.Context, c Call, redactor redact.Redactor) (*
 	// later: a captured body that holds a key is redacted as bytes, before
 	// any tool encodes it (base64 included), and a JSON answer in its
 	// decoded strings, so no escape hides a key.
-	return cl.caller().Do(ctx, out)
-}
-
-func (cl *Client) caller() *httpx.Caller {
-	return &httpx.Caller{HTTP: cl.HTTP, Logger: cl.Logger}
+	return cl.Caller.Do(ctx, out)
 }
 
 // retryWait is how long to wait before retry number attempt+1: what

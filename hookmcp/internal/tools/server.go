@@ -40,7 +40,7 @@ func NewServer(opts Options) *mcp.Server {
 	h := &handlers{
 		cfg: opts.Config,
 		client: &hooksvc.Client{
-			HTTP:    opts.HTTP,
+			Caller:  &httpx.Caller{HTTP: opts.HTTP, Logger: opts.Logger},
 			BaseURL: opts.Config.APIURL,
 			APIKey:  opts.Config.APIKey,
 			Timeout: opts.Config.Timeout,
