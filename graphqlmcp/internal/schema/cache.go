@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"net/http"
 	"slices"
-	"strconv"
 	"sync"
 	"time"
 )
@@ -44,9 +43,9 @@ func NewCache(ttl time.Duration, maxBytes int, now func() time.Time) *Cache {
 
 // Key identifies a schema fetch. It is a hash, so header values (credentials)
 // are not kept in memory as map keys.
-func Key(endpoint string, headers http.Header, includeDeprecated bool) string {
+func Key(endpoint string, headers http.Header) string {
 	h := sha256.New()
-	h.Write([]byte(endpoint + "\n" + strconv.FormatBool(includeDeprecated) + "\n"))
+	h.Write([]byte(endpoint + "\n"))
 	names := make([]string, 0, len(headers))
 	for name := range headers {
 		names = append(names, name)

@@ -16,16 +16,17 @@ import (
 // return; the result is converted and cached, never handed over whole.
 const MaxIntrospectionBytes = 64 << 20
 
-// Fetch introspects the endpoint of req (whose Query and Variables it sets)
-// and converts the answer. An endpoint that rejects the current introspection
-// query is asked again with LegacyQuery.
-func Fetch(ctx context.Context, client *upstream.Client, req upstream.Request, includeDeprecated bool) (*Schema, error) {
-	req.Variables = map[string]any{"includeDeprecated": includeDeprecated}
+// Fetch introspects the endpoint of req (whose query it sets), deprecated
+// members included, and converts the answer. An endpoint that rejects the
+// newest introspection query is asked again with older ones
+// (introspectionQueries).
+func Fetch(ctx context.Context, client *upstream.Client, req upstream.Request) (*Schema, error) {
+	req.Variables = nil
 	req.OperationName = "IntrospectionQuery"
 	req.MaxResponseBytes = MaxIntrospectionBytes
 	var firstErrors []string
-	for i, query := range []string{Query, LegacyQuery} {
-		req.Query = query
+	for i, features := range introspectionQueries {
+		req.Query = introspectionQuery(features)
 		resp, err := client.Post(ctx, req)
 		if err != nil {
 			return nil, fmt.Errorf("introspection failed: %w", err)
@@ -33,11 +34,15 @@ func Fetch(ctx context.Context, client *upstream.Client, req upstream.Request, i
 		if resp.HasData {
 			result, err := ParseResult(resp.Data)
 			var malformed *MalformedError
-			if errors.As(err, &malformed) {
+			var tooDeep *TooDeepError
+			switch {
+			case errors.As(err, &malformed):
 				return nil, fmt.Errorf("introspection of %s failed: %v; the endpoint's introspection is broken, so its schema cannot be shown: "+
 					"report it to the endpoint's owner, or run queries you already know with graphql_query", httpx.DisplayURL(req.Target.URL), err)
-			}
-			if err != nil {
+			case errors.As(err, &tooDeep):
+				return nil, fmt.Errorf("introspection of %s failed: %v, so its schema cannot be shown: "+
+					"run queries you already know with graphql_query", httpx.DisplayURL(req.Target.URL), err)
+			case err != nil:
 				return nil, fmt.Errorf("introspection of %s failed: %s. The endpoint may have introspection disabled: "+
 					"ask its owner for the schema, or run queries you already know with graphql_query", httpx.DisplayURL(req.Target.URL), withoutStop(err.Error()))
 			}

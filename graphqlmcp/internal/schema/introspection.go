@@ -1,6 +1,6 @@
-// Package schema fetches a GraphQL schema by introspection, converts it to
-// SDL, and renders views of it small enough for an assistant: the whole SDL,
-// an overview, chosen types, or a search.
+// Package schema fetches a GraphQL schema by introspection, prints it as SDL
+// the way graphql-js's printSchema does, and renders views of it small enough
+// for an assistant: the whole SDL, an overview, chosen types, or a search.
 package schema
 
 import (
@@ -9,70 +9,72 @@ import (
 	"strings"
 )
 
-// typeRef selects a type reference nine levels deep, enough for [[T!]!]!.
-const typeRef = `fragment TypeRef on __Type {
-  kind name
-  ofType { kind name ofType { kind name ofType { kind name ofType { kind name
-    ofType { kind name ofType { kind name ofType { kind name ofType { kind name } } } } } } } }
-}`
+// typeRefDepth is how many levels of a type reference the introspection
+// query reads: enough for six lists nested in each other, every level
+// non-null ([[[[[[T!]!]!]!]!]!]!), which no real schema reaches. A reference
+// wrapped deeper is refused with a clear message (see validate).
+const typeRefDepth = 14
 
-// Query is the standard introspection query: descriptions, arguments, input
-// fields, enum values, directives, specifiedByURL and repeatable directives,
-// with deprecated members when $includeDeprecated is true.
-const Query = `query IntrospectionQuery($includeDeprecated: Boolean!) {
+// queryFeatures are the parts of the introspection query that servers added
+// over the years; an endpoint that rejects one is asked again without it.
+type queryFeatures struct {
+	oneOf   bool // __Type.isOneOf (graphql-js 16.9, 2024)
+	current bool // __Schema.description, specifiedByURL, isRepeatable, deprecated arguments and input fields (graphql-js 16, 2021)
+}
+
+// introspectionQueries are tried in order until an endpoint answers one with
+// data: the newest first, then without isOneOf, then the query of servers
+// that predate the 2021 additions. Deprecated members are always asked for:
+// the default view hides them itself, keeping those it cannot hide.
+var introspectionQueries = []queryFeatures{{oneOf: true, current: true}, {current: true}, {}}
+
+// introspectionQuery renders the query for the features f.
+func introspectionQuery(f queryFeatures) string {
+	pick := func(on bool, text string) string {
+		if on {
+			return text
+		}
+		return ""
+	}
+	deprecatedArgs := pick(f.current, "(includeDeprecated: true)")
+	var b strings.Builder
+	fmt.Fprintf(&b, `query IntrospectionQuery {
   __schema {
-    queryType { name } mutationType { name } subscriptionType { name }
+    %s queryType { name } mutationType { name } subscriptionType { name }
     types { ...FullType }
-    directives {
-      name description isRepeatable locations
-      args(includeDeprecated: $includeDeprecated) { ...InputValue }
-    }
+    directives { name description %s locations args%s { ...InputValue } }
   }
 }
 fragment FullType on __Type {
-  kind name description specifiedByURL
-  fields(includeDeprecated: $includeDeprecated) {
-    name description
-    args(includeDeprecated: $includeDeprecated) { ...InputValue }
-    type { ...TypeRef }
-    isDeprecated deprecationReason
+  kind name description %s %s
+  fields(includeDeprecated: true) {
+    name description args%s { ...InputValue } type { ...TypeRef } isDeprecated deprecationReason
   }
-  inputFields(includeDeprecated: $includeDeprecated) { ...InputValue }
+  inputFields%s { ...InputValue }
   interfaces { ...TypeRef }
-  enumValues(includeDeprecated: $includeDeprecated) { name description isDeprecated deprecationReason }
+  enumValues(includeDeprecated: true) { name description isDeprecated deprecationReason }
   possibleTypes { ...TypeRef }
 }
 fragment InputValue on __InputValue {
-  name description type { ...TypeRef } defaultValue isDeprecated deprecationReason
+  name description type { ...TypeRef } defaultValue %s
 }
-` + typeRef
-
-// LegacyQuery is the introspection query of servers that predate
-// specifiedByURL, repeatable directives and deprecated arguments; it is sent
-// when an endpoint rejects Query.
-const LegacyQuery = `query IntrospectionQuery($includeDeprecated: Boolean!) {
-  __schema {
-    queryType { name } mutationType { name } subscriptionType { name }
-    types { ...FullType }
-    directives { name description locations args { ...InputValue } }
-  }
+fragment TypeRef on __Type {
+  kind name`,
+		pick(f.current, "description"), pick(f.current, "isRepeatable"), deprecatedArgs,
+		pick(f.current, "specifiedByURL"), pick(f.oneOf, "isOneOf"), deprecatedArgs,
+		deprecatedArgs, pick(f.current, "isDeprecated deprecationReason"))
+	for range typeRefDepth - 1 {
+		b.WriteString(" ofType { kind name")
+	}
+	b.WriteString(strings.Repeat(" }", typeRefDepth-1))
+	b.WriteString("\n}\n")
+	return b.String()
 }
-fragment FullType on __Type {
-  kind name description
-  fields(includeDeprecated: $includeDeprecated) {
-    name description args { ...InputValue } type { ...TypeRef } isDeprecated deprecationReason
-  }
-  inputFields { ...InputValue }
-  interfaces { ...TypeRef }
-  enumValues(includeDeprecated: $includeDeprecated) { name description isDeprecated deprecationReason }
-  possibleTypes { ...TypeRef }
-}
-fragment InputValue on __InputValue { name description type { ...TypeRef } defaultValue }
-` + typeRef
 
 // Result is the "data" member of an introspection response.
 type Result struct {
 	Schema struct {
+		Description      *string     `json:"description"`
 		QueryType        *named      `json:"queryType"`
 		MutationType     *named      `json:"mutationType"`
 		SubscriptionType *named      `json:"subscriptionType"`
@@ -85,11 +87,14 @@ type named struct {
 	Name string `json:"name"`
 }
 
+// Descriptions and deprecation reasons are pointers: an empty one is not a
+// missing one (graphql-js prints `""""""` and `@deprecated(reason: "")`).
 type fullType struct {
 	Kind           string       `json:"kind"`
 	Name           string       `json:"name"`
 	Description    *string      `json:"description"`
 	SpecifiedByURL *string      `json:"specifiedByURL"`
+	IsOneOf        bool         `json:"isOneOf"`
 	Fields         []field      `json:"fields"`
 	InputFields    []inputValue `json:"inputFields"`
 	Interfaces     []typeRefT   `json:"interfaces"`
@@ -155,7 +160,7 @@ func ParseResult(data []byte) (*Result, error) {
 		return nil, fmt.Errorf("the introspection result has no __schema with a query type and types")
 	}
 	if err := result.validate(); err != nil {
-		return nil, &MalformedError{Reason: err.Error()}
+		return nil, err
 	}
 	return result, nil
 }
@@ -166,11 +171,4 @@ type MalformedError struct{ Reason string }
 
 func (e *MalformedError) Error() string {
 	return "the introspection answer is malformed: " + e.Reason
-}
-
-func text(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return strings.TrimSpace(*s)
 }

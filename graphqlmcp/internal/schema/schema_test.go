@@ -6,17 +6,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vektah/gqlparser/v2/ast"
-	"github.com/vektah/gqlparser/v2/parser"
 )
 
 func fromSDL(t *testing.T, sdl string) *Schema {
 	t.Helper()
-	doc, err := parser.ParseSchema(&ast.Source{Input: sdl})
+	s, err := FromSDL(sdl)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Schema{Doc: doc, SDL: Format(doc)}
+	return s
 }
 
 // TestOverviewGivesUpDetail: a schema whose root fields with arguments would
@@ -29,7 +27,7 @@ func TestOverviewGivesUpDetail(t *testing.T) {
 	}
 	b.WriteString("}\n")
 	s := fromSDL(t, b.String())
-	text, truncated := s.Overview()
+	text, truncated := s.View(false).Overview()
 	if !truncated || len(text) > MaxViewBytes {
 		t.Fatalf("truncated = %v, %d bytes", truncated, len(text))
 	}
@@ -59,16 +57,25 @@ func TestParseResultForms(t *testing.T) {
 	}
 }
 
+// TestDefaultValues: a default value is re-printed in graphql-js's layout,
+// and one that is not a constant GraphQL value is refused.
 func TestDefaultValues(t *testing.T) {
-	for literal, want := range map[string]string{`10`: `10`, `"x"`: `"x"`, `[RED, BLUE]`: `[RED,BLUE]`, `{a: 1, b: {c: null}}`: `{a:1,b:{c:null}}`, `true`: `true`, `1.5`: `1.5`} {
-		v, err := parseValue(&literal)
-		if err != nil || v.String() != want {
-			t.Errorf("parseValue(%s) = %v, %v; want %s", literal, v, err, want)
+	for literal, want := range map[string]string{
+		`10`: `10`, `"x"`: `"x"`, `[RED,BLUE]`: `[RED, BLUE]`, `{a:1 b:{c:null}}`: `{a: 1, b: {c: null}}`, `true`: `true`, `1.5`: `1.5`,
+		`"""block
+string"""`: `"block\nstring"`, `"tab\there \u0001"`: `"tab\there \u0001"`,
+	} {
+		if err := checkLiteral(literal); err != nil {
+			t.Errorf("checkLiteral(%s) = %v", literal, err)
+		}
+		if got := printLiteral(literal); got != want {
+			t.Errorf("printLiteral(%s) = %s, want %s", literal, got, want)
 		}
 	}
-	bad := `{unclosed`
-	if _, err := parseValue(&bad); err == nil {
-		t.Error("a broken literal was accepted")
+	for _, bad := range []string{`{unclosed`, `{a: $x}`, `[1, $v]`, `1 2`, ``} {
+		if err := checkLiteral(bad); err == nil {
+			t.Errorf("checkLiteral(%q) accepted it", bad)
+		}
 	}
 }
 
@@ -78,7 +85,10 @@ func TestDefaultValues(t *testing.T) {
 // 3.2 GiB.)
 func TestCacheBoundedByBytes(t *testing.T) {
 	now := time.Unix(0, 0)
-	sized := func(n int) *Schema { return &Schema{SDL: strings.Repeat("x", n)} }
+	sized := func(n int) *Schema {
+		v := &View{SDL: strings.Repeat("x", n)}
+		return &Schema{all: v, current: v}
+	}
 	one := sized(1000).Weight()
 	c := NewCache(time.Minute, 3*one, func() time.Time { return now })
 	for _, key := range []string{"a", "b", "c"} {
@@ -109,7 +119,7 @@ func TestCacheBoundedByBytes(t *testing.T) {
 		t.Errorf("an expired entry was served or kept (%d bytes held)", c.bytes)
 	}
 	off := NewCache(0, DefaultCacheBytes, time.Now)
-	off.Put("k", &Schema{})
+	off.Put("k", sized(1))
 	if _, _, ok := off.Get("k"); ok {
 		t.Error("a zero TTL cached an entry")
 	}

@@ -1,24 +1,41 @@
 package schema
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
+
+	"github.com/vektah/gqlparser/v2/ast"
 )
 
 // namePattern is the GraphQL spec's Name: letters, digits and underscores,
 // not starting with a digit.
 var namePattern = regexp.MustCompile(`^[_A-Za-z][_0-9A-Za-z]*$`)
 
-// maxTypeRefDepth bounds the wrapping of a type reference. The introspection
-// query asks nine levels deep; an answer nested deeper than it asked is not an
-// answer to that query.
-const maxTypeRefDepth = 16
-
 // validate checks every name and type reference of an introspection answer
 // before anything is built from it: an endpoint's answer is untrusted, and a
 // malformed one must be refused with the entry that is wrong, never passed to
-// code that assumes a well-formed schema.
+// code that assumes a well-formed schema. It returns a *MalformedError or a
+// *TooDeepError.
 func (r *Result) validate() error {
+	if err := r.check(); err != nil {
+		if _, tooDeep := err.(*TooDeepError); tooDeep {
+			return err
+		}
+		return &MalformedError{Reason: err.Error()}
+	}
+	return nil
+}
+
+// TooDeepError reports a type reference wrapped in more lists and non-nulls
+// than the introspection query reads, which no real schema needs.
+type TooDeepError struct{ What string }
+
+func (e *TooDeepError) Error() string {
+	return fmt.Sprintf("the type of %s is wrapped in more than %d lists and non-nulls, deeper than graphql_introspect reads (no real schema nests so deep)", e.What, typeRefDepth-1)
+}
+
+func (r *Result) check() error {
 	s := &r.Schema
 	for _, root := range []struct {
 		what string
@@ -35,6 +52,10 @@ func (r *Result) validate() error {
 			return err
 		}
 		if err := t.validate(); err != nil {
+			var tooDeep *TooDeepError
+			if errors.As(err, &tooDeep) {
+				return &TooDeepError{What: t.Name + "'s " + tooDeep.What}
+			}
 			return fmt.Errorf("type %s: %w", t.Name, err)
 		}
 	}
@@ -95,6 +116,11 @@ func validateInputValues(what string, values []inputValue) error {
 		if err := v.Type.validate(what+" "+v.Name, 0); err != nil {
 			return err
 		}
+		if v.DefaultValue != nil {
+			if err := checkLiteral(*v.DefaultValue); err != nil {
+				return fmt.Errorf("%s %s: default value %q %v", what, v.Name, truncateName(*v.DefaultValue), err)
+			}
+		}
 	}
 	return nil
 }
@@ -103,11 +129,12 @@ func validateInputValues(what string, values []inputValue) error {
 // something, NON_NULL does not wrap NON_NULL, and the named type at the
 // bottom has a GraphQL name.
 func (t typeRefT) validate(what string, depth int) error {
-	if depth > maxTypeRefDepth {
-		return fmt.Errorf("%s: its type is wrapped more than %d levels deep", what, maxTypeRefDepth)
-	}
 	switch t.Kind {
 	case "NON_NULL", "LIST":
+		if depth >= typeRefDepth-1 {
+			// The query read no deeper: the type goes on past what was read.
+			return &TooDeepError{What: what}
+		}
 		if t.OfType == nil {
 			return fmt.Errorf("%s: its type is %s of nothing (ofType is null); the introspection answer may be cut short at its depth", what, t.Kind)
 		}
@@ -136,4 +163,32 @@ func truncateName(name string) string {
 		return name[:80] + "…"
 	}
 	return name
+}
+
+// errNotALiteral reports default-value text that is not one GraphQL value.
+var errNotALiteral = errors.New("is not a GraphQL value")
+
+// checkLiteral checks that a default value is one constant GraphQL value:
+// it parses, and names no variable.
+func checkLiteral(literal string) error {
+	v, err := parseLiteral(literal)
+	if err != nil {
+		return errNotALiteral
+	}
+	var constant func(v *ast.Value) bool
+	constant = func(v *ast.Value) bool {
+		if v.Kind == ast.Variable {
+			return false
+		}
+		for _, child := range v.Children {
+			if !constant(child.Value) {
+				return false
+			}
+		}
+		return true
+	}
+	if !constant(v) {
+		return errors.New("names a variable, which a default value cannot")
+	}
+	return nil
 }

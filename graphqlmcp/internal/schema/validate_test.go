@@ -82,8 +82,10 @@ func FuzzIntrospection(f *testing.F) {
 		if err != nil {
 			return
 		}
-		s.Overview()
-		s.Search("a")
-		s.Types([]string{"Query", "T"})
+		for _, v := range []*View{s.View(false), s.View(true)} {
+			v.Overview()
+			v.Search("a", MaxViewBytes)
+			v.Types([]string{"Query", "T"}, MaxViewBytes)
+		}
 	})
 }

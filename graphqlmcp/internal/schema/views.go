@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-
-	"github.com/vektah/gqlparser/v2/ast"
 )
 
 // MaxViewBytes is the largest text a view returns: about 25k tokens, under the
@@ -16,35 +14,138 @@ const MaxViewBytes = 100_000
 // maxSearchLines bounds a search answer; a broader term should be narrowed.
 const maxSearchLines = 200
 
-// Schema is a converted schema with what its views need.
+// Schema is an endpoint's schema, deprecated members included, with its two
+// views: every member, and the default one that hides what is deprecated.
 type Schema struct {
-	Doc *ast.SchemaDocument
+	result  *Result
+	types   map[string]*fullType
+	all     *View
+	current *View
+}
+
+// View is a schema as one setting of includeDeprecated shows it.
+type View struct {
+	s    *Schema
+	show *filter
+	// SDL is the whole schema as SDL.
 	SDL string
+	// Hidden counts the deprecated members this view leaves out.
+	Hidden int
 }
 
-// Weight estimates the memory s holds, in bytes: its SDL and its syntax
-// tree, which measures about three times the SDL (GitHub's schema: 1.2 MB
-// of SDL, 3.8 MB retained).
-func (s *Schema) Weight() int {
-	return 4*len(s.SDL) + 1024
-}
-
-// New converts an introspection result.
+// New builds a schema from an introspection result and prints both views.
 func New(r *Result) (*Schema, error) {
-	doc, err := ToDocument(r)
-	if err != nil {
-		return nil, err
+	s := &Schema{result: r, types: make(map[string]*fullType, len(r.Schema.Types))}
+	for i := range r.Schema.Types {
+		s.types[r.Schema.Types[i].Name] = &r.Schema.Types[i]
 	}
-	return &Schema{Doc: doc, SDL: Format(doc)}, nil
+	s.all = s.newView(&filter{all: true})
+	s.current = s.newView(&filter{kept: keptDeprecated(r, s.types)})
+	return s, nil
+}
+
+func (s *Schema) newView(show *filter) *View {
+	v := &View{s: s, show: show}
+	r := s.result
+	var parts []string
+	p := &printer{show: show}
+	if p.schemaDefinition(r) {
+		parts = append(parts, p.b.String())
+	}
+	for i := range r.Schema.Directives {
+		if d := &r.Schema.Directives[i]; !isSpecifiedDirective(d.Name) {
+			parts = append(parts, v.print(nil, d))
+		}
+	}
+	for i := range r.Schema.Types {
+		if t := &r.Schema.Types[i]; isShownType(t.Name) {
+			parts = append(parts, v.print(t, nil))
+			v.Hidden += v.hiddenIn(t)
+		}
+	}
+	for i := range r.Schema.Directives {
+		d := &r.Schema.Directives[i]
+		v.Hidden += len(d.Args) - len(show.args("@"+d.Name, "", d.Args))
+	}
+	v.SDL = strings.Join(parts, "\n\n") + "\n"
+	return v
+}
+
+// print renders one type or directive.
+func (v *View) print(t *fullType, d *directive) string {
+	p := &printer{show: v.show}
+	if t != nil {
+		p.definition(t)
+	} else {
+		p.directive(d)
+	}
+	return p.b.String()
+}
+
+// hiddenIn counts the deprecated members of t that v leaves out.
+func (v *View) hiddenIn(t *fullType) int {
+	hidden := len(t.EnumValues) + len(t.InputFields) - len(v.show.inputFields(t.Name, t.InputFields))
+	for i := range t.EnumValues {
+		if v.show.enumValue(t.Name, &t.EnumValues[i]) {
+			hidden--
+		}
+	}
+	for i := range t.Fields {
+		f := &t.Fields[i]
+		if !v.show.field(t.Name, f) {
+			hidden++
+			continue
+		}
+		hidden += len(f.Args) - len(v.show.args(t.Name, f.Name, f.Args))
+	}
+	return hidden
+}
+
+// View returns the view for a setting of includeDeprecated.
+func (s *Schema) View(includeDeprecated bool) *View {
+	if includeDeprecated {
+		return s.all
+	}
+	return s.current
+}
+
+// TypeCount is the number of named types, built-ins left out.
+func (s *Schema) TypeCount() int {
+	n := 0
+	for _, t := range s.result.Schema.Types {
+		if isShownType(t.Name) {
+			n++
+		}
+	}
+	return n
+}
+
+// Weight estimates the memory s holds, in bytes: its two SDL texts and the
+// introspection result they are printed from, which measures about twice
+// the SDL (TestGitHubSchema logs the figures).
+func (s *Schema) Weight() int {
+	return 2*len(s.all.SDL) + 2*len(s.current.SDL) + 1024
+}
+
+// HiddenNote is the header line of a view that leaves deprecated members
+// out, or "" when it leaves none out.
+func HiddenNote(hidden int, of string) string {
+	if hidden == 0 {
+		return ""
+	}
+	what := "deprecated members are"
+	if hidden == 1 {
+		what = "deprecated member is"
+	}
+	return fmt.Sprintf("# %d %s hidden%s (fields, arguments, input fields, enum values); includeDeprecated: true shows them.\n", hidden, what, of)
 }
 
 // rootNames returns the query, mutation and subscription type names.
 func (s *Schema) rootNames() []string {
-	names := []string{"Query", "Mutation", "Subscription"}
-	for _, schemaDef := range s.Doc.Schema {
-		names = names[:0]
-		for _, op := range schemaDef.OperationTypes {
-			names = append(names, op.Type)
+	var names []string
+	for _, root := range []*named{s.result.Schema.QueryType, s.result.Schema.MutationType, s.result.Schema.SubscriptionType} {
+		if root != nil {
+			names = append(names, root.Name)
 		}
 	}
 	return names
@@ -54,9 +155,9 @@ func (s *Schema) rootNames() []string {
 // fields with arguments and return types, every type name grouped by kind,
 // and how to ask for more. It fits in MaxViewBytes, giving up detail (first
 // the root fields' arguments, then names) when it must.
-func (s *Schema) Overview() (text string, truncated bool) {
+func (v *View) Overview() (text string, truncated bool) {
 	for _, detail := range []overviewDetail{fullRoots, bareRoots} {
-		text = s.overview(detail)
+		text = v.overview(detail)
 		if len(text) <= MaxViewBytes {
 			return text, detail != fullRoots
 		}
@@ -71,21 +172,26 @@ const (
 	bareRoots                       // root fields with return types only
 )
 
-func (s *Schema) overview(detail overviewDetail) string {
+func (v *View) overview(detail overviewDetail) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Schema overview: %d types; the full SDL is %d bytes, more than the %d a call returns.\n",
-		len(s.Doc.Definitions), len(s.SDL), MaxViewBytes)
+		v.s.TypeCount(), len(v.SDL), MaxViewBytes)
+	b.WriteString(HiddenNote(v.Hidden, ""))
 	b.WriteString("# For more, call graphql_introspect again with types: [\"TypeName\", ...] for full definitions,\n")
 	b.WriteString("# or search: \"word\" for the types, fields and arguments whose names contain it.\n\n")
-	for _, name := range s.rootNames() {
-		def := s.Doc.Definitions.ForName(name)
-		if def == nil {
+	for _, name := range v.s.rootNames() {
+		t := v.s.types[name]
+		if t == nil {
 			continue
 		}
-		fmt.Fprintf(&b, "type %s {\n", def.Name)
-		for _, f := range def.Fields {
+		fmt.Fprintf(&b, "type %s {\n", t.Name)
+		for i := range t.Fields {
+			f := &t.Fields[i]
+			if !v.show.field(t.Name, f) {
+				continue
+			}
 			if detail == fullRoots {
-				fmt.Fprintf(&b, "  %s\n", fieldSignature(f))
+				fmt.Fprintf(&b, "  %s\n", v.fieldSignature(t.Name, f))
 			} else {
 				fmt.Fprintf(&b, "  %s: %s\n", f.Name, f.Type.String())
 			}
@@ -93,11 +199,13 @@ func (s *Schema) overview(detail overviewDetail) string {
 		b.WriteString("}\n\n")
 	}
 	b.WriteString("# Types by kind\n")
-	byKind := map[ast.DefinitionKind][]string{}
-	for _, def := range s.Doc.Definitions {
-		byKind[def.Kind] = append(byKind[def.Kind], def.Name)
+	byKind := map[string][]string{}
+	for _, t := range v.s.result.Schema.Types {
+		if isShownType(t.Name) {
+			byKind[t.Kind] = append(byKind[t.Kind], t.Name)
+		}
 	}
-	for _, kind := range []ast.DefinitionKind{ast.Object, ast.Interface, ast.Union, ast.Enum, ast.InputObject, ast.Scalar} {
+	for _, kind := range []string{"OBJECT", "INTERFACE", "UNION", "ENUM", "INPUT_OBJECT", "SCALAR"} {
 		names := byKind[kind]
 		if len(names) == 0 {
 			continue
@@ -108,38 +216,131 @@ func (s *Schema) overview(detail overviewDetail) string {
 	return b.String()
 }
 
-// Types returns the SDL of the named types, with a note for each name the
-// schema does not have and the nearest names it does.
-func (s *Schema) Types(names []string) (text string, truncated bool, missing int) {
-	found := &ast.SchemaDocument{}
-	var notes []string
+// Types returns the SDL of the named types and directives ("@name"), within
+// budget bytes, with a note for each name the schema does not have and the
+// nearest names it does. When they do not all fit, the answer ends with the
+// ones it cut short or left out and the call that gets them.
+func (v *View) Types(names []string, budget int) (text string, truncated bool, missing int) {
+	var notes, found, texts []string
+	hidden := 0
+	seen := map[string]bool{}
 	for _, name := range names {
-		if def := s.Doc.Definitions.ForName(name); def != nil {
-			found.Definitions = append(found.Definitions, def)
+		if seen[name] {
 			continue
 		}
-		if d := s.Doc.Directives.ForName(strings.TrimPrefix(name, "@")); d != nil {
-			found.Directives = append(found.Directives, d)
+		seen[name] = true
+		if t := v.s.types[name]; t != nil && isShownType(name) {
+			found, texts = append(found, name), append(texts, v.print(t, nil))
+			hidden += v.hiddenIn(t)
+			continue
+		}
+		if d := v.s.directiveNamed(strings.TrimPrefix(name, "@")); d != nil {
+			found, texts = append(found, name), append(texts, v.print(nil, d))
 			continue
 		}
 		note := fmt.Sprintf("# No type named %q.", name)
 		// Suggestions cost a pass over every type: the first few unknown
 		// names get them, so a long list of them stays cheap.
 		if len(notes) < maxSuggested {
-			if similar := s.similarNames(name, 5); len(similar) > 0 {
+			if similar := v.s.similarNames(name, 5); len(similar) > 0 {
 				note += " Similar: " + strings.Join(similar, ", ") + "."
 			}
 		}
 		notes = append(notes, note)
 	}
-	text = Format(found)
+	head := ""
 	if len(notes) > 0 {
-		text = strings.Join(notes, "\n") + "\n" + text
+		head = strings.Join(notes, "\n") + "\n"
 	}
-	if len(text) > MaxViewBytes {
-		return cut(text, MaxViewBytes, "cut here: ask for fewer types at a time"), true, len(notes)
+	head += HiddenNote(hidden, " in these types")
+	if len(head) > budget {
+		return cut(head, budget, "cut here: ask for fewer names at a time"), true, len(notes)
 	}
-	return text, false, len(notes)
+	whole := head + strings.Join(texts, "\n\n")
+	if len(texts) > 0 {
+		whole += "\n"
+	}
+	if len(whole) <= budget {
+		return whole, false, len(notes)
+	}
+	return fitTypes(head, found, texts, budget), true, len(notes)
+}
+
+// fitTypes lays out as many whole definitions as fit in budget after head,
+// then as much of the next as fits, and ends with a line naming the
+// definition cut short, those left out, and the call that gets them.
+func fitTypes(head string, names, texts []string, budget int) string {
+	const room = 2000 // the least worth starting a definition in, and the trailer's share
+	var b strings.Builder
+	b.WriteString(head)
+	var cutShort string
+	var leftOut []string
+	for i, text := range texts {
+		sep := ""
+		if i > 0 {
+			sep = "\n"
+		}
+		switch {
+		case cutShort != "" || len(leftOut) > 0:
+			leftOut = append(leftOut, names[i])
+		case b.Len()+len(sep)+len(text)+1+room <= budget:
+			b.WriteString(sep + text + "\n")
+		case i == 0 || budget-b.Len() > 2*room:
+			part := text[:max(0, budget-b.Len()-room-len(sep))]
+			if end := strings.LastIndexByte(part, '\n'); end > 0 {
+				part = part[:end]
+			}
+			b.WriteString(sep + part + "\n")
+			cutShort = names[i]
+		default:
+			leftOut = append(leftOut, names[i])
+		}
+	}
+	b.WriteString(cutNote(cutShort, names[0] == cutShort, leftOut))
+	return b.String()
+}
+
+// cutNote is the last line of a cut types answer.
+func cutNote(cutShort string, alone bool, leftOut []string) string {
+	const maxListed = 20
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Cut to fit the %d-byte limit.", MaxViewBytes)
+	var again []string
+	if cutShort != "" {
+		fmt.Fprintf(&b, " Cut short: %s", cutShort)
+		if alone {
+			b.WriteString(" (over the limit on its own: search: \"word\" finds its fields by name)")
+		} else {
+			again = append(again, cutShort)
+		}
+		b.WriteString(".")
+	}
+	if len(leftOut) > 0 {
+		listed := leftOut[:min(len(leftOut), maxListed)]
+		fmt.Fprintf(&b, " Left out: %s", strings.Join(listed, ", "))
+		if len(leftOut) > maxListed {
+			fmt.Fprintf(&b, " and %d more", len(leftOut)-maxListed)
+		}
+		b.WriteString(".")
+		again = append(again, leftOut...)
+	}
+	if len(again) > 0 {
+		quotedNames := make([]string, 0, min(len(again), maxListed))
+		for _, name := range again[:min(len(again), maxListed)] {
+			quotedNames = append(quotedNames, fmt.Sprintf("%q", name))
+		}
+		fmt.Fprintf(&b, " Ask for them in another call: types: [%s].", strings.Join(quotedNames, ", "))
+	}
+	return b.String() + "\n"
+}
+
+func (s *Schema) directiveNamed(name string) *directive {
+	for i := range s.result.Schema.Directives {
+		if d := &s.result.Schema.Directives[i]; d.Name == name && !isSpecifiedDirective(name) {
+			return d
+		}
+	}
+	return nil
 }
 
 // Bounds of the work of suggesting type names.
@@ -167,17 +368,20 @@ func (s *Schema) similarNames(name string, limit int) []string {
 		distance int
 	}
 	var similar []candidate
-	for _, def := range s.Doc.Definitions {
-		lowerDef := strings.ToLower(def.Name)
+	for _, t := range s.result.Schema.Types {
+		if !isShownType(t.Name) {
+			continue
+		}
+		lowerDef := strings.ToLower(t.Name)
 		d := threshold + 1
-		if measure(def.Name) {
-			d = lexicalDistance(name, def.Name)
+		if measure(t.Name) {
+			d = lexicalDistance(name, t.Name)
 		}
 		switch {
 		case d <= threshold:
-			similar = append(similar, candidate{def.Name, d})
+			similar = append(similar, candidate{t.Name, d})
 		case strings.Contains(lowerDef, lower) || strings.Contains(lower, lowerDef):
-			similar = append(similar, candidate{def.Name, threshold + 1 + abs(len(def.Name)-len(name))})
+			similar = append(similar, candidate{t.Name, threshold + 1 + abs(len(t.Name)-len(name))})
 		}
 	}
 	slices.SortFunc(similar, func(a, b candidate) int {
@@ -231,34 +435,58 @@ func abs(n int) int { return max(n, -n) }
 // enum values whose names contain term, ignoring case: "type PullRequest",
 // "Repository.pullRequest(number: Int!): PullRequest". Exact names come
 // first, then names that start with term, then the rest, each in schema
-// order, so the likeliest answers survive the cut to maxSearchLines.
-func (s *Schema) Search(term string) (text string, truncated bool) {
+// order, so the likeliest answers survive the cut to maxSearchLines and to
+// budget bytes.
+func (v *View) Search(term string, budget int) (text string, truncated bool) {
 	needle := strings.ToLower(strings.TrimSpace(term))
 	var hits []searchHit
-	add := func(name, line string) {
-		if rank, ok := matchRank(name, needle); ok {
+	hidden := 0
+	add := func(name, line string, shown bool) {
+		rank, ok := matchRank(name, needle)
+		switch {
+		case !ok:
+		case !shown:
+			hidden++
+		default:
 			hits = append(hits, searchHit{rank: rank, line: line})
 		}
 	}
-	for _, def := range s.Doc.Definitions {
-		add(def.Name, kindKeyword(def.Kind)+" "+def.Name)
-		for _, f := range def.Fields {
-			line := def.Name + "." + fieldSignature(f)
-			if rank, ok := matchRank(f.Name, needle); ok {
-				hits = append(hits, searchHit{rank: rank, line: line})
-			} else if argumentMatches(f.Arguments, needle) {
-				hits = append(hits, searchHit{rank: rankArgument, line: line})
+	for i := range v.s.result.Schema.Types {
+		t := &v.s.result.Schema.Types[i]
+		if !isShownType(t.Name) {
+			continue
+		}
+		add(t.Name, kindKeyword(t.Kind)+" "+t.Name, true)
+		for j := range t.Fields {
+			f := &t.Fields[j]
+			shown := v.show.field(t.Name, f)
+			if _, ok := matchRank(f.Name, needle); ok || !shown {
+				add(f.Name, t.Name+"."+v.fieldSignature(t.Name, f), shown)
+			} else if argumentMatches(v.show.args(t.Name, f.Name, f.Args), needle) {
+				hits = append(hits, searchHit{rank: rankArgument, line: t.Name + "." + v.fieldSignature(t.Name, f)})
 			}
 		}
-		for _, v := range def.EnumValues {
-			add(v.Name, def.Name+"."+v.Name)
+		shownInputs := v.show.inputFields(t.Name, t.InputFields)
+		for j := range t.InputFields {
+			f := &t.InputFields[j]
+			add(f.Name, t.Name+"."+inputValueText(f), slices.Contains(shownInputs, f))
+		}
+		for j := range t.EnumValues {
+			ev := &t.EnumValues[j]
+			add(ev.Name, t.Name+"."+ev.Name, v.show.enumValue(t.Name, ev))
 		}
 	}
-	for _, d := range s.Doc.Directives {
-		add(d.Name, "directive @"+d.Name)
+	for _, d := range v.s.result.Schema.Directives {
+		if !isSpecifiedDirective(d.Name) {
+			add(d.Name, "directive @"+d.Name, true)
+		}
+	}
+	hiddenNote := ""
+	if hidden > 0 {
+		hiddenNote = fmt.Sprintf("# %d deprecated %s also match; includeDeprecated: true shows them.\n", hidden, plural(hidden, "member", "members"))
 	}
 	if len(hits) == 0 {
-		return fmt.Sprintf("# Nothing in the schema has a name containing %q. Try a shorter or different word.\n", term), false
+		return fmt.Sprintf("# Nothing in the schema has a name containing %q. Try a shorter or different word.\n", term) + hiddenNote, false
 	}
 	slices.SortStableFunc(hits, func(a, b searchHit) int { return cmp.Compare(a.rank, b.rank) })
 	header := fmt.Sprintf("# %s %q:\n", namesContain(len(hits)), term)
@@ -270,9 +498,9 @@ func (s *Schema) Search(term string) (text string, truncated bool) {
 	for i, hit := range hits {
 		lines[i] = hit.line
 	}
-	text = header + strings.Join(lines, "\n") + "\n"
-	if len(text) > MaxViewBytes {
-		return cut(text, MaxViewBytes, "cut here: use a longer word to narrow the search"), true
+	text = header + hiddenNote + strings.Join(lines, "\n") + "\n"
+	if len(text) > budget {
+		return cut(text, budget, "cut here: use a longer word to narrow the search"), true
 	}
 	return text, truncated
 }
@@ -303,7 +531,7 @@ func matchRank(name, needle string) (int, bool) {
 	return 0, false
 }
 
-func argumentMatches(args ast.ArgumentDefinitionList, needle string) bool {
+func argumentMatches(args []*inputValue, needle string) bool {
 	for _, a := range args {
 		if strings.Contains(strings.ToLower(a.Name), needle) {
 			return true
@@ -312,20 +540,18 @@ func argumentMatches(args ast.ArgumentDefinitionList, needle string) bool {
 	return false
 }
 
-// fieldSignature renders "name(arg: Type = default, ...): Return".
-func fieldSignature(f *ast.FieldDefinition) string {
+// fieldSignature renders "name(arg: Type = default, ...): Return" with the
+// arguments v shows.
+func (v *View) fieldSignature(owner string, f *field) string {
 	var b strings.Builder
 	b.WriteString(f.Name)
-	if len(f.Arguments) > 0 {
+	if args := v.show.args(owner, f.Name, f.Args); len(args) > 0 {
 		b.WriteByte('(')
-		for i, a := range f.Arguments {
+		for i, a := range args {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(a.Name + ": " + a.Type.String())
-			if a.DefaultValue != nil {
-				b.WriteString(" = " + a.DefaultValue.String())
-			}
+			b.WriteString(inputValueText(a))
 		}
 		b.WriteByte(')')
 	}
@@ -333,14 +559,23 @@ func fieldSignature(f *ast.FieldDefinition) string {
 	return b.String()
 }
 
-func kindKeyword(kind ast.DefinitionKind) string {
+// inputValueText renders "name: Type = default".
+func inputValueText(a *inputValue) string {
+	text := a.Name + ": " + a.Type.String()
+	if a.DefaultValue != nil {
+		text += " = " + printLiteral(*a.DefaultValue)
+	}
+	return text
+}
+
+func kindKeyword(kind string) string {
 	switch kind {
-	case ast.InputObject:
+	case "INPUT_OBJECT":
 		return "input"
-	case ast.Object:
+	case "OBJECT":
 		return "type"
 	default:
-		return strings.ToLower(string(kind))
+		return strings.ToLower(kind)
 	}
 }
 
@@ -348,7 +583,7 @@ func kindKeyword(kind ast.DefinitionKind) string {
 // a comment line saying why.
 func cut(text string, limit int, why string) string {
 	note := "\n# " + why + "\n"
-	end := limit - len(note)
+	end := max(0, limit-len(note))
 	if i := strings.LastIndexByte(text[:end], '\n'); i > 0 {
 		end = i
 	}
@@ -361,4 +596,11 @@ func namesContain(n int) string {
 		return "1 name contains"
 	}
 	return fmt.Sprintf("%d names contain", n)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

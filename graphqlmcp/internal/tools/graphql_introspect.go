@@ -35,6 +35,9 @@ type IntrospectResult struct {
 	SDLBytes  int    `json:"sdlBytes" jsonschema:"size of the whole schema's SDL"`
 	Cached    bool   `json:"cached" jsonschema:"true when the schema came from the cache"`
 	FetchedAt string `json:"fetchedAt" jsonschema:"when the schema was fetched (RFC 3339)"`
+	// HiddenDeprecated counts the whole schema's deprecated members that
+	// the view leaves out, whichever part of it the text shows.
+	HiddenDeprecated int `json:"hiddenDeprecated" jsonschema:"number of deprecated members (fields, arguments, input fields, enum values) the schema has that are hidden without includeDeprecated"`
 }
 
 func (h *handlers) introspectTool() mcptool.Tool[IntrospectArgs, IntrospectResult] {
@@ -65,46 +68,61 @@ func (h *handlers) graphqlIntrospect(ctx context.Context, _ *mcp.CallToolRequest
 	if err != nil {
 		return nil, IntrospectResult{}, err
 	}
-	key := schema.Key(req.Target.URL.String(), req.Headers, args.IncludeDeprecated)
+	key := schema.Key(req.Target.URL.String(), req.Headers)
 	s, fetched, cached := h.cache.Get(key)
 	if !cached || args.Refresh {
-		if s, err = schema.Fetch(ctx, h.client, req, args.IncludeDeprecated); err != nil {
+		if s, err = schema.Fetch(ctx, h.client, req); err != nil {
 			return nil, IntrospectResult{}, err
 		}
 		fetched = h.cache.Put(key, s)
 		cached = false
 	}
+	view := s.View(args.IncludeDeprecated)
 	out := IntrospectResult{
 		Endpoint:  httpx.DisplayURL(req.Target.URL),
-		TypeCount: len(s.Doc.Definitions),
-		SDLBytes:  len(s.SDL),
+		TypeCount: s.TypeCount(),
+		SDLBytes:  len(view.SDL),
 		Cached:    cached,
 		FetchedAt: fetched.UTC().Format(time.RFC3339),
 	}
 	noneFound := false
+	search := strings.TrimSpace(args.Search) != ""
 	switch {
-	case len(args.Types) > 0 || strings.TrimSpace(args.Search) != "":
+	case len(args.Types) > 0 || search:
+		// Types and search share one budget: the search answer, short as a
+		// rule, keeps up to half of it.
+		var searchText string
+		var searchCut bool
+		typesBudget := schema.MaxViewBytes
+		if search {
+			searchText, searchCut = view.Search(args.Search, schema.MaxViewBytes/2)
+			typesBudget -= len(searchText) + 1
+		}
 		var parts []string
 		if len(args.Types) > 0 {
-			text, truncated, missing := s.Types(args.Types)
+			text, truncated, missing := view.Types(args.Types, typesBudget)
 			parts, out.Truncated = append(parts, text), truncated
 			out.View = "types"
 			// None of the types asked for exists: an error, so that the
 			// model notices and reads the suggestions.
 			noneFound = missing == len(args.Types)
 		}
-		if strings.TrimSpace(args.Search) != "" {
-			text, truncated := s.Search(args.Search)
-			parts, out.Truncated = append(parts, text), out.Truncated || truncated
+		if search {
+			if len(parts) == 0 {
+				// Alone, the search has the whole budget.
+				searchText, searchCut = view.Search(args.Search, schema.MaxViewBytes)
+			}
+			parts, out.Truncated = append(parts, searchText), out.Truncated || searchCut
 			out.View = strings.TrimPrefix(out.View+"+search", "+")
 		}
 		out.Text = strings.Join(parts, "\n")
-	case len(s.SDL) <= schema.MaxViewBytes:
-		out.View, out.Text = "sdl", s.SDL
+	case len(view.SDL) <= schema.MaxViewBytes-len(schema.HiddenNote(view.Hidden, "")):
+		out.View, out.Text = "sdl", schema.HiddenNote(view.Hidden, "")+view.SDL
 	default:
 		out.View = "overview"
-		out.Text, out.Truncated = s.Overview()
+		out.Text, out.Truncated = view.Overview()
 	}
+	out.HiddenDeprecated = view.Hidden
 	res := mcptool.Text(out.Text)
 	res.IsError = noneFound
 	return res, out, nil

@@ -83,10 +83,17 @@ func TestIntrospectRoundTrip(t *testing.T) {
 	if res.IsError {
 		t.Fatalf("isError: %s", mcptest.Text(res))
 	}
-	// graph-gophers predates specifiedByURL: the current query is rejected and
-	// the legacy one answers.
-	if reqs := rec.Requests(); len(reqs) != 2 || !strings.Contains(string(reqs[0].Body), "specifiedByURL") || strings.Contains(string(reqs[1].Body), "specifiedByURL") {
-		t.Errorf("want the current introspection query, then the legacy one; got %d requests", len(reqs))
+	// graph-gophers predates isOneOf and specifiedByURL: the newest query
+	// is rejected, then the one without isOneOf, and the legacy one answers.
+	reqs := rec.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("want three introspection queries, newest first; got %d requests", len(reqs))
+	}
+	for i, want := range []struct{ oneOf, specifiedBy bool }{{true, true}, {false, true}, {false, false}} {
+		body := string(reqs[i].Body)
+		if strings.Contains(body, "isOneOf") != want.oneOf || strings.Contains(body, "specifiedByURL") != want.specifiedBy {
+			t.Errorf("query %d: isOneOf %v, specifiedByURL %v; want %v, %v", i+1, !want.oneOf, !want.specifiedBy, want.oneOf, want.specifiedBy)
+		}
 	}
 	out := mcptest.Structured(t, res)
 	if out["view"] != "sdl" || out["cached"] != false {
@@ -294,7 +301,8 @@ func TestIntrospectModernQuery(t *testing.T) {
 	if err := json.Unmarshal(rec.Requests()[0].Body, &sent); err != nil {
 		t.Fatal(err)
 	}
-	if rec.Count() != 1 || !strings.Contains(sent.Query, "specifiedByURL") || sent.Variables["includeDeprecated"] != false {
+	if rec.Count() != 1 || !strings.Contains(sent.Query, "specifiedByURL") || !strings.Contains(sent.Query, "isOneOf") ||
+		!strings.Contains(sent.Query, "args(includeDeprecated: true)") || len(sent.Variables) != 0 {
 		t.Errorf("sent %d requests; first: %s", rec.Count(), rec.Requests()[0].Body)
 	}
 }
@@ -366,7 +374,7 @@ func TestIntrospectSuggestionsBounded(t *testing.T) {
 	}
 	many := make([]string, 50)
 	for i := range many {
-		many[i] = "Driod"
+		many[i] = fmt.Sprintf("Driod%d", i)
 	}
 	res = h.call(t, "graphql_introspect", map[string]any{"types": many})
 	if n := strings.Count(mcptest.Text(res), "Similar: Droid"); !res.IsError || n != 10 {
