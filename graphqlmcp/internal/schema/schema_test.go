@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
 )
 
 func fromSDL(t *testing.T, sdl string) *Schema {

@@ -35,6 +35,10 @@ func (e *TooDeepError) Error() string {
 	return fmt.Sprintf("the type of %s is wrapped in more than %d lists and non-nulls, deeper than graphql_introspect reads (no real schema nests so deep)", e.What, typeRefDepth-1)
 }
 
+// maxTypeRefDepth bounds the wrapping of a type reference in an answer the
+// query did not shape, such as a saved introspection file.
+const maxTypeRefDepth = 32
+
 func (r *Result) check() error {
 	s := &r.Schema
 	for _, root := range []struct {
@@ -131,8 +135,9 @@ func validateInputValues(what string, values []inputValue) error {
 func (t typeRefT) validate(what string, depth int) error {
 	switch t.Kind {
 	case "NON_NULL", "LIST":
-		if depth >= typeRefDepth-1 {
-			// The query read no deeper: the type goes on past what was read.
+		if depth >= maxTypeRefDepth || (t.OfType == nil && depth >= typeRefDepth-1) {
+			// The type goes on past what the query reads (or, in a saved
+			// answer, past any sense).
 			return &TooDeepError{What: what}
 		}
 		if t.OfType == nil {
