@@ -89,28 +89,7 @@ func checkOperationNames(ops ast.OperationList) error {
 // document printed again without the rest.
 func textToSend(query string, doc *ast.QueryDocument, op *ast.OperationDefinition) string {
 	used := map[string]bool{}
-	var walk func(set ast.SelectionSet)
-	walk = func(set ast.SelectionSet) {
-		for _, sel := range set {
-			switch sel := sel.(type) {
-			case *ast.Field:
-				walk(sel.SelectionSet)
-			case *ast.InlineFragment:
-				walk(sel.SelectionSet)
-			case *ast.FragmentSpread:
-				// A fragment seen before is not walked again, so a cycle
-				// ends here; the scorer refuses it with its own message.
-				if used[sel.Name] {
-					continue
-				}
-				used[sel.Name] = true
-				if def := doc.Fragments.ForName(sel.Name); def != nil {
-					walk(def.SelectionSet)
-				}
-			}
-		}
-	}
-	walk(op.SelectionSet)
+	walk(doc, op, func(*ast.Field) {}, func(name string) { used[name] = true })
 	if len(doc.Operations) == 1 && len(used) == len(doc.Fragments) {
 		return query
 	}
@@ -123,6 +102,54 @@ func textToSend(query string, doc *ast.QueryDocument, op *ast.OperationDefinitio
 	var b strings.Builder
 	formatter.NewFormatter(&b).FormatQueryDocument(minimal)
 	return b.String()
+}
+
+// walk calls field for every field op selects and fragment for every
+// fragment it spreads, through fragments, each fragment once.
+func walk(doc *ast.QueryDocument, op *ast.OperationDefinition, field func(*ast.Field), fragment func(name string)) {
+	spread := map[string]bool{}
+	var visit func(set ast.SelectionSet)
+	visit = func(set ast.SelectionSet) {
+		for _, sel := range set {
+			switch sel := sel.(type) {
+			case *ast.Field:
+				field(sel)
+				visit(sel.SelectionSet)
+			case *ast.InlineFragment:
+				visit(sel.SelectionSet)
+			case *ast.FragmentSpread:
+				// A fragment seen before is not walked again, so a cycle
+				// ends here; the scorer refuses it with its own message.
+				if spread[sel.Name] {
+					continue
+				}
+				spread[sel.Name] = true
+				fragment(sel.Name)
+				if def := doc.Fragments.ForName(sel.Name); def != nil {
+					visit(def.SelectionSet)
+				}
+			}
+		}
+	}
+	visit(op.SelectionSet)
+}
+
+// CheckNoIntrospection refuses an operation that selects __schema or
+// __type: their answer (a megabyte and more on a large API) is not priced by
+// the complexity ceiling, and graphql_introspect serves the schema in
+// views that fit. __typename is an ordinary field and stays allowed.
+func (c Chosen) CheckNoIntrospection() error {
+	found := ""
+	walk(c.Doc, c.Op, func(f *ast.Field) {
+		if found == "" && (f.Name == "__schema" || f.Name == "__type") {
+			found = f.Name
+		}
+	}, func(string) {})
+	if found == "" {
+		return nil
+	}
+	return fmt.Errorf("query selects %s, an introspection field; graphql_query does not send it, because its answer can run to megabytes that the complexity ceiling does not price: "+
+		"read the schema with graphql_introspect instead (types: [\"Name\"] for definitions, search: \"word\" to find names)", found)
 }
 
 func syntaxError(err error) error {

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -132,5 +133,92 @@ func TestLexicalDistance(t *testing.T) {
 		if got := lexicalDistance(tt.a, tt.b); got != tt.want {
 			t.Errorf("lexicalDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
 		}
+	}
+}
+
+// bigTypes is SDL of the named object types, each of about size bytes.
+func bigTypes(size int, names ...string) string {
+	var b strings.Builder
+	b.WriteString("type Query {\n  a: Int\n}\n")
+	for _, name := range names {
+		fmt.Fprintf(&b, "type %s {\n", name)
+		for i := range size / 50 {
+			fmt.Fprintf(&b, "  field%04dWithAFairlyLongNameToFillSpace: String\n", i)
+		}
+		b.WriteString("}\n")
+	}
+	return b.String()
+}
+
+// TestTypesCutNamesWhatItLeftOut: a types answer over its budget keeps the
+// whole definitions that fit, cuts the next short, and names it and those
+// left out with the call that gets them. (Asking for five large GitHub
+// types returned half of User and silently dropped Organization.)
+func TestTypesCutNamesWhatItLeftOut(t *testing.T) {
+	s := fromSDL(t, bigTypes(30_000, "A", "B", "C", "D", "E"))
+	text, truncated, missing := s.View(false).Types([]string{"A", "B", "C", "D", "E"}, MaxViewBytes)
+	if !truncated || missing != 0 || len(text) > MaxViewBytes {
+		t.Fatalf("truncated %v, missing %d, %d bytes", truncated, missing, len(text))
+	}
+	for _, whole := range []string{"type A {", "type B {", "type C {"} {
+		if !strings.Contains(text, whole) {
+			t.Errorf("lacks %q", whole)
+		}
+	}
+	if strings.Contains(text, "type E {") {
+		t.Error("E is there, past the budget")
+	}
+	wantNote := "# Cut to fit the 100000-byte limit. Cut short: D. Left out: E. Ask for them in another call: types: [\"D\", \"E\"].\n"
+	if !strings.HasSuffix(text, wantNote) {
+		t.Errorf("the answer ends %q, want %q", text[len(text)-200:], wantNote)
+	}
+
+	// One type over the whole budget: asking for it again would not help.
+	s = fromSDL(t, bigTypes(150_000, "Huge", "Small"))
+	text, truncated, _ = s.View(false).Types([]string{"Huge", "Small"}, MaxViewBytes)
+	if !truncated || len(text) > MaxViewBytes || !strings.Contains(text, "Cut short: Huge (over the limit on its own") ||
+		!strings.Contains(text, `Left out: Small. Ask for them in another call: types: ["Small"].`) {
+		t.Errorf("truncated %v, %d bytes, ends %q", truncated, len(text), text[max(0, len(text)-300):])
+	}
+}
+
+// TestRequiredDeprecatedKept: an argument or input field that must be given
+// stays in the default view even when the endpoint marks it deprecated
+// (GraphQL forbids that, but an operation cannot leave it out).
+func TestRequiredDeprecatedKept(t *testing.T) {
+	s := fromSDL(t, `type Query { f(id: ID! @deprecated, n: Int @deprecated): Int g(in: In): Int }
+input In { must: Int! @deprecated, may: Int @deprecated, live: Int }
+directive @d(must: Int! @deprecated) on FIELD`)
+	sdl := s.View(false).SDL
+	for _, want := range []string{"f(id: ID! @deprecated): Int", "must: Int! @deprecated\n  live: Int", "directive @d(must: Int! @deprecated)"} {
+		if !strings.Contains(sdl, want) {
+			t.Errorf("the default view lacks %q:\n%s", want, sdl)
+		}
+	}
+	if s.View(false).Hidden != 2 {
+		t.Errorf("Hidden = %d, want 2 (n, may)", s.View(false).Hidden)
+	}
+}
+
+// TestTooDeepTypeRefused: a type wrapped deeper than the introspection
+// query reads is refused with a message that says so, never printed with a
+// made-up name.
+func TestTooDeepTypeRefused(t *testing.T) {
+	ref := `{"kind":"SCALAR","name":"Int"}`
+	for range typeRefDepth - 1 {
+		ref = `{"kind":"LIST","name":null,"ofType":` + ref + `}`
+	}
+	fits := introspection(`{"kind":"OBJECT","name":"T","fields":[{"name":"f","args":[],"type":` + ref + `}]}`)
+	if _, err := ParseResult([]byte(fits)); err != nil {
+		t.Fatalf("a type wrapped %d deep: %v", typeRefDepth-1, err)
+	}
+	cutShort := `{"kind":"LIST","name":null}`
+	for range typeRefDepth - 1 {
+		cutShort = `{"kind":"LIST","name":null,"ofType":` + cutShort + `}`
+	}
+	_, err := ParseResult([]byte(introspection(`{"kind":"OBJECT","name":"T","fields":[{"name":"f","args":[],"type":` + cutShort + `}]}`)))
+	var tooDeep *TooDeepError
+	if !errors.As(err, &tooDeep) || !strings.Contains(err.Error(), "the type of T's field f is wrapped in more than 13 lists and non-nulls") {
+		t.Errorf("got %v", err)
 	}
 }

@@ -381,3 +381,30 @@ func TestIntrospectSuggestionsBounded(t *testing.T) {
 		t.Errorf("50 unknown names: isError=%v, %d with suggestions, want the first 10", res.IsError, n)
 	}
 }
+
+// TestIntrospectTypesAndSearchShareTheBudget: types and search asked
+// together stay within the 100,000-byte budget between them (each was
+// capped alone: 110,406 bytes on GitHub), and the cut types answer names
+// what it left out.
+func TestIntrospectTypesAndSearchShareTheBudget(t *testing.T) {
+	var sdl strings.Builder
+	sdl.WriteString("type Query { a: Int }\n")
+	for _, name := range []string{"A", "B", "C", "D", "E"} {
+		fmt.Fprintf(&sdl, "type %s {\n", name)
+		for i := range 600 {
+			fmt.Fprintf(&sdl, "  field%04dWithAFairlyLongNameToFillSpace: String\n", i)
+		}
+		sdl.WriteString("}\n")
+	}
+	srv, _ := testservers.Start(t, testservers.Introspection(sdl.String()))
+	h := connect(t, testConfig(t, srv.URL), nil)
+	res := h.call(t, "graphql_introspect", map[string]any{"types": []string{"A", "B", "C", "D", "E"}, "search": "field00"})
+	text := mcptest.Text(res)
+	out := mcptest.Structured(t, res)
+	if len(text) > schema.MaxViewBytes || out["truncated"] != true || out["view"] != "types+search" {
+		t.Errorf("%d bytes, truncated %v, view %v", len(text), out["truncated"], out["view"])
+	}
+	if !strings.Contains(text, "Left out: ") || !strings.Contains(text, `Ask for them in another call: types: [`) || !strings.Contains(text, `names contain "field00"`) {
+		t.Errorf("the answer does not name what it left out, or lacks the search:\n%s", text[max(0, len(text)-3000):])
+	}
+}

@@ -119,6 +119,9 @@ func (h *handlers) graphqlQuery(ctx context.Context, _ *mcp.CallToolRequest, arg
 	if err := h.checkOperationType(chosen, args.AllowMutations); err != nil {
 		return nil, nil, err
 	}
+	if err := chosen.CheckNoIntrospection(); err != nil {
+		return nil, nil, err
+	}
 	score, err := complexity.Score(chosen.Doc, chosen.Op, args.Variables)
 	if err != nil {
 		return nil, nil, err
