@@ -1,6 +1,9 @@
 package main
 
 import (
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os/exec"
 	"strings"
 	"testing"
@@ -20,6 +23,7 @@ func TestInspector(t *testing.T) {
 		// The header reaches the server the way a client's "env" block passes it.
 		target := mcptest.StdioTarget([]string{"GRAPHQL_HEADERS=" + `{"Authorization":"Bearer e2e-secret-123"}`}, binary, "--endpoint", srv.URL)
 		inspectorSession(t, inspector, target)
+		notGraphQLAnswers(t, inspector, target)
 		for _, r := range rec.Requests() {
 			if r.Header.Get("Authorization") != "Bearer e2e-secret-123" {
 				t.Fatalf("%s %s reached the API without the GRAPHQL_HEADERS header", r.Method, r.Path)
@@ -65,6 +69,48 @@ func inspectorSession(t *testing.T, inspector *mcptest.Inspector, target mcptest
 	}
 	if view := mcptest.Structured(t, res)["view"]; view != "types" {
 		t.Errorf("graphql_introspect view = %v, want types", view)
+	}
+}
+
+// notGraphQLAnswers calls graphql_query against endpoints whose answers
+// are JSON but not GraphQL responses. The official TypeScript client checks
+// structuredContent against the tool's output schema and throws -32602 when
+// it does not match, so the model would never learn, say, that its
+// credentials are wrong: each must come back as a result the client
+// accepts, an error naming the status, or valid structured content.
+func notGraphQLAnswers(t *testing.T, inspector *mcptest.Inspector, target mcptest.Target) {
+	answers := map[string]struct {
+		status int
+		body   string
+		want   string // in the text; "" for a valid response
+	}{
+		"string-errors":   {401, `{"errors":"[API] Invalid API key or access token"}`, "HTTP 401"},
+		"object-errors":   {400, `{"errors":{"message":"bad"}}`, "HTTP 400"},
+		"text-data":       {200, `{"data":"text"}`, "not a GraphQL response"},
+		"string-list":     {200, `{"errors":["text"]}`, "not a GraphQL response"},
+		"array":           {200, `[1,2]`, "not a GraphQL response"},
+		"number":          {200, `42`, "not a GraphQL response"},
+		"null":            {200, `null`, "not a GraphQL response"},
+		"text-extensions": {200, `{"data":{"a":1},"extensions":"text"}`, ""},
+	}
+	mux := http.NewServeMux()
+	for path, a := range answers {
+		mux.HandleFunc("/"+path, func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(a.status)
+			io.WriteString(w, a.body)
+		})
+	}
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	for path, a := range answers {
+		res := inspector.CallTool(t, target, "graphql_query", map[string]any{"query": "{ a }", "endpoint": srv.URL + "/" + path})
+		switch {
+		case a.want == "" && (res.IsError || res.StructuredContent == nil):
+			t.Errorf("%s: isError=%v, structured %v, want a valid response: %s", path, res.IsError, res.StructuredContent, mcptest.Text(res))
+		case a.want != "" && (!res.IsError || res.StructuredContent != nil || !strings.Contains(mcptest.Text(res), a.want)):
+			t.Errorf("%s: isError=%v, structured %v, text %q; want an error naming %q without structured content", path, res.IsError, res.StructuredContent, mcptest.Text(res), a.want)
+		}
 	}
 }
 
