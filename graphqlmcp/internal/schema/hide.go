@@ -30,6 +30,26 @@ func (f *filter) enumValue(owner string, v *enumValue) bool {
 	return f.shows(member{owner: owner, name: v.Name}, v.IsDeprecated)
 }
 
+func (f *filter) fields(owner string, fields []field) []*field {
+	var shown []*field
+	for i := range fields {
+		if fd := &fields[i]; f.field(owner, fd) {
+			shown = append(shown, fd)
+		}
+	}
+	return shown
+}
+
+func (f *filter) enumValues(owner string, values []enumValue) []*enumValue {
+	var shown []*enumValue
+	for i := range values {
+		if v := &values[i]; f.enumValue(owner, v) {
+			shown = append(shown, v)
+		}
+	}
+	return shown
+}
+
 func (f *filter) inputFields(owner string, values []inputValue) []*inputValue {
 	var shown []*inputValue
 	for i := range values {

@@ -109,12 +109,7 @@ func (p *printer) definition(t *fullType) {
 			}
 			p.b.WriteString(" implements " + strings.Join(names, " & "))
 		}
-		var shown []*field
-		for i := range t.Fields {
-			if f := &t.Fields[i]; p.show.field(t.Name, f) {
-				shown = append(shown, f)
-			}
-		}
+		shown := p.show.fields(t.Name, t.Fields)
 		p.block(len(shown), func(i int) {
 			f := shown[i]
 			p.description(f.Description, "  ", i == 0)
@@ -135,12 +130,7 @@ func (p *printer) definition(t *fullType) {
 		}
 	case "ENUM":
 		p.b.WriteString("enum " + t.Name)
-		var shown []*enumValue
-		for i := range t.EnumValues {
-			if v := &t.EnumValues[i]; p.show.enumValue(t.Name, v) {
-				shown = append(shown, v)
-			}
-		}
+		shown := p.show.enumValues(t.Name, t.EnumValues)
 		p.block(len(shown), func(i int) {
 			v := shown[i]
 			p.description(v.Description, "  ", i == 0)

@@ -84,19 +84,11 @@ func (v *View) print(t *fullType, d *directive) string {
 
 // hiddenIn counts the deprecated members of t that v leaves out.
 func (v *View) hiddenIn(t *fullType) int {
-	hidden := len(t.EnumValues) + len(t.InputFields) - len(v.show.inputFields(t.Name, t.InputFields))
-	for i := range t.EnumValues {
-		if v.show.enumValue(t.Name, &t.EnumValues[i]) {
-			hidden--
-		}
-	}
-	for i := range t.Fields {
-		f := &t.Fields[i]
-		if !v.show.field(t.Name, f) {
-			hidden++
-			continue
-		}
-		hidden += len(f.Args) - len(v.show.args(t.Name, f.Name, f.Args))
+	hidden := len(t.EnumValues) - len(v.show.enumValues(t.Name, t.EnumValues)) +
+		len(t.InputFields) - len(v.show.inputFields(t.Name, t.InputFields)) +
+		len(t.Fields)
+	for _, f := range v.show.fields(t.Name, t.Fields) {
+		hidden += len(f.Args) - len(v.show.args(t.Name, f.Name, f.Args)) - 1
 	}
 	return hidden
 }
@@ -185,11 +177,7 @@ func (v *View) overview(detail overviewDetail) string {
 			continue
 		}
 		fmt.Fprintf(&b, "type %s {\n", t.Name)
-		for i := range t.Fields {
-			f := &t.Fields[i]
-			if !v.show.field(t.Name, f) {
-				continue
-			}
+		for _, f := range v.show.fields(t.Name, t.Fields) {
 			if detail == fullRoots {
 				fmt.Fprintf(&b, "  %s\n", v.fieldSignature(t.Name, f))
 			} else {
