@@ -18,7 +18,7 @@ import (
 type IntrospectArgs struct {
 	Endpoint          string            `json:"endpoint,omitempty" jsonschema:"GraphQL endpoint URL; the server's default endpoint when omitted"`
 	Headers           map[string]string `json:"headers,omitempty" jsonschema:"HTTP headers for this call; they replace default headers of the same name"`
-	IncludeDeprecated bool              `json:"includeDeprecated,omitempty" jsonschema:"include deprecated fields, arguments and enum values (default false)"`
+	IncludeDeprecated bool              `json:"includeDeprecated,omitempty" jsonschema:"show deprecated fields, arguments, input fields and enum values; by default they are hidden, except those the schema needs to stay valid"`
 	Types             []string          `json:"types,omitempty" jsonschema:"return only these types' definitions, by name"`
 	Search            string            `json:"search,omitempty" jsonschema:"return the types, fields and arguments whose names contain this word"`
 	Refresh           bool              `json:"refresh,omitempty" jsonschema:"fetch the schema again instead of using the cached copy"`
