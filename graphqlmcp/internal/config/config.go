@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/mcpforge/servers/graphqlmcp/internal/schema"
 	"github.com/mcpforge/servers/graphqlmcp/internal/upstream"
 	"github.com/mcpforge/servers/shared/app"
 	"github.com/mcpforge/servers/shared/httpx"
@@ -42,6 +43,12 @@ type Config struct {
 	HeadersAnyOrigin      bool       // send startup headers to every endpoint, not only the default's origin
 	MaxResponseBytes      int64
 	SchemaCacheTTL        time.Duration
+	// Schema is the default endpoint's schema read from --schema; nil when
+	// it is introspected.
+	Schema *schema.Schema
+	// Validate checks operations against the endpoint's schema before
+	// sending them.
+	Validate bool
 }
 
 // Defaults of the options that have one.
@@ -99,8 +106,18 @@ func Flags() []cli.Flag {
 		},
 		&cli.DurationFlag{
 			Name: "schema-cache-ttl", Value: DefaultSchemaCacheTTL,
-			Usage:   "how long graphql_introspect reuses a schema; 0 disables",
+			Usage:   "how long an introspected schema is reused; 0 disables",
 			Sources: cli.EnvVars("GRAPHQL_SCHEMA_CACHE_TTL"),
+		},
+		&cli.StringFlag{
+			Name:    "schema",
+			Usage:   "the default endpoint's schema, from a file (SDL or introspection JSON) instead of introspection",
+			Sources: cli.EnvVars("GRAPHQL_SCHEMA"),
+		},
+		&cli.BoolFlag{
+			Name: "validate", Value: true,
+			Usage:   "check operations against the endpoint's schema before sending (--validate=false sends them unchecked)",
+			Sources: cli.EnvVars("GRAPHQL_VALIDATE"),
 		},
 	}
 }
@@ -115,6 +132,7 @@ func FromCommand(cmd *cli.Command) (Config, error) {
 		HeadersAnyOrigin: cmd.Bool("headers-any-origin"),
 		MaxResponseBytes: cmd.Int64("max-response-bytes"),
 		SchemaCacheTTL:   cmd.Duration("schema-cache-ttl"),
+		Validate:         cmd.Bool("validate"),
 	}
 	endpoint, err := ParseEndpoint(cmd.String("endpoint"))
 	if err != nil {
@@ -141,6 +159,11 @@ func FromCommand(cmd *cli.Command) (Config, error) {
 	}
 	if cfg.SchemaCacheTTL < 0 {
 		return Config{}, app.FlagErrorf("schema-cache-ttl", "must not be negative, got %s; for example --schema-cache-ttl 5m, or 0 to disable the cache", cfg.SchemaCacheTTL)
+	}
+	if path := cmd.String("schema"); path != "" {
+		if cfg.Schema, err = schema.Load(path, time.Now()); err != nil {
+			return Config{}, app.FlagErrorf("schema", "must name an SDL file or a saved introspection answer; %s %v. For example --schema ./schema.graphql", path, err)
+		}
 	}
 	for _, raw := range cmd.StringSlice("allow-endpoint") {
 		for _, item := range strings.Split(raw, ",") {

@@ -2,6 +2,8 @@ package config
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -38,12 +40,18 @@ type summary struct {
 	HeadersAnyOrigin bool
 	MaxResponseBytes int64
 	SchemaCacheTTL   time.Duration
+	SchemaTypes      int // of the --schema file's schema; 0 without one
+	Validate         bool
 }
 
 func summarize(cfg Config) summary {
 	s := summary{
 		Headers: cfg.Headers, Timeout: cfg.Timeout, MaxComplexity: cfg.MaxComplexity, Mutations: cfg.Mutations,
 		HeadersAnyOrigin: cfg.HeadersAnyOrigin, MaxResponseBytes: cfg.MaxResponseBytes, SchemaCacheTTL: cfg.SchemaCacheTTL,
+		Validate: cfg.Validate,
+	}
+	if cfg.Schema != nil {
+		s.SchemaTypes = cfg.Schema.TypeCount()
 	}
 	if cfg.Endpoint != nil {
 		s.Endpoint, s.Placeholder = cfg.Endpoint.String(), cfg.EndpointIsPlaceholder
@@ -59,13 +67,17 @@ func summarize(cfg Config) summary {
 func TestFromCommand(t *testing.T) {
 	defaults := summary{
 		Endpoint: DefaultEndpoint, Placeholder: true, Timeout: 30 * time.Second, MaxComplexity: 100, Mutations: MutationsPerCall,
-		MaxResponseBytes: 4 << 20, SchemaCacheTTL: 5 * time.Minute,
+		MaxResponseBytes: 4 << 20, SchemaCacheTTL: 5 * time.Minute, Validate: true,
 	}
 	with := func(change func(s *summary)) summary {
 		s := defaults
 		change(&s)
 		return s
 	}
+	dir := t.TempDir()
+	sdlFile, jsonFile := filepath.Join(dir, "schema.graphql"), filepath.Join(dir, "schema.json")
+	writeFile(t, sdlFile, "type Query { user: User }\ntype User { name: String }\n")
+	writeFile(t, jsonFile, `{"data":{"__schema":{"queryType":{"name":"Query"},"types":[{"kind":"OBJECT","name":"Query","fields":[{"name":"a","args":[],"type":{"kind":"SCALAR","name":"Int"}}]}],"directives":[]}}}`)
 	tests := []struct {
 		name string
 		args []string
@@ -77,21 +89,23 @@ func TestFromCommand(t *testing.T) {
 			"-e", "https://api.example.com/graphql", "-H", `{"Authorization":"Bearer t0ken"}`, "-t", "1500", "-m", "250",
 			"--mutations", "never", "--allow-endpoint", "https://a.example.com", "--allow-endpoint", "https://b.example.com/graphql",
 			"--headers-any-origin", "--max-response-bytes", "1024", "--schema-cache-ttl", "0",
+			"--schema", sdlFile, "--validate=false",
 		}, nil, summary{
 			Endpoint: "https://api.example.com/graphql", Headers: map[string]string{"Authorization": "Bearer t0ken"},
 			Timeout: 1500 * time.Millisecond, MaxComplexity: 250, Mutations: MutationsNever,
 			AllowEndpoints: []string{"https://a.example.com", "https://b.example.com/graphql"}, HeadersAnyOrigin: true,
-			MaxResponseBytes: 1024, SchemaCacheTTL: 0,
+			MaxResponseBytes: 1024, SchemaCacheTTL: 0, SchemaTypes: 2, Validate: false,
 		}},
 		{"variables", nil, map[string]string{
 			"GRAPHQL_ENDPOINT": "http://127.0.0.1:4000/graphql", "GRAPHQL_HEADERS": `{"X-Key":"k3y-value"}`, "GRAPHQL_TIMEOUT": "2000",
 			"GRAPHQL_MAX_COMPLEXITY": "7", "GRAPHQL_MUTATIONS": "always", "GRAPHQL_ALLOW_ENDPOINTS": "https://a.example.com, https://b.example.com",
 			"GRAPHQL_HEADERS_ANY_ORIGIN": "true", "GRAPHQL_MAX_RESPONSE_BYTES": "2048", "GRAPHQL_SCHEMA_CACHE_TTL": "90s",
+			"GRAPHQL_SCHEMA": jsonFile, "GRAPHQL_VALIDATE": "false",
 		}, summary{
 			Endpoint: "http://127.0.0.1:4000/graphql", Headers: map[string]string{"X-Key": "k3y-value"},
 			Timeout: 2 * time.Second, MaxComplexity: 7, Mutations: MutationsAlways,
 			AllowEndpoints: []string{"https://a.example.com", "https://b.example.com"}, HeadersAnyOrigin: true,
-			MaxResponseBytes: 2048, SchemaCacheTTL: 90 * time.Second,
+			MaxResponseBytes: 2048, SchemaCacheTTL: 90 * time.Second, SchemaTypes: 1,
 		}},
 		{"a flag wins over its variable", []string{"-t", "100", "-e", "https://flag.example.com"},
 			map[string]string{"GRAPHQL_TIMEOUT": "9000", "GRAPHQL_ENDPOINT": "https://env.example.com"},
@@ -124,10 +138,38 @@ func TestFromCommandErrorsNameTheFlag(t *testing.T) {
 		"endpoint": {"-e", "x"}, "headers": {"-H", "[]"}, "timeout": {"-t", "0"}, "maxComplexity": {"-m", "0"},
 		"mutations": {"--mutations", "x"}, "allow-endpoint": {"--allow-endpoint", "x"},
 		"max-response-bytes": {"--max-response-bytes", "0"}, "schema-cache-ttl": {"--schema-cache-ttl", "-1s"},
+		"schema": {"--schema", filepath.Join(t.TempDir(), "missing.graphql")},
 	} {
 		_, err := parse(t, args...)
 		if err == nil || !strings.HasPrefix(err.Error(), "--"+flag+" must") {
 			t.Errorf("%q: %v, want an error about --%s", args, err, flag)
+		}
+	}
+}
+
+func writeFile(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSchemaFileErrors: a --schema file that does not load stops the start
+// with the reason: JSON that is no introspection answer, SDL that does not
+// parse or validate.
+func TestSchemaFileErrors(t *testing.T) {
+	dir := t.TempDir()
+	for name, tt := range map[string]struct{ text, want string }{
+		"json":          {`{"data":{}}`, "is JSON but not an introspection answer"},
+		"sdl syntax":    {"type Query {", "is not valid SDL"},
+		"sdl unknown":   {"type Query { a: Nope }", "is not valid SDL"},
+		"no query type": {"type User { a: Int }", "is not valid SDL"},
+	} {
+		path := filepath.Join(dir, strings.ReplaceAll(name, " ", "-"))
+		writeFile(t, path, tt.text)
+		_, err := parse(t, "--schema", path)
+		if err == nil || !strings.Contains(err.Error(), path+" "+tt.want) || !strings.HasPrefix(err.Error(), "--schema must name an SDL file or a saved introspection answer") {
+			t.Errorf("%s: %v", name, err)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 )
 
 // MaxViewBytes is the largest text a view returns: about 25k tokens, under the
@@ -21,6 +22,7 @@ type Schema struct {
 	types   map[string]*fullType
 	all     *View
 	current *View
+	loaded  time.Time // when a schema file was read; zero otherwise
 }
 
 // View is a schema as one setting of includeDeprecated shows it.

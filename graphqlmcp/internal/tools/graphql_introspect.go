@@ -68,22 +68,18 @@ func (h *handlers) graphqlIntrospect(ctx context.Context, _ *mcp.CallToolRequest
 	if err != nil {
 		return nil, IntrospectResult{}, err
 	}
-	key := schema.Key(req.Target.URL.String(), req.Headers)
-	s, fetched, cached := h.cache.Get(key)
-	if !cached || args.Refresh {
-		if s, err = schema.Fetch(ctx, h.client, req); err != nil {
-			return nil, IntrospectResult{}, err
-		}
-		fetched = h.cache.Put(key, s)
-		cached = false
+	got, err := h.schemas.Get(ctx, req, args.Refresh)
+	if err != nil {
+		return nil, IntrospectResult{}, err
 	}
+	s := got.Schema
 	view := s.View(args.IncludeDeprecated)
 	out := IntrospectResult{
 		Endpoint:  httpx.DisplayURL(req.Target.URL),
 		TypeCount: s.TypeCount(),
 		SDLBytes:  len(view.SDL),
-		Cached:    cached,
-		FetchedAt: fetched.UTC().Format(time.RFC3339),
+		Cached:    got.Cached,
+		FetchedAt: got.FetchedAt.UTC().Format(time.RFC3339),
 	}
 	noneFound := false
 	search := strings.TrimSpace(args.Search) != ""

@@ -33,8 +33,8 @@ type Options struct {
 type handlers struct {
 	cfg    config.Config
 	policy upstream.Policy
-	client *upstream.Client
-	cache  *schema.Cache
+	client  *upstream.Client
+	schemas *schema.Store
 }
 
 // NewServer returns graphqlmcp's MCP server with both tools registered.
@@ -48,17 +48,18 @@ func NewServer(opts Options) *mcp.Server {
 		placeholder = cfg.Endpoint
 	}
 	policy := upstream.Policy{Default: cfg.Endpoint, Allow: cfg.AllowEndpoints, HeadersAnyOrigin: cfg.HeadersAnyOrigin}
+	client := &upstream.Client{
+		Caller:           &httpx.Caller{HTTP: opts.HTTP, Logger: opts.Logger},
+		MaxResponseBytes: cfg.MaxResponseBytes,
+		Redactor:         upstream.NewRedactor(cfg.Headers),
+		Gate:             policy.Gate,
+		Placeholder:      placeholder,
+	}
 	h := &handlers{
-		cfg:    cfg,
-		policy: policy,
-		client: &upstream.Client{
-			Caller:           &httpx.Caller{HTTP: opts.HTTP, Logger: opts.Logger},
-			MaxResponseBytes: cfg.MaxResponseBytes,
-			Redactor:         upstream.NewRedactor(cfg.Headers),
-			Gate:             policy.Gate,
-			Placeholder:      placeholder,
-		},
-		cache: schema.NewCache(cfg.SchemaCacheTTL, schema.DefaultCacheBytes, opts.Now),
+		cfg:     cfg,
+		policy:  policy,
+		client:  client,
+		schemas: schema.NewStore(schema.NewCache(cfg.SchemaCacheTTL, schema.DefaultCacheBytes, opts.Now), client, cfg.Schema, opts.Now),
 	}
 	server := mcp.NewServer(
 		&mcp.Implementation{Name: "graphqlmcp", Title: "GraphQL", Version: opts.Version},

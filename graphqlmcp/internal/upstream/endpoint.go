@@ -26,13 +26,15 @@ type Target struct {
 	// LinkLocalAllowed reports that the operator named this endpoint
 	// explicitly, so it may be a link-local address.
 	LinkLocalAllowed bool
+	// IsDefault reports the default endpoint (--endpoint), named or not.
+	IsDefault bool
 }
 
 // Resolve returns the Target for a call's endpoint argument ("" means the
 // default). Its errors say why the endpoint was refused and what to do.
 func (p Policy) Resolve(raw string) (Target, error) {
 	if strings.TrimSpace(raw) == "" {
-		return Target{URL: p.Default, StartupHeaders: true, LinkLocalAllowed: true}, nil
+		return Target{URL: p.Default, StartupHeaders: true, LinkLocalAllowed: true, IsDefault: true}, nil
 	}
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -60,6 +62,7 @@ func (p Policy) Resolve(raw string) (Target, error) {
 		URL:              u,
 		StartupHeaders:   p.HeadersAnyOrigin || Origin(u) == Origin(p.Default),
 		LinkLocalAllowed: explicit,
+		IsDefault:        isDefault,
 	}, nil
 }
 

@@ -1,0 +1,145 @@
+package schema
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/mcpforge/servers/graphqlmcp/internal/upstream"
+)
+
+// Store is where every tool gets an endpoint's schema: the schema file given
+// for the default endpoint (--schema), else the cache, else one
+// introspection, which concurrent first callers share.
+type Store struct {
+	cache  *Cache
+	client *upstream.Client
+	now    func() time.Time
+	// file is the --schema file's schema, which serves the default
+	// endpoint; nil when none was given.
+	file *Schema
+
+	mu       sync.Mutex
+	inflight map[string]*fetch
+}
+
+// fetch is one introspection under way, which callers of the same key wait
+// for.
+type fetch struct {
+	done   chan struct{}
+	schema *Schema
+	at     time.Time
+	err    error
+	// panicked holds a panic of the fetch, with its stack.
+	panicked string
+}
+
+// NewStore returns a store that keeps schemas in cache, fetches them with
+// client, and serves file (which may be nil) for the default endpoint.
+func NewStore(cache *Cache, client *upstream.Client, file *Schema, now func() time.Time) *Store {
+	return &Store{cache: cache, client: client, file: file, now: now, inflight: map[string]*fetch{}}
+}
+
+// Got is a schema and where it came from.
+type Got struct {
+	Schema    *Schema
+	FetchedAt time.Time
+	Cached    bool // from the cache, or from the schema file
+	File      bool // from the schema file
+}
+
+// Get returns the schema of req's endpoint. refresh skips the cache (not
+// the schema file). A caller that gives up (ctx) stops waiting; the fetch
+// goes on for the others, bounded by req's timeout.
+func (st *Store) Get(ctx context.Context, req upstream.Request, refresh bool) (Got, error) {
+	if st.file != nil && req.Target.IsDefault {
+		return Got{Schema: st.file, FetchedAt: st.fileLoaded(), Cached: true, File: true}, nil
+	}
+	key := Key(req.Target.URL.String(), req.Headers)
+	if !refresh {
+		if s, at, ok := st.cache.Get(key); ok {
+			return Got{Schema: s, FetchedAt: at, Cached: true}, nil
+		}
+	}
+	st.mu.Lock()
+	f, running := st.inflight[key]
+	if !running {
+		f = &fetch{done: make(chan struct{})}
+		st.inflight[key] = f
+		go st.run(context.WithoutCancel(ctx), key, req, f)
+	}
+	st.mu.Unlock()
+	select {
+	case <-f.done:
+		if f.panicked != "" {
+			panic(f.panicked)
+		}
+		return Got{Schema: f.schema, FetchedAt: f.at}, f.err
+	case <-ctx.Done():
+		return Got{}, ctx.Err()
+	}
+}
+
+func (st *Store) run(ctx context.Context, key string, req upstream.Request, f *fetch) {
+	defer close(f.done)
+	defer func() {
+		st.mu.Lock()
+		delete(st.inflight, key)
+		st.mu.Unlock()
+	}()
+	// The fetch runs outside any handler, where no middleware recovers a
+	// panic: one here would end the process. It is handed to every caller
+	// waiting, to panic again where the handlers' recovery reports it.
+	defer func() {
+		if p := recover(); p != nil {
+			f.schema, f.panicked = nil, fmt.Sprintf("%v (in the introspection shared by concurrent calls)\n%s", p, debug.Stack())
+		}
+	}()
+	f.schema, f.err = Fetch(ctx, st.client, req)
+	if f.err == nil {
+		f.at = st.cache.Put(key, f.schema)
+	}
+}
+
+func (st *Store) fileLoaded() time.Time { return st.file.loaded }
+
+// MaxFileBytes bounds a schema file, as MaxIntrospectionBytes bounds an
+// introspection answer.
+const MaxFileBytes = MaxIntrospectionBytes
+
+// Load reads a schema file: an introspection answer as JSON (with or
+// without its "data" member), or SDL. Its errors read after the file's
+// name.
+func Load(path string, now time.Time) (*Schema, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot be read: %v", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("cannot be read: %v", err)
+	}
+	if len(data) > MaxFileBytes {
+		return nil, fmt.Errorf("is over %d MiB, more than any schema needs", MaxFileBytes>>20)
+	}
+	var s *Schema
+	if trimmed := bytes.TrimSpace(data); len(trimmed) > 0 && trimmed[0] == '{' {
+		r, err := ParseResult(data)
+		if err != nil {
+			return nil, fmt.Errorf("is JSON but not an introspection answer: %v", err)
+		}
+		if s, err = New(r); err != nil {
+			return nil, err
+		}
+	} else if s, err = FromSDL(string(data)); err != nil {
+		return nil, fmt.Errorf("is not valid SDL: %v", err)
+	}
+	s.loaded = now
+	return s, nil
+}
