@@ -37,6 +37,8 @@ type fetch struct {
 	err    error
 	// panicked holds a panic of the fetch, with its stack.
 	panicked string
+	// callers counts the calls served by this fetch (under Store.mu).
+	callers int
 }
 
 // NewStore returns a store that keeps schemas in cache, fetches them with
@@ -73,6 +75,7 @@ func (st *Store) Get(ctx context.Context, req upstream.Request, refresh bool) (G
 		st.inflight[key] = f
 		go st.run(context.WithoutCancel(ctx), key, req, f)
 	}
+	f.callers++
 	st.mu.Unlock()
 	select {
 	case <-f.done:

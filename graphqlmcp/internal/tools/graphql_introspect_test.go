@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"net/http"
 	"net/http/httptest"
 	"sort"
@@ -406,5 +408,35 @@ func TestIntrospectTypesAndSearchShareTheBudget(t *testing.T) {
 	}
 	if !strings.Contains(text, "Left out: ") || !strings.Contains(text, `Ask for them in another call: types: [`) || !strings.Contains(text, `names contain "field00"`) {
 		t.Errorf("the answer does not name what it left out, or lacks the search:\n%s", text[max(0, len(text)-3000):])
+	}
+}
+
+// TestSchemaFileServesTheDefaultEndpoint: with --schema, graphql_introspect
+// reads the default endpoint's schema from the file, even from an endpoint
+// whose introspection is disabled, and sends nothing; another endpoint is
+// still introspected.
+func TestSchemaFileServesTheDefaultEndpoint(t *testing.T) {
+	disabled, rec := testservers.Start(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"errors":[{"message":"introspection is disabled"}]}`)
+	}))
+	path := filepath.Join(t.TempDir(), "schema.graphql")
+	if err := os.WriteFile(path, []byte(starwars.Schema), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := testConfig(t, disabled.URL)
+	var err error
+	if cfg.Schema, err = schema.Load(path, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	h := connect(t, cfg, nil)
+	res := h.call(t, "graphql_introspect", map[string]any{"types": []string{"Droid"}})
+	if res.IsError || !strings.Contains(mcptest.Text(res), "type Droid implements Character") || rec.Count() != 0 {
+		t.Errorf("isError=%v, %d requests: %s", res.IsError, rec.Count(), mcptest.Text(res))
+	}
+	other, _ := testservers.Start(t, testservers.Starwars())
+	res = h.call(t, "graphql_introspect", map[string]any{"endpoint": other.URL, "types": []string{"Human"}})
+	if res.IsError || !strings.Contains(mcptest.Text(res), "type Human") {
+		t.Errorf("another endpoint: isError=%v %s", res.IsError, mcptest.Text(res))
 	}
 }
