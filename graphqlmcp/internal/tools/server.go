@@ -31,8 +31,8 @@ type Options struct {
 
 // handlers holds the dependencies of both tools.
 type handlers struct {
-	cfg    config.Config
-	policy upstream.Policy
+	cfg     config.Config
+	policy  upstream.Policy
 	client  *upstream.Client
 	schemas *schema.Store
 }
