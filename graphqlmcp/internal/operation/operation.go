@@ -26,6 +26,9 @@ type Chosen struct {
 	// operation than the one judged here. It is the query as given when
 	// that holds nothing more, else the document printed again.
 	Text string
+	// Sent is the document Text holds: the operation and the fragments it
+	// uses, with positions in the query as given.
+	Sent *ast.QueryDocument
 }
 
 // Name is the operation's name, or "(anonymous)".
@@ -60,7 +63,8 @@ func Choose(query, operationName string) (Chosen, error) {
 	default:
 		op = doc.Operations[0]
 	}
-	return Chosen{Doc: doc, Op: op, Text: textToSend(query, doc, op)}, nil
+	text, sent := textToSend(query, doc, op)
+	return Chosen{Doc: doc, Op: op, Text: text, Sent: sent}, nil
 }
 
 // checkOperationNames applies the GraphQL spec's Operation Name Uniqueness
@@ -87,11 +91,11 @@ func checkOperationNames(ops ast.OperationList) error {
 // textToSend is op and the fragments it spreads, directly or through other
 // fragments: query itself when the document holds nothing else, else the
 // document printed again without the rest.
-func textToSend(query string, doc *ast.QueryDocument, op *ast.OperationDefinition) string {
+func textToSend(query string, doc *ast.QueryDocument, op *ast.OperationDefinition) (string, *ast.QueryDocument) {
 	used := map[string]bool{}
 	walk(doc, op, func(*ast.Field) {}, func(name string) { used[name] = true })
 	if len(doc.Operations) == 1 && len(used) == len(doc.Fragments) {
-		return query
+		return query, doc
 	}
 	minimal := &ast.QueryDocument{Operations: ast.OperationList{op}}
 	for _, def := range doc.Fragments {
@@ -101,7 +105,7 @@ func textToSend(query string, doc *ast.QueryDocument, op *ast.OperationDefinitio
 	}
 	var b strings.Builder
 	formatter.NewFormatter(&b).FormatQueryDocument(minimal)
-	return b.String()
+	return b.String(), minimal
 }
 
 // walk calls field for every field op selects and fragment for every

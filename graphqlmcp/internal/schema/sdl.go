@@ -86,6 +86,9 @@ func typeFromSDL(def *ast.Definition) fullType {
 			t.Interfaces = append(t.Interfaces, namedRef("INTERFACE", name))
 		}
 		for _, f := range def.Fields {
+			if strings.HasPrefix(f.Name, "__") {
+				continue // __schema and __type, which gqlparser adds to the query type
+			}
 			deprecated, reason := deprecationFromSDL(f.Directives)
 			t.Fields = append(t.Fields, field{
 				Name: f.Name, Description: describe(f.Description), Args: argsFromSDL(f.Arguments),

@@ -3,6 +3,7 @@ package schema
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -26,6 +27,18 @@ type Store struct {
 
 	mu       sync.Mutex
 	inflight map[string]*fetch
+	// refused remembers, for the cache's lifetime, the endpoints that
+	// answered without describing their schema, so that every call to them
+	// does not ask again.
+	refused map[string]refusal
+}
+
+// maxRefused bounds the refusals remembered.
+const maxRefused = 1000
+
+type refusal struct {
+	err *FetchError
+	at  time.Time
 }
 
 // fetch is one introspection under way, which callers of the same key wait
@@ -44,7 +57,7 @@ type fetch struct {
 // NewStore returns a store that keeps schemas in cache, fetches them with
 // client, and serves file (which may be nil) for the default endpoint.
 func NewStore(cache *Cache, client *upstream.Client, file *Schema, now func() time.Time) *Store {
-	return &Store{cache: cache, client: client, file: file, now: now, inflight: map[string]*fetch{}}
+	return &Store{cache: cache, client: client, file: file, now: now, inflight: map[string]*fetch{}, refused: map[string]refusal{}}
 }
 
 // Got is a schema and where it came from.
@@ -69,6 +82,13 @@ func (st *Store) Get(ctx context.Context, req upstream.Request, refresh bool) (G
 		}
 	}
 	st.mu.Lock()
+	if r, ok := st.refused[key]; ok {
+		if !refresh && st.now().Sub(r.at) < st.cache.ttl {
+			st.mu.Unlock()
+			return Got{FetchedAt: r.at, Cached: true}, r.err
+		}
+		delete(st.refused, key)
+	}
 	f, running := st.inflight[key]
 	if !running {
 		f = &fetch{done: make(chan struct{})}
@@ -106,6 +126,15 @@ func (st *Store) run(ctx context.Context, key string, req upstream.Request, f *f
 	f.schema, f.err = Fetch(ctx, st.client, req)
 	if f.err == nil {
 		f.at = st.cache.Put(key, f.schema)
+	}
+	var refused *FetchError
+	if errors.As(f.err, &refused) && refused.SendUnchecked && st.cache.ttl > 0 {
+		st.mu.Lock()
+		if len(st.refused) >= maxRefused {
+			clear(st.refused) // a bound on memory; those still refusing are asked again
+		}
+		st.refused[key] = refusal{err: refused, at: st.now()}
+		st.mu.Unlock()
 	}
 }
 

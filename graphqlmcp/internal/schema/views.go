@@ -5,7 +5,11 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
+
+	"github.com/vektah/gqlparser/v2"
+	"github.com/vektah/gqlparser/v2/ast"
 )
 
 // MaxViewBytes is the largest text a view returns: about 25k tokens, under the
@@ -23,6 +27,21 @@ type Schema struct {
 	all     *View
 	current *View
 	loaded  time.Time // when a schema file was read; zero otherwise
+
+	// validator is the schema as gqlparser's validator takes it, built on
+	// first use.
+	validatorOnce sync.Once
+	validator     *ast.Schema
+	validatorErr  error
+}
+
+// Validator returns the schema, deprecated members included, as gqlparser's
+// validator takes it. It is built from the SDL on first use and kept.
+func (s *Schema) Validator() (*ast.Schema, error) {
+	s.validatorOnce.Do(func() {
+		s.validator, s.validatorErr = gqlparser.LoadSchema(&ast.Source{Name: "schema", Input: s.all.SDL})
+	})
+	return s.validator, s.validatorErr
 }
 
 // View is a schema as one setting of includeDeprecated shows it.

@@ -65,6 +65,23 @@ func (r *Recorder) Count() int {
 	return len(r.received)
 }
 
+// Introspections and Operations count the requests received so far that
+// were introspection queries and that were anything else.
+func (r *Recorder) Introspections() int { return r.countKind(true) }
+
+// Operations: see Introspections.
+func (r *Recorder) Operations() int { return r.countKind(false) }
+
+func (r *Recorder) countKind(introspection bool) int {
+	n := 0
+	for _, req := range r.Requests() {
+		if bytes.Contains(req.Body, []byte(`"operationName":"IntrospectionQuery"`)) == introspection {
+			n++
+		}
+	}
+	return n
+}
+
 // Starwars returns the graph-gophers example Star Wars API.
 func Starwars(opts ...graphql.SchemaOpt) http.Handler {
 	return &relay.Handler{Schema: graphql.MustParseSchema(starwars.Schema, &starwars.Resolver{}, opts...)}

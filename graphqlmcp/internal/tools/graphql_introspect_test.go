@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -86,12 +87,13 @@ func TestIntrospectRoundTrip(t *testing.T) {
 		t.Fatalf("isError: %s", mcptest.Text(res))
 	}
 	// graph-gophers predates isOneOf and specifiedByURL: the newest query
-	// is rejected, then the one without isOneOf, and the legacy one answers.
+	// is rejected with errors that name both, so the next one asked is the
+	// oldest, skipping the one that would fail on specifiedByURL.
 	reqs := rec.Requests()
-	if len(reqs) != 3 {
-		t.Fatalf("want three introspection queries, newest first; got %d requests", len(reqs))
+	if len(reqs) != 2 {
+		t.Fatalf("want two introspection queries, newest first; got %d requests", len(reqs))
 	}
-	for i, want := range []struct{ oneOf, specifiedBy bool }{{true, true}, {false, true}, {false, false}} {
+	for i, want := range []struct{ oneOf, specifiedBy bool }{{true, true}, {false, false}} {
 		body := string(reqs[i].Body)
 		if strings.Contains(body, "isOneOf") != want.oneOf || strings.Contains(body, "specifiedByURL") != want.specifiedBy {
 			t.Errorf("query %d: isOneOf %v, specifiedByURL %v; want %v, %v", i+1, !want.oneOf, !want.specifiedBy, want.oneOf, want.specifiedBy)
@@ -439,4 +441,35 @@ func TestSchemaFileServesTheDefaultEndpoint(t *testing.T) {
 	if res.IsError || !strings.Contains(mcptest.Text(res), "type Human") {
 		t.Errorf("another endpoint: isError=%v %s", res.IsError, mcptest.Text(res))
 	}
+}
+
+// TestIntrospectFallsBackOneStep: an endpoint that lacks isOneOf alone
+// (graphql-js before 16.9) is asked the query without it, not the oldest.
+func TestIntrospectFallsBackOneStep(t *testing.T) {
+	answer := mustIntrospection(t, starwars.Schema)
+	srv, rec := testservers.Start(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		if bytes.Contains(body, []byte("isOneOf")) {
+			io.WriteString(w, `{"errors":[{"message":"Cannot query field \"isOneOf\" on type \"__Type\"."}]}`)
+			return
+		}
+		w.Write(answer)
+	}))
+	res := connect(t, testConfig(t, srv.URL), nil).call(t, "graphql_introspect", map[string]any{})
+	reqs := rec.Requests()
+	if res.IsError || len(reqs) != 2 || !bytes.Contains(reqs[1].Body, []byte("specifiedByURL")) {
+		t.Errorf("isError=%v, %d requests; the second should keep specifiedByURL", res.IsError, len(reqs))
+	}
+}
+
+// mustIntrospection is graph-gophers' introspection answer for sdl, as a
+// whole response.
+func mustIntrospection(t *testing.T, sdl string) []byte {
+	t.Helper()
+	result, err := graphql.MustParseSchema(sdl, nil).ToJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(append([]byte(`{"data":`), result...), '}')
 }

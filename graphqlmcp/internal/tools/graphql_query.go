@@ -122,16 +122,20 @@ func (h *handlers) graphqlQuery(ctx context.Context, _ *mcp.CallToolRequest, arg
 	if err := chosen.CheckNoIntrospection(); err != nil {
 		return nil, nil, err
 	}
+	req, err := h.target(args.Endpoint, args.Headers, timeout)
+	if err != nil {
+		return nil, nil, err
+	}
+	unchecked, err := h.validate(ctx, req, chosen, args.Variables)
+	if err != nil {
+		return nil, nil, err
+	}
 	score, err := complexity.Score(chosen.Doc, chosen.Op, args.Variables)
 	if err != nil {
 		return nil, nil, err
 	}
 	if score.Score > h.cfg.MaxComplexity {
 		return nil, nil, overCeiling(score, h.cfg.MaxComplexity)
-	}
-	req, err := h.target(args.Endpoint, args.Headers, timeout)
-	if err != nil {
-		return nil, nil, err
 	}
 	req.Query, req.Variables, req.OperationName = chosen.Text, args.Variables, args.OperationName
 	resp, err := h.client.Post(ctx, req)
@@ -147,6 +151,9 @@ func (h *handlers) graphqlQuery(ctx context.Context, _ *mcp.CallToolRequest, arg
 	}
 	if resp.Status < 200 || resp.Status > 299 {
 		texts = append(texts, fmt.Sprintf("%s answered HTTP %d with this GraphQL response.", httpx.DisplayURL(req.Target.URL), resp.Status))
+	}
+	if unchecked != "" {
+		texts = append(texts, unchecked)
 	}
 	result := mcptool.Text(texts...)
 	result.IsError = !resp.HasData

@@ -114,18 +114,32 @@ func (c *Client) Post(ctx context.Context, req Request) (*Response, error) {
 	}
 	status := strings.TrimSpace(fmt.Sprintf("%d %s", answer.Status, http.StatusText(answer.Status)))
 	hint := ""
-	if answer.Status == http.StatusUnauthorized || answer.Status == http.StatusForbidden {
+	if RefusesCredentials(answer.Status) {
 		hint = ". The endpoint refused the credentials: check the Authorization header (--headers or GRAPHQL_HEADERS when starting graphqlmcp, or headers in the call)"
 	}
 	if answer.Status < 200 || answer.Status > 299 {
-		return nil, fmt.Errorf("%s answered HTTP %s, not a GraphQL response: %s%s", endpoint, status, snippetOrEmpty(body), hint)
+		return nil, &NotGraphQLError{Status: answer.Status, message: fmt.Sprintf("%s answered HTTP %s, not a GraphQL response: %s%s", endpoint, status, snippetOrEmpty(body), hint)}
 	}
 	mediaType, _, _ := mime.ParseMediaType(answer.Header.Get("Content-Type"))
 	if mediaType == "" {
 		mediaType = "no Content-Type"
 	}
-	return nil, fmt.Errorf("%s answered HTTP %s with a body that is not a GraphQL response (%s): %s",
-		endpoint, status, mediaType, snippetOrEmpty(body))
+	return nil, &NotGraphQLError{Status: answer.Status, message: fmt.Sprintf("%s answered HTTP %s with a body that is not a GraphQL response (%s): %s",
+		endpoint, status, mediaType, snippetOrEmpty(body))}
+}
+
+// NotGraphQLError is an endpoint's answer that is not a GraphQL response.
+type NotGraphQLError struct {
+	Status  int
+	message string
+}
+
+func (e *NotGraphQLError) Error() string { return e.message }
+
+// RefusesCredentials reports an HTTP status that says the credentials were
+// refused (401, 403).
+func RefusesCredentials(status int) bool {
+	return status == http.StatusUnauthorized || status == http.StatusForbidden
 }
 
 func snippetOrEmpty(body []byte) string {

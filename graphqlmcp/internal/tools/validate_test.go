@@ -1,0 +1,177 @@
+package tools
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/graph-gophers/graphql-go/example/starwars"
+
+	"github.com/mcpforge/servers/graphqlmcp/internal/config"
+	"github.com/mcpforge/servers/graphqlmcp/internal/schema"
+	"github.com/mcpforge/servers/graphqlmcp/internal/testservers"
+	"github.com/mcpforge/servers/shared/mcptest"
+)
+
+// starwarsAnswering is the Star Wars API with an introspection that answers
+// the newest query at once, as graphql-js does, so that each introspection
+// costs one request.
+func starwarsAnswering(t *testing.T) http.Handler {
+	answer := mustIntrospection(t, starwars.Schema)
+	api := testservers.Starwars()
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if bytes.Contains(body, []byte(`"operationName":"IntrospectionQuery"`)) {
+			w.Header().Set("Content-Type", "application/json")
+			w.Write(answer)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		api.ServeHTTP(w, r)
+	})
+}
+
+func validating(t *testing.T, endpoint string) config.Config {
+	cfg := testConfig(t, endpoint)
+	cfg.Validate = true
+	return cfg
+}
+
+// TestQueryValidatedBeforeSending: an operation that does not match the
+// schema, or variables that do not match the operation, are refused with
+// each error's place and the validator's suggestion, and nothing but the
+// introspection is sent.
+func TestQueryValidatedBeforeSending(t *testing.T) {
+	tests := []struct {
+		name string
+		args map[string]any
+		want []string
+	}{
+		{"misspelt field", map[string]any{"query": "{\n  hero {\n    nmae\n  }\n}"},
+			[]string{"query does not match the schema of", "so it was not sent", `line 3, column 5: Cannot query field "nmae" on type "Character". Did you mean "name"?`, "graphql_introspect"}},
+		{"unknown argument", map[string]any{"query": `{ hero(episod: JEDI) { name } }`},
+			[]string{`Unknown argument "episod" on field "Query.hero". Did you mean "episode"?`}},
+		{"leaf with a selection", map[string]any{"query": `{ hero { name { x } } }`}, []string{`Field "name" must not have a selection since type "String" has no subfields`}},
+		{"object without a selection", map[string]any{"query": `{ hero }`}, []string{`Field "hero" of type "Character" must have a selection of subfields`}},
+		{"wrong variable type", map[string]any{"query": `query($e: Episode) { hero(episode: $e) { name } }`, "variables": map[string]any{"e": "NOPE"}},
+			[]string{"variables do not match the operation's variable definitions, so it was not sent", "NOPE", "fix variables"}},
+		{"missing required variable", map[string]any{"query": `query($id: ID!) { human(id: $id) { name } }`},
+			[]string{"variables do not match", "must be defined"}},
+		{"error in a fragment", map[string]any{"query": "{ hero { ...F } }\nfragment F on Character { nmae }"},
+			[]string{`line 2, column 27: Cannot query field "nmae"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv, rec := testservers.Start(t, starwarsAnswering(t))
+			res := connect(t, validating(t, srv.URL), nil).call(t, "graphql_query", tt.args)
+			if !res.IsError {
+				t.Fatalf("isError is false: %s", mcptest.Text(res))
+			}
+			for _, want := range tt.want {
+				if !strings.Contains(mcptest.Text(res), want) {
+					t.Errorf("error %q lacks %q", mcptest.Text(res), want)
+				}
+			}
+			if rec.Operations() != 0 || rec.Introspections() != 1 {
+				t.Errorf("%d operations and %d introspections reached the endpoint, want 0 and 1", rec.Operations(), rec.Introspections())
+			}
+		})
+	}
+}
+
+// TestQueryIntrospectsOnce: the first graphql_query to an endpoint costs one
+// introspection request, later ones none, and a valid operation is sent as
+// before.
+func TestQueryIntrospectsOnce(t *testing.T) {
+	srv, rec := testservers.Start(t, starwarsAnswering(t))
+	h := connect(t, validating(t, srv.URL), nil)
+	for i := range 3 {
+		res := h.call(t, "graphql_query", map[string]any{"query": `query($e: Episode) { hero(episode: $e) { name } }`, "variables": map[string]any{"e": "EMPIRE"}})
+		if res.IsError || !strings.Contains(mcptest.Text(res), "Luke Skywalker") || strings.Contains(mcptest.Text(res), "Not checked") {
+			t.Fatalf("call %d: %s", i+1, mcptest.Text(res))
+		}
+	}
+	if rec.Introspections() != 1 || rec.Operations() != 3 {
+		t.Errorf("%d introspections and %d operations for three calls, want 1 and 3", rec.Introspections(), rec.Operations())
+	}
+	// graphql_introspect shares the schema: no request.
+	if res := h.call(t, "graphql_introspect", map[string]any{"types": []string{"Droid"}}); res.IsError || rec.Introspections() != 1 {
+		t.Errorf("graphql_introspect after graphql_query: isError=%v, %d introspections", res.IsError, rec.Introspections())
+	}
+}
+
+// TestQueryUncheckedWhenIntrospectionIsDisabled: an endpoint that refuses
+// introspection still runs operations, unchecked, and the result says so;
+// it is not asked again on every call. With --schema the operation is
+// checked with no introspection at all.
+func TestQueryUncheckedWhenIntrospectionIsDisabled(t *testing.T) {
+	api := testservers.Starwars()
+	disabled := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if bytes.Contains(body, []byte("__schema")) {
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, `{"errors":[{"message":"GraphQL introspection is not allowed"}]}`)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		api.ServeHTTP(w, r)
+	})
+	srv, rec := testservers.Start(t, disabled)
+	h := connect(t, validating(t, srv.URL), nil)
+	for range 2 {
+		res := h.call(t, "graphql_query", map[string]any{"query": "{ hero { name } }"})
+		if res.IsError || !strings.Contains(mcptest.Text(res), "R2-D2") ||
+			!strings.Contains(mcptest.Text(res), "Not checked against the schema before sending: introspection of") ||
+			!strings.Contains(mcptest.Text(res), "GraphQL introspection is not allowed") {
+			t.Fatalf("isError=%v: %s", res.IsError, mcptest.Text(res))
+		}
+	}
+	if n := rec.Introspections(); n != 3 { // the three forms of the query, once
+		t.Errorf("%d introspection requests for two calls, want the 3 of the first", n)
+	}
+
+	path := filepath.Join(t.TempDir(), "schema.graphql")
+	if err := os.WriteFile(path, []byte(starwars.Schema), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv, rec = testservers.Start(t, disabled)
+	cfg := validating(t, srv.URL)
+	var err error
+	if cfg.Schema, err = schema.Load(path, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	res := connect(t, cfg, nil).call(t, "graphql_query", map[string]any{"query": "{ hero { nmae } }"})
+	if !res.IsError || !strings.Contains(mcptest.Text(res), `Did you mean "name"?`) || rec.Count() != 0 {
+		t.Errorf("with --schema: isError=%v, %d requests: %s", res.IsError, rec.Count(), mcptest.Text(res))
+	}
+}
+
+// TestQueryIntrospectionCredentialsRefused: an introspection answered 401
+// ends the call with the credentials message, and the operation is not sent
+// as well.
+func TestQueryIntrospectionCredentialsRefused(t *testing.T) {
+	srv, rec := testservers.Start(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusUnauthorized)
+		io.WriteString(w, `{"errors":"Invalid API key"}`)
+	}))
+	res := connect(t, validating(t, srv.URL), nil).call(t, "graphql_query", map[string]any{"query": "{ hero { name } }"})
+	if !res.IsError || !strings.Contains(mcptest.Text(res), "refused the credentials") || rec.Operations() != 0 {
+		t.Errorf("isError=%v, %d operations sent: %s", res.IsError, rec.Operations(), mcptest.Text(res))
+	}
+}
+
+// TestValidationNeverLetsAMutationThrough: the mutation guard judges first;
+// a refused mutation costs no request at all, not even an introspection.
+func TestValidationNeverLetsAMutationThrough(t *testing.T) {
+	srv, rec := testservers.Start(t, starwarsAnswering(t))
+	res := connect(t, validating(t, srv.URL), nil).call(t, "graphql_query", map[string]any{"query": `mutation { createReview(episode: JEDI, review: {stars: 5}) { stars } }`})
+	if !res.IsError || !strings.Contains(mcptest.Text(res), "allowMutations") || rec.Count() != 0 {
+		t.Errorf("isError=%v, %d requests: %s", res.IsError, rec.Count(), mcptest.Text(res))
+	}
+}
