@@ -85,6 +85,9 @@ func instructions(cfg config.Config) string {
 		b.WriteString("; a call may name another endpoint")
 	}
 	b.WriteString(".\nStart with graphql_introspect to learn the schema (large schemas give an overview; then ask for types or search), then run operations with graphql_query.\n")
+	if cfg.Validate {
+		b.WriteString("Operations are checked against the endpoint's schema before sending: an error names its line and column and suggests close names.\n")
+	}
 	fmt.Fprintf(&b, "Operations are scored before sending: a field costs 1 plus its first/last/limit argument (else 1) times the cost of its subfields; the ceiling is %d.\n", cfg.MaxComplexity)
 	b.WriteString(mutationText(cfg.Mutations).instructions + "\n")
 	fmt.Fprintf(&b, "Requests time out after %d ms unless a call sets timeout; responses over %s are refused.",

@@ -175,3 +175,15 @@ func TestValidationNeverLetsAMutationThrough(t *testing.T) {
 		t.Errorf("isError=%v, %d requests: %s", res.IsError, rec.Count(), mcptest.Text(res))
 	}
 }
+
+// TestInstructionsFollowValidate: the server's instructions say operations
+// are checked only when they are.
+func TestInstructionsFollowValidate(t *testing.T) {
+	for _, on := range []bool{true, false} {
+		cfg := testConfig(t, "http://127.0.0.1:1/graphql")
+		cfg.Validate = on
+		if got := strings.Contains(instructions(cfg), "checked against the endpoint's schema"); got != on {
+			t.Errorf("--validate=%v: the instructions say checked: %v", on, got)
+		}
+	}
+}
