@@ -20,20 +20,12 @@ import (
 // TestStoreSharesOneFetch: concurrent first calls for one endpoint make one
 // introspection request between them, and later calls none.
 func TestStoreSharesOneFetch(t *testing.T) {
-	answer := readFile(t, filepath.Join("testdata", "synthetic.json"))
 	release := make(chan struct{})
 	var requests atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+	store, req := heldStore(t, func() {
 		requests.Add(1)
 		<-release
-		w.Header().Set("Content-Type", "application/json")
-		w.Write(answer)
-	}))
-	t.Cleanup(srv.Close)
-	u, _ := url.Parse(srv.URL)
-	client := &upstream.Client{Caller: &httpx.Caller{HTTP: srv.Client(), Logger: slog.New(slog.DiscardHandler)}, MaxResponseBytes: 1 << 20}
-	store := NewStore(NewCache(time.Minute, DefaultCacheBytes, time.Now), client, nil, time.Now)
-	req := upstream.Request{Target: upstream.Target{URL: u}, Timeout: 10 * time.Second}
+	})
 
 	const calls = 5
 	var wg sync.WaitGroup
@@ -74,20 +66,12 @@ func TestStoreSharesOneFetch(t *testing.T) {
 // TestStoreCallerGivesUp: a caller whose context ends stops waiting at
 // once, and the fetch goes on for the others.
 func TestStoreCallerGivesUp(t *testing.T) {
-	answer := readFile(t, filepath.Join("testdata", "synthetic.json"))
 	release := make(chan struct{})
 	arrived := make(chan struct{}, 1)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+	store, req := heldStore(t, func() {
 		arrived <- struct{}{}
 		<-release
-		w.Header().Set("Content-Type", "application/json")
-		w.Write(answer)
-	}))
-	t.Cleanup(srv.Close)
-	u, _ := url.Parse(srv.URL)
-	client := &upstream.Client{Caller: &httpx.Caller{HTTP: srv.Client(), Logger: slog.New(slog.DiscardHandler)}, MaxResponseBytes: 1 << 20}
-	store := NewStore(NewCache(time.Minute, DefaultCacheBytes, time.Now), client, nil, time.Now)
-	req := upstream.Request{Target: upstream.Target{URL: u}, Timeout: 10 * time.Second}
+	})
 
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
@@ -104,4 +88,21 @@ func TestStoreCallerGivesUp(t *testing.T) {
 	if got, err := store.Get(context.Background(), req, false); err != nil || got.Schema == nil {
 		t.Errorf("the fetch did not go on: %v", err)
 	}
+}
+
+// heldStore is a store whose endpoint calls hold (which may block) before
+// it answers every request with testdata/synthetic.json.
+func heldStore(t *testing.T, hold func()) (*Store, upstream.Request) {
+	t.Helper()
+	answer := readFile(t, filepath.Join("testdata", "synthetic.json"))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		hold()
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(answer)
+	}))
+	t.Cleanup(srv.Close)
+	u, _ := url.Parse(srv.URL)
+	client := &upstream.Client{Caller: &httpx.Caller{HTTP: srv.Client(), Logger: slog.New(slog.DiscardHandler)}, MaxResponseBytes: 1 << 20}
+	store := NewStore(NewCache(time.Minute, DefaultCacheBytes, time.Now), client, nil, time.Now)
+	return store, upstream.Request{Target: upstream.Target{URL: u}, Timeout: 10 * time.Second}
 }
