@@ -176,7 +176,9 @@ func (d *demo) graphql(ctx context.Context) error {
 		wantError bool
 	}{
 		{"graphql_introspect", map[string]any{"types": []string{"Character"}}, false},
+		{"graphql_query", map[string]any{"query": "query Hero($episode: Episode) { hero(episode: $episode) { nmae appearsIn } }", "variables": map[string]any{"episode": "EMPIRE"}}, true},
 		{"graphql_query", map[string]any{"query": "query Hero($episode: Episode) { hero(episode: $episode) { name appearsIn } }", "variables": map[string]any{"episode": "EMPIRE"}}, false},
+		{"graphql_query", map[string]any{"query": "{ hero { friends { friends { friends { name } } } } }"}, true},
 		{"graphql_query", map[string]any{"query": "mutation { createReview(episode: JEDI, review: {stars: 5, commentary: \"Great\"}) { stars commentary } }"}, true},
 		{"graphql_query", map[string]any{"query": "mutation { createReview(episode: JEDI, review: {stars: 5, commentary: \"Great\"}) { stars commentary } }", "allowMutations": true}, false},
 	}

@@ -1,11 +1,18 @@
-// Package complexity scores a GraphQL operation before it is sent, so that a
+// Package complexity prices a GraphQL operation before it is sent, so that a
 // server can refuse operations that would fetch too much.
 //
-// A field costs 1 plus its multiplier times the summed cost of its children.
-// The multiplier is the value of the field's first pagination argument (first,
-// last, limit, take, top, pageSize, perPage, per_page or count) when that is an
-// integer of at least 1, else 1. So { users(first: 10) { id name } } costs
-// 1 + 10 × 2 = 21. The scoring needs no schema: it reads the document alone.
+// The price of an operation is the number of list items it can return,
+// each list nested in other lists counted once per enclosing item (the model
+// GitHub documents for its node limit), and at least 1. A list's size is the
+// largest of its slicing arguments (first, last, limit, ...), else its
+// schema default, else AssumedListSize. A Relay connection (an object with
+// edges or nodes) takes its size from its own slicing argument, and its
+// edges and nodes carry that size without multiplying again. Singular
+// objects and scalars count nothing, but an operation may select at most
+// MaxSelections fields.
+//
+// With the endpoint's schema, a field is a list when its type is one.
+// Without it, a field is a list when it has a slicing argument.
 package complexity
 
 import (
@@ -21,21 +28,30 @@ import (
 )
 
 // MaxDepth is the deepest selection nesting an operation may have. Real
-// operations nest a dozen levels; deeper ones are refused before scoring, so
-// scoring's own work stays small.
+// operations nest a dozen levels; deeper ones are refused before pricing.
 const MaxDepth = 100
 
-// Cost is the cost of one field at one path.
+// MaxSelections is the most field selections an operation may make, after
+// fragments are expanded and aliases included, so that a flood of aliases
+// of one cheap field is refused.
+const MaxSelections = 1000
+
+// AssumedListSize is the size of a list whose size no argument or default
+// gives.
+const AssumedListSize = 10
+
+// Cost is what one list contributes, its sublists included.
 type Cost struct {
-	Path       string // response path, dotted: "viewer.repositories.nodes"
-	Multiplier int    // its pagination multiplier (1 when it has none)
-	Total      int    // the field's cost, its subtree included
+	Path  string // response path, dotted: "viewer.repositories"
+	Size  int    // its size per enclosing item
+	Items int    // the items it and its sublists can return
 }
 
-// Result is an operation's score.
+// Result is an operation's price.
 type Result struct {
 	Score int
-	// Costliest are the most expensive fields, costliest first (at most 5).
+	// Costliest are the lists that contribute most, costliest first (at
+	// most 5).
 	Costliest []Cost
 }
 
@@ -43,74 +59,313 @@ type Result struct {
 type TooDeepError struct{ Depth int }
 
 func (e *TooDeepError) Error() string {
-	return fmt.Sprintf("query nests selections more than %d levels deep (at least %d), so it was not scored or sent; "+
+	return fmt.Sprintf("query nests selections more than %d levels deep (at least %d), so it was not priced or sent; "+
 		"real operations need far fewer: flatten it, or split it into several queries", MaxDepth, e.Depth)
 }
 
-// Score scores op from doc, reading variable values from vars and falling back
-// to the variables' defaults. Its time and memory are linear in the size of
-// the document: a field's response path is built only for the few costliest.
-func Score(doc *ast.QueryDocument, op *ast.OperationDefinition, vars map[string]any) (Result, error) {
-	s := &scorer{doc: doc, op: op, vars: vars, fragments: map[string]fragmentCost{}, active: map[string]bool{}}
-	total, _, err := s.selectionSet(op.SelectionSet, -1, 0)
+// TooManySelectionsError reports an operation that selects more than
+// MaxSelections fields.
+type TooManySelectionsError struct{}
+
+func (e *TooManySelectionsError) Error() string {
+	return fmt.Sprintf("query selects more than %d fields once its fragments are expanded (aliases included), so it was not sent: "+
+		"select fewer fields, or split it into several queries", MaxSelections)
+}
+
+// Score prices op from doc, reading variable values from vars and falling
+// back to the variables' defaults. schema, when not nil, tells which fields
+// are lists and gives arguments' defaults. Its time and memory are linear in
+// the size of the document: a fragment is walked once per context, and a
+// path is built only for the few costliest lists.
+func Score(doc *ast.QueryDocument, op *ast.OperationDefinition, vars map[string]any, schema *ast.Schema) (Result, error) {
+	s := &scorer{doc: doc, op: op, vars: vars, schema: schema, fragments: map[fragmentKey]fragmentCost{}, active: map[string]bool{}}
+	root := s.rootType()
+	items, _, _, err := s.selectionSet(op.SelectionSet, root, false, -1, 1, 0)
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{Score: total, Costliest: s.costliest(5)}, nil
+	return Result{Score: max(1, items), Costliest: s.costliest(5)}, nil
 }
 
-// maxTies bounds how many fields tied with the n-th costliest are compared
-// by path, so that a document of thousands of equal fields stays cheap.
+type scorer struct {
+	doc    *ast.QueryDocument
+	op     *ast.OperationDefinition
+	vars   map[string]any
+	schema *ast.Schema
+	// fragments memoises each fragment's price per enclosing item: a
+	// spread counts at every use, but a fragment is walked once per context,
+	// so nested reuse cannot make pricing itself exponential.
+	fragments  map[fragmentKey]fragmentCost
+	active     map[string]bool // fragments being walked, to find cycles
+	selections int
+	// fields records every field walked with the index of its parent field
+	// (-1 at the root), from which a list's path is built on demand.
+	fields []walkedField
+	lists  []pricedList
+}
+
+type walkedField struct {
+	name   string // alias, else name
+	parent int
+}
+
+// fragmentKey is a fragment in a context: under a connection, its edges
+// and nodes carry the connection's size.
+type fragmentKey struct {
+	name         string
+	inConnection bool
+}
+
+type fragmentCost struct{ items, depth, selections int }
+
+type pricedList struct {
+	field int // index in fields
+	size  int
+	items int
+}
+
+func (s *scorer) rootType() *ast.Definition {
+	if s.schema == nil {
+		return nil
+	}
+	switch s.op.Operation {
+	case ast.Mutation:
+		return s.schema.Mutation
+	case ast.Subscription:
+		return s.schema.Subscription
+	}
+	return s.schema.Query
+}
+
+// selectionSet prices set per enclosing item. parentType is the type the
+// set selects on (nil when unknown); inConnection is set when it is a
+// connection's selection; parent is the index of the enclosing field (-1 at
+// the root), outer the items enclosing the set (the costliest show whole
+// counts). It returns the items per enclosing item, the depth and the
+// selections made.
+func (s *scorer) selectionSet(set ast.SelectionSet, parentType *ast.Definition, inConnection bool, parent, outer, level int) (items, depth, selections int, err error) {
+	if level >= MaxDepth && len(set) > 0 {
+		return 0, 0, 0, &TooDeepError{Depth: level + 1}
+	}
+	for _, sel := range set {
+		var n, d, c int
+		switch sel := sel.(type) {
+		case *ast.Field:
+			if s.skipped(sel.Directives) {
+				continue
+			}
+			n, d, c, err = s.field(sel, parentType, inConnection, parent, outer, level)
+		case *ast.InlineFragment:
+			if s.skipped(sel.Directives) {
+				continue
+			}
+			n, d, c, err = s.selectionSet(sel.SelectionSet, s.typeNamed(sel.TypeCondition, parentType), inConnection, parent, outer, level)
+		case *ast.FragmentSpread:
+			if s.skipped(sel.Directives) {
+				continue
+			}
+			n, d, c, err = s.spread(sel, parentType, inConnection, parent, outer, level)
+		}
+		if err != nil {
+			return 0, 0, 0, err
+		}
+		items, depth, selections = add(items, n), max(depth, d), add(selections, c)
+	}
+	return items, depth, selections, nil
+}
+
+func (s *scorer) field(f *ast.Field, parentType *ast.Definition, inConnection bool, parent, outer, level int) (int, int, int, error) {
+	s.selections++
+	if s.selections > MaxSelections {
+		return 0, 0, 0, &TooManySelectionsError{}
+	}
+	if strings.HasPrefix(f.Name, "__") {
+		return 0, 1, 1, nil // __typename; __schema and __type are refused before pricing
+	}
+	name := f.Alias
+	if name == "" {
+		name = f.Name
+	}
+	idx := len(s.fields)
+	s.fields = append(s.fields, walkedField{name: name, parent: parent})
+	def, fieldType := s.fieldDefinition(parentType, f.Name)
+	carried := inConnection && (f.Name == "edges" || f.Name == "nodes")
+	size, isList := s.size(f, def)
+	connection := false
+	switch {
+	case carried:
+		isList = false // the connection counted these items
+	case def != nil && isListType(def.Type):
+		isList = true
+	case def != nil:
+		connection = isConnection(fieldType)
+		isList = false
+	case isList: // no schema: a field with a slicing argument is a list, connection or not
+		connection = true
+	}
+	if !isList && !connection {
+		children, depth, selections, err := s.selectionSet(f.SelectionSet, fieldType, false, idx, outer, level+1)
+		return children, depth + 1, selections + 1, err
+	}
+	// A list or a connection: size items per enclosing item.
+	list := len(s.lists)
+	s.lists = append(s.lists, pricedList{field: idx, size: size})
+	children, depth, selections, err := s.selectionSet(f.SelectionSet, fieldType, connection, idx, mul(outer, size), level+1)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	items := add(size, mul(size, children))
+	s.lists[list].items = mul(outer, items)
+	return items, depth + 1, selections + 1, nil
+}
+
+func (s *scorer) spread(spread *ast.FragmentSpread, parentType *ast.Definition, inConnection bool, parent, outer, level int) (int, int, int, error) {
+	key := fragmentKey{spread.Name, inConnection}
+	if memo, ok := s.fragments[key]; ok {
+		if level+memo.depth > MaxDepth {
+			return 0, 0, 0, &TooDeepError{Depth: level + memo.depth}
+		}
+		s.selections = add(s.selections, memo.selections)
+		if s.selections > MaxSelections {
+			return 0, 0, 0, &TooManySelectionsError{}
+		}
+		return memo.items, memo.depth, memo.selections, nil
+	}
+	def := s.doc.Fragments.ForName(spread.Name)
+	if def == nil {
+		return 0, 0, 0, fmt.Errorf("query spreads fragment %q, which it does not define; define it or remove ...%s", spread.Name, spread.Name)
+	}
+	if s.active[spread.Name] {
+		return 0, 0, 0, fmt.Errorf("fragment %q spreads itself, directly or through other fragments; GraphQL forbids fragment cycles", spread.Name)
+	}
+	s.active[spread.Name] = true
+	items, depth, selections, err := s.selectionSet(def.SelectionSet, s.typeNamed(def.TypeCondition, parentType), inConnection, parent, outer, level)
+	delete(s.active, spread.Name)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	s.fragments[key] = fragmentCost{items: items, depth: depth, selections: selections}
+	return items, depth, selections, nil
+}
+
+// fieldDefinition returns the schema's definition of field name on
+// parentType and the definition of its named type; nils when either is
+// unknown.
+func (s *scorer) fieldDefinition(parentType *ast.Definition, name string) (*ast.FieldDefinition, *ast.Definition) {
+	if s.schema == nil || parentType == nil {
+		return nil, nil
+	}
+	def := parentType.Fields.ForName(name)
+	if def == nil {
+		return nil, nil
+	}
+	return def, s.schema.Types[def.Type.Name()]
+}
+
+func (s *scorer) typeNamed(name string, otherwise *ast.Definition) *ast.Definition {
+	if s.schema == nil || name == "" {
+		return otherwise
+	}
+	return s.schema.Types[name]
+}
+
+func isListType(t *ast.Type) bool { return t != nil && t.Elem != nil }
+
+// isConnection reports a Relay connection type: an object or interface
+// with edges or nodes.
+func isConnection(def *ast.Definition) bool {
+	if def == nil || (def.Kind != ast.Object && def.Kind != ast.Interface) {
+		return false
+	}
+	return def.Fields.ForName("edges") != nil || def.Fields.ForName("nodes") != nil
+}
+
+// isSlicingArgument reports the argument names that give a list's size.
+func isSlicingArgument(name string) bool {
+	switch name {
+	case "first", "last", "limit", "take", "top", "pageSize", "perPage", "per_page", "count":
+		return true
+	}
+	return false
+}
+
+// size is the largest of f's slicing arguments (also one level inside an
+// input object: pagination: {pageSize: 100}), else the largest slicing
+// argument's default in the schema, else AssumedListSize. given reports
+// that f itself gave one.
+func (s *scorer) size(f *ast.Field, def *ast.FieldDefinition) (size int, given bool) {
+	size = -1
+	consider := func(name string, v *ast.Value) {
+		if n, ok := s.intValue(v); ok && isSlicingArgument(name) {
+			size = max(size, n)
+		}
+	}
+	for _, arg := range f.Arguments {
+		consider(arg.Name, arg.Value)
+		literal, value, ok := s.resolve(arg.Value)
+		switch {
+		case !ok:
+		case literal != nil && literal.Kind == ast.ObjectValue:
+			for _, child := range literal.Children {
+				consider(child.Name, child.Value)
+			}
+		case literal == nil:
+			if object, isObject := value.(map[string]any); isObject {
+				for name, v := range object {
+					if n, ok := intOf(v); ok && isSlicingArgument(name) {
+						size = max(size, n)
+					}
+				}
+			}
+		}
+	}
+	if size >= 0 {
+		return max(0, size), true
+	}
+	if def != nil {
+		for _, arg := range def.Arguments {
+			if arg.DefaultValue != nil && isSlicingArgument(arg.Name) && arg.DefaultValue.Kind == ast.IntValue {
+				if n, err := strconv.ParseInt(arg.DefaultValue.Raw, 10, 64); err == nil {
+					size = max(size, int(n))
+				}
+			}
+		}
+	}
+	if size >= 0 {
+		return size, false
+	}
+	return AssumedListSize, false
+}
+
+// maxTies bounds how many lists tied with the n-th costliest are compared
+// by path, so that a document of thousands of equal lists stays cheap.
 const maxTies = 1000
 
-// costliest returns the n costliest fields, ties broken by path, building
+// costliest returns the n costliest lists, ties broken by path, building
 // paths only for the candidates.
 func (s *scorer) costliest(n int) []Cost {
-	order := make([]int, len(s.fields))
+	order := make([]int, len(s.lists))
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(s.fields[b].total, s.fields[a].total) })
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(s.lists[b].items, s.lists[a].items) })
 	candidates := order
 	if len(order) > n {
 		cut := n
-		for cut < len(order) && cut < n+maxTies && s.fields[order[cut]].total == s.fields[order[n-1]].total {
+		for cut < len(order) && cut < n+maxTies && s.lists[order[cut]].items == s.lists[order[n-1]].items {
 			cut++
 		}
 		candidates = order[:cut]
 	}
 	costs := make([]Cost, len(candidates))
 	for i, idx := range candidates {
-		f := s.fields[idx]
-		costs[i] = Cost{Path: s.path(idx), Multiplier: f.multiplier, Total: f.total}
+		l := s.lists[idx]
+		costs[i] = Cost{Path: s.path(l.field), Size: l.size, Items: l.items}
 	}
 	slices.SortStableFunc(costs, func(a, b Cost) int {
-		return cmp.Or(cmp.Compare(b.Total, a.Total), strings.Compare(a.Path, b.Path))
+		return cmp.Or(cmp.Compare(b.Items, a.Items), strings.Compare(a.Path, b.Path))
 	})
 	return costs[:min(len(costs), n)]
-}
-
-type scorer struct {
-	doc  *ast.QueryDocument
-	op   *ast.OperationDefinition
-	vars map[string]any
-	// fragments memoises each fragment's cost and depth: a spread counts at
-	// every use, but a fragment is walked once, so nested reuse cannot make
-	// scoring itself exponential.
-	fragments map[string]fragmentCost
-	active    map[string]bool // fragments being walked, to find cycles
-	// fields records every field scored, with the index of its parent
-	// field (-1 at the root), from which a path is built on demand.
-	fields []scoredField
-}
-
-type fragmentCost struct{ cost, depth int }
-
-type scoredField struct {
-	name       string // alias, else name
-	parent     int
-	multiplier int
-	total      int
 }
 
 // maxPathBytes bounds a path shown in a message: names are the client's and
@@ -132,108 +387,6 @@ func (s *scorer) path(idx int) string {
 		path = "…" + strings.ToValidUTF8(path[max(0, len(path)-maxPathBytes):], "")
 	}
 	return path
-}
-
-// selectionSet returns the cost of set and its depth (the longest chain of
-// nested fields in it). parent is the index of the enclosing field, level the
-// nesting level of set's fields.
-func (s *scorer) selectionSet(set ast.SelectionSet, parent, level int) (cost, depth int, err error) {
-	if level >= MaxDepth && len(set) > 0 {
-		return 0, 0, &TooDeepError{Depth: level + 1}
-	}
-	for _, sel := range set {
-		var c, d int
-		switch sel := sel.(type) {
-		case *ast.Field:
-			c, d, err = s.field(sel, parent, level)
-		case *ast.InlineFragment:
-			if s.skipped(sel.Directives) {
-				continue
-			}
-			c, d, err = s.selectionSet(sel.SelectionSet, parent, level)
-		case *ast.FragmentSpread:
-			if s.skipped(sel.Directives) {
-				continue
-			}
-			c, d, err = s.spread(sel, parent, level)
-		}
-		if err != nil {
-			return 0, 0, err
-		}
-		cost = add(cost, c)
-		depth = max(depth, d)
-	}
-	return cost, depth, nil
-}
-
-func (s *scorer) field(f *ast.Field, parent, level int) (int, int, error) {
-	if s.skipped(f.Directives) {
-		return 0, 0, nil
-	}
-	switch f.Name {
-	case "__typename", "__schema", "__type":
-		return 0, 1, nil
-	}
-	name := f.Alias
-	if name == "" {
-		name = f.Name
-	}
-	idx := len(s.fields)
-	s.fields = append(s.fields, scoredField{name: name, parent: parent})
-	children, depth, err := s.selectionSet(f.SelectionSet, idx, level+1)
-	if err != nil {
-		return 0, 0, err
-	}
-	m := s.multiplier(f.Arguments)
-	total := add(1, mul(m, children))
-	s.fields[idx].multiplier, s.fields[idx].total = m, total
-	return total, depth + 1, nil
-}
-
-func (s *scorer) spread(spread *ast.FragmentSpread, parent, level int) (int, int, error) {
-	if memo, ok := s.fragments[spread.Name]; ok {
-		if level+memo.depth > MaxDepth {
-			return 0, 0, &TooDeepError{Depth: level + memo.depth}
-		}
-		return memo.cost, memo.depth, nil
-	}
-	def := s.doc.Fragments.ForName(spread.Name)
-	if def == nil {
-		return 0, 0, fmt.Errorf("query spreads fragment %q, which it does not define; define it or remove ...%s", spread.Name, spread.Name)
-	}
-	if s.active[spread.Name] {
-		return 0, 0, fmt.Errorf("fragment %q spreads itself, directly or through other fragments; GraphQL forbids fragment cycles", spread.Name)
-	}
-	s.active[spread.Name] = true
-	cost, depth, err := s.selectionSet(def.SelectionSet, parent, level)
-	delete(s.active, spread.Name)
-	if err != nil {
-		return 0, 0, err
-	}
-	s.fragments[spread.Name] = fragmentCost{cost: cost, depth: depth}
-	return cost, depth, nil
-}
-
-// isPaginationArgument reports the argument names that multiply a field.
-func isPaginationArgument(name string) bool {
-	switch name {
-	case "first", "last", "limit", "take", "top", "pageSize", "perPage", "per_page", "count":
-		return true
-	}
-	return false
-}
-
-func (s *scorer) multiplier(args ast.ArgumentList) int {
-	for _, arg := range args {
-		if !isPaginationArgument(arg.Name) {
-			continue
-		}
-		if n, ok := s.intValue(arg.Value); ok && n >= 1 {
-			return n
-		}
-		return 1
-	}
-	return 1
 }
 
 // skipped reports whether @skip(if: true) or @include(if: false) removes a
@@ -284,6 +437,9 @@ func (s *scorer) intValue(v *ast.Value) (int, bool) {
 		}
 		n, err := strconv.ParseInt(literal.Raw, 10, 64)
 		if errors.Is(err, strconv.ErrRange) {
+			if strings.HasPrefix(literal.Raw, "-") {
+				return 0, true
+			}
 			return math.MaxInt, true
 		}
 		return int(n), err == nil
@@ -327,10 +483,14 @@ func intOf(v any) (int, bool) {
 	if f >= math.MaxInt64 {
 		return math.MaxInt, true
 	}
+	if f <= math.MinInt64 {
+		return 0, true
+	}
 	return int(f), true
 }
 
-// add and mul saturate at math.MaxInt instead of overflowing.
+// add and mul saturate at math.MaxInt instead of overflowing; their
+// operands are never negative.
 func add(a, b int) int {
 	if a > math.MaxInt-b {
 		return math.MaxInt

@@ -3,6 +3,7 @@ package complexity
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"runtime"
 	"strconv"
@@ -10,17 +11,24 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/vektah/gqlparser/v2"
+	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/mcpforge/servers/graphqlmcp/internal/operation"
 )
 
 func score(t *testing.T, query string, vars map[string]any) (Result, error) {
 	t.Helper()
+	return scoreWith(t, nil, query, vars)
+}
+
+func scoreWith(t *testing.T, schema *ast.Schema, query string, vars map[string]any) (Result, error) {
+	t.Helper()
 	chosen, err := operation.Choose(query, "")
 	if err != nil {
 		t.Fatalf("Choose(%q): %v", query, err)
 	}
-	return Score(chosen.Doc, chosen.Op, vars)
+	return Score(chosen.Doc, chosen.Op, vars, schema)
 }
 
 func flatFields(n int) string {
@@ -31,51 +39,115 @@ func flatFields(n int) string {
 	return "{ " + strings.Join(fields, " ") + " }"
 }
 
-func TestScore(t *testing.T) {
+// githubLike is the part of GitHub's schema the calibrations use, with its
+// connections, slicing arguments and a list without one.
+const githubLike = `
+type Query {
+  viewer: User!
+  repository(owner: String!, name: String!): Repository
+  search(query: String!, type: SearchType!, first: Int, after: String): SearchResultItemConnection!
+  users(count: Int, first: Int): [User!]!
+  topics: [String!]!
+  paged(pagination: Page): [User!]!
+  defaulted(first: Int = 30): UserConnection!
+}
+input Page { pageSize: Int, offset: Int }
+enum SearchType { REPOSITORY ISSUE }
+type User { login: String! name: String repositories(first: Int, last: Int): RepositoryConnection! }
+type Repository { name: String! issues(first: Int, last: Int): IssueConnection! languages(first: Int): LanguageConnection }
+type RepositoryConnection { nodes: [Repository] edges: [RepositoryEdge] totalCount: Int! pageInfo: PageInfo! }
+type RepositoryEdge { node: Repository cursor: String! }
+type IssueConnection { nodes: [Issue] edges: [IssueEdge] totalCount: Int! pageInfo: PageInfo! }
+type IssueEdge { node: Issue cursor: String! }
+type Issue { number: Int! title: String! createdAt: String! author: User comments(first: Int): IssueCommentConnection! labels: [String!]! }
+type IssueCommentConnection { nodes: [IssueComment] totalCount: Int! }
+type IssueComment { body: String! }
+type LanguageConnection { nodes: [Language] }
+type Language { name: String! }
+type UserConnection { nodes: [User] }
+type PageInfo { hasNextPage: Boolean! endCursor: String }
+union SearchResultItem = Repository | Issue
+type SearchResultItemConnection { nodes: [SearchResultItem] }
+`
+
+func loadSchema(t *testing.T, sdl string) *ast.Schema {
+	t.Helper()
+	s, err := gqlparser.LoadSchema(&ast.Source{Name: "schema", Input: sdl})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestScoreWithSchema: the calibrations of the rule on a schema shaped like
+// GitHub's, with the default ceiling of 100 in mind.
+func TestScoreWithSchema(t *testing.T) {
+	schema := loadSchema(t, githubLike)
+	repo := `repository(owner: "o", name: "n")`
 	tests := []struct {
 		name  string
 		query string
 		vars  map[string]any
 		want  int
 	}{
-		// The calibration points of the rule.
-		{"100 flat scalar fields", flatFields(100), nil, 100},
-		{"first 10", "{ users(first: 10) { id name } }", nil, 21},
-		{"first 50", "{ users(first: 50) { id name } }", nil, 101},
-		{"first 50 through a variable", "query($n: Int) { users(first: $n) { id name } }", map[string]any{"n": 50}, 101},
-		{"variable as decoded by encoding/json with UseNumber", "query($n: Int) { users(first: $n) { id name } }", map[string]any{"n": json.Number("50")}, 101},
-		{"variable default", "query($n: Int = 50) { users(first: $n) { id name } }", nil, 101},
-		{"variable given overrides default", "query($n: Int = 50) { users(first: $n) { id name } }", map[string]any{"n": 10}, 21},
-		{"variable absent, no default", "query($n: Int) { users(first: $n) { id name } }", nil, 3},
+		{"singular objects and scalars", "{ viewer { login name } }", nil, 1},
+		{"one page of repository names", "{ viewer { repositories(first: 100) { nodes { name } } } }", nil, 100},
+		{"a page of issues with edges, totalCount and pageInfo", "{ " + repo + " { issues(first: 25) { totalCount pageInfo { hasNextPage endCursor } edges { node { number title createdAt author { login } } } } } }", nil, 25},
+		{"a count alone", "{ " + repo + " { issues(first: 100) { totalCount } } }", nil, 100},
+		{"nested connections", "{ " + repo + " { issues(first: 50) { nodes { comments(first: 20) { nodes { body } } } } } }", nil, 50 + 50*20},
+		{"a union's nested connection", `{ search(query: "x", type: REPOSITORY, first: 20) { nodes { ... on Repository { languages(first: 10) { nodes { name } } } } } }`, nil, 20 + 200},
+		{"a variable's default", "query($n: Int = 50) { viewer { repositories(first: $n) { nodes { name } } } }", nil, 50},
+		{"the variable given", "query($n: Int = 50) { viewer { repositories(first: $n) { nodes { name } } } }", map[string]any{"n": 101}, 101},
+		{"edges and nodes count once", "{ viewer { repositories(first: 10) { nodes { name } edges { node { name } } } } }", nil, 10},
+		{"the largest slicing argument", "{ users(count: 1, first: 1000) { login } }", nil, 1000},
+		{"a list without a slicing argument", "{ topics }", nil, AssumedListSize},
+		{"a list inside listed items", "{ " + repo + " { issues(first: 10) { nodes { labels } } } }", nil, 10 + 10*AssumedListSize},
+		{"a slicing argument inside an input object", "{ paged(pagination: {pageSize: 40}) { login } }", nil, 40},
+		{"inside an input object from a variable", "query($p: Page) { paged(pagination: $p) { login } }", map[string]any{"p": map[string]any{"pageSize": 60}}, 60},
+		{"a schema default", "{ defaulted { nodes { login } } }", nil, 30},
+		{"a connection without a slicing argument", "{ viewer { repositories { nodes { name } } } }", nil, AssumedListSize},
+		{"first: 0", "{ viewer { repositories(first: 0) { nodes { name } } } }", nil, 1},
+		{"a fragment counts at every spread", "{ a: viewer { ...R } b: viewer { ...R } } fragment R on User { repositories(first: 30) { nodes { name } } }", nil, 60},
+		{"a fragment on a connection", "{ viewer { repositories(first: 30) { ...C } } } fragment C on RepositoryConnection { nodes { issues(first: 2) { totalCount } } }", nil, 30 + 60},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := scoreWith(t, schema, tt.query, tt.vars)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Score != tt.want {
+				t.Errorf("score = %d, want %d (costliest %v)", got.Score, tt.want, got.Costliest)
+			}
+		})
+	}
+}
 
-		// Multipliers.
-		{"every pagination argument name", "{ a(last: 2) { x } b(limit: 2) { x } c(take: 2) { x } d(top: 2) { x } e(pageSize: 2) { x } f(perPage: 2) { x } g(per_page: 2) { x } h(count: 2) { x } }", nil, 8 * 3},
-		{"first pagination argument wins", "{ users(limit: 3, first: 100) { id } }", nil, 4},
-		{"zero multiplier counts as 1", "{ users(first: 0) { id } }", nil, 2},
-		{"negative multiplier counts as 1", "{ users(first: -5) { id } }", nil, 2},
-		{"string multiplier counts as 1", `{ users(first: "10") { id } }`, nil, 2},
-		{"other arguments do not multiply", "{ user(id: 5) { id name } }", nil, 3},
-		{"nested multipliers", "{ users(first: 10) { friends(first: 5) { name } } }", nil, 1 + 10*(1+5*1)},
-		{"a leaf's multiplier is harmless", "{ users(first: 10) }", nil, 1},
-
-		// Fragments.
-		{"fragment counted at every spread", "{ a { ...F } b { ...F } } fragment F on T { x y }", nil, 2 * 3},
-		{"inline fragments are summed", "{ node { ... on User { name } ... on Org { login title } } }", nil, 4},
-		{"fragment under a multiplier", "{ users(first: 10) { ...F } } fragment F on User { id name }", nil, 21},
-
-		// Directives.
-		{"skip true removes", "{ a b @skip(if: true) }", nil, 1},
-		{"skip false keeps", "{ a b @skip(if: false) }", nil, 2},
-		{"include false removes", "{ a b @include(if: false) }", nil, 1},
-		{"include through a variable", "query($on: Boolean!) { a b @include(if: $on) }", map[string]any{"on": false}, 1},
-		{"skip on a fragment spread", "{ a ...F @skip(if: true) } fragment F on Q { b c }", nil, 1},
-		{"skip on an inline fragment", "{ a ... @skip(if: true) { b c } }", nil, 1},
-		{"skip with an unknown variable keeps", "query($s: Boolean) { a b @skip(if: $s) }", nil, 2},
-
-		// Free meta fields.
-		{"__typename is free", "{ __typename users(first: 10) { __typename id } }", nil, 11},
-		{"__schema is free with its subtree", "{ __schema { types { name fields { name } } } }", nil, 0},
-		{"__type is free", `{ __type(name: "User") { name } a }`, nil, 1},
+// TestScoreWithoutSchema: with no schema, a field with a slicing argument
+// is a list of that size, and edges and nodes under it do not multiply.
+func TestScoreWithoutSchema(t *testing.T) {
+	tests := []struct {
+		name  string
+		query string
+		vars  map[string]any
+		want  int
+	}{
+		{"scalars alone", flatFields(100), nil, 1},
+		{"a list", "{ users(first: 10) { id name } }", nil, 10},
+		{"through a variable", "query($n: Int) { users(first: $n) { id name } }", map[string]any{"n": 50}, 50},
+		{"variable as decoded by encoding/json with UseNumber", "query($n: Int) { users(first: $n) { id } }", map[string]any{"n": json.Number("50")}, 50},
+		{"variable default", "query($n: Int = 50) { users(first: $n) { id } }", nil, 50},
+		{"variable given overrides default", "query($n: Int = 50) { users(first: $n) { id } }", map[string]any{"n": 10}, 10},
+		{"variable absent, no default: not a list", "query($n: Int) { users(first: $n) { id } }", nil, 1},
+		{"every slicing argument name", "{ a(last: 2) { x } b(limit: 2) { x } c(take: 2) { x } d(top: 2) { x } e(pageSize: 2) { x } f(perPage: 2) { x } g(per_page: 2) { x } h(count: 2) { x } }", nil, 16},
+		{"the largest slicing argument", "{ users(limit: 3, first: 100) { id } }", nil, 100},
+		{"other arguments do not make a list", "{ user(id: 5) { id name } }", nil, 1},
+		{"nested lists", "{ users(first: 10) { friends(first: 5) { name } } }", nil, 10 + 50},
+		{"relay edges and nodes do not multiply", "{ repos(first: 20) { edges { node { issues(first: 3) { nodes { id } } } } nodes { id } } }", nil, 20 + 60},
+		{"skipped", "{ users(first: 50) @skip(if: true) { id } a: users(first: 2) @include(if: true) { id } }", nil, 2},
+		{"skipped through a variable", "query($s: Boolean!) { users(first: 50) @skip(if: $s) { id } }", map[string]any{"s": true}, 1},
+		{"an inline fragment", "{ ... on Query { users(first: 7) { id } } }", nil, 7},
+		{"__typename is free", "{ __typename users(first: 10) { __typename id } }", nil, 10},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -90,6 +162,31 @@ func TestScore(t *testing.T) {
 	}
 }
 
+// TestSelectionCap: 1,000 field selections are allowed and 1,001 refused,
+// aliases and fragment spreads counted as expanded.
+func TestSelectionCap(t *testing.T) {
+	aliases := func(n int) string {
+		var b strings.Builder
+		b.WriteString("{ ")
+		for i := range n {
+			fmt.Fprintf(&b, "a%d: login ", i)
+		}
+		return b.String() + "}"
+	}
+	if _, err := score(t, aliases(MaxSelections), nil); err != nil {
+		t.Errorf("%d selections: %v", MaxSelections, err)
+	}
+	var tooMany *TooManySelectionsError
+	if _, err := score(t, aliases(MaxSelections+1), nil); !errors.As(err, &tooMany) || !strings.Contains(err.Error(), "more than 1000 fields") {
+		t.Errorf("%d selections: %v", MaxSelections+1, err)
+	}
+	// 2 spreads of a fragment of 500 fields, and one more field.
+	fragment := "fragment F on Query " + aliases(500)
+	if _, err := score(t, "{ x: viewer { ...F } y: viewer { ...F } } "+fragment, nil); !errors.As(err, &tooMany) {
+		t.Errorf("two spreads of 500 fields under two fields: %v", err)
+	}
+}
+
 func TestScoreSaturates(t *testing.T) {
 	query := "{ a(first: 99999999999999999999) { b(first: 9223372036854775807) { c(first: 9223372036854775807) { d e } } } }"
 	got, err := score(t, query, nil)
@@ -101,26 +198,37 @@ func TestScoreSaturates(t *testing.T) {
 	}
 }
 
-// TestScoreReusedFragmentsStayCheap scores a document whose fragments fan
-// out ten ways on each of twelve levels (10^12 spreads if expanded): scoring
-// must remember fragment costs, not walk every spread.
+// TestScoreReusedFragmentsStayCheap: a document whose fragments fan out two
+// ways on each of twelve levels (4,096 spreads if expanded) is refused by
+// the selection cap, and one within the cap is priced without walking every
+// spread.
 func TestScoreReusedFragmentsStayCheap(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("{ ...F0 }\n")
 	for level := range 12 {
 		b.WriteString("fragment F" + itoa(level) + " on Q { ")
-		for i := range 10 {
-			b.WriteString("a" + itoa(i) + ": x { ...F" + itoa(level+1) + " } ")
+		for i := range 2 {
+			b.WriteString("a" + itoa(i) + ": x(first: 10) { ...F" + itoa(level+1) + " } ")
 		}
 		b.WriteString("}\n")
 	}
 	b.WriteString("fragment F12 on Q { leaf }\n")
-	got, err := score(t, b.String(), nil)
-	if err != nil {
-		t.Fatal(err)
+	_, err := score(t, b.String(), nil)
+	var tooMany *TooManySelectionsError
+	if !errors.As(err, &tooMany) {
+		t.Errorf("an expansion of 4,096 spreads: %v, want the selection cap", err)
 	}
-	if got.Score < 1_000_000_000_000 {
-		t.Errorf("score = %d, want at least 10^12", got.Score)
+	// Within the cap (2 + 4 + ... + 256 = 510 selections), the lists of
+	// 10 nested eight deep price at more than 20^8.
+	b.Reset()
+	b.WriteString("{ ...F0 }\n")
+	for level := range 8 {
+		b.WriteString("fragment F" + itoa(level) + " on Q { a: x(first: 10) { ...F" + itoa(level+1) + " } b: x(first: 10) { ...F" + itoa(level+1) + " } }\n")
+	}
+	b.WriteString("fragment F8 on Q { leaf }\n")
+	got, err := score(t, b.String(), nil)
+	if err != nil || got.Score < 20*20*20*20*20*20*20*20 {
+		t.Errorf("score = %d, %v; want at least 20^8", got.Score, err)
 	}
 }
 
@@ -140,16 +248,14 @@ func TestScoreErrors(t *testing.T) {
 }
 
 func TestCostliest(t *testing.T) {
-	got, err := score(t, "{ users(first: 50) { id name } viewer { login } alias: users(first: 2) { id } }", nil)
+	got, err := score(t, "{ users(first: 50) { id friends(first: 3) { name } } viewer { login } alias: users(first: 2) { id } }", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []Cost{
-		{Path: "users", Multiplier: 50, Total: 101},
-		{Path: "alias", Multiplier: 2, Total: 3},
-		{Path: "viewer", Multiplier: 1, Total: 2},
-		{Path: "alias.id", Multiplier: 1, Total: 1},
-		{Path: "users.id", Multiplier: 1, Total: 1},
+		{Path: "users", Size: 50, Items: 200},
+		{Path: "users.friends", Size: 3, Items: 150},
+		{Path: "alias", Size: 2, Items: 2},
 	}
 	if diff := cmp.Diff(want, got.Costliest); diff != "" {
 		t.Errorf("costliest (-want +got):\n%s", diff)
@@ -166,7 +272,7 @@ func nested(depth int, name string) string {
 // own message before any scoring, through fields, inline fragments and
 // fragment spreads alike.
 func TestDepthLimit(t *testing.T) {
-	if res, err := score(t, nested(MaxDepth, "a"), nil); err != nil || res.Score != MaxDepth {
+	if res, err := score(t, nested(MaxDepth, "a"), nil); err != nil || res.Score != 1 {
 		t.Errorf("%d levels: %v %v", MaxDepth, res.Score, err)
 	}
 	// wrap nests inner n fields deep, each level written by level(inner).
@@ -202,9 +308,9 @@ func TestScoreMemoryIsLinear(t *testing.T) {
 	}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	res, err := Score(chosen.Doc, chosen.Op, nil)
+	res, err := Score(chosen.Doc, chosen.Op, nil, nil)
 	runtime.ReadMemStats(&after)
-	if err != nil || res.Score != MaxDepth {
+	if err != nil || res.Score != 1 {
 		t.Fatalf("Score = %v, %v", res.Score, err)
 	}
 	if allocated := after.TotalAlloc - before.TotalAlloc; allocated > uint64(len(query)) {
@@ -232,7 +338,7 @@ func FuzzScore(f *testing.F) {
 		if err != nil {
 			return
 		}
-		res, err := Score(chosen.Doc, chosen.Op, map[string]any{"n": 3})
+		res, err := Score(chosen.Doc, chosen.Op, map[string]any{"n": 3}, nil)
 		if err == nil && res.Score < 0 {
 			t.Fatalf("score %d", res.Score)
 		}

@@ -13,7 +13,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/parser"
+	"github.com/vektah/gqlparser/v2/validator"
 
+	"github.com/mcpforge/servers/graphqlmcp/internal/complexity"
+	"github.com/mcpforge/servers/graphqlmcp/internal/operation"
 	"github.com/mcpforge/servers/graphqlmcp/internal/schema"
 	"github.com/mcpforge/servers/graphqlmcp/internal/testservers"
 	"github.com/mcpforge/servers/shared/mcptest"
@@ -56,6 +59,10 @@ func TestGitHubSchema(t *testing.T) {
 		loadSDL(t, current.SDL)
 		t.Logf("GitHub schema: %d types, SDL %d bytes; default view %d bytes, %d deprecated members hidden",
 			converted.TypeCount(), len(all.SDL), len(current.SDL), current.Hidden)
+	})
+
+	t.Run("calibrations of the price", func(t *testing.T) {
+		githubCalibrations(t, introspection)
 	})
 
 	body := append(append([]byte(`{"data":`), introspection...), '}')
@@ -198,4 +205,51 @@ func normalizeLiteral(t *testing.T, literal string) string {
 		t.Fatalf("default value %q: %v", literal, err)
 	}
 	return doc.Operations[0].VariableDefinitions[0].DefaultValue.String()
+}
+
+// githubCalibrations prices the operations the complexity rule is
+// calibrated on (docs/graphqlmcp.md, Complexity), each valid against
+// GitHub's schema, and checks the score and whether it is under the default
+// ceiling of 100.
+func githubCalibrations(t *testing.T, introspection []byte) {
+	result, err := schema.ParseResult(introspection)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := schema.New(result)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checker, err := s.Validator()
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo := `repository(owner: "o", name: "n")`
+	for _, tt := range []struct {
+		query string
+		vars  map[string]any
+		want  int
+	}{
+		{"{ viewer { login name } }", nil, 1},
+		{"{ viewer { repositories(first: 100) { nodes { name } } } }", nil, 100},
+		{"{ " + repo + " { issues(first: 25) { totalCount pageInfo { hasNextPage endCursor } edges { node { number title createdAt author { login } } } } } }", nil, 25},
+		{"{ " + repo + " { issues(first: 100) { totalCount } } }", nil, 100},
+		{"{ " + repo + " { issues(first: 50) { nodes { comments(first: 20) { nodes { body } } } } } }", nil, 1050},
+		{`{ search(query: "x", type: REPOSITORY, first: 20) { nodes { ... on Repository { languages(first: 10) { nodes { name } } } } } }`, nil, 220},
+		{"query($n: Int = 50) { viewer { repositories(first: $n) { nodes { name } } } }", nil, 50},
+		{"query($n: Int = 50) { viewer { repositories(first: $n) { nodes { name } } } }", map[string]any{"n": 101}, 101},
+	} {
+		chosen, err := operation.Choose(tt.query, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if errs := validator.Validate(checker, chosen.Sent); len(errs) > 0 {
+			t.Errorf("%s is not valid on GitHub's schema: %v", tt.query, errs)
+			continue
+		}
+		got, err := complexity.Score(chosen.Doc, chosen.Op, tt.vars, checker)
+		if err != nil || got.Score != tt.want {
+			t.Errorf("%s %v: score %d, %v; want %d", tt.query, tt.vars, got.Score, err, tt.want)
+		}
+	}
 }

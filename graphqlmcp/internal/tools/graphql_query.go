@@ -77,8 +77,8 @@ func (h *handlers) queryTool() mcptool.Tool[QueryArgs, mcptool.Document[QueryRes
 		Title: "Run a GraphQL operation",
 		Description: "Run a GraphQL query (or, when allowed, a mutation) against a GraphQL endpoint and return its response " +
 			"(data, errors, extensions) as JSON. Uses the server's default endpoint unless endpoint is given. " +
-			"Before sending, the operation is scored: each field costs 1 plus its first/last/limit (or similar) argument, else 1, " +
-			fmt.Sprintf("times the cost of its subfields; operations scoring over %d are refused, so ask for fewer items or fields. ", h.cfg.MaxComplexity) +
+			"Before sending, the operation is " + checkedText(h.cfg.Validate) + "priced by the list items it can return " +
+			fmt.Sprintf("(each list's first/last/limit, else 10, times the items enclosing it); over %d is refused, so ask for fewer items. ", h.cfg.MaxComplexity) +
 			mutationText(h.cfg.Mutations).tool + " " +
 			"If you do not know the schema, call graphql_introspect first.",
 		Annotations: &mcp.ToolAnnotations{
@@ -126,11 +126,11 @@ func (h *handlers) graphqlQuery(ctx context.Context, _ *mcp.CallToolRequest, arg
 	if err != nil {
 		return nil, nil, err
 	}
-	unchecked, err := h.validate(ctx, req, chosen, args.Variables)
+	checked, unchecked, err := h.validate(ctx, req, chosen, args.Variables)
 	if err != nil {
 		return nil, nil, err
 	}
-	score, err := complexity.Score(chosen.Doc, chosen.Op, args.Variables)
+	score, err := complexity.Score(chosen.Doc, chosen.Op, args.Variables, checked)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -188,20 +188,25 @@ func (h *handlers) checkOperationType(chosen operation.Chosen, allowMutations bo
 	return nil
 }
 
+// checkedText is the part of graphql_query's description that says
+// whether operations are validated.
+func checkedText(validate bool) string {
+	if validate {
+		return "checked against the endpoint's schema and "
+	}
+	return ""
+}
+
 func overCeiling(score complexity.Result, ceiling int) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "query complexity %d is over the ceiling of %d (--maxComplexity), so it was not sent. Costliest fields: ", score.Score, ceiling)
+	fmt.Fprintf(&b, "query complexity %d is over the ceiling of %d (--maxComplexity), so it was not sent: it can return %d list items. Costliest lists: ", score.Score, ceiling, score.Score)
 	for i, c := range score.Costliest {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		if c.Multiplier > 1 {
-			fmt.Fprintf(&b, "%s ×%d = %d", c.Path, c.Multiplier, c.Total)
-		} else {
-			fmt.Fprintf(&b, "%s = %d", c.Path, c.Total)
-		}
+		fmt.Fprintf(&b, "%s ×%d = %d items", c.Path, c.Size, c.Items)
 	}
-	b.WriteString(". To shrink it, lower first/last/limit arguments, select fewer fields under paginated ones, or split it into several queries.")
+	b.WriteString(". To shrink it, lower first/last/limit arguments, select fewer lists inside paginated ones, or split it into several queries.")
 	return errors.New(b.String())
 }
 

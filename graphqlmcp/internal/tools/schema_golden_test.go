@@ -12,8 +12,10 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 // TestToolSchemas compares each tool as tools/list shows it (description,
 // annotations, input and output schemas) with testdata/<tool>.json. Run
 // go test ./internal/tools -run TestToolSchemas -update after a deliberate
-// change, and review the diff.
+// change, and review the diff. The server has the default configuration.
 func TestToolSchemas(t *testing.T) {
-	h := connect(t, testConfig(t, "http://localhost:4000/graphql"), nil)
+	cfg := testConfig(t, "http://localhost:4000/graphql")
+	cfg.Validate = true
+	h := connect(t, cfg, nil)
 	mcptest.CheckToolSchemas(t, h.session, "testdata", *update, []string{"graphql_introspect", "graphql_query"})
 }

@@ -88,7 +88,7 @@ func instructions(cfg config.Config) string {
 	if cfg.Validate {
 		b.WriteString("Operations are checked against the endpoint's schema before sending: an error names its line and column and suggests close names.\n")
 	}
-	fmt.Fprintf(&b, "Operations are scored before sending: a field costs 1 plus its first/last/limit argument (else 1) times the cost of its subfields; the ceiling is %d.\n", cfg.MaxComplexity)
+	fmt.Fprintf(&b, "Operations are priced before sending by the list items they can return: each list's first/last/limit (else 10) times the items enclosing it, a Relay connection's edges and nodes counted once; the ceiling is %d.\n", cfg.MaxComplexity)
 	b.WriteString(mutationText(cfg.Mutations).instructions + "\n")
 	fmt.Fprintf(&b, "Requests time out after %d ms unless a call sets timeout; responses over %s are refused.",
 		cfg.Timeout.Milliseconds(), upstream.FormatBytes(cfg.MaxResponseBytes))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/validator"
 
@@ -24,30 +25,33 @@ const maxValidationErrors = 10
 // endpoint does not describe its schema), and an error that refuses the call
 // when the operation or its variables do not match, or when the schema
 // could not be fetched for a reason the operation would meet too.
-func (h *handlers) validate(ctx context.Context, req upstream.Request, chosen operation.Chosen, variables map[string]any) (unchecked string, err error) {
+//
+// It returns the schema it checked against, for pricing; nil when the
+// operation goes unchecked.
+func (h *handlers) validate(ctx context.Context, req upstream.Request, chosen operation.Chosen, variables map[string]any) (checker *ast.Schema, unchecked string, err error) {
 	if !h.cfg.Validate {
-		return "", nil
+		return nil, "", nil
 	}
 	got, err := h.schemas.Get(ctx, req, false)
 	var refused *schema.FetchError
 	switch {
 	case errors.As(err, &refused) && refused.SendUnchecked:
-		return "Not checked against the schema before sending: " + httpx.Snippet([]byte(refused.Error()), 300), nil
+		return nil, "Not checked against the schema before sending: " + httpx.Snippet([]byte(refused.Error()), 300), nil
 	case err != nil:
-		return "", err
+		return nil, "", err
 	}
-	checker, err := got.Schema.Validator()
+	checker, err = got.Schema.Validator()
 	if err != nil {
-		return "Not checked against the schema before sending: the schema does not load in the validator: " + httpx.Snippet([]byte(err.Error()), 300), nil
+		return nil, "Not checked against the schema before sending: the schema does not load in the validator: " + httpx.Snippet([]byte(err.Error()), 300), nil
 	}
 	if errs := validator.Validate(checker, chosen.Sent); len(errs) > 0 {
-		return "", invalidOperation(httpx.DisplayURL(req.Target.URL), errs)
+		return nil, "", invalidOperation(httpx.DisplayURL(req.Target.URL), errs)
 	}
 	if _, gqlErr := validator.VariableValues(checker, chosen.Op, variables); gqlErr != nil {
-		return "", fmt.Errorf("variables do not match the operation's variable definitions, so it was not sent: %s; fix variables and call again",
+		return nil, "", fmt.Errorf("variables do not match the operation's variable definitions, so it was not sent: %s; fix variables and call again",
 			withoutStop(variableMessage(gqlErr)))
 	}
-	return "", nil
+	return checker, "", nil
 }
 
 // invalidOperation lists the validator's errors, each with its place in the
