@@ -67,6 +67,7 @@ func NewServer(opts Options) *mcp.Server {
 	)
 	server.AddReceivingMiddleware(mcptool.RecoverPanics(opts.Logger))
 	mcptool.Register(server, h.queryTool(), h.introspectTool())
+	h.addSchemaResource(server)
 	return server
 }
 

@@ -1,0 +1,49 @@
+package tools
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/graph-gophers/graphql-go/example/starwars"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpforge/servers/graphqlmcp/internal/schema"
+	"github.com/mcpforge/servers/graphqlmcp/internal/testservers"
+)
+
+// TestSchemaResource: the default endpoint's schema is listed as a resource
+// and read whole as SDL, from the same store as the tools (one
+// introspection for both); with --schema its size is in the listing.
+func TestSchemaResource(t *testing.T) {
+	srv, rec := testservers.Start(t, starwarsAnswering(t))
+	h := connect(t, validating(t, srv.URL), nil)
+	ctx := context.Background()
+	list, err := h.session.ListResources(ctx, nil)
+	if err != nil || len(list.Resources) != 1 || list.Resources[0].URI != "graphql://schema" || list.Resources[0].MIMEType != "text/plain" {
+		t.Fatalf("resources/list: %v %+v", err, list)
+	}
+	read, err := h.session.ReadResource(ctx, &mcp.ReadResourceParams{URI: "graphql://schema"})
+	if err != nil || len(read.Contents) != 1 || !strings.Contains(read.Contents[0].Text, "interface Character {") {
+		t.Fatalf("resources/read: %v %+v", err, read)
+	}
+	if res := h.call(t, "graphql_query", map[string]any{"query": "{ hero { name } }"}); res.IsError || rec.Introspections() != 1 {
+		t.Errorf("the resource and the tool did not share one introspection: %d", rec.Introspections())
+	}
+
+	path := filepath.Join(t.TempDir(), "schema.graphql")
+	if err := os.WriteFile(path, []byte(starwars.Schema), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := validating(t, srv.URL)
+	if cfg.Schema, err = schema.Load(path, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	list, err = connect(t, cfg, nil).session.ListResources(ctx, nil)
+	if err != nil || list.Resources[0].Size != int64(len(cfg.Schema.View(true).SDL)) || !strings.Contains(list.Resources[0].Description, "bytes, from --schema") {
+		t.Errorf("with --schema: %v %+v", err, list.Resources[0])
+	}
+}
