@@ -98,6 +98,12 @@ type scorer struct {
 	fragments  map[fragmentKey]fragmentCost
 	active     map[string]bool // fragments being walked, to find cycles
 	selections int
+	// introspected is the type __type(name: "X") names, while its
+	// selection is walked; its lists are priced by X's own counts.
+	introspected *ast.Definition
+	// most holds the largest counts of the schema's types, computed for
+	// the first introspection list priced without a named type.
+	most *counts
 	// fields records every field walked with the index of its parent field
 	// (-1 at the root), from which a list's path is built on demand.
 	fields []walkedField
@@ -179,8 +185,12 @@ func (s *scorer) field(f *ast.Field, parentType *ast.Definition, inConnection bo
 	if s.selections > MaxSelections {
 		return 0, 0, 0, &TooManySelectionsError{}
 	}
-	if strings.HasPrefix(f.Name, "__") {
-		return 0, 1, 1, nil // __typename; __schema and __type are refused before pricing
+	if f.Name == "__typename" {
+		return 0, 1, 1, nil
+	}
+	if strings.HasPrefix(f.Name, "__") && s.schema == nil {
+		return 0, 0, 0, fmt.Errorf("query selects %s, an introspection field, whose answer (megabytes on a large API) cannot be priced without the endpoint's schema, "+
+			"so it was not sent: read the schema with graphql_introspect instead (types: [\"Name\"] for definitions, search: \"word\" to find names)", f.Name)
 	}
 	name := f.Alias
 	if name == "" {
@@ -191,6 +201,19 @@ func (s *scorer) field(f *ast.Field, parentType *ast.Definition, inConnection bo
 	def, fieldType := s.fieldDefinition(parentType, f.Name)
 	carried := inConnection && (f.Name == "edges" || f.Name == "nodes")
 	size, isList := s.size(f, def)
+	if parentType != nil && strings.HasPrefix(parentType.Name, "__") {
+		size = s.introspectionSize(parentType.Name, f.Name)
+	}
+	if fieldType != nil && fieldType.Name == "__Type" {
+		// The lists under __type(name: "X") are X's own, and its fields'
+		// arguments are theirs; any other type met below is unknown.
+		outerType := s.introspected
+		s.introspected = nil
+		if f.Name == "__type" {
+			s.introspected = s.typeNamed(s.stringArgument(f, "name"), nil)
+		}
+		defer func() { s.introspected = outerType }()
+	}
 	connection := false
 	switch {
 	case carried:
@@ -335,6 +358,90 @@ func (s *scorer) size(f *ast.Field, def *ast.FieldDefinition) (size int, given b
 		return size, false
 	}
 	return AssumedListSize, false
+}
+
+// counts are the sizes of a type's introspection lists.
+type counts struct{ fields, interfaces, possibleTypes, enumValues, inputFields, args int }
+
+func (s *scorer) countsOf(def *ast.Definition) counts {
+	c := counts{interfaces: len(def.Interfaces), possibleTypes: len(s.schema.PossibleTypes[def.Name]), enumValues: len(def.EnumValues)}
+	if def.Kind == ast.InputObject {
+		c.inputFields = len(def.Fields)
+	} else {
+		for _, f := range def.Fields {
+			if !strings.HasPrefix(f.Name, "__") {
+				c.fields++
+			}
+			c.args = max(c.args, len(f.Arguments))
+		}
+	}
+	return c
+}
+
+// introspectionSize prices the lists of the introspection types by what
+// they return: the schema's types and directives, and a type's fields,
+// values or members (the named type's under __type(name:), else the
+// largest any type has).
+func (s *scorer) introspectionSize(owner, field string) int {
+	switch owner + "." + field {
+	case "__Schema.types":
+		return len(s.schema.Types)
+	case "__Schema.directives":
+		return len(s.schema.Directives)
+	}
+	c := s.largest()
+	if s.introspected != nil && (owner == "__Type" || owner == "__Field") {
+		c = s.countsOf(s.introspected)
+	}
+	switch field {
+	case "fields":
+		return c.fields
+	case "interfaces":
+		return c.interfaces
+	case "possibleTypes":
+		return c.possibleTypes
+	case "enumValues":
+		return c.enumValues
+	case "inputFields":
+		return c.inputFields
+	case "args":
+		return c.args
+	}
+	return AssumedListSize
+}
+
+func (s *scorer) largest() counts {
+	if s.most == nil {
+		most := counts{}
+		for _, def := range s.schema.Types {
+			c := s.countsOf(def)
+			most = counts{max(most.fields, c.fields), max(most.interfaces, c.interfaces), max(most.possibleTypes, c.possibleTypes),
+				max(most.enumValues, c.enumValues), max(most.inputFields, c.inputFields), max(most.args, c.args)}
+		}
+		for _, d := range s.schema.Directives {
+			most.args = max(most.args, len(d.Arguments))
+		}
+		s.most = &most
+	}
+	return *s.most
+}
+
+// stringArgument is the value of f's string argument name, from a literal
+// or the call's variables; "" when it has none.
+func (s *scorer) stringArgument(f *ast.Field, name string) string {
+	arg := f.Arguments.ForName(name)
+	if arg == nil {
+		return ""
+	}
+	literal, given, ok := s.resolve(arg.Value)
+	switch {
+	case !ok:
+		return ""
+	case literal != nil:
+		return literal.Raw
+	}
+	text, _ := given.(string)
+	return text
 }
 
 // maxTies bounds how many lists tied with the n-th costliest are compared

@@ -123,6 +123,35 @@ func TestScoreWithSchema(t *testing.T) {
 	}
 }
 
+// TestIntrospectionPriced: __schema and __type are priced from the schema
+// by what they return, and refused without one.
+func TestIntrospectionPriced(t *testing.T) {
+	schema := loadSchema(t, githubLike)
+	types := len(schema.Types)
+	for _, tt := range []struct {
+		query string
+		want  int
+	}{
+		{"{ __schema { queryType { name } } }", 1},
+		{"{ __schema { types { name } } }", types},
+		{`{ __type(name: "User") { fields { name } } }`, 3},
+		{`{ __type(name: "SearchType") { enumValues { name } } }`, 2},
+		{`query($t: String!) { __type(name: $t) { fields { name args { name } } } }`, 3 + 3*2},
+	} {
+		got, err := scoreWith(t, schema, tt.query, map[string]any{"t": "User"})
+		if err != nil || got.Score != tt.want {
+			t.Errorf("%s: score %d, %v; want %d", tt.query, got.Score, err, tt.want)
+		}
+	}
+	got, err := scoreWith(t, schema, "{ __schema { types { fields { name } } } }", nil)
+	if err != nil || got.Score < types*2 {
+		t.Errorf("every type's fields: score %d, %v; want at least %d", got.Score, err, types*2)
+	}
+	if _, err := score(t, "{ __schema { types { name } } }", nil); err == nil || !strings.Contains(err.Error(), "cannot be priced without the endpoint's schema") {
+		t.Errorf("without a schema: %v", err)
+	}
+}
+
 // TestScoreWithoutSchema: with no schema, a field with a slicing argument
 // is a list of that size, and edges and nodes under it do not multiply.
 func TestScoreWithoutSchema(t *testing.T) {

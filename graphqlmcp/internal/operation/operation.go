@@ -138,24 +138,6 @@ func walk(doc *ast.QueryDocument, op *ast.OperationDefinition, field func(*ast.F
 	visit(op.SelectionSet)
 }
 
-// CheckNoIntrospection refuses an operation that selects __schema or
-// __type: their answer (a megabyte and more on a large API) is not priced by
-// the complexity ceiling, and graphql_introspect serves the schema in
-// views that fit. __typename is an ordinary field and stays allowed.
-func (c Chosen) CheckNoIntrospection() error {
-	found := ""
-	walk(c.Doc, c.Op, func(f *ast.Field) {
-		if found == "" && (f.Name == "__schema" || f.Name == "__type") {
-			found = f.Name
-		}
-	}, func(string) {})
-	if found == "" {
-		return nil
-	}
-	return fmt.Errorf("query selects %s, an introspection field; graphql_query does not send it, because its answer can run to megabytes that the complexity ceiling does not price: "+
-		"read the schema with graphql_introspect instead (types: [\"Name\"] for definitions, search: \"word\" to find names)", found)
-}
-
 func syntaxError(err error) error {
 	var gqlErr *gqlerror.Error
 	if errors.As(err, &gqlErr) && len(gqlErr.Locations) > 0 {

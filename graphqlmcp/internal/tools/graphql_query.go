@@ -119,9 +119,6 @@ func (h *handlers) graphqlQuery(ctx context.Context, _ *mcp.CallToolRequest, arg
 	if err := h.checkOperationType(chosen, args.AllowMutations); err != nil {
 		return nil, nil, err
 	}
-	if err := chosen.CheckNoIntrospection(); err != nil {
-		return nil, nil, err
-	}
 	req, err := h.target(args.Endpoint, args.Headers, timeout)
 	if err != nil {
 		return nil, nil, err

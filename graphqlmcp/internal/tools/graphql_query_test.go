@@ -103,7 +103,7 @@ func TestQueryRefusals(t *testing.T) {
 		{name: "anonymous operation beside another", args: map[string]any{"query": `{ hello } mutation Kill { kill }`, "operationName": "Kill"},
 			want: []string{"anonymous query beside other operations", "name it"}},
 		{name: "introspection of the schema", args: map[string]any{"query": "{ __schema { types { name } } }"},
-			want: []string{"query selects __schema, an introspection field", "complexity ceiling does not price", "graphql_introspect"}},
+			want: []string{"query selects __schema, an introspection field", "cannot be priced without the endpoint's schema", "graphql_introspect"}},
 		{name: "introspection of a type", args: map[string]any{"query": `{ hero { name } __type(name: "Droid") { fields { name } } }`}, want: []string{"query selects __type"}},
 		{name: "introspection in a fragment", args: map[string]any{"query": "{ ...F } fragment F on Query { ... on Query { __schema { queryType { name } } } }"},
 			want: []string{"query selects __schema"}},

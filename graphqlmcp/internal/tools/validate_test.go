@@ -187,3 +187,22 @@ func TestInstructionsFollowValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestIntrospectionFieldsPriced: with the schema, __type and __schema are
+// priced by what they return: one type's fields pass, every type's fields
+// do not.
+func TestIntrospectionFieldsPriced(t *testing.T) {
+	srv, rec := testservers.Start(t, starwarsAnswering(t))
+	h := connect(t, validating(t, srv.URL), nil)
+	res := h.call(t, "graphql_query", map[string]any{"query": `{ __type(name: "Droid") { name fields { name } } }`})
+	if res.IsError || !strings.Contains(mcptest.Text(res), "primaryFunction") {
+		t.Errorf("one type's fields: isError=%v %s", res.IsError, mcptest.Text(res))
+	}
+	res = h.call(t, "graphql_query", map[string]any{"query": "{ __schema { types { name fields { name } } } }"})
+	if !res.IsError || !strings.Contains(mcptest.Text(res), "is over the ceiling of 100") || !strings.Contains(mcptest.Text(res), "__schema.types") {
+		t.Errorf("every type's fields: isError=%v %s", res.IsError, mcptest.Text(res))
+	}
+	if rec.Operations() != 1 {
+		t.Errorf("%d operations sent, want the one under the ceiling", rec.Operations())
+	}
+}
