@@ -68,7 +68,7 @@ func (h *handlers) graphqlIntrospect(ctx context.Context, _ *mcp.CallToolRequest
 	if err != nil {
 		return nil, IntrospectResult{}, err
 	}
-	got, err := h.schemas.Get(ctx, req, args.Refresh)
+	got, err := h.schemaOf(ctx, req, args.Refresh)
 	if err != nil {
 		return nil, IntrospectResult{}, err
 	}

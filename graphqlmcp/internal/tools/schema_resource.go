@@ -3,9 +3,12 @@ package tools
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpforge/servers/graphqlmcp/internal/schema"
+	"github.com/mcpforge/servers/graphqlmcp/internal/upstream"
 	"github.com/mcpforge/servers/shared/httpx"
 )
 
@@ -17,20 +20,55 @@ const schemaURI = "graphql://schema"
 // without tool calls. It comes from where the tools get it: the --schema
 // file, the cache, or one introspection.
 func (h *handlers) addSchemaResource(server *mcp.Server) {
-	resource := &mcp.Resource{
+	h.resource.server = server
+	if h.cfg.Schema != nil {
+		h.describeSchema(len(h.cfg.Schema.View(true).SDL), "from --schema")
+		return
+	}
+	server.AddResource(&mcp.Resource{
 		URI:   schemaURI,
 		Name:  "schema",
 		Title: "GraphQL schema of " + httpx.DisplayURL(h.cfg.Endpoint),
 		Description: "The whole schema of the default endpoint as SDL, deprecated members included, served whole whatever its size. " +
-			"Without --schema it is introspected on first read; graphql_introspect gives its size (sdlBytes) and smaller views.",
+			"It is introspected on first use, and its size is listed here from then on.",
 		MIMEType: "text/plain",
+	}, h.readSchema)
+}
+
+// schemaResource is what the listing of graphql://schema says.
+type schemaResource struct {
+	server *mcp.Server
+	mu     sync.Mutex
+	size   int // the size listed; 0 before the schema is known
+}
+
+// describeSchema lists graphql://schema with its size, once it is known or
+// when it changes; the SDK tells clients the list changed.
+func (h *handlers) describeSchema(size int, source string) {
+	h.resource.mu.Lock()
+	defer h.resource.mu.Unlock()
+	if h.resource.server == nil || h.resource.size == size {
+		return
 	}
-	if h.cfg.Schema != nil {
-		size := len(h.cfg.Schema.View(true).SDL)
-		resource.Size = int64(size)
-		resource.Description = fmt.Sprintf("The whole schema of the default endpoint as SDL (%d bytes, from --schema), deprecated members included.", size)
+	h.resource.size = size
+	h.resource.server.AddResource(&mcp.Resource{
+		URI:         schemaURI,
+		Name:        "schema",
+		Title:       "GraphQL schema of " + httpx.DisplayURL(h.cfg.Endpoint),
+		Description: fmt.Sprintf("The whole schema of the default endpoint as SDL (%d bytes, %s), deprecated members included, served whole.", size, source),
+		MIMEType:    "text/plain",
+		Size:        int64(size),
+	}, h.readSchema)
+}
+
+// schemaOf gets the schema of req's endpoint from the store, and lists the
+// default endpoint's size on the resource once it is known.
+func (h *handlers) schemaOf(ctx context.Context, req upstream.Request, refresh bool) (schema.Got, error) {
+	got, err := h.schemas.Get(ctx, req, refresh)
+	if err == nil && req.Target.IsDefault && !got.File {
+		h.describeSchema(len(got.Schema.View(true).SDL), "introspected")
 	}
-	server.AddResource(resource, h.readSchema)
+	return got, err
 }
 
 func (h *handlers) readSchema(ctx context.Context, _ *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
@@ -38,7 +76,7 @@ func (h *handlers) readSchema(ctx context.Context, _ *mcp.ReadResourceRequest) (
 	if err != nil {
 		return nil, err
 	}
-	got, err := h.schemas.Get(ctx, req, false)
+	got, err := h.schemaOf(ctx, req, false)
 	if err != nil {
 		return nil, err
 	}

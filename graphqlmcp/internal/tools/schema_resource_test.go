@@ -33,6 +33,11 @@ func TestSchemaResource(t *testing.T) {
 	if res := h.call(t, "graphql_query", map[string]any{"query": "{ hero { name } }"}); res.IsError || rec.Introspections() != 1 {
 		t.Errorf("the resource and the tool did not share one introspection: %d", rec.Introspections())
 	}
+	// Once fetched, the listing gives the size.
+	list, err = h.session.ListResources(ctx, nil)
+	if err != nil || list.Resources[0].Size != int64(len(read.Contents[0].Text)) || !strings.Contains(list.Resources[0].Description, "bytes, introspected") {
+		t.Errorf("after the first read: %v %+v", err, list.Resources[0])
+	}
 
 	path := filepath.Join(t.TempDir(), "schema.graphql")
 	if err := os.WriteFile(path, []byte(starwars.Schema), 0o644); err != nil {

@@ -31,10 +31,11 @@ type Options struct {
 
 // handlers holds the dependencies of both tools.
 type handlers struct {
-	cfg     config.Config
-	policy  upstream.Policy
-	client  *upstream.Client
-	schemas *schema.Store
+	cfg      config.Config
+	policy   upstream.Policy
+	client   *upstream.Client
+	schemas  *schema.Store
+	resource schemaResource
 }
 
 // NewServer returns graphqlmcp's MCP server with both tools registered.

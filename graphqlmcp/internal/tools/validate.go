@@ -32,7 +32,7 @@ func (h *handlers) validate(ctx context.Context, req upstream.Request, chosen op
 	if !h.cfg.Validate {
 		return nil, "", nil
 	}
-	got, err := h.schemas.Get(ctx, req, false)
+	got, err := h.schemaOf(ctx, req, false)
 	var refused *schema.FetchError
 	switch {
 	case errors.As(err, &refused) && refused.SendUnchecked:
