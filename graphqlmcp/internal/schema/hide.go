@@ -50,10 +50,14 @@ func (f *filter) enumValues(owner string, values []enumValue) []*enumValue {
 	return shown
 }
 
+func (f *filter) inputField(owner string, v *inputValue) bool {
+	return f.shows(member{owner: owner, name: v.Name}, v.IsDeprecated)
+}
+
 func (f *filter) inputFields(owner string, values []inputValue) []*inputValue {
 	var shown []*inputValue
 	for i := range values {
-		if v := &values[i]; f.shows(member{owner: owner, name: v.Name}, v.IsDeprecated) {
+		if v := &values[i]; f.inputField(owner, v) {
 			shown = append(shown, v)
 		}
 	}

@@ -48,8 +48,9 @@ func FromSDL(sdl string) (*Schema, error) {
 	if loaded.Subscription != nil {
 		s.SubscriptionType = &named{Name: loaded.Subscription.Name}
 	}
+	kinds := sdlKindsOf(loaded)
 	for _, name := range order {
-		s.Types = append(s.Types, typeFromSDL(loaded.Types[name]))
+		s.Types = append(s.Types, kinds.typeFrom(loaded.Types[name]))
 	}
 	done := map[string]bool{}
 	for _, name := range directiveOrder {
@@ -58,7 +59,7 @@ func FromSDL(sdl string) (*Schema, error) {
 		}
 		done[name] = true
 		d := loaded.Directives[name]
-		dir := directive{Name: d.Name, Description: describe(d.Description), IsRepeatable: d.IsRepeatable, Args: argsFromSDL(d.Arguments)}
+		dir := directive{Name: d.Name, Description: describe(d.Description), IsRepeatable: d.IsRepeatable, Args: kinds.args(d.Arguments)}
 		for _, loc := range d.Locations {
 			dir.Locations = append(dir.Locations, string(loc))
 		}
@@ -70,7 +71,19 @@ func FromSDL(sdl string) (*Schema, error) {
 	return New(r)
 }
 
-func typeFromSDL(def *ast.Definition) fullType {
+// sdlKinds maps a loaded schema's type names to their introspection
+// kinds, which type references carry.
+type sdlKinds map[string]string
+
+func sdlKindsOf(loaded *ast.Schema) sdlKinds {
+	kinds := sdlKinds{}
+	for name, def := range loaded.Types {
+		kinds[name] = string(def.Kind)
+	}
+	return kinds
+}
+
+func (k sdlKinds) typeFrom(def *ast.Definition) fullType {
 	t := fullType{Name: def.Name, Description: describe(def.Description)}
 	switch def.Kind {
 	case ast.Scalar:
@@ -83,7 +96,7 @@ func typeFromSDL(def *ast.Definition) fullType {
 	case ast.Object, ast.Interface:
 		t.Kind = string(def.Kind)
 		for _, name := range def.Interfaces {
-			t.Interfaces = append(t.Interfaces, namedRef("INTERFACE", name))
+			t.Interfaces = append(t.Interfaces, k.ref(name))
 		}
 		for _, f := range def.Fields {
 			if strings.HasPrefix(f.Name, "__") {
@@ -91,14 +104,14 @@ func typeFromSDL(def *ast.Definition) fullType {
 			}
 			deprecated, reason := deprecationFromSDL(f.Directives)
 			t.Fields = append(t.Fields, field{
-				Name: f.Name, Description: describe(f.Description), Args: argsFromSDL(f.Arguments),
-				Type: refFromSDL(f.Type), IsDeprecated: deprecated, DeprecationReason: reason,
+				Name: f.Name, Description: describe(f.Description), Args: k.args(f.Arguments),
+				Type: k.refFrom(f.Type), IsDeprecated: deprecated, DeprecationReason: reason,
 			})
 		}
 	case ast.Union:
 		t.Kind = "UNION"
 		for _, name := range def.Types {
-			t.PossibleTypes = append(t.PossibleTypes, namedRef("OBJECT", name))
+			t.PossibleTypes = append(t.PossibleTypes, k.ref(name))
 		}
 	case ast.Enum:
 		t.Kind = "ENUM"
@@ -110,23 +123,23 @@ func typeFromSDL(def *ast.Definition) fullType {
 		t.Kind = "INPUT_OBJECT"
 		t.IsOneOf = def.Directives.ForName("oneOf") != nil
 		for _, f := range def.Fields {
-			t.InputFields = append(t.InputFields, inputFromSDL(f.Name, f.Description, f.Type, f.DefaultValue, f.Directives))
+			t.InputFields = append(t.InputFields, k.inputValue(f.Name, f.Description, f.Type, f.DefaultValue, f.Directives))
 		}
 	}
 	return t
 }
 
-func argsFromSDL(args ast.ArgumentDefinitionList) []inputValue {
+func (k sdlKinds) args(args ast.ArgumentDefinitionList) []inputValue {
 	values := make([]inputValue, 0, len(args))
 	for _, a := range args {
-		values = append(values, inputFromSDL(a.Name, a.Description, a.Type, a.DefaultValue, a.Directives))
+		values = append(values, k.inputValue(a.Name, a.Description, a.Type, a.DefaultValue, a.Directives))
 	}
 	return values
 }
 
-func inputFromSDL(name, description string, typ *ast.Type, defaultValue *ast.Value, directives ast.DirectiveList) inputValue {
+func (k sdlKinds) inputValue(name, description string, typ *ast.Type, defaultValue *ast.Value, directives ast.DirectiveList) inputValue {
 	deprecated, reason := deprecationFromSDL(directives)
-	v := inputValue{Name: name, Description: describe(description), Type: refFromSDL(typ), IsDeprecated: deprecated, DeprecationReason: reason}
+	v := inputValue{Name: name, Description: describe(description), Type: k.refFrom(typ), IsDeprecated: deprecated, DeprecationReason: reason}
 	if defaultValue != nil {
 		var b strings.Builder
 		writeValue(&b, defaultValue)
@@ -148,14 +161,13 @@ func deprecationFromSDL(directives ast.DirectiveList) (bool, *string) {
 	return true, &reason
 }
 
-func refFromSDL(t *ast.Type) typeRefT {
+func (k sdlKinds) refFrom(t *ast.Type) typeRefT {
 	var ref typeRefT
 	if t.Elem != nil {
-		inner := refFromSDL(t.Elem)
+		inner := k.refFrom(t.Elem)
 		ref = typeRefT{Kind: "LIST", OfType: &inner}
 	} else {
-		name := t.NamedType
-		ref = typeRefT{Kind: "NAMED", Name: &name}
+		ref = k.ref(t.NamedType)
 	}
 	if t.NonNull {
 		inner := ref
@@ -164,8 +176,9 @@ func refFromSDL(t *ast.Type) typeRefT {
 	return ref
 }
 
-func namedRef(kind, name string) typeRefT {
-	return typeRefT{Kind: kind, Name: &name}
+// ref is a reference to the named type, with its kind.
+func (k sdlKinds) ref(name string) typeRefT {
+	return typeRefT{Kind: k[name], Name: &name}
 }
 
 func describe(description string) *string {

@@ -73,7 +73,7 @@ type Got struct {
 // goes on for the others, bounded by req's timeout.
 func (st *Store) Get(ctx context.Context, req upstream.Request, refresh bool) (Got, error) {
 	if st.file != nil && req.Target.IsDefault {
-		return Got{Schema: st.file, FetchedAt: st.fileLoaded(), Cached: true, File: true}, nil
+		return Got{Schema: st.file, FetchedAt: st.file.loaded, Cached: true, File: true}, nil
 	}
 	key := Key(req.Target.URL.String(), req.Headers)
 	if !refresh {
@@ -137,8 +137,6 @@ func (st *Store) run(ctx context.Context, key string, req upstream.Request, f *f
 		st.mu.Unlock()
 	}
 }
-
-func (st *Store) fileLoaded() time.Time { return st.file.loaded }
 
 // MaxFileBytes bounds a schema file, as MaxIntrospectionBytes bounds an
 // introspection answer.

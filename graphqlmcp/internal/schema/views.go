@@ -476,10 +476,9 @@ func (v *View) Search(term string, budget int) (text string, truncated bool) {
 				hits = append(hits, searchHit{rank: rankArgument, line: t.Name + "." + v.fieldSignature(t.Name, f)})
 			}
 		}
-		shownInputs := v.show.inputFields(t.Name, t.InputFields)
 		for j := range t.InputFields {
 			f := &t.InputFields[j]
-			add(f.Name, t.Name+"."+inputValueText(f), slices.Contains(shownInputs, f))
+			add(f.Name, t.Name+"."+inputValueText(f), v.show.inputField(t.Name, f))
 		}
 		for j := range t.EnumValues {
 			ev := &t.EnumValues[j]
@@ -602,10 +601,7 @@ func cut(text string, limit int, why string) string {
 
 // namesContain is "1 name contains" or "n names contain".
 func namesContain(n int) string {
-	if n == 1 {
-		return "1 name contains"
-	}
-	return fmt.Sprintf("%d names contain", n)
+	return fmt.Sprintf("%d %s", n, plural(n, "name contains", "names contain"))
 }
 
 func plural(n int, one, many string) string {

@@ -38,15 +38,15 @@ func TestGitHubSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	result, err := schema.ParseResult(introspection)
+	if err != nil {
+		t.Fatal(err)
+	}
+	converted, err := schema.New(result)
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Run("conversion keeps every type, field and argument", func(t *testing.T) {
-		result, err := schema.ParseResult(introspection)
-		if err != nil {
-			t.Fatal(err)
-		}
-		converted, err := schema.New(result)
-		if err != nil {
-			t.Fatal(err)
-		}
 		// The SDL must load, and must hold what the introspection result
 		// holds, read here straight from its JSON.
 		all := converted.View(true)
@@ -62,7 +62,7 @@ func TestGitHubSchema(t *testing.T) {
 	})
 
 	t.Run("calibrations of the price", func(t *testing.T) {
-		githubCalibrations(t, introspection)
+		githubCalibrations(t, converted)
 	})
 
 	body := append(append([]byte(`{"data":`), introspection...), '}')
@@ -211,15 +211,7 @@ func normalizeLiteral(t *testing.T, literal string) string {
 // calibrated on (docs/graphqlmcp.md, Complexity), each valid against
 // GitHub's schema, and checks the score and whether it is under the default
 // ceiling of 100.
-func githubCalibrations(t *testing.T, introspection []byte) {
-	result, err := schema.ParseResult(introspection)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := schema.New(result)
-	if err != nil {
-		t.Fatal(err)
-	}
+func githubCalibrations(t *testing.T, s *schema.Schema) {
 	checker, err := s.Validator()
 	if err != nil {
 		t.Fatal(err)

@@ -85,13 +85,17 @@ func (h *handlers) graphqlIntrospect(ctx context.Context, _ *mcp.CallToolRequest
 	search := strings.TrimSpace(args.Search) != ""
 	switch {
 	case len(args.Types) > 0 || search:
-		// Types and search share one budget: the search answer, short as a
-		// rule, keeps up to half of it.
+		// Types and search share one budget: beside types, the search
+		// answer, short as a rule, keeps up to half of it.
 		var searchText string
 		var searchCut bool
 		typesBudget := schema.MaxViewBytes
 		if search {
-			searchText, searchCut = view.Search(args.Search, schema.MaxViewBytes/2)
+			searchBudget := schema.MaxViewBytes
+			if len(args.Types) > 0 {
+				searchBudget /= 2
+			}
+			searchText, searchCut = view.Search(args.Search, searchBudget)
 			typesBudget -= len(searchText) + 1
 		}
 		var parts []string
@@ -104,10 +108,6 @@ func (h *handlers) graphqlIntrospect(ctx context.Context, _ *mcp.CallToolRequest
 			noneFound = missing == len(args.Types)
 		}
 		if search {
-			if len(parts) == 0 {
-				// Alone, the search has the whole budget.
-				searchText, searchCut = view.Search(args.Search, schema.MaxViewBytes)
-			}
 			parts, out.Truncated = append(parts, searchText), out.Truncated || searchCut
 			out.View = strings.TrimPrefix(out.View+"+search", "+")
 		}

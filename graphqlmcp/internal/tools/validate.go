@@ -49,7 +49,7 @@ func (h *handlers) validate(ctx context.Context, req upstream.Request, chosen op
 	}
 	if _, gqlErr := validator.VariableValues(checker, chosen.Op, variables); gqlErr != nil {
 		return nil, "", fmt.Errorf("variables do not match the operation's variable definitions, so it was not sent: %s; fix variables and call again",
-			withoutStop(variableMessage(gqlErr)))
+			strings.TrimRight(variableMessage(gqlErr), "."))
 	}
 	return checker, "", nil
 }
@@ -72,10 +72,6 @@ func invalidOperation(endpoint string, errs gqlerror.List) error {
 	}
 	b.WriteString("\nFix the query and call again; graphql_introspect shows a type's fields (types: [\"Name\"]) or finds a name (search: \"word\").")
 	return errors.New(b.String())
-}
-
-func withoutStop(s string) string {
-	return strings.TrimRight(strings.TrimSpace(s), ".")
 }
 
 // variableMessage is the text of a variables error, without gqlparser's
