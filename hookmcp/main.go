@@ -1,7 +1,7 @@
 // Command hookmcp is an MCP server that lets an AI assistant drive a hosted
 // webhook-capture API (webhook.site, or a self-hosted install): create, read,
-// update and delete capture tokens, and list, fetch and delete the requests
-// they captured.
+// update and delete capture tokens; list, fetch, wait for and delete the
+// requests they captured; and send a test request to a capture URL.
 //
 // See docs/hookmcp.md in the repository for configuration, tools and
 // registration.
@@ -27,8 +27,9 @@ func spec(getenv func(string) string) app.Spec {
 	return app.Spec{
 		Name:  "hookmcp",
 		Usage: "MCP server for a webhook-capture API: capture tokens and the requests they captured",
-		Description: "Serves seven tools (create_token, get_token, update_token, delete_token, list_requests,\n" +
-			"get_latest_request, delete_requests) and the resource hooksvc://token/{token_id}/requests to an\n" +
+		Description: "Serves eleven tools (create_token, get_token, update_token, delete_token, list_requests,\n" +
+			"get_latest_request, get_request, wait_for_request, send_test_request, delete_request, delete_requests)\n" +
+			"and the resource hooksvc://token/{token_id}/requests to an\n" +
 			"MCP client over stdio, or over Streamable HTTP with --transport http.\n\n" +
 			"The API key is read from HOOKSVC_API_KEY only (never a flag: flags show in process listings).\n" +
 			"Try it offline against a local fake: go run ./hookmcp/cmd/fakehooksvc in a clone of the repository.",

@@ -38,7 +38,7 @@ var probeWord = regexp.MustCompile(`hookmcpprobe[0-9a-f]+`)
 func exercise(t *testing.T, session *mcp.ClientSession) string {
 	t.Helper()
 	ctx := context.Background()
-	mcptest.CheckToolNames(t, session, []string{"create_token", "delete_requests", "delete_token", "get_latest_request", "get_token", "list_requests", "update_token"})
+	mcptest.CheckToolNames(t, session, []string{"create_token", "delete_request", "delete_requests", "delete_token", "get_latest_request", "get_request", "get_token", "list_requests", "send_test_request", "update_token", "wait_for_request"})
 	call := func(tool string, args map[string]any) map[string]any {
 		t.Helper()
 		res := mcptest.Call(t, ctx, session, tool, args)
@@ -106,7 +106,7 @@ func TestStdio(t *testing.T) {
 		`POST /{id}?via=stdio`,
 		`GET /token/{id}`,
 		`GET /token/{id}`,
-		`PUT /token/{id} {"actions":false,"alias":null,"cors":false,"default_content":"pong","default_content_type":"text/plain","default_status":200,"expiry":604800,"listen":0,"request_limit":100,"timeout":1}`,
+		`PUT /token/{id} {"actions":false,"alias":null,"cors":false,"default_content":"pong","default_content_type":"text/html","default_status":200,"description":null,"expiry":null,"group_id":null,"listen":0,"redirect":false,"request_limit":100,"require_auth":true,"timeout":1}`,
 		`GET /token/{id}/requests?page=1&per_page=10&sorting=newest`,
 		`GET /token/{id}/requests?page=1&per_page=1&sorting=newest`,
 		`GET /token/{id}/request/` + requestID(fake, id) + `/raw`,

@@ -22,14 +22,41 @@ import (
 
 // SyncBuffer is a log sink safe for a server's goroutines.
 type SyncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
+	mu      sync.Mutex
+	buf     bytes.Buffer
+	written chan struct{} // closed, and replaced, on each write
 }
 
 func (b *SyncBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.written != nil {
+		close(b.written)
+		b.written = nil
+	}
 	return b.buf.Write(p)
+}
+
+// Await returns once the buffer holds text, or with ctx's error: a test
+// waits on a log line instead of sleeping.
+func (b *SyncBuffer) Await(ctx context.Context, text string) error {
+	for {
+		b.mu.Lock()
+		found := strings.Contains(b.buf.String(), text)
+		if b.written == nil {
+			b.written = make(chan struct{})
+		}
+		written := b.written
+		b.mu.Unlock()
+		if found {
+			return nil
+		}
+		select {
+		case <-written:
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for %q in the log: %w", text, ctx.Err())
+		}
+	}
 }
 
 func (b *SyncBuffer) String() string {

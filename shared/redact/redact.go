@@ -98,6 +98,11 @@ func (r Redactor) raw(b []byte) []byte {
 	return b
 }
 
+// Contains reports whether s holds a secret in any form Bytes would redact
+// (a JSON document's escaped strings included), so that a caller can refuse
+// to send it anywhere. Bytes leaves text without a secret unchanged.
+func (r Redactor) Contains(s string) bool { return !r.Empty() && r.String(s) != s }
+
 // contains reports whether s holds any form of a secret.
 func (r Redactor) contains(s []byte) bool {
 	for _, form := range r.forms {

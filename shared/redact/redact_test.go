@@ -51,6 +51,9 @@ func TestRedactorEncodings(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			if !r.Contains(tt.in) {
+				t.Errorf("Contains(%s) = false", tt.in)
+			}
 			got := r.String(tt.in)
 			if strings.Contains(got, secret) || strings.Contains(got, escapedSlash) || !strings.Contains(got, Redacted) {
 				t.Errorf("String(%s) = %s", tt.in, got)
@@ -74,6 +77,9 @@ func TestRedactorEncodings(t *testing.T) {
 // byte-for-byte, formatting and number spelling included; a number that
 // holds a secret becomes a string so the document stays valid.
 func TestRedactorKeepsCleanJSON(t *testing.T) {
+	if New("ghp_Abc/123+xyz==").Contains(`{"a":"ghp_Abc/123"}`) || New().Contains("anything") {
+		t.Error("Contains found a secret in text without one")
+	}
 	r := New("123456789")
 	clean := "{\n  \"n\": 1.50e3, \"s\": \"caf\\u00e9 \\/ ok\",\n  \"l\": [true, null]\n}"
 	if got := r.String(clean); got != clean {

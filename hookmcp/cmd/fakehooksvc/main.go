@@ -26,17 +26,17 @@ import (
 func main() {
 	listen := flag.String("listen", "127.0.0.1:8089", "address to listen on")
 	keys := flag.String("api-keys", "", "comma-separated API keys the fake accepts (tokens created with one are private to it)")
-	ignoreFilters := flag.Bool("ignore-filters", false, "behave like the open-source server: listing and deleting requests ignore date_from, date_to and query")
+	openSource := flag.Bool("open-source", false, "behave like the open-source server: listing and deleting requests ignore date_from, date_to and query; 410 for unknown tokens; PUT ignores cors, alias, expiry, listen, request_limit and actions")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, *listen, *keys, *ignoreFilters); err != nil {
+	if err := run(ctx, *listen, *keys, *openSource); err != nil {
 		fmt.Fprintln(os.Stderr, "fakehooksvc:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, listen, keys string, ignoreFilters bool) error {
+func run(ctx context.Context, listen, keys string, openSource bool) error {
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	var apiKeys []string
 	for _, k := range strings.Split(keys, ",") {
@@ -49,5 +49,5 @@ func run(ctx context.Context, listen, keys string, ignoreFilters bool) error {
 		return err
 	}
 	logger.Info("fake capture API listening; point hookmcp at it with HOOKSVC_API_URL", "url", "http://"+ln.Addr().String())
-	return app.Serve(ctx, ln, fakehooksvc.New(fakehooksvc.Options{APIKeys: apiKeys, IgnoreFilters: ignoreFilters}), logger)
+	return app.Serve(ctx, ln, fakehooksvc.New(fakehooksvc.Options{APIKeys: apiKeys, OpenSource: openSource}), logger)
 }

@@ -1,17 +1,22 @@
 // Package fakehooksvc is an in-process stand-in for the hosted webhook-capture
 // API (webhook.site), built from what is known of it on the wire: token CRUD
-// where PUT resets what it is not sent, validation 422s, 404 for unknown and
-// 410 for deleted or expired tokens, the listing envelope and its pagination
-// formulas, newest/oldest order, date and query filters, latest and raw
-// bodies, singular bulk delete, capture routes that honour request_limit,
-// private tokens (302 without a key, 401 with a wrong one) and injected
-// faults such as 429 with Retry-After.
+// where PUT resets what it is not sent, the hosted defaults of a new token
+// (an HTML placeholder page, expiry and request_limit null), validation 422s,
+// 404 for unknown, deleted or expired tokens, the listing envelope and its
+// pagination formulas, newest/oldest order, date and query filters, single
+// requests with their raw bodies, single and bulk (singular path) deletes,
+// captures on any path and method answered with the token's response and
+// X-Request-Id, multipart files, private tokens (302 without a key, 401 with
+// a wrong one) and injected faults such as 429 with Retry-After.
+//
+// With Options.OpenSource it behaves as the open-source server instead.
 //
 // Tests start it on loopback with httptest; cmd/fakehooksvc serves it for a
 // person who wants to try hookmcp without an account or a network.
 package fakehooksvc
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
@@ -33,10 +38,18 @@ type Options struct {
 	// Now is the fake's clock, for token expiry and request times; time.Now
 	// when nil.
 	Now func() time.Time
-	// IgnoreFilters makes the fake behave like the open-source webhook.site
-	// server: listing and deleting requests ignore date_from, date_to and
-	// query, so a filtered delete deletes everything.
-	IgnoreFilters bool
+	// OpenSource makes the fake behave as the open-source webhook.site
+	// server where it differs from the hosted service: listing and deleting
+	// requests ignore date_from, date_to and query (so a filtered delete
+	// deletes everything); unknown, deleted and expired tokens answer 410;
+	// a new token answers an empty text/plain body and shows expiry 604800
+	// and request_limit 10000; timeout is 0 to 10; a PUT silently ignores
+	// cors, alias, expiry, listen, request_limit, actions and description;
+	// there is no /request/latest/raw.
+	OpenSource bool
+	// OmitRequestID leaves the X-Request-Id header out of capture answers,
+	// which the hosted service is not known to always send.
+	OmitRequestID bool
 }
 
 // Received is one request the fake received, as it arrived.
@@ -67,13 +80,14 @@ type Fault struct {
 type Server struct {
 	now           func() time.Time
 	keys          map[string]bool
-	ignoreFilters bool
+	openSource    bool
+	omitRequestID bool
 
 	mu       sync.Mutex
 	tokens   map[string]*token // by UUID, live ones
-	gone     map[string]bool   // deleted tokens, answered with 410
 	faults   []Fault
 	received []Received
+	arrived  chan struct{} // closed, and replaced, when a request arrives
 	seq      int64
 }
 
@@ -82,9 +96,10 @@ func New(opts Options) *Server {
 	s := &Server{
 		now:           opts.Now,
 		keys:          map[string]bool{},
-		ignoreFilters: opts.IgnoreFilters,
+		openSource:    opts.OpenSource,
+		omitRequestID: opts.OmitRequestID,
 		tokens:        map[string]*token{},
-		gone:          map[string]bool{},
+		arrived:       make(chan struct{}),
 	}
 	if s.now == nil {
 		s.now = time.Now
@@ -110,6 +125,24 @@ func (s *Server) Received() []Received {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]Received(nil), s.received...)
+}
+
+// Await returns once done holds for the requests received so far, or when
+// ctx ends; a test waits on it instead of sleeping.
+func (s *Server) Await(ctx context.Context, done func([]Received) bool) error {
+	for {
+		s.mu.Lock()
+		ok, arrived := done(s.received), s.arrived
+		s.mu.Unlock()
+		if ok {
+			return nil
+		}
+		select {
+		case <-arrived:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 }
 
 // Reset forgets the requests received so far.
@@ -140,6 +173,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.received = append(s.received, Received{
 		Method: r.Method, Path: r.URL.Path, Query: r.URL.Query(), Header: r.Header.Clone(), Body: body,
 	})
+	close(s.arrived)
+	s.arrived = make(chan struct{})
 	segments := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
 	if segments[0] == "token" {
 		if s.fault(w, r) {
@@ -212,7 +247,6 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rest []string,
 			s.updateToken(w, t, body)
 		case http.MethodDelete:
 			delete(s.tokens, t.UUID)
-			s.gone[t.UUID] = true
 			w.WriteHeader(http.StatusNoContent)
 		default:
 			methodNotAllowed(w, "GET, HEAD, PUT, DELETE")
@@ -231,7 +265,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rest []string,
 		s.deleteRequests(w, r, t)
 	case len(rest) == 3 && rest[1] == "request":
 		s.serveOneRequest(w, r, t, rest[2], false)
-	case len(rest) == 4 && rest[1] == "request" && rest[3] == "raw":
+	case len(rest) == 4 && rest[1] == "request" && rest[3] == "raw" && !(s.openSource && rest[2] == "latest"):
 		s.serveOneRequest(w, r, t, rest[2], true)
 	default:
 		writeError(w, http.StatusNotFound, "Not found.")
@@ -264,20 +298,19 @@ func (s *Server) lookup(w http.ResponseWriter, r *http.Request, id, key string) 
 	return t, true
 }
 
-// live finds a token that is neither deleted nor expired, else answers 410
-// for one that was (as the open-source server does) and 404 for one that
-// never existed.
+// live finds a token that is neither deleted nor expired, else answers 404
+// (the hosted service) or 410 (the open-source server, even for a token
+// that never existed).
 func (s *Server) live(w http.ResponseWriter, id string) (*token, bool) {
 	t := s.tokens[id]
 	if t != nil && t.expired(s.now()) {
 		delete(s.tokens, id)
-		s.gone[id] = true
 		t = nil
 	}
 	if t != nil {
 		return t, true
 	}
-	if s.gone[id] {
+	if s.openSource {
 		writeError(w, http.StatusGone, "Token expired or deleted.")
 	} else {
 		writeError(w, http.StatusNotFound, "Token not found.")

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -26,8 +27,13 @@ type harness struct {
 }
 
 func start(t *testing.T) *harness {
+	return startWith(t, Options{})
+}
+
+func startWith(t *testing.T, opts Options) *harness {
 	c := &clock{now: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)}
-	fake := New(Options{APIKeys: []string{"key-one-111", "key-two-222"}, Now: c.Now})
+	opts.APIKeys, opts.Now = []string{"key-one-111", "key-two-222"}, c.Now
+	fake := New(opts)
 	srv := httptest.NewServer(fake)
 	t.Cleanup(srv.Close)
 	return &harness{t: t, srv: srv, fake: fake, clock: c}
@@ -58,7 +64,12 @@ func (h *harness) do(method, path, key, body string) (int, http.Header, map[stri
 
 func (h *harness) create(body string) string {
 	h.t.Helper()
-	status, _, tok := h.do("POST", "/token", "", body)
+	return h.createWith("", body)
+}
+
+func (h *harness) createWith(key, body string) string {
+	h.t.Helper()
+	status, _, tok := h.do("POST", "/token", key, body)
 	if status != http.StatusCreated {
 		h.t.Fatalf("create: %d %v", status, tok)
 	}
@@ -74,14 +85,14 @@ func TestTokenLifecycle(t *testing.T) {
 	}
 	// PUT replaces: what it leaves out goes back to the default.
 	status, _, tok = h.do("PUT", "/token/"+id, "", `{"cors":true}`)
-	if status != 200 || tok["default_status"] != 200.0 || tok["default_content"] != "" || tok["timeout"] != 0.0 || tok["alias"] != nil || tok["cors"] != true {
+	if status != 200 || tok["default_status"] != 200.0 || tok["default_content"] != HostedPlaceholder || tok["timeout"] != 0.0 || tok["alias"] != nil || tok["cors"] != true {
 		t.Fatalf("put: %d %v", status, tok)
 	}
 	if status, _, _ := h.do("DELETE", "/token/"+id, "", ""); status != http.StatusNoContent {
 		t.Fatalf("delete: %d", status)
 	}
-	if status, _, _ := h.do("GET", "/token/"+id, "", ""); status != http.StatusGone {
-		t.Errorf("deleted token: %d, want 410", status)
+	if status, _, _ := h.do("GET", "/token/"+id, "", ""); status != http.StatusNotFound {
+		t.Errorf("deleted token: %d, want 404", status)
 	}
 	if status, _, _ := h.do("GET", "/token/00000000-0000-4000-8000-000000000000", "", ""); status != http.StatusNotFound {
 		t.Errorf("unknown token: %d, want 404", status)
@@ -95,8 +106,58 @@ func TestExpiry(t *testing.T) {
 	h := start(t)
 	id := h.create(`{"expiry":60}`)
 	h.clock.now = h.clock.now.Add(61 * time.Second)
-	if status, _, _ := h.do("GET", "/token/"+id, "", ""); status != http.StatusGone {
-		t.Errorf("expired token: %d, want 410", status)
+	if status, _, _ := h.do("GET", "/token/"+id, "", ""); status != http.StatusNotFound {
+		t.Errorf("expired token: %d, want 404", status)
+	}
+}
+
+// TestHostedDefaults: a new token shows the hosted service's defaults, and
+// null settings stay null through a PUT (never 0).
+func TestHostedDefaults(t *testing.T) {
+	h := start(t)
+	id := h.create(`{}`)
+	_, _, tok := h.do("GET", "/token/"+id, "", "")
+	want := map[string]any{
+		"default_status": 200.0, "default_content_type": "text/html", "default_content": HostedPlaceholder,
+		"expiry": nil, "request_limit": nil, "expires_at": "2026-11-28 10:00:00", "description": nil,
+	}
+	for name, value := range want {
+		if tok[name] != value {
+			t.Errorf("new token: %s = %#v, want %#v", name, tok[name], value)
+		}
+	}
+	status, _, tok := h.do("PUT", "/token/"+id, "", `{"expiry":null,"request_limit":null,"description":"mine","timeout":30}`)
+	if status != 200 || tok["expiry"] != nil || tok["request_limit"] != nil || tok["description"] != "mine" || tok["timeout"] != 30.0 {
+		t.Errorf("put with nulls: %d %v", status, tok)
+	}
+	owned := h.createWith("key-one-111", `{"expiry":null}`)
+	if _, _, tok := h.do("GET", "/token/"+owned, "key-one-111", ""); tok["expires_at"] != nil {
+		t.Errorf("an account's token with expiry null expires at %v, want never", tok["expires_at"])
+	}
+}
+
+// TestOpenSourceMode: the open-source server's differences.
+func TestOpenSourceMode(t *testing.T) {
+	h := startWith(t, Options{OpenSource: true})
+	id := h.create(`{"cors":true,"listen":3}`)
+	_, _, tok := h.do("GET", "/token/"+id, "", "")
+	if tok["default_content_type"] != "text/plain" || tok["default_content"] != "" || tok["expiry"] != 604800.0 || tok["request_limit"] != 10000.0 {
+		t.Errorf("new token: %v", tok)
+	}
+	status, _, tok := h.do("PUT", "/token/"+id, "", `{"default_status":201,"cors":false,"listen":0,"alias":"renamed","expiry":60,"request_limit":5,"actions":true}`)
+	if status != 200 || tok["default_status"] != 201.0 || tok["cors"] != true || tok["listen"] != 3.0 || tok["alias"] != nil ||
+		tok["expiry"] != 604800.0 || tok["request_limit"] != 10000.0 || tok["actions"] != false {
+		t.Errorf("a PUT applies only the response settings: %d %v", status, tok)
+	}
+	if status, _, errs := h.do("PUT", "/token/"+id, "", `{"timeout":11}`); status != 422 || errs["timeout"] == nil {
+		t.Errorf("timeout 11: %d %v", status, errs)
+	}
+	if status, _, _ := h.do("GET", "/token/00000000-0000-4000-8000-000000000000", "", ""); status != http.StatusGone {
+		t.Errorf("unknown token: %d, want 410", status)
+	}
+	h.captureN(id, 1)
+	if status, _, _ := h.do("GET", "/token/"+id+"/request/latest/raw", "", ""); status != http.StatusNotFound {
+		t.Errorf("latest/raw: %d, want 404 (no such route)", status)
 	}
 }
 
@@ -292,10 +353,57 @@ func TestCapture(t *testing.T) {
 	if page["total"] != 2.0 {
 		t.Errorf("request_limit 2 kept %v", page["total"])
 	}
+	// Any method, any path below the token.
+	req, _ := http.NewRequest("PATCH", h.srv.URL+"/"+id+"/a/b/c?x=1", strings.NewReader("p"))
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	rid := resp.Header.Get("X-Request-Id")
+	_, _, one := h.do("GET", "/token/"+id+"/request/"+rid, "", "")
+	if resp.StatusCode != 202 || one["method"] != "PATCH" || one["url"] != h.srv.URL+"/"+id+"/a/b/c?x=1" || one["note"] != nil {
+		t.Errorf("PATCH on a sub-path: %d %v", resp.StatusCode, one)
+	}
 	none := h.create(`{"request_limit":0}`)
 	h.captureN(none, 1)
 	if _, _, page := h.do("GET", "/token/"+none+"/requests", "", ""); page["total"] != 0.0 {
 		t.Errorf("request_limit 0 kept %v", page["total"])
+	}
+}
+
+func TestMultipart(t *testing.T) {
+	h := start(t)
+	id := h.create(`{}`)
+	var body strings.Builder
+	form := multipart.NewWriter(&body)
+	form.WriteField("event", "upload")
+	part, _ := form.CreateFormFile("report", "report.csv")
+	part.Write([]byte("a,b\n1,2\n"))
+	form.Close()
+	resp, err := http.Post(h.srv.URL+"/"+id, form.FormDataContentType(), strings.NewReader(body.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	_, _, one := h.do("GET", "/token/"+id+"/request/"+resp.Header.Get("X-Request-Id"), "", "")
+	files, _ := one["files"].(map[string]any)
+	report, _ := files["report"].(map[string]any)
+	if report["filename"] != "report.csv" || report["size"] != 8.0 || one["request"].(map[string]any)["event"] != "upload" {
+		t.Errorf("multipart: files %v, request %v", one["files"], one["request"])
+	}
+}
+
+func TestOmitRequestID(t *testing.T) {
+	h := startWith(t, Options{OmitRequestID: true})
+	id := h.create(`{}`)
+	resp, err := http.Post(h.srv.URL+"/"+id, "text/plain", strings.NewReader("x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.Header.Get("X-Request-Id") != "" || resp.Header.Get("X-Token-Id") != id {
+		t.Errorf("headers: %v", resp.Header)
 	}
 }
 

@@ -1,7 +1,10 @@
 package fakehooksvc
 
 import (
+	"bytes"
+	"io"
 	"mime"
+	"mime/multipart"
 	"net"
 	"net/http"
 	"net/url"
@@ -22,6 +25,7 @@ type request struct {
 	headers   http.Header
 	body      []byte
 	form      url.Values
+	files     map[string]file
 	sorting   int64
 	createdAt time.Time
 }
@@ -48,10 +52,13 @@ func (s *Server) capture(w http.ResponseWriter, r *http.Request, segments []stri
 		createdAt: now,
 	}
 	req.ip, _, _ = net.SplitHostPort(r.RemoteAddr)
-	if mediaType, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mediaType == "application/x-www-form-urlencoded" {
+	switch mediaType, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mediaType {
+	case "application/x-www-form-urlencoded":
 		req.form, _ = url.ParseQuery(string(body))
+	case "multipart/form-data":
+		req.form, req.files = parseMultipart(body, params["boundary"])
 	}
-	if limit := t.settings.RequestLimit; limit > 0 {
+	if limit := t.requestLimit(); limit > 0 {
 		t.requests = append(t.requests, req)
 		if over := len(t.requests) - limit; over > 0 {
 			t.requests = append([]*request(nil), t.requests[over:]...)
@@ -63,7 +70,9 @@ func (s *Server) capture(w http.ResponseWriter, r *http.Request, segments []stri
 			status = code
 		}
 	}
-	w.Header().Set("X-Request-Id", req.UUID)
+	if !s.omitRequestID {
+		w.Header().Set("X-Request-Id", req.UUID)
+	}
 	w.Header().Set("X-Token-Id", t.UUID)
 	if t.settings.Cors {
 		w.Header().Set("Access-Control-Allow-Origin", "*")
@@ -199,7 +208,7 @@ func intParam(q url.Values, name string, def, lowest, highest int, errs validati
 // inclusive; the delete endpoint's relative forms (now-7d) are accepted too.
 func (s *Server) filter(q url.Values) (func(*request) bool, validationErrors) {
 	errs := validationErrors{}
-	if s.ignoreFilters {
+	if s.openSource {
 		// The open-source server's RequestController reads none of them.
 		return func(*request) bool { return true }, errs
 	}
@@ -260,16 +269,61 @@ func requestJSON(t *token, req *request) map[string]any {
 		"headers":              headers,
 		"url":                  req.url,
 		"size":                 len(req.body),
-		"files":                []any{},
+		"files":                filesJSON(req.files),
 		"custom_action_output": []any{},
 		"custom_action_errors": []any{},
 		"time":                 0.001,
-		"note":                 "",
+		"note":                 nil,
 		"sorting":              req.sorting,
 		"request":              firstValues(req.form),
 		"created_at":           req.createdAt.Format(timeLayout),
 		"updated_at":           req.createdAt.Format(timeLayout),
 	}
+}
+
+// file is an uploaded file of a multipart body.
+type file struct {
+	ID          string `json:"id"`
+	Filename    string `json:"filename"`
+	Name        string `json:"name"`
+	Size        int    `json:"size"`
+	ContentType string `json:"content_type"`
+}
+
+// parseMultipart reads a multipart/form-data body: its plain fields and its
+// files (by field name). A malformed body gives what was read before the
+// fault, as a lenient server would.
+func parseMultipart(body []byte, boundary string) (url.Values, map[string]file) {
+	fields, files := url.Values{}, map[string]file{}
+	if boundary == "" {
+		return nil, nil
+	}
+	reader := multipart.NewReader(bytes.NewReader(body), boundary)
+	for {
+		part, err := reader.NextPart()
+		if err != nil {
+			break
+		}
+		content, _ := io.ReadAll(part)
+		if part.FileName() == "" {
+			fields.Add(part.FormName(), string(content))
+			continue
+		}
+		files[part.FormName()] = file{
+			ID: newUUID(), Filename: part.FileName(), Name: part.FormName(), Size: len(content),
+			ContentType: part.Header.Get("Content-Type"),
+		}
+	}
+	return fields, files
+}
+
+// filesJSON is a request's files as the API shows them: [] when there are
+// none (the server is PHP), else an object by field name.
+func filesJSON(files map[string]file) any {
+	if len(files) == 0 {
+		return []any{}
+	}
+	return files
 }
 
 // firstValues maps each name to its first value, or is nil for none.

@@ -19,6 +19,7 @@ type token struct {
 }
 
 // settings are a token's configurable fields, as the API names them.
+// Description is one hookmcp does not know: it must survive update_token.
 type settings struct {
 	DefaultStatus      int     `json:"default_status"`
 	DefaultContent     string  `json:"default_content"`
@@ -26,21 +27,60 @@ type settings struct {
 	Timeout            int     `json:"timeout"`
 	Listen             int     `json:"listen"`
 	Expiry             *int    `json:"expiry"`
-	RequestLimit       int     `json:"request_limit"`
+	RequestLimit       *int    `json:"request_limit"`
 	Cors               bool    `json:"cors"`
 	Alias              *string `json:"alias"`
 	Actions            bool    `json:"actions"`
+	Description        *string `json:"description"`
 }
 
+// HostedPlaceholder is the page a new token answers with on the hosted
+// service when it is given no default_content.
+const HostedPlaceholder = "<!DOCTYPE html><html><body><h1>This URL has no default content configured.</h1></body></html>"
+
+// Server defaults of the settings a token is created without.
+const (
+	defaultExpiry       = 604800 // a week, in seconds
+	defaultRequestLimit = 10000
+)
+
 // defaultSettings are what the API gives every field it is not sent, on
-// create and, because PUT replaces, on update too.
-func defaultSettings() settings {
-	week := 604800
-	return settings{DefaultStatus: 200, DefaultContentType: "text/plain", Expiry: &week, RequestLimit: 10000}
+// create and, because PUT replaces, on update too. The hosted service shows
+// an HTML placeholder and leaves expiry and request_limit null (its
+// defaults apply); the open-source server answers an empty text/plain body
+// and writes the numbers out.
+func (s *Server) defaultSettings() settings {
+	if s.openSource {
+		week, limit := defaultExpiry, defaultRequestLimit
+		return settings{DefaultStatus: 200, DefaultContentType: "text/plain", Expiry: &week, RequestLimit: &limit}
+	}
+	return settings{DefaultStatus: 200, DefaultContentType: "text/html", DefaultContent: HostedPlaceholder}
+}
+
+// expiresAt is when a token expires, or the zero time for never. A null
+// expiry is the service's default: a week for a public token, never for an
+// account's.
+func (t *token) expiresAt() time.Time {
+	switch {
+	case t.settings.Expiry != nil:
+		return t.createdAt.Add(time.Duration(*t.settings.Expiry) * time.Second)
+	case t.owner == "":
+		return t.createdAt.Add(defaultExpiry * time.Second)
+	}
+	return time.Time{}
 }
 
 func (t *token) expired(now time.Time) bool {
-	return t.settings.Expiry != nil && now.After(t.createdAt.Add(time.Duration(*t.settings.Expiry)*time.Second))
+	at := t.expiresAt()
+	return !at.IsZero() && now.After(at)
+}
+
+// requestLimit is how many requests the token keeps.
+func (t *token) requestLimit() int {
+	if t.settings.RequestLimit == nil {
+		return defaultRequestLimit
+	}
+	return *t.settings.RequestLimit
 }
 
 var aliasPattern = regexp.MustCompile(`^[a-zA-Z0-9_-]{3,32}$`)
@@ -95,21 +135,37 @@ func (s *Server) decodeSettings(body []byte, base settings, self *token) (settin
 			}
 		}
 	}
+	// nullable reads an integer setting that null returns to the server's
+	// default (and keeps null: never 0).
+	nullable := func(name string, dst **int, min, max int) {
+		raw, ok := members[name]
+		if !ok {
+			return
+		}
+		if string(raw) == "null" {
+			*dst = nil
+			return
+		}
+		n := 0
+		integer(name, &n, min, max)
+		*dst = &n
+	}
+	maxTimeout := 30
+	if s.openSource {
+		maxTimeout = 10
+	}
 	integer("default_status", &out.DefaultStatus, 200, 599)
-	integer("timeout", &out.Timeout, 0, 30)
+	integer("timeout", &out.Timeout, 0, maxTimeout)
 	integer("listen", &out.Listen, 0, 10)
-	integer("request_limit", &out.RequestLimit, 0, 10000)
+	nullable("request_limit", &out.RequestLimit, 0, 10000)
+	nullable("expiry", &out.Expiry, 1, 604800)
 	boolean("cors", &out.Cors)
 	boolean("actions", &out.Actions)
 	str("default_content", &out.DefaultContent)
 	str("default_content_type", &out.DefaultContentType)
-	if raw, ok := members["expiry"]; ok {
-		if string(raw) == "null" {
-			out.Expiry = nil
-		} else {
-			n := 0
-			integer("expiry", &n, 1, 604800)
-			out.Expiry = &n
+	if raw, ok := members["description"]; ok {
+		if err := json.Unmarshal(raw, &out.Description); err != nil {
+			errs.add("description", "The description must be a string.")
 		}
 	}
 	if raw, ok := members["alias"]; ok {
@@ -167,7 +223,7 @@ func (s *Server) findByUUIDOrAlias(ref string) *token {
 }
 
 func (s *Server) createToken(w http.ResponseWriter, key string, body []byte) {
-	base := defaultSettings()
+	base := s.defaultSettings()
 	// clone_from picks the base before the other members apply on top.
 	var probe struct {
 		CloneFrom string `json:"clone_from"`
@@ -193,12 +249,18 @@ func (s *Server) createToken(w http.ResponseWriter, key string, body []byte) {
 }
 
 // updateToken replaces the token's settings: what the body leaves out goes
-// back to its default, as on the real API.
+// back to its default, as on the real API. The open-source server applies
+// only the response settings and silently keeps the others as they were.
 func (s *Server) updateToken(w http.ResponseWriter, t *token, body []byte) {
-	set, errs := s.decodeSettings(body, defaultSettings(), t)
+	set, errs := s.decodeSettings(body, s.defaultSettings(), t)
 	if len(errs) > 0 {
 		writeJSON(w, http.StatusUnprocessableEntity, errs)
 		return
+	}
+	if s.openSource {
+		old := t.settings
+		set.Cors, set.Alias, set.Expiry, set.Listen, set.RequestLimit, set.Actions, set.Description =
+			old.Cors, old.Alias, old.Expiry, old.Listen, old.RequestLimit, old.Actions, old.Description
 	}
 	t.settings = set
 	t.updatedAt = s.now().UTC()
@@ -208,8 +270,8 @@ func (s *Server) updateToken(w http.ResponseWriter, t *token, body []byte) {
 // tokenJSON renders a token with the fields the API shows.
 func (s *Server) tokenJSON(t *token) map[string]any {
 	var expiresAt, latestID, latestAt any
-	if t.settings.Expiry != nil {
-		expiresAt = t.createdAt.Add(time.Duration(*t.settings.Expiry) * time.Second).Format(timeLayout)
+	if at := t.expiresAt(); !at.IsZero() {
+		expiresAt = at.Format(timeLayout)
 	}
 	if n := len(t.requests); n > 0 {
 		latestID = t.requests[n-1].UUID
@@ -234,7 +296,7 @@ func (s *Server) tokenJSON(t *token) map[string]any {
 		"default_status":       t.settings.DefaultStatus,
 		"default_content_type": t.settings.DefaultContentType,
 		"request_limit":        t.settings.RequestLimit,
-		"description":          nil,
+		"description":          t.settings.Description,
 		"require_auth":         t.owner != "",
 		"group_id":             nil,
 		"latest_request_id":    latestID,

@@ -74,7 +74,28 @@ type Call struct {
 	// What names the thing addressed, for errors: "token <uuid>". Empty
 	// when the path names no token: a 404 then means a wrong base URL.
 	What string
+	// NotFound is the advice a 404 or 410 ends with; a default for tokens
+	// when empty.
+	NotFound string
+	// NoRetry sends a GET once, for a caller that paces its own retries.
+	NoRetry bool
 }
+
+// StatusError is a non-2xx answer, explained.
+type StatusError struct {
+	Status int
+	// Wait is what Retry-After asked for, when Asked.
+	Wait  time.Duration
+	Asked bool
+	err   error
+}
+
+func (e *StatusError) Error() string { return e.err.Error() }
+func (e *StatusError) Unwrap() error { return e.err }
+
+// Transient reports an answer worth trying again later: a rate limit or a
+// gateway that could not reach the service.
+func (e *StatusError) Transient() bool { return retryable(e.Status) }
 
 // Do performs c, retrying a GET as the retry policy allows, all within the
 // client's timeout. A non-2xx answer becomes an error that says what to do.
@@ -95,7 +116,7 @@ func (cl *Client) Do(ctx context.Context, c Call) (*httpx.Answer, error) {
 			return resp, nil
 		}
 		wait, asked := retryWait(resp.Header, attempt)
-		if c.Method != http.MethodGet || !retryable(resp.Status) || attempt == MaxRetries || wait > MaxRetryWait || !fits(ctx, wait) {
+		if c.Method != http.MethodGet || c.NoRetry || !retryable(resp.Status) || attempt == MaxRetries || wait > MaxRetryWait || !fits(ctx, wait) {
 			return nil, statusError(c, resp, attempt, redactor)
 		}
 		cl.Logger.Info("retrying a read", "method", c.Method, "path", c.Path, "status", resp.Status, "wait", wait, "retry_after", asked, "attempt", attempt+1)
@@ -185,6 +206,11 @@ func (cl *Client) sleep(ctx context.Context, d time.Duration) error {
 
 // statusError explains a non-2xx answer.
 func statusError(c Call, resp *httpx.Answer, retries int, redactor redact.Redactor) error {
+	wait, asked := parseRetryAfter(resp.Header.Get("Retry-After"))
+	return &StatusError{Status: resp.Status, Wait: wait, Asked: asked, err: explainStatus(c, resp, retries, redactor)}
+}
+
+func explainStatus(c Call, resp *httpx.Answer, retries int, redactor redact.Redactor) error {
 	status := fmt.Sprintf("HTTP %d", resp.Status)
 	switch {
 	case resp.Status >= 300 && resp.Status < 400:
@@ -194,7 +220,11 @@ func statusError(c Call, resp *httpx.Answer, retries int, redactor redact.Redact
 	case resp.Status == http.StatusNotFound && c.What == "":
 		return fmt.Errorf("the API answered %s to %s %s: check that HOOKSVC_API_URL is the base URL of the capture API", status, c.Method, c.Path)
 	case resp.Status == http.StatusNotFound || resp.Status == http.StatusGone:
-		return fmt.Errorf("%s was %w (%s); check the UUID, or create a new token with create_token", c.What, ErrNotFound, status)
+		advice := c.NotFound
+		if advice == "" {
+			advice = "check the UUID, or create a new token with create_token"
+		}
+		return fmt.Errorf("%s was %w (%s); %s", c.What, ErrNotFound, status, advice)
 	case resp.Status == http.StatusUnprocessableEntity:
 		return fmt.Errorf("the API refused the values (%s): %s", status, redactor.String(fieldMessages(resp.Body)))
 	case resp.Status == http.StatusTooManyRequests:

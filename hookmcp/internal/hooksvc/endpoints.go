@@ -3,11 +3,14 @@ package hooksvc
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/mcpforge/servers/shared/httpx"
+	"github.com/mcpforge/servers/shared/redact"
 )
 
 // CaptureURL is where a token receives requests: <base>/<uuid>.
@@ -63,16 +66,102 @@ func (cl *Client) ListRequests(ctx context.Context, key, id string, query url.Va
 	return DecodePage(resp.Body)
 }
 
+// requestCall addresses one captured request, below the token's path.
+func requestCall(method, key, id, requestID, below string) Call {
+	return Call{
+		Method: method, Path: tokenPath(id) + "/request/" + url.PathEscape(requestID) + below, Key: key,
+		What:     fmt.Sprintf("request %s of token %s", requestID, id),
+		NotFound: "the token or the request does not exist (a deleted request, or one past the token's request_limit, is gone); list_requests shows the token's request ids",
+	}
+}
+
+// GetRequest returns one captured request's object (metadata and content).
+func (cl *Client) GetRequest(ctx context.Context, key, id, requestID string) (json.RawMessage, error) {
+	c := requestCall(http.MethodGet, key, id, requestID, "")
+	resp, err := cl.Do(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	return jsonObject(resp.Body, c.What)
+}
+
+// PollRequests is ListRequests sent once: a 429 or a gateway error comes
+// back as a *StatusError at once, for a caller that paces its own polls.
+func (cl *Client) PollRequests(ctx context.Context, key, id string, query url.Values) (*Page, error) {
+	resp, err := cl.Do(ctx, Call{Method: http.MethodGet, Path: tokenPath(id) + "/requests", Query: query, Key: key, What: what(id), NoRetry: true})
+	if err != nil {
+		return nil, err
+	}
+	return DecodePage(resp.Body)
+}
+
 // RawBody returns a captured request's body exactly as it arrived.
 func (cl *Client) RawBody(ctx context.Context, key, id, requestID string) ([]byte, error) {
-	resp, err := cl.Do(ctx, Call{
-		Method: http.MethodGet, Path: tokenPath(id) + "/request/" + url.PathEscape(requestID) + "/raw",
-		Key: key, What: fmt.Sprintf("request %s of token %s", requestID, id),
-	})
+	resp, err := cl.Do(ctx, requestCall(http.MethodGet, key, id, requestID, "/raw"))
 	if err != nil {
 		return nil, err
 	}
 	return resp.Body, nil
+}
+
+// DeleteRequest deletes one captured request.
+func (cl *Client) DeleteRequest(ctx context.Context, key, id, requestID string) error {
+	_, err := cl.Do(ctx, requestCall(http.MethodDelete, key, id, requestID, ""))
+	return err
+}
+
+// Capture is a request to send to a token's capture URL.
+type Capture struct {
+	Method string
+	// Segments are the path below the capture URL, one element each,
+	// already checked: none empty, "." or "..".
+	Segments []string
+	Query    url.Values
+	Header   http.Header
+	Body     []byte
+}
+
+// maxCaptureAnswerBytes bounds the answer of a capture URL: the token's
+// configured response.
+const maxCaptureAnswerBytes = 1 << 20
+
+// CaptureAddress is where Capture sends c: the token's capture URL, with
+// c's path and query.
+func (cl *Client) CaptureAddress(tokenID string, c Capture) *url.URL {
+	u := cl.BaseURL.JoinPath(append([]string{tokenID}, c.Segments...)...)
+	u.RawQuery = c.Query.Encode()
+	return u
+}
+
+// Capture sends c to the token's capture URL on the configured service and
+// returns its answer, secrets redacted. The API key is never sent there:
+// whatever a capture URL receives is stored and shown to anyone who has the
+// URL. It is sent once, never retried, and never to another host.
+func (cl *Client) Capture(ctx context.Context, tokenID string, c Capture, callKey string) (*httpx.Answer, error) {
+	ctx, cancel := httpx.WithTimeout(ctx, cl.Timeout)
+	defer cancel()
+	u, home := cl.CaptureAddress(tokenID, c), cl.BaseURL.JoinPath(tokenID)
+	if u.Scheme != home.Scheme || u.Host != home.Host || u.User != nil || (u.Path != home.Path && !strings.HasPrefix(u.Path, home.Path+"/")) {
+		// Checked segments cannot get here; this guards the guarantee.
+		return nil, fmt.Errorf("the address %s is not below the token's capture URL %s: nothing was sent", httpx.DisplayURL(u), home)
+	}
+	header := c.Header.Clone()
+	if header == nil {
+		header = http.Header{}
+	}
+	header.Del("Api-Key")
+	resp, err := cl.Caller.Do(ctx, httpx.Outbound{
+		Method: c.Method, URL: u, Header: header, Body: c.Body,
+		MaxBytes: maxCaptureAnswerBytes, Redactor: redact.New(cl.APIKey, callKey),
+	})
+	var tooLarge *httpx.TooLargeError
+	if errors.As(err, &tooLarge) {
+		return nil, fmt.Errorf("the capture URL's answer is over %d KiB and was not read to the end; the token's default_content is that large", tooLarge.Limit>>10)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("could not reach the capture URL %s: %w", cl.CaptureURL(tokenID), err)
+	}
+	return resp, nil
 }
 
 // DeleteRequests deletes a token's requests matching query (date_from,

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -26,17 +27,38 @@ var DatePattern = regexp.MustCompile(`^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$`)
 
 const DateLayout = "2006-01-02 15:04:05"
 
-// ParseDate checks a date argument named name; an empty one is absent and
-// gives the zero time.
-func ParseDate(name, v string) (time.Time, error) {
+// DateExprPattern is a date expression relative to now, as the API's delete
+// endpoint documents them: now, or now minus a whole number of seconds,
+// minutes, hours, days or weeks (now-7d, now-1h, now-30m).
+var DateExprPattern = regexp.MustCompile(`^now(-(\d{1,6})([smhdw]))?$`)
+
+// DateOrExprPattern is what a date filter that takes expressions accepts.
+var DateOrExprPattern = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}|now(-\d{1,6}[smhdw])?)$`)
+
+var dateUnits = map[string]time.Duration{"s": time.Second, "m": time.Minute, "h": time.Hour, "d": 24 * time.Hour, "w": 7 * 24 * time.Hour}
+
+// ResolveDate checks a date argument that may also be an expression
+// (DateExprPattern) and returns it as an absolute UTC time in the API's
+// layout, resolved against now: the listing that checks a filter first
+// takes only absolute dates. An empty one is absent and gives "".
+func ResolveDate(name, v string, now time.Time) (string, time.Time, error) {
 	if v == "" {
-		return time.Time{}, nil
+		return "", time.Time{}, nil
+	}
+	if m := DateExprPattern.FindStringSubmatch(v); m != nil {
+		at := now.UTC().Truncate(time.Second)
+		if m[1] != "" {
+			n, _ := strconv.Atoi(m[2])
+			at = at.Add(-time.Duration(n) * dateUnits[m[3]])
+		}
+		return at.Format(DateLayout), at, nil
 	}
 	t, err := time.Parse(DateLayout, v)
 	if !DatePattern.MatchString(v) || err != nil {
-		return time.Time{}, fmt.Errorf("%s must be a UTC date and time written yyyy-MM-dd HH:mm:ss, such as 2026-11-21 14:30:00; got %q", name, v)
+		return "", time.Time{}, fmt.Errorf("%s must be a UTC date and time written yyyy-MM-dd HH:mm:ss, such as 2026-11-21 14:30:00, "+
+			"or an expression relative to now: now, now-30m, now-1h, now-7d (units s, m, h, d, w); got %q", name, v)
 	}
-	return t, nil
+	return v, t, nil
 }
 
 // Settings are the configurable fields of a token, by their API names, in
@@ -54,21 +76,22 @@ var SettingBounds = map[string]Bounds{
 	"default_status": {200, 599},
 	"timeout":        {0, 30},
 	"listen":         {0, 10},
-	"expiry":         {1, 604800},
+	"expiry":         {0, 604800}, // 0: none (null)
 	"request_limit":  {0, 10000},
 }
 
 // TokenSettings are a token's configurable fields, as create_token and
 // update_token take them. A nil field was not given. Numbers are float64 so
-// that 1.5 reaches Validate and is refused with the rule.
+// that 1.5 reaches Validate and is refused with the rule. Defaults are the
+// hosted service's; the open-source server's differ where noted.
 type TokenSettings struct {
-	DefaultStatus      *float64 `json:"default_status,omitempty" jsonschema:"HTTP status the capture URL answers with, 200 to 599 (API default 200)"`
-	DefaultContent     *string  `json:"default_content,omitempty" jsonschema:"body the capture URL answers with (API default empty)"`
-	DefaultContentType *string  `json:"default_content_type,omitempty" jsonschema:"Content-Type of that answer, e.g. application/json (API default text/plain)"`
-	Timeout            *float64 `json:"timeout,omitempty" jsonschema:"seconds the capture URL waits before answering, 0 to 30 (API default 0)"`
-	Listen             *float64 `json:"listen,omitempty" jsonschema:"seconds to wait for a response from the Set Response endpoint, 0 to 10 (API default 0)"`
-	Expiry             *float64 `json:"expiry,omitempty" jsonschema:"seconds until the token expires, 1 to 604800 (API default 604800, one week)"`
-	RequestLimit       *float64 `json:"request_limit,omitempty" jsonschema:"how many requests the token keeps, oldest dropped first, 0 to 10000; 0 keeps none (API default 10000)"`
+	DefaultStatus      *float64 `json:"default_status,omitempty" jsonschema:"HTTP status the capture URL answers every captured request with, 200 to 599 (default 200)"`
+	DefaultContent     *string  `json:"default_content,omitempty" jsonschema:"body the capture URL answers with (hosted default: a placeholder HTML page; open-source server: empty)"`
+	DefaultContentType *string  `json:"default_content_type,omitempty" jsonschema:"Content-Type of that answer, e.g. application/json (hosted default text/html; open-source server text/plain)"`
+	Timeout            *float64 `json:"timeout,omitempty" jsonschema:"answer delay: seconds the capture URL waits before answering each captured request, 0 to 30 (0 to 10 on the open-source server; default 0). Not a time limit of this call"`
+	Listen             *float64 `json:"listen,omitempty" jsonschema:"seconds the capture URL waits for a response set through the Set Response endpoint, 0 to 10 (default 0)"`
+	Expiry             *float64 `json:"expiry,omitempty" jsonschema:"seconds from the token's creation until it expires, 1 to 604800 (a week); 0 sends null, the service's default: never on paid plans, a week on free ones (a new token shows null)"`
+	RequestLimit       *float64 `json:"request_limit,omitempty" jsonschema:"how many requests the token keeps, 0 to 10000; 0 keeps none (a new token shows null: the service's default)"`
 	Cors               *bool    `json:"cors,omitempty" jsonschema:"add CORS headers to the capture URL's answers"`
 	Alias              *string  `json:"alias,omitempty" jsonschema:"custom alias of 3 to 32 letters, digits, _ or -"`
 	Actions            *bool    `json:"actions,omitempty" jsonschema:"enable Custom Actions (an account feature)"`
@@ -109,6 +132,9 @@ func (s TokenSettings) Fields() map[string]any {
 		if v != nil {
 			out[name] = int(*v)
 		}
+	}
+	if s.Expiry != nil && *s.Expiry == 0 {
+		out["expiry"] = nil // the API's "no expiry of its own"
 	}
 	for name, v := range map[string]*string{"default_content": s.DefaultContent, "default_content_type": s.DefaultContentType, "alias": s.Alias} {
 		if v != nil {

@@ -2,6 +2,8 @@ package tools
 
 import (
 	"fmt"
+	"strings"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -44,6 +46,59 @@ func adjustSettings(s *jsonschema.Schema) {
 	s.Properties["alias"].Pattern = hooksvc.AliasPattern.String()
 }
 
-func adjustDate(s *jsonschema.Schema, name string) {
-	s.Properties[name].Pattern = hooksvc.DatePattern.String()
+func adjustDateOrExpr(s *jsonschema.Schema, name string) {
+	s.Properties[name].Pattern = hooksvc.DateOrExprPattern.String()
+}
+
+// resolveDates checks a pair of date filters, each an absolute UTC time or
+// an expression such as now-7d, and returns them absolute: the listing that
+// counts or checks a filter takes absolute dates only.
+func resolveDates(dateFrom, dateTo string, now time.Time) (from, to string, err error) {
+	from, fromTime, err := hooksvc.ResolveDate("date_from", dateFrom, now)
+	if err != nil {
+		return "", "", err
+	}
+	to, toTime, err := hooksvc.ResolveDate("date_to", dateTo, now)
+	if err != nil {
+		return "", "", err
+	}
+	if from != "" && to != "" && fromTime.After(toTime) {
+		return "", "", fmt.Errorf("date_from (%s) is after date_to (%s), so no request could match; swap them", resolved(dateFrom, from), resolved(dateTo, to))
+	}
+	return from, to, nil
+}
+
+// resolved writes a date argument with its absolute time when it was an
+// expression.
+func resolved(given, absolute string) string {
+	if given == absolute {
+		return given
+	}
+	return given + ", " + absolute + " UTC"
+}
+
+// RequestArg addresses one captured request of a token.
+type RequestArg struct {
+	RequestID string `json:"request_id" jsonschema:"the request's uuid, as list_requests, get_latest_request and wait_for_request give it"`
+	TokenArg
+}
+
+// request resolves the token, key and request id of a call.
+func (h *handlers) request(args RequestArg) (id, key, requestID string, err error) {
+	id, key, err = h.access(args.TokenID, args.APIKey)
+	if err != nil {
+		return "", "", "", err
+	}
+	if args.RequestID == "" {
+		return "", "", "", fmt.Errorf("request_id is required: the uuid of a captured request, as list_requests or get_latest_request gives it")
+	}
+	if !hooksvc.UUIDPattern.MatchString(args.RequestID) {
+		return "", "", "", fmt.Errorf("request_id must be a request UUID such as %s; got %q. list_requests shows the ids of a token's requests", hooksvc.ExampleUUID, truncate(args.RequestID, 100))
+	}
+	return id, key, strings.ToLower(args.RequestID), nil
+}
+
+func adjustRequestArg(s *jsonschema.Schema) {
+	adjustTokenArg(s)
+	s.Properties["request_id"].Pattern = hooksvc.UUIDPattern.String()
 }

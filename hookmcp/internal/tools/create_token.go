@@ -19,11 +19,17 @@ type CreateTokenArgs struct {
 	CloneFrom string `json:"clone_from,omitempty" jsonschema:"UUID or alias of a token whose settings the new token copies; arguments given here override them"`
 }
 
-// TokenResult is the result of create_token, get_token and update_token.
+// TokenResult is the result of create_token, get_token and update_token:
+// the token and its addresses.
 type TokenResult struct {
-	Token      json.RawMessage `json:"token" jsonschema:"the token object as the API returns it (uuid, alias, default_status, expires_at, ...)"`
-	CaptureURL string          `json:"capture_url" jsonschema:"the URL that captures requests sent to this token"`
-	Updated    []string        `json:"updated,omitempty" jsonschema:"update_token only: the settings that were changed"`
+	Token        json.RawMessage `json:"token" jsonschema:"the token object as the API returns it (uuid, alias, default_status, expires_at, ...)"`
+	CaptureURL   string          `json:"capture_url" jsonschema:"the URL that captures HTTP requests sent to it (any method, any path below it)"`
+	EmailAddress string          `json:"email_address,omitempty" jsonschema:"hosted service only: mail sent here is captured (type email)"`
+	DNSName      string          `json:"dns_name,omitempty" jsonschema:"hosted service only: DNS lookups of this name and any name below it are captured (type dns)"`
+	SubdomainURL string          `json:"subdomain_url,omitempty" jsonschema:"hosted service only: the token's own subdomain, which captures like capture_url"`
+	Updated      []string        `json:"updated,omitempty" jsonschema:"update_token only: the settings the server applied"`
+	NotApplied   []string        `json:"not_applied,omitempty" jsonschema:"update_token only: settings asked for that the server's answer does not show (it ignored them)"`
+	Note         string          `json:"note,omitempty"`
 }
 
 // adjustTokenResult says what Go types cannot: the token is an object whose
@@ -31,6 +37,8 @@ type TokenResult struct {
 func adjustTokenResult(s *jsonschema.Schema) {
 	s.Properties["token"] = &jsonschema.Schema{Type: "object", Description: s.Properties["token"].Description}
 	s.Properties["capture_url"].Format = "uri"
+	s.Properties["subdomain_url"].Format = "uri"
+	s.Properties["email_address"].Format = "email"
 }
 
 func (h *handlers) createTokenTool() mcptool.Tool[CreateTokenArgs, TokenResult] {
@@ -38,8 +46,9 @@ func (h *handlers) createTokenTool() mcptool.Tool[CreateTokenArgs, TokenResult] 
 		Name:  "create_token",
 		Title: "Create a capture token",
 		Description: "Create a webhook-capture token: a unique URL that records every HTTP request sent to it. " +
-			"Every argument is optional; the API's defaults apply to those left out (answer 200 with an empty text/plain body, expire after a week, keep up to 10000 requests). " +
-			"clone_from copies another token's settings. Returns the token object and its capture_url.",
+			"Every argument is optional; the service's defaults apply to those left out (on the hosted service: answer 200 with a placeholder text/html page, expiry and request_limit null, which are the plan's defaults; " +
+			"the open-source server answers an empty text/plain body). clone_from copies another token's settings. " +
+			"Returns the token object and its addresses: capture_url, and on the hosted service an email address, a DNS name and a subdomain URL that capture too.",
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptr(true), DestructiveHint: ptr(false)},
 		AdjustInput: func(s *jsonschema.Schema) {
 			adjustSettings(s)
@@ -69,6 +78,6 @@ func (h *handlers) createToken(ctx context.Context, _ *mcp.CallToolRequest, args
 	if err != nil {
 		return nil, TokenResult{}, err
 	}
-	out, err := h.tokenResult(token, nil)
+	out, err := h.tokenResult(token)
 	return nil, out, err
 }

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpforge/servers/hookmcp/internal/hooksvc"
 	"github.com/mcpforge/servers/shared/httpx"
 	"github.com/mcpforge/servers/shared/mcptool"
 )
@@ -17,31 +17,35 @@ import (
 // DeleteRequestsArgs are delete_requests' arguments.
 type DeleteRequestsArgs struct {
 	TokenArg
-	DateTo string `json:"date_to,omitempty" jsonschema:"delete requests captured at or before this UTC time, yyyy-MM-dd HH:mm:ss"`
-	Query  string `json:"query,omitempty" jsonschema:"delete requests matching this filter, in list_requests' query syntax"`
+	DateFrom string `json:"date_from,omitempty" jsonschema:"delete requests captured at or after this UTC time: yyyy-MM-dd HH:mm:ss, or relative to now: now-30m, now-1h, now-7d (units s, m, h, d, w)"`
+	DateTo   string `json:"date_to,omitempty" jsonschema:"delete requests captured at or before this UTC time: yyyy-MM-dd HH:mm:ss, or relative to now: now-1h, now-7d (requests older than that)"`
+	Query    string `json:"query,omitempty" jsonschema:"delete requests matching this filter, in list_requests' query syntax"`
 }
 
 // DeleteRequestsResult is delete_requests' result.
 type DeleteRequestsResult struct {
-	TokenID string `json:"token_id"`
-	Scope   string `json:"scope" jsonschema:"all, or matching when a filter was given"`
-	DateTo  string `json:"date_to,omitempty"`
-	Query   string `json:"query,omitempty"`
-	Matched *int   `json:"matched,omitempty" jsonschema:"with a filter: how many requests it matched just before the delete"`
-	Message string `json:"message" jsonschema:"what was asked to be deleted"`
+	TokenID  string `json:"token_id"`
+	Scope    string `json:"scope" jsonschema:"all, or matching when a filter was given"`
+	DateFrom string `json:"date_from,omitempty" jsonschema:"the date_from applied, as an absolute UTC time (an expression resolved against this machine's clock)"`
+	DateTo   string `json:"date_to,omitempty" jsonschema:"the date_to applied, as an absolute UTC time"`
+	Query    string `json:"query,omitempty"`
+	Matched  *int   `json:"matched,omitempty" jsonschema:"with a filter: how many requests it matched just before the delete"`
+	Message  string `json:"message" jsonschema:"what was asked to be deleted"`
 }
 
 func (h *handlers) deleteRequestsTool() mcptool.Tool[DeleteRequestsArgs, DeleteRequestsResult] {
 	return mcptool.Tool[DeleteRequestsArgs, DeleteRequestsResult]{
 		Name:  "delete_requests",
 		Title: "Delete captured requests",
-		Description: "Delete the requests a token captured: those up to date_to and/or matching query, or, with neither, ALL of them. " +
+		Description: "Delete the requests a token captured: those captured from date_from, up to date_to and/or matching query, or, with no filter, ALL of them. " +
+			"Dates take yyyy-MM-dd HH:mm:ss (UTC) or expressions such as now-7d (date_to now-7d deletes requests older than a week). " +
 			"The token itself stays. This cannot be undone: confirm with the user first, and try the same filters with list_requests to see what would go. " +
 			"A query that selects everything (blank, or only wildcards) is refused, and a filtered delete is refused on a server that does not apply filters (the open-source webhook.site): nothing is then deleted.",
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true), IdempotentHint: true, OpenWorldHint: ptr(true)},
 		AdjustInput: func(s *jsonschema.Schema) {
 			adjustTokenArg(s)
-			adjustDate(s, "date_to")
+			adjustDateOrExpr(s, "date_from")
+			adjustDateOrExpr(s, "date_to")
 		},
 		AdjustOutput: func(s *jsonschema.Schema) {
 			s.Properties["scope"].Enum = []any{"all", "matching"}
@@ -55,24 +59,29 @@ func (h *handlers) deleteRequests(ctx context.Context, _ *mcp.CallToolRequest, a
 	if err != nil {
 		return nil, DeleteRequestsResult{}, err
 	}
-	if _, err := hooksvc.ParseDate("date_to", args.DateTo); err != nil {
+	from, to, err := resolveDates(args.DateFrom, args.DateTo, time.Now())
+	if err != nil {
 		return nil, DeleteRequestsResult{}, err
 	}
 	if args.Query != "" && matchesAll(args.Query) {
 		return nil, DeleteRequestsResult{}, fmt.Errorf("query %q selects every request (it is blank, or only wildcards, quotes and operators), so it was refused and nothing was deleted: "+
-			"to delete every request, call delete_requests with neither query nor date_to; to delete some, give a query with a term to match, such as method:POST", truncate(args.Query, 100))
+			"to delete every request, call delete_requests with no filter; to delete some, give a query with a term to match, such as method:POST", truncate(args.Query, 100))
 	}
 	query := url.Values{}
 	var filters []string
-	if args.DateTo != "" {
-		query.Set("date_to", args.DateTo)
-		filters = append(filters, "captured at or before "+args.DateTo+" UTC")
+	if from != "" {
+		query.Set("date_from", from)
+		filters = append(filters, "captured at or after "+from+" UTC")
+	}
+	if to != "" {
+		query.Set("date_to", to)
+		filters = append(filters, "captured at or before "+to+" UTC")
 	}
 	if args.Query != "" {
 		query.Set("query", args.Query)
 		filters = append(filters, fmt.Sprintf("matching the query %q", args.Query))
 	}
-	out := DeleteRequestsResult{TokenID: id, Scope: "all", DateTo: args.DateTo, Query: args.Query}
+	out := DeleteRequestsResult{TokenID: id, Scope: "all", DateFrom: from, DateTo: to, Query: args.Query}
 	if len(filters) == 0 {
 		if err := h.client.DeleteRequests(ctx, key, id, query); err != nil {
 			return nil, DeleteRequestsResult{}, err
@@ -81,7 +90,7 @@ func (h *handlers) deleteRequests(ctx context.Context, _ *mcp.CallToolRequest, a
 		return mcptool.Text(out.Message), out, nil
 	}
 	out.Scope = "matching"
-	matched, err := h.provenFilteredCount(ctx, key, id, query, filterKinds{query: args.Query != "", dates: args.DateTo != ""})
+	matched, err := h.provenFilteredCount(ctx, key, id, query, filterKinds{query: args.Query != "", dates: from != "" || to != ""})
 	if err != nil {
 		return nil, DeleteRequestsResult{}, err
 	}

@@ -80,7 +80,7 @@ func TestDeleteRequestsRefusesMatchAll(t *testing.T) {
 	h.fake.Reset()
 	for _, query := range []string{" ", "\t", `""`, `"" ""`, "*", "*:*", "()", "* OR *", "NOT *"} {
 		msg := h.failure(t, "delete_requests", map[string]any{"token_id": id, "query": query})
-		contains(t, msg, "selects every request", "nothing was deleted", "neither query nor date_to")
+		contains(t, msg, "selects every request", "nothing was deleted", "call delete_requests with no filter")
 	}
 	if n := h.deletes(); n != 0 {
 		t.Errorf("%d DELETE calls were sent", n)
@@ -97,7 +97,7 @@ func TestDeleteRequestsRefusesMatchAll(t *testing.T) {
 // webhook.site: filters on listing and deleting are ignored.
 func connectIgnoringFilters(t *testing.T) *harness {
 	t.Helper()
-	fake := fakehooksvc.New(fakehooksvc.Options{IgnoreFilters: true})
+	fake := fakehooksvc.New(fakehooksvc.Options{OpenSource: true})
 	srv := httptest.NewServer(fake)
 	t.Cleanup(srv.Close)
 	return serve(t, fake, srv.URL, config.Config{})

@@ -24,5 +24,5 @@ func TestDeleteToken(t *testing.T) {
 	if out := mcptest.Structured(t, res); out["deleted"] != true || out["token_id"] != id {
 		t.Errorf("structured: %v", out)
 	}
-	contains(t, h.failure(t, "delete_token", map[string]any{"token_id": id}), "not found or expired (HTTP 410)")
+	contains(t, h.failure(t, "delete_token", map[string]any{"token_id": id}), "not found or expired (HTTP 404)")
 }

@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpforge/servers/hookmcp/internal/hooksvc"
 	"github.com/mcpforge/servers/shared/mcptool"
 )
 
@@ -20,7 +22,7 @@ func (h *handlers) getTokenTool() mcptool.Tool[GetTokenArgs, TokenResult] {
 	return mcptool.Tool[GetTokenArgs, TokenResult]{
 		Name:         "get_token",
 		Title:        "Get a capture token",
-		Description:  "Get a capture token's details and configuration (default response, timeout, expiry, request_limit, alias, when it expires, its latest request) and its capture_url.",
+		Description:  "Get a capture token's details and configuration (default response, answer delay, expiry, request_limit, alias, when it expires, its latest request) and its addresses: capture_url, and on the hosted service its email address, DNS name and subdomain URL.",
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(true)},
 		AdjustInput:  func(s *jsonschema.Schema) { adjustTokenArg(s) },
 		AdjustOutput: adjustTokenResult,
@@ -37,17 +39,31 @@ func (h *handlers) getToken(ctx context.Context, _ *mcp.CallToolRequest, args Ge
 	if err != nil {
 		return nil, TokenResult{}, err
 	}
-	out, err := h.tokenResult(token, nil)
+	out, err := h.tokenResult(token)
 	return nil, out, err
 }
 
-// tokenResult pairs a token object with its capture URL.
-func (h *handlers) tokenResult(token json.RawMessage, updated []string) (TokenResult, error) {
+// tokenResult pairs a token object with its addresses.
+func (h *handlers) tokenResult(token json.RawMessage) (TokenResult, error) {
 	var head struct {
 		UUID string `json:"uuid"`
 	}
 	if err := json.Unmarshal(token, &head); err != nil || head.UUID == "" {
 		return TokenResult{}, fmt.Errorf("the capture API sent a token without a uuid")
 	}
-	return TokenResult{Token: token, CaptureURL: h.client.CaptureURL(head.UUID), Updated: updated}, nil
+	out := TokenResult{Token: token, CaptureURL: h.client.CaptureURL(head.UUID)}
+	if h.hosted() && hooksvc.UUIDPattern.MatchString(head.UUID) {
+		id := strings.ToLower(head.UUID)
+		out.EmailAddress = id + "@emailhook.site"
+		out.DNSName = id + ".dnshook.site"
+		out.SubdomainURL = "https://" + id + ".webhook.site"
+	}
+	return out, nil
+}
+
+// hosted reports whether hookmcp talks to the public service, the only one
+// with email, DNS and subdomain addresses.
+func (h *handlers) hosted() bool {
+	u := h.cfg.APIURL
+	return u.Scheme == "https" && strings.EqualFold(u.Host, "webhook.site") && strings.Trim(u.Path, "/") == ""
 }

@@ -58,7 +58,7 @@ func TestGetTokenErrors(t *testing.T) {
 
 	deleted := h.createToken(t, nil)
 	h.ok(t, "delete_token", map[string]any{"token_id": deleted})
-	contains(t, h.failure(t, "get_token", map[string]any{"token_id": deleted}), "not found or expired (HTTP 410)")
+	contains(t, h.failure(t, "get_token", map[string]any{"token_id": deleted}), "not found or expired (HTTP 404)")
 }
 
 func TestPrivateToken(t *testing.T) {

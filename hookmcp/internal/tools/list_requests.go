@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -22,8 +23,8 @@ type ListRequestsArgs struct {
 	Sorting  string   `json:"sorting,omitempty" jsonschema:"newest (the default here) or oldest first"`
 	PerPage  *float64 `json:"per_page,omitempty" jsonschema:"requests per page, 1 to 100 (default 50)"`
 	Page     *float64 `json:"page,omitempty" jsonschema:"page number, from 1 (default 1)"`
-	DateFrom string   `json:"date_from,omitempty" jsonschema:"only requests at or after this UTC time, yyyy-MM-dd HH:mm:ss"`
-	DateTo   string   `json:"date_to,omitempty" jsonschema:"only requests at or before this UTC time, yyyy-MM-dd HH:mm:ss"`
+	DateFrom string   `json:"date_from,omitempty" jsonschema:"only requests at or after this UTC time: yyyy-MM-dd HH:mm:ss, or relative to now: now-30m, now-1h, now-7d (units s, m, h, d, w)"`
+	DateTo   string   `json:"date_to,omitempty" jsonschema:"only requests at or before this UTC time: yyyy-MM-dd HH:mm:ss, or relative to now such as now-1h"`
 	Query    string   `json:"query,omitempty" jsonschema:"filter in Elasticsearch query-string syntax: a bare word searches bodies; method:POST, type:email, headers.user-agent:\"curl/8.0\", query.action:create, _exists_:query.action, AND, OR, NOT, parentheses; quote values containing -"`
 }
 
@@ -68,8 +69,8 @@ func (h *handlers) listRequestsTool() mcptool.Tool[ListRequestsArgs, mcptool.Doc
 			sortings.Schema(s.Properties["sorting"])
 			perPage.Schema(s.Properties["per_page"])
 			pageNumber.Schema(s.Properties["page"])
-			adjustDate(s, "date_from")
-			adjustDate(s, "date_to")
+			adjustDateOrExpr(s, "date_from")
+			adjustDateOrExpr(s, "date_to")
 		},
 		AdjustOutput: func(s *jsonschema.Schema) {
 			s.AdditionalProperties = nil // the API may add members
@@ -87,7 +88,7 @@ func (h *handlers) listRequests(ctx context.Context, _ *mcp.CallToolRequest, arg
 	if err != nil {
 		return nil, nil, err
 	}
-	query, err := args.query()
+	query, err := args.query(time.Now())
 	if err != nil {
 		return nil, nil, err
 	}
@@ -113,7 +114,7 @@ func (h *handlers) listRequests(ctx context.Context, _ *mcp.CallToolRequest, arg
 
 // query checks the arguments and returns the query string to send. sorting,
 // per_page and page are always sent, so the API's own defaults never apply.
-func (a ListRequestsArgs) query() (url.Values, error) {
+func (a ListRequestsArgs) query(now time.Time) (url.Values, error) {
 	q := url.Values{}
 	sorting, err := sortings.Value("sorting", a.Sorting)
 	if err != nil {
@@ -130,18 +131,11 @@ func (a ListRequestsArgs) query() (url.Values, error) {
 	}
 	q.Set("per_page", strconv.Itoa(size))
 	q.Set("page", strconv.Itoa(page))
-	from, err := hooksvc.ParseDate("date_from", a.DateFrom)
+	from, to, err := resolveDates(a.DateFrom, a.DateTo, now)
 	if err != nil {
 		return nil, err
 	}
-	to, err := hooksvc.ParseDate("date_to", a.DateTo)
-	if err != nil {
-		return nil, err
-	}
-	if !from.IsZero() && !to.IsZero() && from.After(to) {
-		return nil, fmt.Errorf("date_from (%s) is after date_to (%s), so no request could match; swap them", a.DateFrom, a.DateTo)
-	}
-	for name, v := range map[string]string{"date_from": a.DateFrom, "date_to": a.DateTo, "query": a.Query} {
+	for name, v := range map[string]string{"date_from": from, "date_to": to, "query": a.Query} {
 		if v != "" {
 			q.Set(name, v)
 		}

@@ -17,6 +17,6 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 func TestToolSchemas(t *testing.T) {
 	h := connect(t, config.Config{})
 	mcptest.CheckToolSchemas(t, h.session, "testdata", *update, []string{
-		"create_token", "delete_requests", "delete_token", "get_latest_request", "get_token", "list_requests", "update_token",
+		"create_token", "delete_request", "delete_requests", "delete_token", "get_latest_request", "get_request", "get_token", "list_requests", "send_test_request", "update_token", "wait_for_request",
 	})
 }

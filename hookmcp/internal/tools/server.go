@@ -1,5 +1,5 @@
 // Package tools is hookmcp's MCP surface: the server, its instructions, the
-// seven tools (one file each) and the requests resource.
+// eleven tools (one file each) and the requests resource.
 package tools
 
 import (
@@ -33,12 +33,14 @@ type Options struct {
 type handlers struct {
 	cfg    config.Config
 	client *hooksvc.Client
+	logger *slog.Logger
 }
 
 // NewServer returns hookmcp's MCP server with its tools and resources.
 func NewServer(opts Options) *mcp.Server {
 	h := &handlers{
-		cfg: opts.Config,
+		cfg:    opts.Config,
+		logger: opts.Logger,
 		client: &hooksvc.Client{
 			Caller:  &httpx.Caller{HTTP: opts.HTTP, Logger: opts.Logger},
 			BaseURL: opts.Config.APIURL,
@@ -60,6 +62,10 @@ func NewServer(opts Options) *mcp.Server {
 		h.deleteTokenTool(),
 		h.listRequestsTool(),
 		h.getLatestRequestTool(),
+		h.getRequestTool(),
+		h.waitForRequestTool(),
+		h.sendTestRequestTool(),
+		h.deleteRequestTool(),
 		h.deleteRequestsTool(),
 	)
 	h.addRequestsResource(server)

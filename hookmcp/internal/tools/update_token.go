@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -12,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpforge/servers/hookmcp/internal/hooksvc"
+	"github.com/mcpforge/servers/shared/jsonx"
 	"github.com/mcpforge/servers/shared/mcptool"
 )
 
@@ -21,12 +24,22 @@ type UpdateTokenArgs struct {
 	hooksvc.TokenSettings
 }
 
+// readOnlyTokenFields are members of a token object the API writes itself:
+// they are not sent back in a PUT. Everything else is, so that a setting
+// hookmcp does not know (description, group_id, auth settings, anything
+// added later) survives an update.
+var readOnlyTokenFields = []string{
+	"uuid", "created_at", "updated_at", "expires_at", "latest_request_id", "latest_request_at", "requests",
+	"premium", "premium_expires_at", "user_id", "ip", "user_agent",
+}
+
 func (h *handlers) updateTokenTool() mcptool.Tool[UpdateTokenArgs, TokenResult] {
 	return mcptool.Tool[UpdateTokenArgs, TokenResult]{
 		Name:  "update_token",
 		Title: "Update a capture token",
-		Description: "Change settings of an existing capture token. Only the settings given change; every other setting keeps its current value. " +
-			"At least one setting is required. Returns the updated token, its capture_url and the list of settings changed.",
+		Description: "Change settings of an existing capture token. Only the settings given change; every other setting, those this tool does not name included " +
+			"(description, auth settings, ...), keeps its current value. At least one setting is required; expiry 0 clears the expiry (null: the plan's default). " +
+			"Returns the updated token, its addresses, the settings applied (updated) and any the server ignored (not_applied: the open-source server ignores cors, alias, expiry, listen, request_limit and actions).",
 		Annotations: &mcp.ToolAnnotations{IdempotentHint: true, DestructiveHint: ptr(false), OpenWorldHint: ptr(true)},
 		AdjustInput: func(s *jsonschema.Schema) {
 			adjustTokenArg(s)
@@ -37,8 +50,9 @@ func (h *handlers) updateTokenTool() mcptool.Tool[UpdateTokenArgs, TokenResult] 
 	}
 }
 
-// updateToken reads the token, merges the changes into its settings and
-// writes them all back: the API's PUT resets every setting it is not sent.
+// updateToken reads the whole token, merges the changes into it and writes
+// it back, as the API's own CLI does: the API's PUT resets every setting it
+// is not sent. It then reads the answer for each change asked.
 func (h *handlers) updateToken(ctx context.Context, _ *mcp.CallToolRequest, args UpdateTokenArgs) (*mcp.CallToolResult, TokenResult, error) {
 	id, key, err := h.access(args.TokenID, args.APIKey)
 	if err != nil {
@@ -60,8 +74,8 @@ func (h *handlers) updateToken(ctx context.Context, _ *mcp.CallToolRequest, args
 		return nil, TokenResult{}, errors.New("the capture API sent the token as something other than a JSON object")
 	}
 	body := map[string]any{}
-	for _, name := range hooksvc.Settings {
-		if raw, ok := fields[name]; ok {
+	for name, raw := range fields {
+		if !slices.Contains(readOnlyTokenFields, name) {
 			body[name] = raw
 		}
 	}
@@ -70,6 +84,57 @@ func (h *handlers) updateToken(ctx context.Context, _ *mcp.CallToolRequest, args
 	if err != nil {
 		return nil, TokenResult{}, err
 	}
-	out, err := h.tokenResult(token, slices.Sorted(maps.Keys(changes)))
-	return nil, out, err
+	out, err := h.tokenResult(token)
+	if err != nil {
+		return nil, TokenResult{}, err
+	}
+	out.Updated, out.NotApplied = applied(changes, token)
+	if len(out.NotApplied) > 0 {
+		out.Note = fmt.Sprintf("The server did not apply %s: its answer shows %s. The open-source webhook.site ignores cors, alias, expiry, listen, request_limit and actions in an update.",
+			strings.Join(out.NotApplied, ", "), shown(token, out.NotApplied))
+	}
+	return nil, out, nil
+}
+
+// applied splits the settings asked for by whether the token the server
+// answered with shows them.
+func applied(changes map[string]any, token json.RawMessage) (updated, ignored []string) {
+	var answer map[string]json.RawMessage
+	_ = json.Unmarshal(token, &answer)
+	for _, name := range slices.Sorted(maps.Keys(changes)) {
+		if sameJSON(changes[name], answer[name]) {
+			updated = append(updated, name)
+		} else {
+			ignored = append(ignored, name)
+		}
+	}
+	return updated, ignored
+}
+
+// sameJSON reports whether want, encoded, and got decode to equal values.
+func sameJSON(want any, got json.RawMessage) bool {
+	encoded, err := jsonx.Marshal(want)
+	if err != nil || len(got) == 0 {
+		return false
+	}
+	var a, b any
+	if json.Unmarshal(encoded, &a) != nil || json.Unmarshal(got, &b) != nil {
+		return false
+	}
+	return reflect.DeepEqual(a, b)
+}
+
+// shown lists what the token shows for each setting: "cors false, alias null".
+func shown(token json.RawMessage, names []string) string {
+	var answer map[string]json.RawMessage
+	_ = json.Unmarshal(token, &answer)
+	parts := make([]string, len(names))
+	for i, name := range names {
+		value := "nothing"
+		if raw, ok := answer[name]; ok {
+			value = truncate(string(raw), 100)
+		}
+		parts[i] = name + " " + value
+	}
+	return strings.Join(parts, ", ")
 }

@@ -1,0 +1,248 @@
+package tools
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpforge/servers/hookmcp/internal/hooksvc"
+	"github.com/mcpforge/servers/shared/mcptool"
+	"github.com/mcpforge/servers/shared/redact"
+)
+
+// SendTestRequestArgs are send_test_request's arguments.
+type SendTestRequestArgs struct {
+	TokenArg
+	Method  string            `json:"method,omitempty" jsonschema:"HTTP method: GET, POST, PUT, PATCH or DELETE (default POST)"`
+	Path    string            `json:"path,omitempty" jsonschema:"path appended to the capture URL, e.g. github/push or 404 (a status code as the first segment makes the capture URL answer with it); no query string here: use query"`
+	Query   map[string]string `json:"query,omitempty" jsonschema:"query-string parameters, name to value"`
+	Headers map[string]string `json:"headers,omitempty" jsonschema:"request headers, name to value. Content-Type defaults to application/json when body is valid JSON, else text/plain"`
+	Body    string            `json:"body,omitempty" jsonschema:"request body, sent as is"`
+}
+
+// Bounds of a test request: a sample webhook, not a load test.
+const (
+	maxTestPathBytes   = 2_000
+	maxTestParams      = 50
+	maxTestValueBytes  = 8_000
+	maxTestBodyBytes   = 1 << 20
+	maxAnswerHeaderLen = 1_000
+)
+
+var testMethods = mcptool.Enum{"POST", "GET", "PUT", "PATCH", "DELETE"}
+
+// refusedTestHeaders are headers the HTTP client sets itself, and the API's
+// key header, which never goes to a capture URL.
+var refusedTestHeaders = []string{"Host", "Content-Length", "Transfer-Encoding", "Connection", "Upgrade", "Te", "Trailer", "Api-Key"}
+
+// SendTestRequestResult is send_test_request's result: what was sent, and
+// how the capture URL answered.
+type SendTestRequestResult struct {
+	TokenID       string              `json:"token_id"`
+	Method        string              `json:"method" jsonschema:"the method sent"`
+	URL           string              `json:"url" jsonschema:"where it was sent: the token's capture URL, path and query included"`
+	Status        int                 `json:"status" jsonschema:"the HTTP status the capture URL answered with (the token's default_status, unless the path set one)"`
+	Headers       map[string][]string `json:"headers" jsonschema:"the answer's headers"`
+	ContentType   string              `json:"content_type,omitempty"`
+	Encoding      string              `json:"encoding" jsonschema:"text when the answer's body is valid UTF-8 and given as is; base64 otherwise"`
+	Body          string              `json:"body" jsonschema:"the answer's body (the token's default_content)"`
+	RequestID     string              `json:"request_id,omitempty" jsonschema:"the uuid of the request captured; get_request reads it"`
+	RequestIDFrom string              `json:"request_id_from,omitempty" jsonschema:"header when the capture URL named the request (X-Request-Id), newest when it was taken as the token's newest request"`
+	Note          string              `json:"note,omitempty"`
+}
+
+func (h *handlers) sendTestRequestTool() mcptool.Tool[SendTestRequestArgs, SendTestRequestResult] {
+	return mcptool.Tool[SendTestRequestArgs, SendTestRequestResult]{
+		Name:  "send_test_request",
+		Title: "Send a test request to a capture URL",
+		Description: "Send one HTTP request to the token's own capture URL on the configured service (never to any other host), as a webhook sender would: " +
+			"to check the token's configured answer (status, headers, body) or to create sample data. Returns the answer and the id of the request captured (get_request reads it). " +
+			"The API key is never sent there, and arguments that hold it are refused: whatever a capture URL receives is stored and visible to anyone who has the URL. " +
+			"The capture URL answers after the token's timeout setting (its answer delay).",
+		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(false), OpenWorldHint: ptr(true)},
+		AdjustInput: func(s *jsonschema.Schema) {
+			adjustTokenArg(s)
+			testMethods.Schema(s.Properties["method"])
+			s.Properties["path"].MaxLength = ptr(maxTestPathBytes)
+			s.Properties["path"].Pattern = `^[^?#\\]*$`
+			s.Properties["query"].MaxProperties = ptr(maxTestParams)
+			s.Properties["headers"].MaxProperties = ptr(maxTestParams)
+			s.Properties["body"].MaxLength = ptr(maxTestBodyBytes)
+		},
+		AdjustOutput: func(s *jsonschema.Schema) {
+			s.Properties["encoding"].Enum = []any{"text", "base64"}
+			s.Properties["request_id_from"].Enum = []any{"header", "newest"}
+			s.Properties["url"].Format = "uri"
+		},
+		Handle: h.sendTestRequest,
+	}
+}
+
+func (h *handlers) sendTestRequest(ctx context.Context, _ *mcp.CallToolRequest, args SendTestRequestArgs) (*mcp.CallToolResult, SendTestRequestResult, error) {
+	id, key, err := h.access(args.TokenID, args.APIKey)
+	if err != nil {
+		return nil, SendTestRequestResult{}, err
+	}
+	capture, err := args.capture(redact.New(h.cfg.APIKey, key))
+	if err != nil {
+		return nil, SendTestRequestResult{}, err
+	}
+	answer, err := h.client.Capture(ctx, id, capture, key)
+	if err != nil {
+		return nil, SendTestRequestResult{}, err
+	}
+	out := SendTestRequestResult{
+		TokenID: id, Method: capture.Method, URL: h.client.CaptureAddress(id, capture).String(),
+		Status: answer.Status, Headers: answerHeaders(answer.Header, redact.New(h.cfg.APIKey, key)),
+		ContentType: answer.Header.Get("Content-Type"),
+	}
+	if utf8.Valid(answer.Body) {
+		out.Encoding, out.Body = "text", string(answer.Body)
+	} else {
+		out.Encoding, out.Body = "base64", base64.StdEncoding.EncodeToString(answer.Body)
+	}
+	if rid := answer.Header.Get("X-Request-Id"); hooksvc.UUIDPattern.MatchString(rid) {
+		out.RequestID, out.RequestIDFrom = strings.ToLower(rid), "header"
+	} else if err := h.newestRequest(ctx, key, id, &out); err != nil {
+		return nil, SendTestRequestResult{}, err
+	}
+	summary := fmt.Sprintf("Sent %s %s; the capture URL answered %d (%d bytes, body as %s).", out.Method, out.URL, out.Status, len(answer.Body), out.Encoding)
+	if out.RequestID != "" {
+		summary += " Captured as request " + out.RequestID + "."
+	}
+	if out.Note != "" {
+		summary += " " + out.Note
+	}
+	return mcptool.Text(summary, out.Body), out, nil
+}
+
+// newestRequest takes the token's newest request as the one just sent,
+// for a service that does not name it in X-Request-Id.
+func (h *handlers) newestRequest(ctx context.Context, key, id string, out *SendTestRequestResult) error {
+	page, err := h.client.ListRequests(ctx, key, id, url.Values{"sorting": {"newest"}, "per_page": {"1"}, "page": {"1"}})
+	if err != nil {
+		return fmt.Errorf("the request was sent (the capture URL answered %d), but listing the token's requests to find its id failed: %w", out.Status, err)
+	}
+	if len(page.Data) == 0 {
+		out.Note = "The token holds no request after it (its request_limit may be 0), so there is no request id."
+		return nil
+	}
+	meta, err := decodeMeta(page.Data[0])
+	if err != nil {
+		return err
+	}
+	out.RequestID, out.RequestIDFrom = meta.UUID, "newest"
+	out.Note = "The capture URL did not name the request (no X-Request-Id), so request_id is the token's newest request: another sent at the same moment could be it."
+	return nil
+}
+
+// capture checks the arguments and returns the request to send. Nothing
+// that holds a key (in any form the redactor knows) is sent.
+func (a SendTestRequestArgs) capture(secrets redact.Redactor) (hooksvc.Capture, error) {
+	method, err := testMethods.Value("method", strings.ToUpper(a.Method))
+	if err != nil {
+		return hooksvc.Capture{}, err
+	}
+	c := hooksvc.Capture{Method: method, Query: url.Values{}, Header: http.Header{}, Body: []byte(a.Body)}
+	if c.Segments, err = pathSegments(a.Path); err != nil {
+		return hooksvc.Capture{}, err
+	}
+	if len(a.Query) > maxTestParams || len(a.Headers) > maxTestParams {
+		return hooksvc.Capture{}, fmt.Errorf("query and headers may hold at most %d entries each; got %d and %d", maxTestParams, len(a.Query), len(a.Headers))
+	}
+	for name, value := range a.Query {
+		if name == "" || len(name)+len(value) > maxTestValueBytes {
+			return hooksvc.Capture{}, fmt.Errorf("query parameter %q: a name must not be empty, and a name and value together are at most %d bytes", truncate(name, 100), maxTestValueBytes)
+		}
+		c.Query.Set(name, value)
+	}
+	for name, value := range a.Headers {
+		if err := checkTestHeader(name, value); err != nil {
+			return hooksvc.Capture{}, err
+		}
+		c.Header.Set(name, value)
+	}
+	if len(a.Body) > maxTestBodyBytes {
+		return hooksvc.Capture{}, fmt.Errorf("body is %d bytes; send_test_request sends at most %d (1 MiB)", len(a.Body), maxTestBodyBytes)
+	}
+	if a.Body != "" && c.Header.Get("Content-Type") == "" {
+		c.Header.Set("Content-Type", "text/plain; charset=utf-8")
+		if json.Valid([]byte(a.Body)) {
+			c.Header.Set("Content-Type", "application/json")
+		}
+	}
+	parts := map[string]string{"path": a.Path, "body": a.Body, "query": c.Query.Encode()}
+	for name, value := range a.Query {
+		parts["query parameter "+name] = name + "=" + value
+	}
+	for name, value := range a.Headers {
+		parts["header "+name] = name + ": " + value
+	}
+	for _, part := range slices.Sorted(maps.Keys(parts)) {
+		if secrets.Contains(parts[part]) {
+			return hooksvc.Capture{}, fmt.Errorf("the %s holds the API key, which send_test_request never sends to a capture URL (what it receives is stored and shown to anyone who has the URL): remove it; nothing was sent", part)
+		}
+	}
+	return c, nil
+}
+
+// pathSegments splits path into the segments appended to the capture URL,
+// refusing what could leave it: dot segments, a query or fragment, a
+// backslash, control characters.
+func pathSegments(path string) ([]string, error) {
+	if len(path) > maxTestPathBytes {
+		return nil, fmt.Errorf("path is %d bytes; at most %d", len(path), maxTestPathBytes)
+	}
+	if strings.ContainsAny(path, "?#\\") || strings.ContainsFunc(path, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+		return nil, fmt.Errorf("path %q must be a plain path such as github/push: no ?, #, backslash or control characters (pass query parameters in query)", truncate(path, 100))
+	}
+	var segments []string
+	for _, segment := range strings.Split(strings.Trim(path, "/"), "/") {
+		if segment == "." || segment == ".." {
+			return nil, fmt.Errorf("path %q must not hold . or .. segments: it is appended below the token's capture URL and cannot leave it", truncate(path, 100))
+		}
+		if segment != "" {
+			segments = append(segments, segment)
+		}
+	}
+	return segments, nil
+}
+
+// checkTestHeader refuses a header the client sets itself, the API key's
+// header, and a malformed name or value.
+func checkTestHeader(name, value string) error {
+	for _, refused := range refusedTestHeaders {
+		if strings.EqualFold(name, refused) {
+			return fmt.Errorf("header %q cannot be set: the HTTP client sets %s itself, and Api-Key (the capture API's key header) is never sent to a capture URL", name, strings.Join(refusedTestHeaders[:len(refusedTestHeaders)-1], ", "))
+		}
+	}
+	if name == "" || strings.ContainsFunc(name, func(r rune) bool { return r <= ' ' || r >= 0x7f || strings.ContainsRune(`"(),/:;<=>?@[\]{}`, r) }) {
+		return fmt.Errorf("header name %q is not a valid HTTP header name (letters, digits and !#$%%&'*+-.^_`|~ only)", truncate(name, 100))
+	}
+	if len(value) > maxTestValueBytes || strings.ContainsAny(value, "\r\n\x00") {
+		return fmt.Errorf("header %q: a value is one line of at most %d bytes", name, maxTestValueBytes)
+	}
+	return nil
+}
+
+// answerHeaders are the capture URL's answer headers, each value bounded
+// and cleaned of secrets.
+func answerHeaders(header http.Header, secrets redact.Redactor) map[string][]string {
+	out := make(map[string][]string, len(header))
+	for name, values := range header {
+		for _, v := range values {
+			out[name] = append(out[name], truncate(secrets.String(v), maxAnswerHeaderLen))
+		}
+	}
+	return out
+}
