@@ -69,13 +69,20 @@ func (b *SyncBuffer) String() string {
 // closes both when the test ends.
 func Connect(t testing.TB, server *mcp.Server) *mcp.ClientSession {
 	t.Helper()
+	return ConnectWith(t, server, nil)
+}
+
+// ConnectWith is Connect with the client's options, for a test that
+// handles notifications (progress, list changes).
+func ConnectWith(t testing.TB, server *mcp.Server, opts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
 	ctx := context.Background()
 	clientTransport, serverTransport := mcp.NewInMemoryTransports()
 	serverSession, err := server.Connect(ctx, serverTransport, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	session := ConnectClient(t, clientTransport)
+	session := connectClient(t, clientTransport, opts)
 	t.Cleanup(func() {
 		session.Close()
 		serverSession.Wait()
@@ -89,7 +96,12 @@ func Connect(t testing.TB, server *mcp.Server) *mcp.ClientSession {
 // can never answer what its schema forbids without failing a test.
 func ConnectClient(t testing.TB, transport mcp.Transport) *mcp.ClientSession {
 	t.Helper()
-	client := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "1"}, nil)
+	return connectClient(t, transport, nil)
+}
+
+func connectClient(t testing.TB, transport mcp.Transport, opts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
+	client := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "1"}, opts)
 	check := &outputCheck{t: t}
 	client.AddSendingMiddleware(check.middleware)
 	session, err := client.Connect(context.Background(), transport, nil)

@@ -65,7 +65,41 @@ func (h *handlers) readRequests(ctx context.Context, req *mcp.ReadResourceReques
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf(
 			"%s: the token in %s must be a token UUID such as %s (the API does not take aliases)", truncate(uri, 200), requestsURITemplate, hooksvc.ExampleUUID)}
 	}
-	id = strings.ToLower(id)
+	contents, err := h.readRequestPages(ctx, uri, strings.ToLower(id))
+	if err != nil {
+		return nil, resourceError(req, uri, err)
+	}
+	return &mcp.ReadResourceResult{Contents: contents}, nil
+}
+
+// notFoundSince is the protocol version from which a missing resource is
+// an invalid-params error (-32602, SEP-2164); the versions before it define
+// -32002, "resource not found".
+const notFoundSince = "2026-07-28"
+
+// resourceError is a failed read as the JSON-RPC error the client's protocol
+// version defines, with advice a resource reader can follow: a read takes
+// no arguments, so the key can only come from HOOKSVC_API_KEY.
+func resourceError(req *mcp.ReadResourceRequest, uri string, err error) error {
+	data, _ := json.Marshal(map[string]string{"uri": uri})
+	switch {
+	case errors.Is(err, hooksvc.ErrNotFound):
+		code := int64(-32002)
+		if req.ProtocolVersion() >= notFoundSince {
+			code = jsonrpc.CodeInvalidParams
+		}
+		return &jsonrpc.Error{Code: code, Data: data, Message: "Resource not found: " + uri +
+			": the token does not exist, was deleted or has expired; check its UUID (get_token reads it, create_token makes a new one)"}
+	case errors.Is(err, hooksvc.ErrAuth):
+		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Data: data, Message: "reading " + uri +
+			": the capture API refused the key (authentication required or key invalid); a resource read uses HOOKSVC_API_KEY: set it in hookmcp's environment to the key of the token's account"}
+	}
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Data: data, Message: fmt.Sprintf("reading %s: %v", uri, err)}
+}
+
+// readRequestPages reads the token's requests page by page into the
+// resource's contents.
+func (h *handlers) readRequestPages(ctx context.Context, uri, id string) ([]*mcp.ResourceContents, error) {
 	ctx, cancel := httpx.WithTimeout(ctx, h.cfg.Timeout)
 	defer cancel()
 	limit := h.resourceMaxBytes()
@@ -74,11 +108,8 @@ func (h *handlers) readRequests(ctx context.Context, req *mcp.ReadResourceReques
 	for page := 1; page <= maxResourcePages && !full; page++ {
 		query := url.Values{"sorting": {"oldest"}, "per_page": {strconv.Itoa(resourcePerPage)}, "page": {strconv.Itoa(page)}}
 		p, err := h.client.ListRequests(ctx, h.cfg.APIKey, id, query)
-		if errors.Is(err, hooksvc.ErrNotFound) {
-			return nil, mcp.ResourceNotFoundError(uri)
-		}
 		if err != nil {
-			return nil, fmt.Errorf("reading %s: %w", uri, err)
+			return nil, err
 		}
 		total = max(total, p.Total)
 		for _, d := range p.Data {
@@ -105,7 +136,7 @@ func (h *handlers) readRequests(ctx context.Context, req *mcp.ReadResourceReques
 	if full {
 		contents = append(contents, &mcp.ResourceContents{URI: uri, MIMEType: "text/plain", Text: resourceCutNote(len(kept), total, size, limit)})
 	}
-	return &mcp.ReadResourceResult{Contents: contents}, nil
+	return contents, nil
 }
 
 func (h *handlers) resourceMaxBytes() int {

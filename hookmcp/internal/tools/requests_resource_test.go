@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -73,12 +75,27 @@ func TestRequestsResourceErrors(t *testing.T) {
 	for _, id := range []string{"00000000-0000-4000-8000-000000000000", deleted} {
 		_, err := h.session.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "hooksvc://token/" + id + "/requests"})
 		var wire *jsonrpc.Error
-		if !errors.As(err, &wire) || wire.Code != mcp.CodeResourceNotFound {
-			t.Errorf("token %s: err = %v, want resource not found", id, err)
+		// This client speaks 2026-07-28, where a missing resource is -32602.
+		if !errors.As(err, &wire) || wire.Code != jsonrpc.CodeInvalidParams {
+			t.Fatalf("token %s: err = %v, want resource not found as -32602", id, err)
+		}
+		contains(t, wire.Message, "Resource not found", "was deleted or has expired", "check its UUID")
+		if !strings.Contains(string(wire.Data), `"uri":"hooksvc://token/`+id+`/requests"`) {
+			t.Errorf("data = %s, want the URI", wire.Data)
 		}
 	}
+	private := h.createToken(t, map[string]any{"api_key": callKey})
+	_, err := h.session.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "hooksvc://token/" + private + "/requests"})
+	var auth *jsonrpc.Error
+	if !errors.As(err, &auth) || auth.Code != jsonrpc.CodeInternalError {
+		t.Fatalf("a private token without a key: err = %v, want -32603", err)
+	}
+	contains(t, auth.Message, "set it in hookmcp's environment")
+	if strings.Contains(auth.Message, "pass api_key") || strings.Contains(auth.Message, callKey) {
+		t.Errorf("the advice is one a resource cannot follow, or holds the key: %s", auth.Message)
+	}
 	h.fake.Reset()
-	_, err := h.session.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "hooksvc://token/my-alias/requests"})
+	_, err = h.session.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "hooksvc://token/my-alias/requests"})
 	var wire *jsonrpc.Error
 	if !errors.As(err, &wire) || wire.Code != jsonrpc.CodeInvalidParams {
 		t.Fatalf("alias: err = %v, want invalid params", err)
@@ -86,6 +103,28 @@ func TestRequestsResourceErrors(t *testing.T) {
 	contains(t, wire.Message, "must be a token UUID", "does not take aliases")
 	if got := h.fake.Received(); len(got) != 0 {
 		t.Errorf("a bad URI reached the API: %v", got)
+	}
+}
+
+// TestRequestsResourceNotFoundBefore2026: a client of an earlier protocol
+// version gets the code its version defines, -32002.
+func TestRequestsResourceNotFoundBefore2026(t *testing.T) {
+	h := connect(t, config.Config{})
+	server := NewServer(Options{Config: config.Config{APIURL: mustParse(t, h.url), Timeout: 5 * time.Second}, HTTP: NewHTTPClient("t"), Logger: slog.New(slog.DiscardHandler), Version: "test"})
+	clientTransport, serverTransport := mcp.NewInMemoryTransports()
+	if _, err := server.Connect(context.Background(), serverTransport, nil); err != nil {
+		t.Fatal(err)
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "older", Version: "1"}, nil)
+	session, err := client.Connect(context.Background(), clientTransport, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { session.Close() })
+	_, err = session.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "hooksvc://token/00000000-0000-4000-8000-000000000000/requests"})
+	var wire *jsonrpc.Error
+	if !errors.As(err, &wire) || wire.Code != -32002 {
+		t.Errorf("err = %v, want resource not found as -32002", err)
 	}
 }
 

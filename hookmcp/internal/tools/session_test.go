@@ -54,6 +54,12 @@ func (h *harness) reconnect(t *testing.T, cfg config.Config) *harness {
 
 func serve(t *testing.T, fake *fakehooksvc.Server, baseURL string, cfg config.Config) *harness {
 	t.Helper()
+	return serveWith(t, fake, baseURL, cfg, nil)
+}
+
+// serveWith is serve with the test client's options.
+func serveWith(t *testing.T, fake *fakehooksvc.Server, baseURL string, cfg config.Config, client *mcp.ClientOptions) *harness {
+	t.Helper()
 	if cfg.APIURL == nil {
 		cfg.APIURL, _ = url.Parse(baseURL)
 	}
@@ -73,7 +79,7 @@ func serve(t *testing.T, fake *fakehooksvc.Server, baseURL string, cfg config.Co
 			return ctx.Err()
 		},
 	})
-	h.session = mcptest.Connect(t, server)
+	h.session = mcptest.ConnectWith(t, server, client)
 	return h
 }
 

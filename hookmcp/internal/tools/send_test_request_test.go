@@ -1,0 +1,102 @@
+package tools
+
+import (
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcpforge/servers/hookmcp/internal/config"
+	"github.com/mcpforge/servers/hookmcp/internal/fakehooksvc"
+	"github.com/mcpforge/servers/shared/mcptest"
+)
+
+// TestSendTestRequest: the request reaches the token's capture URL as
+// given, without the API key; the answer is the token's response; the
+// captured request is named and readable.
+func TestSendTestRequest(t *testing.T) {
+	h := connect(t, config.Config{APIKey: envKey})
+	id := h.createToken(t, map[string]any{"default_status": 201, "default_content": `{"ok":true}`, "default_content_type": "application/json"})
+	h.fake.Reset()
+	out := h.ok(t, "send_test_request", map[string]any{
+		"token_id": id, "path": "/github/push", "query": map[string]any{"delivery": "42"},
+		"headers": map[string]any{"X-GitHub-Event": "push"}, "body": `{"ref":"main"}`,
+	})
+	if out["status"] != 201.0 || out["body"] != `{"ok":true}` || out["encoding"] != "text" || out["content_type"] != "application/json" ||
+		out["method"] != "POST" || out["url"] != h.url+"/"+id+"/github/push?delivery=42" || out["request_id_from"] != "header" {
+		t.Errorf("result: %v", out)
+	}
+	received := h.fake.Received()
+	if len(received) != 1 {
+		t.Fatalf("the fake received %v, want the capture alone", received)
+	}
+	sent := received[0]
+	if sent.Method != "POST" || sent.Path != "/"+id+"/github/push" || sent.Query.Get("delivery") != "42" || string(sent.Body) != `{"ref":"main"}` ||
+		sent.Header.Get("X-GitHub-Event") != "push" || sent.Header.Get("Content-Type") != "application/json" {
+		t.Errorf("sent: %v %v", sent, sent.Header)
+	}
+	if sent.Header.Get("Api-Key") != "" || strings.Contains(sent.String(), envKey) {
+		t.Errorf("the API key reached the capture URL: %v", sent.Header)
+	}
+	got := h.ok(t, "get_request", map[string]any{"token_id": id, "request_id": out["request_id"]})
+	if got["body"] != `{"ref":"main"}` || got["method"] != "POST" {
+		t.Errorf("the captured request: %v", got)
+	}
+}
+
+// TestSendTestRequestNoRequestID: a service that does not name the
+// captured request: the newest one is taken, and the result says so.
+func TestSendTestRequestNoRequestID(t *testing.T) {
+	fake := fakehooksvc.New(fakehooksvc.Options{OmitRequestID: true})
+	srv := httptest.NewServer(fake)
+	t.Cleanup(srv.Close)
+	h := serve(t, fake, srv.URL, config.Config{})
+	id := h.createToken(t, nil)
+	out := h.ok(t, "send_test_request", map[string]any{"token_id": id, "method": "get", "body": "plain"})
+	latest := h.ok(t, "get_latest_request", map[string]any{"token_id": id})
+	if out["request_id"] != latest["request_id"] || out["request_id_from"] != "newest" || out["method"] != "GET" {
+		t.Errorf("result: %v", out)
+	}
+	contains(t, out["note"].(string), "no X-Request-Id")
+	if latest["content_type"] != "text/plain; charset=utf-8" {
+		t.Errorf("content type of a text body: %v", latest["content_type"])
+	}
+}
+
+// TestSendTestRequestStaysHome: no path reaches anything but the token's
+// own capture URL on the configured service, and nothing holding the key
+// is sent.
+func TestSendTestRequestStaysHome(t *testing.T) {
+	h := connect(t, config.Config{APIKey: envKey})
+	id := h.createToken(t, nil)
+	for _, path := range []string{"//evil.example/x", "%2e%2e/%2e%2e/token", "a/../../b", "@evil.example", "http://evil.example/"} {
+		h.fake.Reset()
+		res := h.call(t, "send_test_request", map[string]any{"token_id": id, "path": path})
+		for _, r := range h.fake.Received() {
+			if !strings.HasPrefix(r.Path, "/"+id+"/") && r.Path != "/"+id {
+				t.Errorf("path %q reached %s", path, r.Path)
+			}
+		}
+		if !res.IsError && len(h.fake.Received()) != 1 {
+			t.Errorf("path %q: %s", path, mcptest.Text(res))
+		}
+	}
+	for name, args := range map[string]map[string]any{
+		"body":   {"body": `{"token":"` + envKey + `"}`},
+		"header": {"headers": map[string]any{"Authorization": "Bearer " + envKey}},
+		"query":  {"query": map[string]any{"k": envKey}},
+		"path":   {"path": "x/" + envKey},
+	} {
+		h.fake.Reset()
+		args["token_id"] = id
+		msg := h.failure(t, "send_test_request", args)
+		contains(t, msg, "holds the API key", "nothing was sent")
+		if strings.Contains(msg, envKey) || len(h.fake.Received()) != 0 {
+			t.Errorf("%s: %s; sent %v", name, msg, h.fake.Received())
+		}
+	}
+	if diff := cmp.Diff([]string(nil), h.apiCalls()); diff != "" {
+		t.Errorf("API calls: %s", diff)
+	}
+}
