@@ -5,11 +5,13 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcpforge/servers/hookmcp/internal/config"
 	"github.com/mcpforge/servers/hookmcp/internal/fakehooksvc"
+	"github.com/mcpforge/servers/hookmcp/internal/hooksvc"
 	"github.com/mcpforge/servers/shared/mcptest"
 )
 
@@ -36,6 +38,33 @@ func TestDeleteRequestsFiltered(t *testing.T) {
 	page := h.ok(t, "list_requests", map[string]any{"token_id": id})
 	if page["total"] != 1.0 || page["data"].([]any)[0].(map[string]any)["content"] != "keep" {
 		t.Errorf("after the delete: %v", page)
+	}
+}
+
+// TestDeleteRequestsDateExpressions: date_from and expressions such as
+// now-1h are resolved to absolute UTC times, which the count and the delete
+// both send.
+func TestDeleteRequestsDateExpressions(t *testing.T) {
+	h := connect(t, config.Config{})
+	id := h.createToken(t, nil)
+	h.capture(t, id, "POST", "text/plain", "recent")
+	before := time.Now().UTC().Add(-time.Hour).Truncate(time.Second)
+	out := h.ok(t, "delete_requests", map[string]any{"token_id": id, "date_to": "now-1h"})
+	if out["matched"] != 0.0 || h.deletes() != 0 {
+		t.Errorf("date_to now-1h matched %v and sent %d deletes; the only request is recent", out["matched"], h.deletes())
+	}
+	to, err := time.Parse(hooksvc.DateLayout, out["date_to"].(string))
+	if err != nil || to.Before(before) || to.After(before.Add(time.Minute)) {
+		t.Errorf("date_to resolved to %v, want about %v", out["date_to"], before)
+	}
+	out = h.ok(t, "delete_requests", map[string]any{"token_id": id, "date_from": "now-1h"})
+	sent := h.last(t)
+	if out["matched"] != 1.0 || sent.Method != "DELETE" || !hooksvc.DatePattern.MatchString(sent.Query.Get("date_from")) || sent.Query.Get("date_from") != out["date_from"] {
+		t.Errorf("date_from now-1h: %v; sent %v", out, sent)
+	}
+	contains(t, out["message"].(string), "captured at or after "+out["date_from"].(string)+" UTC")
+	if page := h.ok(t, "list_requests", map[string]any{"token_id": id}); page["total"] != 0.0 {
+		t.Errorf("total after the delete = %v", page["total"])
 	}
 }
 

@@ -1,10 +1,15 @@
 package tools
 
 import (
+	"context"
+	"log/slog"
 	"net/http"
+	"net/url"
 	"testing"
+	"time"
 
 	"github.com/mcpforge/servers/hookmcp/internal/config"
+	"github.com/mcpforge/servers/shared/mcptest"
 )
 
 func TestGetToken(t *testing.T) {
@@ -16,6 +21,45 @@ func TestGetToken(t *testing.T) {
 	}
 	if out["token"].(map[string]any)["default_content"] != "hi" || out["capture_url"] != h.url+"/"+id {
 		t.Errorf("result: %v", out)
+	}
+	for _, hostedOnly := range []string{"email_address", "dns_name", "subdomain_url"} {
+		if _, ok := out[hostedOnly]; ok {
+			t.Errorf("a self-hosted service's token shows %s: %v", hostedOnly, out[hostedOnly])
+		}
+	}
+}
+
+// toFake sends every request to the fake, whatever its URL says: the hosted
+// service cannot be reached from a test.
+type toFake struct{ fake *url.URL }
+
+func (rt toFake) RoundTrip(req *http.Request) (*http.Response, error) {
+	req = req.Clone(req.Context())
+	req.URL.Scheme, req.URL.Host = rt.fake.Scheme, rt.fake.Host
+	return http.DefaultTransport.RoundTrip(req)
+}
+
+// TestTokenAddressesHosted: on the hosted service a token also has an email
+// address, a DNS name and a subdomain URL.
+func TestTokenAddressesHosted(t *testing.T) {
+	h := connect(t, config.Config{})
+	server := NewServer(Options{
+		Config: config.Config{APIURL: mustParse(t, "https://webhook.site"), Timeout: 5 * time.Second},
+		HTTP:   &http.Client{Transport: toFake{mustParse(t, h.url)}},
+		Logger: slog.New(slog.DiscardHandler), Version: "test",
+	})
+	session := mcptest.Connect(t, server)
+	res := mcptest.Call(t, context.Background(), session, "create_token", nil)
+	out := mcptest.Structured(t, res)
+	id := out["token"].(map[string]any)["uuid"].(string)
+	want := map[string]any{
+		"capture_url": "https://webhook.site/" + id, "email_address": id + "@emailhook.site",
+		"dns_name": id + ".dnshook.site", "subdomain_url": "https://" + id + ".webhook.site",
+	}
+	for name, value := range want {
+		if out[name] != value {
+			t.Errorf("%s = %v, want %v", name, out[name], value)
+		}
 	}
 }
 
