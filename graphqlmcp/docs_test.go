@@ -6,6 +6,14 @@ import (
 	"github.com/mcpforge/servers/shared/mcptest"
 )
 
+// toolNames are the tools tools/list gives, sorted.
+var toolNames = []string{"graphql_introspect", "graphql_query"}
+
+// TestToolListing checks what docs/clients.md says graphqlmcp offers.
+func TestToolListing(t *testing.T) {
+	mcptest.CheckToolListing(t, "../docs/clients.md", "graphqlmcp", toolNames)
+}
+
 // TestClientDocs checks the assistant configurations in docs/clients.md and
 // README.md: every JSON block parses, and every configuration of graphqlmcp
 // starts the built binary and answers tools/list.

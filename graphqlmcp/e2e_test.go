@@ -41,7 +41,7 @@ func TestInspector(t *testing.T) {
 // inspectorSession lists the tools under the strict schema check and calls
 // each tool, checking what the Inspector prints.
 func inspectorSession(t *testing.T, inspector *mcptest.Inspector, target mcptest.Target) {
-	inspector.CheckStrictTools(t, target, []string{"graphql_introspect", "graphql_query"})
+	inspector.CheckStrictTools(t, target, toolNames)
 
 	res := inspector.CallTool(t, target, "graphql_query", map[string]any{
 		"query":     "query Hero($episode: Episode) { hero(episode: $episode) { name } }",

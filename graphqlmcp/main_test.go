@@ -27,7 +27,7 @@ func TestMain(m *testing.M) {
 func exercise(t *testing.T, session *mcp.ClientSession) {
 	t.Helper()
 	ctx := context.Background()
-	mcptest.CheckToolNames(t, session, []string{"graphql_introspect", "graphql_query"})
+	mcptest.CheckToolNames(t, session, toolNames)
 	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "graphql_query", Arguments: map[string]any{"query": "{ hero { name } }"}})
 	if err != nil || res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, `"R2-D2"`) {
 		t.Errorf("graphql_query: %v %+v", err, res)

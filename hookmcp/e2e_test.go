@@ -41,7 +41,7 @@ func TestInspector(t *testing.T) {
 // tool in the order an assistant would, lists the resource templates and
 // reads the resource, checking what the Inspector prints each time.
 func inspectorSession(t *testing.T, inspector *mcptest.Inspector, target mcptest.Target) {
-	inspector.CheckStrictTools(t, target, []string{"create_token", "delete_request", "delete_requests", "delete_token", "get_latest_request", "get_request", "get_token", "list_requests", "send_test_request", "update_token", "wait_for_request"})
+	inspector.CheckStrictTools(t, target, toolNames)
 	call := func(tool string, args map[string]any) map[string]any {
 		t.Helper()
 		res := inspector.CallTool(t, target, tool, args)

@@ -38,7 +38,7 @@ var probeWord = regexp.MustCompile(`hookmcpprobe[0-9a-f]+`)
 func exercise(t *testing.T, session *mcp.ClientSession) string {
 	t.Helper()
 	ctx := context.Background()
-	mcptest.CheckToolNames(t, session, []string{"create_token", "delete_request", "delete_requests", "delete_token", "get_latest_request", "get_request", "get_token", "list_requests", "send_test_request", "update_token", "wait_for_request"})
+	mcptest.CheckToolNames(t, session, toolNames)
 	call := func(tool string, args map[string]any) map[string]any {
 		t.Helper()
 		res := mcptest.Call(t, ctx, session, tool, args)

@@ -8,8 +8,11 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -299,4 +302,32 @@ func splitAssignments(argv []string) (map[string]string, []string) {
 		argv = argv[1:]
 	}
 	return env, argv
+}
+
+// CheckToolListing checks the line of the Markdown file at path that says
+// what server name offers, written
+//
+//   - `name`: N tools: `a`, `b`, …; …
+//
+// against want, the tools tools/list gives: the count and the names.
+func CheckToolListing(t *testing.T, path, name string, want []string) {
+	t.Helper()
+	text, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := regexp.MustCompile("(?m)^- `" + regexp.QuoteMeta(name) + "`: (\\d+) tools: ([^;]+);").FindSubmatch(text)
+	if line == nil {
+		t.Fatalf("%s has no line \"- `%s`: N tools: …;\"", path, name)
+	}
+	var names []string
+	for _, quoted := range strings.Split(string(line[2]), ",") {
+		names = append(names, strings.Trim(strings.TrimSpace(quoted), "`"))
+	}
+	if count := string(line[1]); count != strconv.Itoa(len(want)) {
+		t.Errorf("%s says %s has %s tools; tools/list gives %d", path, name, count, len(want))
+	}
+	if diff := cmp.Diff(want, names); diff != "" {
+		t.Errorf("%s lists %s's tools (-tools/list +doc):\n%s", path, name, diff)
+	}
 }

@@ -82,8 +82,9 @@ func NewHTTPClient(userAgent string) *http.Client {
 func instructions(cfg config.Config) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Manages webhook-capture tokens at %s: a token is a unique URL (<base>/<token uuid>) that records every HTTP request sent to it.\n", httpx.DisplayURL(cfg.APIURL))
-	b.WriteString("Typical flow: create_token, send or have a service send requests to its capture_url, then list_requests or get_latest_request to inspect them.\n")
-	b.WriteString("Tokens are addressed by UUID only (not by alias). Times are UTC, written yyyy-MM-dd HH:mm:ss.\n")
+	b.WriteString("Debugging loop: create_token (or use an existing token), start wait_for_request, trigger the sender (or send_test_request), inspect what wait_for_request returns; get_request reads any older request by id, list_requests pages through them.\n")
+	b.WriteString("When the sender is triggered before the wait starts, pass after_request_id (the newest id seen before triggering) so the request is not missed.\n")
+	b.WriteString("Tokens and requests are addressed by UUID only (not by alias). Times are UTC, written yyyy-MM-dd HH:mm:ss; date filters also take now-1h, now-7d.\n")
 	if cfg.TokenID != "" {
 		b.WriteString("A default token is configured: calls may omit token_id.\n")
 	} else {
