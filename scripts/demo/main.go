@@ -17,7 +17,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -113,9 +112,14 @@ func (d *demo) stopAll() {
 // connect starts a server binary over stdio with the given environment and
 // returns an MCP client session to it.
 func (d *demo) connect(ctx context.Context, name string, env []string, args ...string) (*mcp.ClientSession, error) {
+	return d.connectWith(ctx, name, env, nil, args...)
+}
+
+// connectWith is connect with the client's options (a progress handler).
+func (d *demo) connectWith(ctx context.Context, name string, env []string, opts *mcp.ClientOptions, args ...string) (*mcp.ClientSession, error) {
 	cmd := exec.Command(filepath.Join(d.bin, name), args...)
 	cmd.Env = append(os.Environ(), env...)
-	client := mcp.NewClient(&mcp.Implementation{Name: "mcpforge-demo", Version: "v1"}, nil)
+	client := mcp.NewClient(&mcp.Implementation{Name: "mcpforge-demo", Version: "v1"}, opts)
 	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {
 		return nil, err
@@ -141,6 +145,11 @@ func (d *demo) call(ctx context.Context, session *mcp.ClientSession, tool string
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", tool, err)
 	}
+	return d.show(tool, res, wantError)
+}
+
+// show prints a call's answer under it.
+func (d *demo) show(tool string, res *mcp.CallToolResult, wantError bool) (map[string]any, error) {
 	var text []string
 	for _, c := range res.Content {
 		if t, ok := c.(*mcp.TextContent); ok {
@@ -196,7 +205,18 @@ func (d *demo) hooks(ctx context.Context) error {
 		return err
 	}
 	fmt.Fprintf(d.out, "\n== hookmcp, against the capture-API fake at %s\n", api)
-	session, err := d.connect(ctx, "hookmcp", []string{"HOOKSVC_API_URL=" + api})
+	// The wait's first progress notification says it is watching: the
+	// demo fires the webhook then, as a person would once the assistant
+	// says it is waiting.
+	waiting := make(chan struct{}, 1)
+	session, err := d.connectWith(ctx, "hookmcp", []string{"HOOKSVC_API_URL=" + api}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+			select {
+			case waiting <- struct{}{}:
+			default:
+			}
+		},
+	})
 	if err != nil {
 		return err
 	}
@@ -207,20 +227,53 @@ func (d *demo) hooks(ctx context.Context) error {
 	}
 	token, _ := created["token"].(map[string]any)
 	id, _ := token["uuid"].(string)
-	captureURL, _ := created["capture_url"].(string)
 
-	fmt.Fprintf(d.out, "\n> (a webhook arrives) POST %s\n", captureURL)
-	resp, err := http.Post(captureURL+"?source=shop", "application/json", strings.NewReader(`{"event":"order.paid","order":42}`))
+	// The debugging loop: wait for the webhook while it is sent, then
+	// inspect what arrived.
+	waitArgs := map[string]any{"token_id": id, "timeout_seconds": 30}
+	argJSON, _ := json.Marshal(waitArgs)
+	fmt.Fprintf(d.out, "\n> wait_for_request %s   (running while the next call fires the webhook)\n", argJSON)
+	type answer struct {
+		res *mcp.CallToolResult
+		err error
+	}
+	waited := make(chan answer, 1)
+	go func() {
+		params := &mcp.CallToolParams{Name: "wait_for_request", Arguments: waitArgs}
+		params.SetProgressToken("demo-wait")
+		res, err := session.CallTool(ctx, params)
+		waited <- answer{res, err}
+	}()
+	select {
+	case <-waiting:
+	case got := <-waited:
+		return fmt.Errorf("wait_for_request ended before it started waiting: %v %v", got.err, got.res)
+	}
+	sent, err := d.call(ctx, session, "send_test_request", map[string]any{
+		"token_id": id, "path": "shop/orders", "query": map[string]any{"source": "shop"},
+		"headers": map[string]any{"X-Shop-Event": "order.paid"}, "body": `{"event":"order.paid","order":42}`,
+	}, false)
 	if err != nil {
 		return err
 	}
-	resp.Body.Close()
-	fmt.Fprintln(d.out, indent(resp.Status))
+	got := <-waited
+	if got.err != nil {
+		return fmt.Errorf("wait_for_request: %w", got.err)
+	}
+	fmt.Fprintln(d.out, "\n< wait_for_request answers:")
+	arrived, err := d.show("wait_for_request", got.res, false)
+	if err != nil {
+		return err
+	}
+	if arrived["request_id"] != sent["request_id"] {
+		return fmt.Errorf("wait_for_request returned %v, want the request sent, %v", arrived["request_id"], sent["request_id"])
+	}
 
 	steps := []struct {
 		tool string
 		args map[string]any
 	}{
+		{"get_request", map[string]any{"token_id": id, "request_id": sent["request_id"]}},
 		{"get_token", map[string]any{"token_id": id}},
 		{"update_token", map[string]any{"token_id": id, "default_status": 201}},
 		{"list_requests", map[string]any{"token_id": id}},
@@ -242,7 +295,8 @@ func (d *demo) hooks(ctx context.Context) error {
 		tool string
 		args map[string]any
 	}{
-		{"delete_requests", map[string]any{"token_id": id}},
+		{"delete_request", map[string]any{"token_id": id, "request_id": sent["request_id"]}},
+		{"delete_requests", map[string]any{"token_id": id, "date_to": "now"}},
 		{"delete_token", map[string]any{"token_id": id}},
 	} {
 		if _, err := d.call(ctx, session, step.tool, step.args, false); err != nil {

@@ -109,6 +109,9 @@ func (h *handlers) waitForRequest(ctx context.Context, req *mcp.CallToolRequest,
 	if err := w.begin(waitCtx, args.AfterRequestID); err != nil {
 		return nil, RequestResult{}, err
 	}
+	// The first notification tells the client the wait is watching: a
+	// request captured from now on will be returned.
+	w.progress(waitCtx)
 	meta, err := w.wait(waitCtx, args.AfterRequestID != "")
 	switch {
 	case ctx.Err() != nil:
@@ -261,7 +264,8 @@ func (w *waiter) poll(ctx context.Context) (requestMeta, bool, error) {
 }
 
 // progress tells a client that asked for progress how long the wait has
-// gone on. A client that cannot take it does not end the wait.
+// gone on, from 0 when it starts watching. A client that cannot take it
+// does not end the wait.
 func (w *waiter) progress(ctx context.Context) {
 	token := w.req.Params.GetProgressToken()
 	if token == nil || w.req.Session == nil {
