@@ -292,7 +292,31 @@ func checkSchemaResolves(t *testing.T, tool *mcp.Tool) {
 		if _, err := s.Resolve(nil); err != nil {
 			t.Errorf("%s schema does not resolve: %v", name, err)
 		}
+		var tree any
+		_ = json.Unmarshal(data, &tree)
+		for _, path := range typeLists(tree, name) {
+			t.Errorf("%s: \"type\" is a list; clients that map schemas onto a single-type dialect refuse it (write anyOf branches)", path)
+		}
 	}
+}
+
+// typeLists returns the paths in a decoded schema where "type" is an array.
+func typeLists(node any, path string) []string {
+	var found []string
+	switch n := node.(type) {
+	case map[string]any:
+		if _, isList := n["type"].([]any); isList {
+			found = append(found, path)
+		}
+		for key, child := range n {
+			found = append(found, typeLists(child, path+"."+key)...)
+		}
+	case []any:
+		for i, child := range n {
+			found = append(found, typeLists(child, fmt.Sprintf("%s[%d]", path, i))...)
+		}
+	}
+	return found
 }
 
 // Binary is a main package that a test run builds and runs as a subprocess:

@@ -44,6 +44,14 @@ type RequestResult struct {
 func adjustRequestResult(s *jsonschema.Schema) {
 	s.Properties["encoding"].Enum = []any{"text", "base64"}
 	s.Properties["capture_url"].Format = "uri"
+	headerMap(s.Properties["headers"])
+}
+
+// headerMap says a header map's values are arrays of strings, never null:
+// derived from []string they read ["null","array"], a type list that
+// single-type schema dialects refuse.
+func headerMap(p *jsonschema.Schema) {
+	p.AdditionalProperties = &jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{Type: "string"}}
 }
 
 // requestMeta is what a request object says of the request, decoded

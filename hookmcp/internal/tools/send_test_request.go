@@ -83,6 +83,7 @@ func (h *handlers) sendTestRequestTool() mcptool.Tool[SendTestRequestArgs, SendT
 			s.Properties["encoding"].Enum = []any{"text", "base64"}
 			s.Properties["request_id_from"].Enum = []any{"header", "newest"}
 			s.Properties["url"].Format = "uri"
+			headerMap(s.Properties["headers"])
 		},
 		Handle: h.sendTestRequest,
 	}
