@@ -194,6 +194,11 @@ func (cl *Client) sleep(ctx context.Context, d time.Duration) error {
 	if cl.Sleep != nil {
 		return cl.Sleep(ctx, d)
 	}
+	return Sleep(ctx, d)
+}
+
+// Sleep waits d, or less when ctx ends first (its error then).
+func Sleep(ctx context.Context, d time.Duration) error {
 	timer := time.NewTimer(d)
 	defer timer.Stop()
 	select {

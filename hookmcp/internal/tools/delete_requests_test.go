@@ -2,7 +2,6 @@ package tools
 
 import (
 	"fmt"
-	"net/http/httptest"
 	"net/url"
 	"testing"
 	"time"
@@ -126,10 +125,7 @@ func TestDeleteRequestsRefusesMatchAll(t *testing.T) {
 // webhook.site: filters on listing and deleting are ignored.
 func connectIgnoringFilters(t *testing.T) *harness {
 	t.Helper()
-	fake := fakehooksvc.New(fakehooksvc.Options{OpenSource: true})
-	srv := httptest.NewServer(fake)
-	t.Cleanup(srv.Close)
-	return serve(t, fake, srv.URL, config.Config{})
+	return connectFake(t, fakehooksvc.Options{OpenSource: true}, config.Config{})
 }
 
 // TestDeleteRequestsOnServerIgnoringFilters: where the server ignores

@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -48,10 +47,7 @@ func TestSendTestRequest(t *testing.T) {
 // TestSendTestRequestNoRequestID: a service that does not name the
 // captured request: the newest one is taken, and the result says so.
 func TestSendTestRequestNoRequestID(t *testing.T) {
-	fake := fakehooksvc.New(fakehooksvc.Options{OmitRequestID: true})
-	srv := httptest.NewServer(fake)
-	t.Cleanup(srv.Close)
-	h := serve(t, fake, srv.URL, config.Config{})
+	h := connectFake(t, fakehooksvc.Options{OmitRequestID: true}, config.Config{})
 	id := h.createToken(t, nil)
 	out := h.ok(t, "send_test_request", map[string]any{"token_id": id, "method": "get", "body": "plain"})
 	latest := h.ok(t, "get_latest_request", map[string]any{"token_id": id})

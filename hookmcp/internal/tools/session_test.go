@@ -40,7 +40,17 @@ type harness struct {
 // filled in when unset).
 func connect(t *testing.T, cfg config.Config) *harness {
 	t.Helper()
-	fake := fakehooksvc.New(fakehooksvc.Options{APIKeys: []string{envKey, callKey}})
+	return connectFake(t, fakehooksvc.Options{}, cfg)
+}
+
+// connectFake is connect with a fake configured by opts (its keys set when
+// opts has none).
+func connectFake(t *testing.T, opts fakehooksvc.Options, cfg config.Config) *harness {
+	t.Helper()
+	if opts.APIKeys == nil {
+		opts.APIKeys = []string{envKey, callKey}
+	}
+	fake := fakehooksvc.New(opts)
 	srv := httptest.NewServer(fake)
 	t.Cleanup(srv.Close)
 	return serve(t, fake, srv.URL, cfg)

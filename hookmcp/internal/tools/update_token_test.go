@@ -3,7 +3,6 @@ package tools
 import (
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -121,10 +120,7 @@ func TestUpdateTokenClearsExpiry(t *testing.T) {
 // TestUpdateTokenReportsIgnoredSettings: the open-source server accepts a
 // PUT and ignores cors and listen; the result says so.
 func TestUpdateTokenReportsIgnoredSettings(t *testing.T) {
-	fake := fakehooksvc.New(fakehooksvc.Options{OpenSource: true})
-	srv := httptest.NewServer(fake)
-	t.Cleanup(srv.Close)
-	h := serve(t, fake, srv.URL, config.Config{})
+	h := connectFake(t, fakehooksvc.Options{OpenSource: true}, config.Config{})
 	id := h.createToken(t, nil)
 	res := h.call(t, "update_token", map[string]any{"token_id": id, "cors": true, "listen": 5, "default_status": 201})
 	if res.IsError {

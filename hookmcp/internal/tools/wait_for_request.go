@@ -199,7 +199,7 @@ func (w *waiter) begin(ctx context.Context, afterID string) error {
 func (w *waiter) wait(ctx context.Context, pollFirst bool) (requestMeta, error) {
 	w.interval = firstPollInterval
 	if !pollFirst {
-		if err := w.sleep(ctx, w.interval); err != nil {
+		if err := hooksvc.Sleep(ctx, w.interval); err != nil {
 			return requestMeta{}, err
 		}
 	}
@@ -222,7 +222,7 @@ func (w *waiter) wait(ctx context.Context, pollFirst bool) (requestMeta, error) 
 			w.interval = min(w.interval*5/4, maxPollInterval)
 		}
 		w.progress(ctx)
-		if err := w.sleep(ctx, w.interval); err != nil {
+		if err := hooksvc.Sleep(ctx, w.interval); err != nil {
 			return requestMeta{}, err
 		}
 	}
@@ -280,16 +280,5 @@ func (w *waiter) progress(ctx context.Context) {
 	})
 	if err != nil {
 		w.h.logger.Debug("progress notification not sent", "error", err)
-	}
-}
-
-func (w *waiter) sleep(ctx context.Context, d time.Duration) error {
-	timer := time.NewTimer(d)
-	defer timer.Stop()
-	select {
-	case <-timer.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
 	}
 }

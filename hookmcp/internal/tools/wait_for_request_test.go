@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -184,10 +183,8 @@ func TestWaitForRequestProgress(t *testing.T) {
 	t.Parallel()
 	var heard atomic.Int32
 	var total atomic.Value
-	fake := fakehooksvc.New(fakehooksvc.Options{})
-	srv := httptest.NewServer(fake)
-	t.Cleanup(srv.Close)
-	h := serveWith(t, fake, srv.URL, config.Config{}, &mcp.ClientOptions{
+	plain := connect(t, config.Config{})
+	h := serveWith(t, plain.fake, plain.url, config.Config{}, &mcp.ClientOptions{
 		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
 			heard.Add(1)
 			total.Store(req.Params.Total)
@@ -209,10 +206,7 @@ func TestWaitForRequestProgress(t *testing.T) {
 // wait for a match: refused before waiting.
 func TestWaitForRequestIgnoredQuery(t *testing.T) {
 	t.Parallel()
-	fake := fakehooksvc.New(fakehooksvc.Options{OpenSource: true})
-	srv := httptest.NewServer(fake)
-	t.Cleanup(srv.Close)
-	h := serve(t, fake, srv.URL, config.Config{})
+	h := connectFake(t, fakehooksvc.Options{OpenSource: true}, config.Config{})
 	id := h.createToken(t, nil)
 	h.capture(t, id, "POST", "text/plain", "any")
 	contains(t, h.failure(t, "wait_for_request", map[string]any{"token_id": id, "query": "method:PUT"}),
