@@ -1,7 +1,10 @@
 package tools
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -66,7 +69,14 @@ func TestSendTestRequestNoRequestID(t *testing.T) {
 func TestSendTestRequestStaysHome(t *testing.T) {
 	h := connect(t, config.Config{APIKey: envKey})
 	id := h.createToken(t, nil)
-	for _, path := range []string{"//evil.example/x", "%2e%2e/%2e%2e/token", "a/../../b", "@evil.example", "http://evil.example/"} {
+	var strays atomic.Int32
+	other := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { strays.Add(1) }))
+	t.Cleanup(other.Close)
+	otherHost := strings.TrimPrefix(other.URL, "http://")
+	for _, path := range []string{
+		"//" + otherHost + "/x", other.URL + "/", "@" + otherHost, "%2e%2e/%2e%2e/token", "a/../../b", "..%2f..%2f" + otherHost,
+		"/\\" + otherHost, "%00/x", "\t/" + otherHost,
+	} {
 		h.fake.Reset()
 		res := h.call(t, "send_test_request", map[string]any{"token_id": id, "path": path})
 		for _, r := range h.fake.Received() {
@@ -94,5 +104,8 @@ func TestSendTestRequestStaysHome(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string(nil), h.apiCalls()); diff != "" {
 		t.Errorf("API calls: %s", diff)
+	}
+	if n := strays.Load(); n != 0 {
+		t.Errorf("another host on loopback received %d requests", n)
 	}
 }
