@@ -1,6 +1,11 @@
 package main
 
 import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/mcpforge/servers/shared/mcptest"
@@ -22,5 +27,41 @@ func TestClientDocs(t *testing.T) {
 		t.Run(doc, func(t *testing.T) {
 			mcptest.CheckClientDocs(t, doc, mcptest.DocServer{Name: "hookmcp", Binary: binary, EnvPrefix: "HOOKSVC_"})
 		})
+	}
+}
+
+// TestSecurityDocNamesRealTests: every test and fuzz target docs/security.md
+// gives as proof exists in the repository.
+func TestSecurityDocNamesRealTests(t *testing.T) {
+	doc, err := os.ReadFile("../docs/security.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defined := map[string]bool{}
+	err = filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && strings.HasPrefix(d.Name(), ".") && path != ".." {
+			return filepath.SkipDir
+		}
+		if strings.HasSuffix(path, "_test.go") {
+			source, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			for _, m := range regexp.MustCompile(`(?m)^func ((?:Test|Fuzz)\w+)\(`).FindAllSubmatch(source, -1) {
+				defined[string(m[1])] = true
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range regexp.MustCompile("`((?:Test|Fuzz)[A-Z]\\w*)`").FindAllStringSubmatch(string(doc), -1) {
+		if !defined[m[1]] {
+			t.Errorf("docs/security.md names %s, which no test file defines", m[1])
+		}
 	}
 }
