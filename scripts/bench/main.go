@@ -20,6 +20,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"net/http/httputil"
@@ -33,6 +34,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"text/tabwriter"
 	"time"
 
@@ -53,8 +55,10 @@ func main() {
 
 // sizes are the iteration counts of a run.
 type sizes struct {
-	starts int // start-ups per server
-	calls  int // calls per latency measure
+	starts  int // start-ups per server
+	calls   int // calls per latency measure
+	clients int // Streamable HTTP clients at once
+	total   int // calls they make in all
 }
 
 // Figure is one measured value.
@@ -75,9 +79,9 @@ type Report struct {
 }
 
 func run(ctx context.Context, quick bool, jsonPath string) error {
-	n := sizes{starts: 20, calls: 2000}
+	n := sizes{starts: 20, calls: 2000, clients: 50, total: 20000}
 	if quick {
-		n = sizes{starts: 3, calls: 50}
+		n = sizes{starts: 3, calls: 50, clients: 5, total: 200}
 	}
 	bin, err := os.MkdirTemp("", "mcpforge-bench")
 	if err != nil {
@@ -292,7 +296,75 @@ func (b *bench) graphql(ctx context.Context) error {
 	}); err != nil {
 		return err
 	}
-	return b.concurrency(ctx, api, query)
+	if err := b.concurrency(ctx, api, query); err != nil {
+		return err
+	}
+	return b.httpClients(ctx, api, query)
+}
+
+// httpClients serves graphqlmcp over Streamable HTTP and has many clients
+// call it at once: throughput, latency, failures, and the server's memory
+// before and after.
+func (b *bench) httpClients(ctx context.Context, api, query string) error {
+	endpoint, err := b.start("graphqlmcp", "--endpoint", api, "--transport", "http", "--listen", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	pid := b.started[len(b.started)-1].Process.Pid
+	transport := &http.Transport{MaxIdleConnsPerHost: b.sizes.clients}
+	sessions := make([]*mcp.ClientSession, b.sizes.clients)
+	for i := range sessions {
+		client := mcp.NewClient(&mcp.Implementation{Name: "mcpforge-bench-http", Version: "v1"}, nil)
+		session, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint, HTTPClient: &http.Client{Transport: transport}}, nil)
+		if err != nil {
+			return fmt.Errorf("HTTP client %d: %w", i, err)
+		}
+		defer session.Close()
+		sessions[i] = session
+	}
+	// One call first: the schema is fetched and cached before the measure.
+	if _, err := sessions[0].CallTool(ctx, &mcp.CallToolParams{Name: "graphql_query", Arguments: map[string]any{"query": query}}); err != nil {
+		return err
+	}
+	before, err := rssMiB(pid)
+	if err != nil {
+		return err
+	}
+	perClient := b.sizes.total / b.sizes.clients
+	times := make([][]time.Duration, len(sessions))
+	var failures atomic.Int64
+	start := time.Now()
+	var wg sync.WaitGroup
+	for i, session := range sessions {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range perClient {
+				began := time.Now()
+				res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "graphql_query", Arguments: map[string]any{"query": query}})
+				if err != nil || res.IsError {
+					failures.Add(1)
+					continue
+				}
+				times[i] = append(times[i], time.Since(began))
+			}
+		}()
+	}
+	wg.Wait()
+	wall := time.Since(start)
+	after, err := rssMiB(pid)
+	if err != nil {
+		return err
+	}
+	all := slices.Concat(times...)
+	label := fmt.Sprintf("%d clients, %d calls", len(sessions), perClient*len(sessions))
+	b.add("graphqlmcp", "HTTP calls/s", float64(perClient*len(sessions))/wall.Seconds(), "calls/s", label)
+	b.add("graphqlmcp", "HTTP call p50", us(percentile(all, 50)), "µs", label)
+	b.add("graphqlmcp", "HTTP call p99", us(percentile(all, 99)), "µs", label)
+	b.add("graphqlmcp", "HTTP failures", float64(failures.Load()), "calls", label)
+	b.add("graphqlmcp", "HTTP RSS before the calls", before, "MiB", "schema cached, clients connected")
+	b.add("graphqlmcp", "HTTP RSS after the calls", after, "MiB", label)
+	return nil
 }
 
 // concurrency sends 16 calls at once on one stdio session to an upstream
@@ -471,6 +543,8 @@ func percentile(d []time.Duration, p int) time.Duration {
 // number writes a figure with the digits that mean something.
 func number(v float64) string {
 	switch {
+	case v == math.Trunc(v) && math.Abs(v) < 1e15:
+		return strconv.FormatFloat(v, 'f', 0, 64)
 	case v >= 100 || v <= -100:
 		return strconv.FormatFloat(v, 'f', 0, 64)
 	case v >= 10 || v <= -10:
