@@ -13,7 +13,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -28,7 +27,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
@@ -39,6 +37,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpforge/servers/scripts/internal/loopback"
 )
 
 func main() {
@@ -89,12 +89,12 @@ func run(ctx context.Context, quick bool, jsonPath string) error {
 	}
 	defer os.RemoveAll(bin)
 	fmt.Fprintln(os.Stderr, "Building graphqlmcp, hookmcp, the sample GraphQL API and the capture-API fake ...")
-	root, err := build(ctx, bin)
+	root, err := loopback.Build(ctx, bin, "go run ./scripts/bench")
 	if err != nil {
 		return err
 	}
-	b := &bench{bin: bin, sizes: n}
-	defer b.stopAll()
+	b := &bench{procs: &loopback.Procs{Bin: bin}, sizes: n}
+	defer b.procs.StopAll()
 	if err := b.graphql(ctx); err != nil {
 		return fmt.Errorf("graphqlmcp: %w", err)
 	}
@@ -117,63 +117,15 @@ func run(ctx context.Context, quick bool, jsonPath string) error {
 	return nil
 }
 
-// build compiles the programs from the workspace the bench runs in and
-// returns the workspace's root.
-func build(ctx context.Context, bin string) (string, error) {
-	gowork, err := exec.CommandContext(ctx, "go", "env", "GOWORK").Output()
-	if err != nil || strings.TrimSpace(string(gowork)) == "" {
-		return "", errors.New("run the bench from a clone of the repository: go run ./scripts/bench")
-	}
-	root := filepath.Dir(strings.TrimSpace(string(gowork)))
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin+string(filepath.Separator),
-		"./graphqlmcp", "./graphqlmcp/cmd/samplegraphql", "./hookmcp", "./hookmcp/cmd/fakehooksvc")
-	cmd.Dir = root
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("go build: %w", err)
-	}
-	return root, nil
-}
-
 type bench struct {
-	bin     string
+	procs   *loopback.Procs
 	sizes   sizes
-	started []*exec.Cmd
 	figures []Figure
 }
 
 func (b *bench) add(server, name string, value float64, unit, note string) {
 	b.figures = append(b.figures, Figure{Server: server, Name: name, Value: value, Unit: unit, Note: note})
 	fmt.Fprintf(os.Stderr, "  %s %s: %s %s\n", server, name, number(value), unit)
-}
-
-// start runs one of the loopback stand-ins and returns the URL it logs.
-func (b *bench) start(name string, args ...string) (string, error) {
-	cmd := exec.Command(filepath.Join(b.bin, name), args...)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		return "", err
-	}
-	if err := cmd.Start(); err != nil {
-		return "", err
-	}
-	b.started = append(b.started, cmd)
-	logged := regexp.MustCompile(`url=(http://\S+)`)
-	lines := bufio.NewScanner(stderr)
-	for lines.Scan() {
-		if m := logged.FindStringSubmatch(lines.Text()); m != nil {
-			go io.Copy(io.Discard, stderr)
-			return m[1], nil
-		}
-	}
-	return "", fmt.Errorf("%s stopped before it listened", name)
-}
-
-func (b *bench) stopAll() {
-	for _, cmd := range b.started {
-		cmd.Process.Signal(os.Interrupt)
-		cmd.Wait()
-	}
 }
 
 // server is one stdio session with a server binary.
@@ -185,7 +137,7 @@ type server struct {
 // connect starts a server over stdio and returns once it answered
 // initialize, with how long that took from the process's start.
 func (b *bench) connect(ctx context.Context, name string, env []string, args ...string) (*server, time.Duration, error) {
-	cmd := exec.Command(filepath.Join(b.bin, name), args...)
+	cmd := exec.Command(filepath.Join(b.procs.Bin, name), args...)
 	cmd.Env = append(os.Environ(), env...)
 	client := mcp.NewClient(&mcp.Implementation{Name: "mcpforge-bench", Version: "v1"}, nil)
 	start := time.Now()
@@ -197,6 +149,34 @@ func (b *bench) connect(ctx context.Context, name string, env []string, args ...
 }
 
 func (s *server) close() { s.session.Close() }
+
+// callOK calls a tool and makes a tool error an error.
+func callOK(ctx context.Context, session *mcp.ClientSession, tool string, args map[string]any) (*mcp.CallToolResult, error) {
+	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err == nil && res.IsError {
+		err = fmt.Errorf("%s: tool error: %s", tool, text(res))
+	}
+	return res, err
+}
+
+// measured starts a server for the measures of one session: its start-ups
+// and --version first, then one session whose idle RSS it records.
+func (b *bench) measured(ctx context.Context, name string, env []string, args ...string) (*server, error) {
+	if err := b.startup(ctx, name, env, args...); err != nil {
+		return nil, err
+	}
+	s, _, err := b.connect(ctx, name, env, args...)
+	if err != nil {
+		return nil, err
+	}
+	rss, err := b.idleRSS(ctx, s)
+	if err != nil {
+		s.close()
+		return nil, err
+	}
+	b.add(name, "idle RSS", rss, "MiB", "after initialize and tools/list")
+	return s, nil
+}
 
 // startup measures process start to the initialize answer, the median of
 // the run's start-ups, and --version's whole-process wall and CPU time.
@@ -213,7 +193,7 @@ func (b *bench) startup(ctx context.Context, name string, env []string, args ...
 	b.add(name, "start-up to initialize (median)", ms(median(times)), "ms", fmt.Sprintf("%d starts", len(times)))
 	var wall, cpu []time.Duration
 	for range b.sizes.starts {
-		cmd := exec.CommandContext(ctx, filepath.Join(b.bin, name), "--version")
+		cmd := exec.CommandContext(ctx, filepath.Join(b.procs.Bin, name), "--version")
 		start := time.Now()
 		if err := cmd.Run(); err != nil {
 			return fmt.Errorf("--version: %w", err)
@@ -238,10 +218,7 @@ func (b *bench) idleRSS(ctx context.Context, s *server) (float64, error) {
 // made straight to the upstream, and records both and the difference.
 func (b *bench) latency(ctx context.Context, name string, s *server, tool string, args map[string]any, direct func() error) error {
 	call := func() error {
-		res, err := s.session.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
-		if err == nil && res.IsError {
-			err = fmt.Errorf("%s: tool error: %s", tool, text(res))
-		}
+		_, err := callOK(ctx, s.session, tool, args)
 		return err
 	}
 	// Warm both paths: connections, caches.
@@ -272,23 +249,15 @@ func (b *bench) latency(ctx context.Context, name string, s *server, tool string
 
 func (b *bench) graphql(ctx context.Context) error {
 	fmt.Fprintln(os.Stderr, "graphqlmcp:")
-	api, err := b.start("samplegraphql", "-listen", "127.0.0.1:0")
+	api, _, err := b.procs.Start("samplegraphql", "-listen", "127.0.0.1:0")
 	if err != nil {
 		return err
 	}
-	if err := b.startup(ctx, "graphqlmcp", nil, "--endpoint", api); err != nil {
-		return err
-	}
-	s, _, err := b.connect(ctx, "graphqlmcp", nil, "--endpoint", api)
+	s, err := b.measured(ctx, "graphqlmcp", nil, "--endpoint", api)
 	if err != nil {
 		return err
 	}
 	defer s.close()
-	rss, err := b.idleRSS(ctx, s)
-	if err != nil {
-		return err
-	}
-	b.add("graphqlmcp", "idle RSS", rss, "MiB", "after initialize and tools/list")
 	query := `{ hero { name } }`
 	body, _ := json.Marshal(map[string]any{"query": query})
 	if err := b.latency(ctx, "graphqlmcp", s, "graphql_query", map[string]any{"query": query}, func() error {
@@ -306,11 +275,11 @@ func (b *bench) graphql(ctx context.Context) error {
 // call it at once: throughput, latency, failures, and the server's memory
 // before and after.
 func (b *bench) httpClients(ctx context.Context, api, query string) error {
-	endpoint, err := b.start("graphqlmcp", "--endpoint", api, "--transport", "http", "--listen", "127.0.0.1:0")
+	endpoint, proc, err := b.procs.Start("graphqlmcp", "--endpoint", api, "--transport", "http", "--listen", "127.0.0.1:0")
 	if err != nil {
 		return err
 	}
-	pid := b.started[len(b.started)-1].Process.Pid
+	pid := proc.Pid
 	transport := &http.Transport{MaxIdleConnsPerHost: b.sizes.clients}
 	sessions := make([]*mcp.ClientSession, b.sizes.clients)
 	for i := range sessions {
@@ -323,7 +292,7 @@ func (b *bench) httpClients(ctx context.Context, api, query string) error {
 		sessions[i] = session
 	}
 	// One call first: the schema is fetched and cached before the measure.
-	if _, err := sessions[0].CallTool(ctx, &mcp.CallToolParams{Name: "graphql_query", Arguments: map[string]any{"query": query}}); err != nil {
+	if _, err := callOK(ctx, sessions[0], "graphql_query", map[string]any{"query": query}); err != nil {
 		return err
 	}
 	before, err := rssMiB(pid)
@@ -341,8 +310,7 @@ func (b *bench) httpClients(ctx context.Context, api, query string) error {
 			defer wg.Done()
 			for range perClient {
 				began := time.Now()
-				res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "graphql_query", Arguments: map[string]any{"query": query}})
-				if err != nil || res.IsError {
+				if _, err := callOK(ctx, session, "graphql_query", map[string]any{"query": query}); err != nil {
 					failures.Add(1)
 					continue
 				}
@@ -393,7 +361,7 @@ func (b *bench) concurrency(ctx context.Context, api, query string) error {
 		return err
 	}
 	defer s.close()
-	if _, err := s.session.CallTool(ctx, &mcp.CallToolParams{Name: "graphql_query", Arguments: map[string]any{"query": query}}); err != nil {
+	if _, err := callOK(ctx, s.session, "graphql_query", map[string]any{"query": query}); err != nil {
 		return err
 	}
 	const inFlight = 16
@@ -410,10 +378,7 @@ func (b *bench) concurrency(ctx context.Context, api, query string) error {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				res, err := s.session.CallTool(ctx, &mcp.CallToolParams{Name: "graphql_query", Arguments: map[string]any{"query": query}})
-				if err == nil && res.IsError {
-					err = fmt.Errorf("tool error: %s", text(res))
-				}
+				_, err := callOK(ctx, s.session, "graphql_query", map[string]any{"query": query})
 				errs <- err
 			}()
 		}
@@ -432,27 +397,18 @@ func (b *bench) concurrency(ctx context.Context, api, query string) error {
 
 func (b *bench) hooks(ctx context.Context) error {
 	fmt.Fprintln(os.Stderr, "hookmcp:")
-	api, err := b.start("fakehooksvc", "-listen", "127.0.0.1:0")
+	api, _, err := b.procs.Start("fakehooksvc", "-listen", "127.0.0.1:0")
 	if err != nil {
 		return err
 	}
-	env := []string{"HOOKSVC_API_URL=" + api}
-	if err := b.startup(ctx, "hookmcp", env); err != nil {
-		return err
-	}
-	s, _, err := b.connect(ctx, "hookmcp", env)
+	s, err := b.measured(ctx, "hookmcp", []string{"HOOKSVC_API_URL=" + api})
 	if err != nil {
 		return err
 	}
 	defer s.close()
-	rss, err := b.idleRSS(ctx, s)
+	created, err := callOK(ctx, s.session, "create_token", map[string]any{})
 	if err != nil {
 		return err
-	}
-	b.add("hookmcp", "idle RSS", rss, "MiB", "after initialize and tools/list")
-	created, err := s.session.CallTool(ctx, &mcp.CallToolParams{Name: "create_token", Arguments: map[string]any{}})
-	if err != nil || created.IsError {
-		return fmt.Errorf("create_token: %v %v", err, created)
 	}
 	var token struct {
 		Token struct {

@@ -10,21 +10,20 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpforge/servers/scripts/internal/loopback"
 )
 
 func main() {
@@ -43,11 +42,11 @@ func run(ctx context.Context, out io.Writer) error {
 	}
 	defer os.RemoveAll(bin)
 	fmt.Fprintln(out, "Building graphqlmcp, hookmcp, the sample GraphQL API and the capture-API fake ...")
-	if err := build(ctx, bin); err != nil {
+	if _, err := loopback.Build(ctx, bin, "go run ./scripts/demo"); err != nil {
 		return err
 	}
-	d := &demo{out: out, bin: bin}
-	defer d.stopAll()
+	d := &demo{out: out, procs: &loopback.Procs{Bin: bin}}
+	defer d.procs.StopAll()
 	if err := d.graphql(ctx); err != nil {
 		return fmt.Errorf("graphqlmcp: %w", err)
 	}
@@ -58,55 +57,15 @@ func run(ctx context.Context, out io.Writer) error {
 	return nil
 }
 
-// build compiles the four programs from the workspace this demo runs in.
-func build(ctx context.Context, bin string) error {
-	gowork, err := exec.CommandContext(ctx, "go", "env", "GOWORK").Output()
-	if err != nil || strings.TrimSpace(string(gowork)) == "" {
-		return errors.New("run the demo from a clone of the repository: go run ./scripts/demo")
-	}
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin+string(filepath.Separator),
-		"./graphqlmcp", "./graphqlmcp/cmd/samplegraphql", "./hookmcp", "./hookmcp/cmd/fakehooksvc")
-	cmd.Dir = filepath.Dir(strings.TrimSpace(string(gowork)))
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("go build: %w", err)
-	}
-	return nil
-}
-
 type demo struct {
-	out     io.Writer
-	bin     string
-	started []*exec.Cmd
+	out   io.Writer
+	procs *loopback.Procs
 }
 
 // start runs one of the loopback stand-ins and returns the URL it logs.
 func (d *demo) start(name string, args ...string) (string, error) {
-	cmd := exec.Command(filepath.Join(d.bin, name), args...)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		return "", err
-	}
-	if err := cmd.Start(); err != nil {
-		return "", err
-	}
-	d.started = append(d.started, cmd)
-	logged := regexp.MustCompile(`url=(http://\S+)`)
-	lines := bufio.NewScanner(stderr)
-	for lines.Scan() {
-		if m := logged.FindStringSubmatch(lines.Text()); m != nil {
-			go io.Copy(io.Discard, stderr)
-			return m[1], nil
-		}
-	}
-	return "", fmt.Errorf("%s stopped before it listened", name)
-}
-
-func (d *demo) stopAll() {
-	for _, cmd := range d.started {
-		cmd.Process.Signal(os.Interrupt)
-		cmd.Wait()
-	}
+	url, _, err := d.procs.Start(name, args...)
+	return url, err
 }
 
 // connect starts a server binary over stdio with the given environment and
@@ -117,7 +76,7 @@ func (d *demo) connect(ctx context.Context, name string, env []string, args ...s
 
 // connectWith is connect with the client's options (a progress handler).
 func (d *demo) connectWith(ctx context.Context, name string, env []string, opts *mcp.ClientOptions, args ...string) (*mcp.ClientSession, error) {
-	cmd := exec.Command(filepath.Join(d.bin, name), args...)
+	cmd := exec.Command(filepath.Join(d.procs.Bin, name), args...)
 	cmd.Env = append(os.Environ(), env...)
 	client := mcp.NewClient(&mcp.Implementation{Name: "mcpforge-demo", Version: "v1"}, opts)
 	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)

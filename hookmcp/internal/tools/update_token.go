@@ -88,19 +88,19 @@ func (h *handlers) updateToken(ctx context.Context, _ *mcp.CallToolRequest, args
 	if err != nil {
 		return nil, TokenResult{}, err
 	}
-	out.Updated, out.NotApplied = applied(changes, token)
+	var answer map[string]json.RawMessage
+	_ = json.Unmarshal(token, &answer) // tokenResult read it as an object
+	out.Updated, out.NotApplied = applied(changes, answer)
 	if len(out.NotApplied) > 0 {
 		out.Note = fmt.Sprintf("The server did not apply %s: its answer shows %s. The open-source webhook.site ignores cors, alias, expiry, listen, request_limit and actions in an update.",
-			strings.Join(out.NotApplied, ", "), shown(token, out.NotApplied))
+			strings.Join(out.NotApplied, ", "), shown(answer, out.NotApplied))
 	}
 	return nil, out, nil
 }
 
 // applied splits the settings asked for by whether the token the server
 // answered with shows them.
-func applied(changes map[string]any, token json.RawMessage) (updated, ignored []string) {
-	var answer map[string]json.RawMessage
-	_ = json.Unmarshal(token, &answer)
+func applied(changes map[string]any, answer map[string]json.RawMessage) (updated, ignored []string) {
 	for _, name := range slices.Sorted(maps.Keys(changes)) {
 		if sameJSON(changes[name], answer[name]) {
 			updated = append(updated, name)
@@ -125,9 +125,7 @@ func sameJSON(want any, got json.RawMessage) bool {
 }
 
 // shown lists what the token shows for each setting: "cors false, alias null".
-func shown(token json.RawMessage, names []string) string {
-	var answer map[string]json.RawMessage
-	_ = json.Unmarshal(token, &answer)
+func shown(answer map[string]json.RawMessage, names []string) string {
 	parts := make([]string, len(names))
 	for i, name := range names {
 		value := "nothing"

@@ -1,4 +1,4 @@
-module github.com/mcpforge/servers/scripts/bench
+module github.com/mcpforge/servers/scripts
 
 go 1.25.0
 
