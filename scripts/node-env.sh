@@ -1,6 +1,7 @@
-# Sourced by scripts/e2e and scripts/github-schema: puts the pinned Node on
-# PATH, installed under .cache/ (ignored by git) from the npm registry (the
-# machine's Node is not used), and installs pinned npm packages.
+# Sourced by scripts/e2e, scripts/github-schema and scripts/bench/deps.sh:
+# puts the pinned Node on PATH, installed under .cache/ (ignored by git) from
+# the npm registry (the machine's Node is not used), installs pinned npm
+# packages, and fetches GitHub's public schema.
 # The caller has cd'ed to the repository's root and set -euo pipefail.
 
 node_version=22.23.3
@@ -37,4 +38,17 @@ install_packages() {
     (cd "$dest" && npm ci --no-audit --no-fund --loglevel=error)
     echo "$lock_sum" >"$dest/.installed"
   fi
+}
+
+# github_schema_dir installs the npm package @octokit/graphql-schema, pinned,
+# which ships GitHub's public schema as an introspection result, and prints
+# the folder holding its schema.json.
+github_schema_dir() {
+  local version=15.26.1
+  local dir=.cache/octokit-graphql-schema-$version
+  if [ ! -f "$dir/package/schema.json" ]; then
+    mkdir -p "$dir"
+    (cd "$dir" && npm pack --silent "@octokit/graphql-schema@$version" >/dev/null && tar xzf "octokit-graphql-schema-$version.tgz")
+  fi
+  echo "$PWD/$dir/package"
 }

@@ -70,7 +70,7 @@ union SearchResultItem = Repository | Issue
 type SearchResultItemConnection { nodes: [SearchResultItem] }
 `
 
-func loadSchema(t *testing.T, sdl string) *ast.Schema {
+func loadSchema(t testing.TB, sdl string) *ast.Schema {
 	t.Helper()
 	s, err := gqlparser.LoadSchema(&ast.Source{Name: "schema", Input: sdl})
 	if err != nil {

@@ -16,7 +16,7 @@ import (
 
 // testConfig is the configuration tests start from: endpoint as the default,
 // the documented defaults elsewhere, and a short timeout.
-func testConfig(t *testing.T, endpoint string) config.Config {
+func testConfig(t testing.TB, endpoint string) config.Config {
 	t.Helper()
 	u, err := url.Parse(endpoint)
 	if err != nil {
@@ -40,7 +40,7 @@ type harness struct {
 	server  *mcp.Server
 }
 
-func connect(t *testing.T, cfg config.Config, now func() time.Time) *harness {
+func connect(t testing.TB, cfg config.Config, now func() time.Time) *harness {
 	t.Helper()
 	logs := &mcptest.SyncBuffer{}
 	server := NewServer(Options{

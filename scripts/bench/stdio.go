@@ -1,0 +1,190 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// launch is how to start one server over stdio.
+type launch struct {
+	server string   // the name its figures carry
+	path   string   // the program
+	args   []string // its arguments
+	env    []string // added to this process's environment
+}
+
+func (l launch) command() *exec.Cmd {
+	cmd := exec.Command(l.path, l.args...)
+	cmd.Env = append(os.Environ(), l.env...)
+	return cmd
+}
+
+// session is one stdio session with a server process.
+type session struct {
+	*mcp.ClientSession
+	cmd *exec.Cmd
+}
+
+// connect starts a server over stdio and returns once it answered
+// initialize, with how long that took from the process's start.
+func connect(ctx context.Context, l launch) (*session, time.Duration, error) {
+	cmd := l.command()
+	client := mcp.NewClient(&mcp.Implementation{Name: "mcpforge-bench", Version: "v1"}, nil)
+	start := time.Now()
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		return nil, 0, fmt.Errorf("starting %s: %w", l.server, err)
+	}
+	return &session{ClientSession: cs, cmd: cmd}, time.Since(start), nil
+}
+
+func (s *session) pid() int { return s.cmd.Process.Pid }
+
+// callOK calls a tool and makes a tool error an error.
+func callOK(ctx context.Context, s *mcp.ClientSession, tool string, args map[string]any) (*mcp.CallToolResult, error) {
+	res, err := s.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err == nil && res.IsError {
+		err = fmt.Errorf("%s: tool error: %.300s", tool, text(res))
+	}
+	return res, err
+}
+
+// text is a result's text content.
+func text(res *mcp.CallToolResult) string {
+	var parts []string
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			parts = append(parts, t.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// measured starts a server for the measures of one session: its start-ups
+// first, then one session whose idle RSS it records.
+func (b *bench) measured(ctx context.Context, l launch) (*session, error) {
+	if err := b.startup(ctx, l); err != nil {
+		return nil, err
+	}
+	s, _, err := connect(ctx, l)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.ListTools(ctx, nil); err != nil {
+		s.Close()
+		return nil, err
+	}
+	rss, err := rssMiB(s.pid())
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	b.add(l.server, "idle RSS", rss, "MiB", "after initialize and tools/list")
+	return s, nil
+}
+
+// startup measures process start to the initialize answer, the median of
+// the run's start-ups.
+func (b *bench) startup(ctx context.Context, l launch) error {
+	var times []time.Duration
+	for range b.sizes.starts {
+		s, took, err := connect(ctx, l)
+		if err != nil {
+			return err
+		}
+		times = append(times, took)
+		s.Close()
+	}
+	b.add(l.server, "start-up to initialize (median)", ms(median(times)), "ms", fmt.Sprintf("%d starts", len(times)))
+	return nil
+}
+
+// version measures `<server> --version`: its whole-process wall and CPU
+// time, and its peak RSS.
+func (b *bench) version(ctx context.Context, l launch) error {
+	var wall, cpu []time.Duration
+	var peak int64
+	for range b.sizes.starts {
+		cmd := exec.CommandContext(ctx, l.path, "--version")
+		start := time.Now()
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("--version: %w", err)
+		}
+		wall = append(wall, time.Since(start))
+		cpu = append(cpu, cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
+		peak = max(peak, maxRSSKiB(cmd.ProcessState))
+	}
+	b.add(l.server, "--version wall (median)", ms(median(wall)), "ms", "")
+	b.add(l.server, "--version CPU (median)", ms(median(cpu)), "ms", "user + system")
+	b.add(l.server, "--version peak RSS", float64(peak)/1024, "MiB", "")
+	return nil
+}
+
+// latency measures calls through the session against the same request
+// made straight to the upstream, and records both and the difference.
+func (b *bench) latency(ctx context.Context, server string, s *session, tool string, args map[string]any, direct func() error) error {
+	call := func() error {
+		_, err := callOK(ctx, s.ClientSession, tool, args)
+		return err
+	}
+	// Warm both paths: connections, caches.
+	for range 20 {
+		if err := call(); err != nil {
+			return err
+		}
+		if err := direct(); err != nil {
+			return err
+		}
+	}
+	viaMCP, err := timeEach(b.sizes.calls, call)
+	if err != nil {
+		return err
+	}
+	plain, err := timeEach(b.sizes.calls, direct)
+	if err != nil {
+		return err
+	}
+	calls := fmt.Sprintf("%d calls of %s", b.sizes.calls, tool)
+	b.add(server, "call p50", us(percentile(viaMCP, 50)), "µs", calls)
+	b.add(server, "call p99", us(percentile(viaMCP, 99)), "µs", calls)
+	b.add(server, "plain HTTP p50", us(percentile(plain, 50)), "µs", fmt.Sprintf("%d requests", b.sizes.calls))
+	b.add(server, "plain HTTP p99", us(percentile(plain, 99)), "µs", fmt.Sprintf("%d requests", b.sizes.calls))
+	b.add(server, "added latency p50", us(percentile(viaMCP, 50)-percentile(plain, 50)), "µs", "call p50 − plain HTTP p50")
+	return nil
+}
+
+var plainClient = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+
+// fetch sends one request with a plain HTTP client and reads the whole
+// answer, which must be 200; it returns the answer's size.
+func fetch(ctx context.Context, method, url, body string) (int64, error) {
+	req, err := http.NewRequestWithContext(ctx, method, url, strings.NewReader(body))
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("Accept", "application/json")
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := plainClient.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	n, err := io.Copy(io.Discard, resp.Body)
+	if err != nil {
+		return n, err
+	}
+	if resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusCreated {
+		return n, fmt.Errorf("%s %s: HTTP %d", method, url, resp.StatusCode)
+	}
+	return n, nil
+}
