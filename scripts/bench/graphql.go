@@ -33,7 +33,7 @@ type graphqlServer struct {
 func (b *bench) graphqlmcp() graphqlServer {
 	return graphqlServer{
 		start: func(endpoint string) launch {
-			return launch{server: "graphqlmcp", path: filepath.Join(b.procs.Bin, "graphqlmcp"), args: []string{"--endpoint", endpoint}}
+			return launch{server: "graphqlmcp", path: filepath.Join(b.procs.Bin, "graphqlmcp"), args: []string{"--endpoint", endpoint}, version: true}
 		},
 		queryTool:  "graphql_query",
 		queryArgs:  func(query string) map[string]any { return map[string]any{"query": query} },
@@ -68,9 +68,6 @@ func (b *bench) graphql(ctx context.Context) error {
 		return err
 	}
 	defer stop()
-	if err := b.version(ctx, b.graphqlmcp().start(api)); err != nil {
-		return err
-	}
 	for _, g := range []graphqlServer{b.graphqlmcp(), b.peer()} {
 		l := g.start(api)
 		s, err := b.measured(ctx, l)

@@ -29,10 +29,7 @@ func (b *bench) hooks(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	l := launch{server: "hookmcp", path: filepath.Join(b.procs.Bin, "hookmcp"), env: []string{"HOOKSVC_API_URL=" + api}}
-	if err := b.version(ctx, l); err != nil {
-		return err
-	}
+	l := launch{server: "hookmcp", path: filepath.Join(b.procs.Bin, "hookmcp"), env: []string{"HOOKSVC_API_URL=" + api}, version: true}
 	s, err := b.measured(ctx, l)
 	if err != nil {
 		return err
@@ -94,12 +91,20 @@ func (b *bench) resource(ctx context.Context, l launch, api string) error {
 	if err != nil {
 		return err
 	}
+	cpuBefore, err := cpuTime(s.pid())
+	if err != nil {
+		return err
+	}
 	start := time.Now()
 	res, err := s.ReadResource(ctx, &mcp.ReadResourceParams{URI: "hooksvc://token/" + id + "/requests"})
 	if err != nil {
 		return err
 	}
 	took := time.Since(start)
+	cpuAfter, err := cpuTime(s.pid())
+	if err != nil {
+		return err
+	}
 	peak, err := peakRSSMiB(s.pid())
 	if err != nil {
 		return err
@@ -119,6 +124,7 @@ func (b *bench) resource(ctx context.Context, l launch, api string) error {
 	plain := time.Since(start)
 	label := fmt.Sprintf("%d requests of %d bytes each", b.sizes.captures, len(webhookBody))
 	b.add("hookmcp", "resource read", ms(took), "ms", label)
+	b.add("hookmcp", "resource read: server CPU", ms(cpuAfter-cpuBefore), "ms", "user + system")
 	b.add("hookmcp", "the same pages by plain HTTP", ms(plain), "ms", fmt.Sprintf("%d pages of 100", (b.sizes.captures+99)/100))
 	b.add("hookmcp", "resource text", mib(payload), "MiB", label)
 	b.add("hookmcp", "resource peak RSS", peak, "MiB", fmt.Sprintf("VmHWM; %.1f MiB before the read", before))

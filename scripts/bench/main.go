@@ -33,7 +33,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -104,6 +103,11 @@ func run(ctx context.Context, quick bool, only, jsonPath string) error {
 	if err != nil {
 		return err
 	}
+	floor := exec.CommandContext(ctx, "go", "build", "-o", filepath.Join(bin, "sdkfloor"), "./scripts/bench/sdkfloor")
+	floor.Dir, floor.Stdout, floor.Stderr = root, os.Stderr, os.Stderr
+	if err := floor.Run(); err != nil {
+		return fmt.Errorf("go build ./scripts/bench/sdkfloor: %w", err)
+	}
 	fmt.Fprintln(os.Stderr, "Installing Node, mcp-graphql and GitHub's schema (scripts/bench/deps.sh) ...")
 	d, err := installDeps(ctx, root)
 	if err != nil {
@@ -115,6 +119,7 @@ func run(ctx context.Context, quick bool, only, jsonPath string) error {
 		name, flag string
 		run        func(context.Context) error
 	}{
+		{"the Go SDK's floor", "graphql", b.sdkFloor},
 		{"graphqlmcp and mcp-graphql", "graphql", b.graphql},
 		{"GitHub's schema", "github", b.githubSchema},
 		{"parsing and scoring", "scoring", b.scoring},
@@ -245,12 +250,28 @@ func procStatus(pid int, field string) (float64, error) {
 	return 0, errors.New("no " + field + " in /proc status")
 }
 
-// maxRSSKiB is an ended process's peak RSS, as the kernel accounted it.
-func maxRSSKiB(state *os.ProcessState) int64 {
-	if usage, ok := state.SysUsage().(*syscall.Rusage); ok {
-		return usage.Maxrss
+// cpuTime is the CPU time (user + system) a running process has used, from
+// /proc/<pid>/stat, in clock ticks of 10 ms.
+func cpuTime(pid int) (time.Duration, error) {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, fmt.Errorf("reading CPU time (Linux /proc only): %w", err)
 	}
-	return 0
+	// The fields after the command's name, which is in parentheses.
+	end := bytes.LastIndexByte(stat, ')')
+	if end < 0 {
+		return 0, fmt.Errorf("unexpected /proc/%d/stat", pid)
+	}
+	fields := strings.Fields(string(stat[end+1:]))
+	if len(fields) < 13 {
+		return 0, fmt.Errorf("unexpected /proc/%d/stat", pid)
+	}
+	user, err1 := strconv.ParseInt(fields[11], 10, 64)
+	system, err2 := strconv.ParseInt(fields[12], 10, 64)
+	if err := errors.Join(err1, err2); err != nil {
+		return 0, err
+	}
+	return time.Duration(user+system) * 10 * time.Millisecond, nil
 }
 
 // machine describes where the figures were taken.

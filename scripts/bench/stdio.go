@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -19,6 +20,8 @@ type launch struct {
 	path   string   // the program
 	args   []string // its arguments
 	env    []string // added to this process's environment
+	// version is whether it has a --version flag to measure.
+	version bool
 }
 
 func (l launch) command() *exec.Cmd {
@@ -69,10 +72,15 @@ func text(res *mcp.CallToolResult) string {
 }
 
 // measured starts a server for the measures of one session: its start-ups
-// first, then one session whose idle RSS it records.
+// and --version first, then one session whose idle RSS it records.
 func (b *bench) measured(ctx context.Context, l launch) (*session, error) {
 	if err := b.startup(ctx, l); err != nil {
 		return nil, err
+	}
+	if l.version {
+		if err := b.version(ctx, l); err != nil {
+			return nil, err
+		}
 	}
 	s, _, err := connect(ctx, l)
 	if err != nil {
@@ -108,10 +116,9 @@ func (b *bench) startup(ctx context.Context, l launch) error {
 }
 
 // version measures `<server> --version`: its whole-process wall and CPU
-// time, and its peak RSS.
+// time.
 func (b *bench) version(ctx context.Context, l launch) error {
 	var wall, cpu []time.Duration
-	var peak int64
 	for range b.sizes.starts {
 		cmd := exec.CommandContext(ctx, l.path, "--version")
 		start := time.Now()
@@ -120,20 +127,22 @@ func (b *bench) version(ctx context.Context, l launch) error {
 		}
 		wall = append(wall, time.Since(start))
 		cpu = append(cpu, cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
-		peak = max(peak, maxRSSKiB(cmd.ProcessState))
 	}
 	b.add(l.server, "--version wall (median)", ms(median(wall)), "ms", "")
 	b.add(l.server, "--version CPU (median)", ms(median(cpu)), "ms", "user + system")
-	b.add(l.server, "--version peak RSS", float64(peak)/1024, "MiB", "")
 	return nil
 }
 
 // latency measures calls through the session against the same request
-// made straight to the upstream, and records both and the difference.
+// made straight to the upstream, and records both and the difference. With
+// no upstream (direct nil) the whole call is what the MCP layer adds.
 func (b *bench) latency(ctx context.Context, server string, s *session, tool string, args map[string]any, direct func() error) error {
 	call := func() error {
 		_, err := callOK(ctx, s.ClientSession, tool, args)
 		return err
+	}
+	if direct == nil {
+		direct = func() error { return nil }
 	}
 	// Warm both paths: connections, caches.
 	for range 20 {
@@ -144,7 +153,15 @@ func (b *bench) latency(ctx context.Context, server string, s *session, tool str
 			return err
 		}
 	}
+	cpuBefore, err := cpuTime(s.pid())
+	if err != nil {
+		return err
+	}
 	viaMCP, err := timeEach(b.sizes.calls, call)
+	if err != nil {
+		return err
+	}
+	cpuAfter, err := cpuTime(s.pid())
 	if err != nil {
 		return err
 	}
@@ -155,9 +172,15 @@ func (b *bench) latency(ctx context.Context, server string, s *session, tool str
 	calls := fmt.Sprintf("%d calls of %s", b.sizes.calls, tool)
 	b.add(server, "call p50", us(percentile(viaMCP, 50)), "µs", calls)
 	b.add(server, "call p99", us(percentile(viaMCP, 99)), "µs", calls)
-	b.add(server, "plain HTTP p50", us(percentile(plain, 50)), "µs", fmt.Sprintf("%d requests", b.sizes.calls))
-	b.add(server, "plain HTTP p99", us(percentile(plain, 99)), "µs", fmt.Sprintf("%d requests", b.sizes.calls))
-	b.add(server, "added latency p50", us(percentile(viaMCP, 50)-percentile(plain, 50)), "µs", "call p50 − plain HTTP p50")
+	added := "call p50 − plain HTTP p50"
+	if server == "sdkfloor" {
+		added = "no upstream: the whole call"
+	} else {
+		b.add(server, "plain HTTP p50", us(percentile(plain, 50)), "µs", fmt.Sprintf("%d requests", b.sizes.calls))
+		b.add(server, "plain HTTP p99", us(percentile(plain, 99)), "µs", fmt.Sprintf("%d requests", b.sizes.calls))
+	}
+	b.add(server, "added latency p50", us(percentile(viaMCP, 50)-percentile(plain, 50)), "µs", added)
+	b.add(server, "server CPU per call", us((cpuAfter-cpuBefore)/time.Duration(b.sizes.calls)), "µs", "the server process's user + system time over the calls (10 ms ticks)")
 	return nil
 }
 
@@ -187,4 +210,18 @@ func fetch(ctx context.Context, method, url, body string) (int64, error) {
 		return n, fmt.Errorf("%s %s: HTTP %d", method, url, resp.StatusCode)
 	}
 	return n, nil
+}
+
+// sdkFloor measures sdkfloor, the least server the Go SDK makes: start-up,
+// --version, idle RSS, and a call that does nothing, as the servers'
+// figures are taken.
+func (b *bench) sdkFloor(ctx context.Context) error {
+	fmt.Fprintln(os.Stderr, "the Go SDK's floor (scripts/bench/sdkfloor):")
+	l := launch{server: "sdkfloor", path: filepath.Join(b.procs.Bin, "sdkfloor"), version: true}
+	s, err := b.measured(ctx, l)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	return b.latency(ctx, l.server, s, "echo", map[string]any{"query": smallQuery}, nil)
 }

@@ -26,16 +26,23 @@ func FlagErrorf(flag, format string, args ...any) error {
 	return &FlagError{Flag: flag, Problem: fmt.Sprintf(format, args...)}
 }
 
-// The errors urfave/cli and the flag package return for a command line they
-// cannot parse. They are matched here, in one place, and said again in the
-// project's words: Go's own text names flags with one dash and types in Go's
-// terms ("could not parse "5" as time.Duration value").
-var (
-	unknownFlagText  = regexp.MustCompile(`^flag provided but not defined: -+(.+)$`)
-	missingValueText = regexp.MustCompile(`^flag needs an argument: -*(.+)$`)
-	badFlagValueText = regexp.MustCompile(`^invalid value (".*") for flag -+(.+?): (.*)$`)
-	badEnvValueText  = regexp.MustCompile(`^could not parse (".*") as .+ value from environment variable "(.+?)" for flag (.+?): (.*)$`)
-)
+// flagErrorTexts are the errors urfave/cli and the flag package return for a
+// command line they cannot parse. They are matched here, in one place, and
+// said again in the project's words: Go's own text names flags with one dash
+// and types in Go's terms ("could not parse "5" as time.Duration value").
+// They are compiled only when a command line fails, not at every start.
+type flagErrorTexts struct {
+	unknownFlag, missingValue, badFlagValue, badEnvValue *regexp.Regexp
+}
+
+func compileFlagErrorTexts() flagErrorTexts {
+	return flagErrorTexts{
+		unknownFlag:  regexp.MustCompile(`^flag provided but not defined: -+(.+)$`),
+		missingValue: regexp.MustCompile(`^flag needs an argument: -*(.+)$`),
+		badFlagValue: regexp.MustCompile(`^invalid value (".*") for flag -+(.+?): (.*)$`),
+		badEnvValue:  regexp.MustCompile(`^could not parse (".*") as .+ value from environment variable "(.+?)" for flag (.+?): (.*)$`),
+	}
+}
 
 // describeError rewrites err into one line in the project's words when it is
 // a bad flag or variable, naming the flag, its variable, the rule and an
@@ -46,10 +53,11 @@ func describeError(spec Spec, flags []cli.Flag, err error) (string, bool) {
 		return flagName(lookupFlag(flags, flagErr.Flag), flagErr.Flag) + " " + flagErr.Problem, true
 	}
 	msg := err.Error()
-	if m := unknownFlagText.FindStringSubmatch(msg); m != nil {
+	texts := compileFlagErrorTexts()
+	if m := texts.unknownFlag.FindStringSubmatch(msg); m != nil {
 		return fmt.Sprintf("unknown flag %s; run %s --help to list the flags it takes", dashed(m[1]), spec.Name), true
 	}
-	if m := missingValueText.FindStringSubmatch(msg); m != nil {
+	if m := texts.missingValue.FindStringSubmatch(msg); m != nil {
 		f := lookupFlag(flags, m[1])
 		text := flagName(f, m[1]) + " needs a value"
 		if example := exampleValue(f); example != "" {
@@ -57,11 +65,11 @@ func describeError(spec Spec, flags []cli.Flag, err error) (string, bool) {
 		}
 		return text, true
 	}
-	if m := badFlagValueText.FindStringSubmatch(msg); m != nil {
+	if m := texts.badFlagValue.FindStringSubmatch(msg); m != nil {
 		f := lookupFlag(flags, m[2])
 		return badValue(flagName(f, m[2]), m[1], f, m[3], dashed(longName(f, m[2]))+" "), true
 	}
-	if m := badEnvValueText.FindStringSubmatch(msg); m != nil {
+	if m := texts.badEnvValue.FindStringSubmatch(msg); m != nil {
 		f := lookupFlag(flags, m[3])
 		return badValue(fmt.Sprintf("%s (%s)", m[2], dashed(longName(f, m[3]))), m[1], f, m[4], m[2]+"="), true
 	}

@@ -67,7 +67,7 @@ func (c *Caller) Do(ctx context.Context, out Outbound) (*Answer, error) {
 		return nil, c.fail(ctx, out, err)
 	}
 	defer resp.Body.Close()
-	data, err := readLimited(resp.Body, out.MaxBytes)
+	data, err := readLimited(resp.Body, out.MaxBytes, resp.ContentLength)
 	c.Logger.Debug("outbound request", "method", out.Method, "url", DisplayURL(out.URL), "status", resp.StatusCode,
 		"bytes", len(data), "duration", time.Since(start).Round(time.Millisecond))
 	var tooLarge *TooLargeError

@@ -6,6 +6,7 @@
 package httpx
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -80,8 +81,16 @@ func (e *TooLargeError) Error() string {
 
 // readLimited reads r to the end, or fails with a *TooLargeError as soon as
 // more than limit bytes arrive, so a huge answer never sits in memory whole.
-func readLimited(r io.Reader, limit int64) ([]byte, error) {
-	body, err := io.ReadAll(io.LimitReader(r, limit+1))
+// size is the length the answer announced (Content-Length), or -1: when it
+// is within the limit the buffer is made that size at once, instead of
+// growing by copies (a 5 MB schema would be copied about ten times).
+func readLimited(r io.Reader, limit, size int64) ([]byte, error) {
+	var buf bytes.Buffer
+	if size >= 0 && size <= limit {
+		buf.Grow(int(size) + 1) // the 1 lets ReadFrom see the end without growing
+	}
+	_, err := buf.ReadFrom(io.LimitReader(r, limit+1))
+	body := buf.Bytes()
 	if err != nil {
 		return body, err
 	}

@@ -12,11 +12,15 @@ import (
 )
 
 func TestReadLimited(t *testing.T) {
-	body, err := readLimited(strings.NewReader("12345"), 5)
-	if err != nil || string(body) != "12345" {
-		t.Errorf("at the limit: %q, %v", body, err)
+	// The announced size only sizes the buffer: a wrong one, or one past the
+	// limit (which must not make a huge buffer), reads the same bytes.
+	for _, announced := range []int64{-1, 0, 3, 5, 1 << 40} {
+		body, err := readLimited(strings.NewReader("12345"), 5, announced)
+		if err != nil || string(body) != "12345" {
+			t.Errorf("at the limit, %d announced: %q, %v", announced, body, err)
+		}
 	}
-	_, err = readLimited(strings.NewReader("123456"), 5)
+	_, err := readLimited(strings.NewReader("123456"), 5, 6)
 	var tooLarge *TooLargeError
 	if !errors.As(err, &tooLarge) || tooLarge.Limit != 5 || err.Error() != "response body exceeds the limit of 5 bytes" {
 		t.Errorf("over the limit: %v", err)

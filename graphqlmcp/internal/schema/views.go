@@ -36,9 +36,18 @@ type Schema struct {
 }
 
 // Validator returns the schema, deprecated members included, as gqlparser's
-// validator takes it. It is built from the SDL on first use and kept.
+// validator takes it. It is built from the SDL once and kept: the Store
+// starts building it as soon as a schema is fetched, off any call's path
+// (GitHub's takes about 15 ms), so the first query rarely waits for it.
 func (s *Schema) Validator() (*ast.Schema, error) {
 	s.validatorOnce.Do(func() {
+		// A panic would leave the Once done and no error; and the Store's
+		// early build runs where nothing else would recover it.
+		defer func() {
+			if p := recover(); p != nil {
+				s.validator, s.validatorErr = nil, fmt.Errorf("gqlparser failed loading the schema: %v", p)
+			}
+		}()
 		s.validator, s.validatorErr = gqlparser.LoadSchema(&ast.Source{Name: "schema", Input: s.all.SDL})
 	})
 	return s.validator, s.validatorErr

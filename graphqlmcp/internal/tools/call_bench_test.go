@@ -4,6 +4,9 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -20,13 +23,7 @@ import (
 // -cpuprofile to see where a call's time goes.
 func BenchmarkQueryCall(b *testing.B) {
 	srv, _ := testservers.Start(b, testservers.Starwars())
-	server := NewServer(Options{
-		Config:  testConfig(b, srv.URL),
-		HTTP:    upstream.NewHTTPClient("graphqlmcp-bench"),
-		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Version: "bench",
-	})
-	session := mcptest.Connect(b, server)
+	session := benchSession(b, srv.URL)
 	params := &mcp.CallToolParams{Name: "graphql_query", Arguments: map[string]any{"query": "{ hero { name } }"}}
 	ctx := context.Background()
 	for b.Loop() {
@@ -35,4 +32,45 @@ func BenchmarkQueryCall(b *testing.B) {
 			b.Fatalf("%v %v", err, res)
 		}
 	}
+}
+
+// BenchmarkGitHubIntrospect is graphql_introspect's first call on GitHub's
+// schema in a fresh server: fetch, convert, cache and the overview. It runs
+// when GITHUB_SCHEMA_DIR names the schema's folder (scripts/github-schema
+// installs it).
+func BenchmarkGitHubIntrospect(b *testing.B) {
+	dir := os.Getenv("GITHUB_SCHEMA_DIR")
+	if dir == "" {
+		b.Skip("GITHUB_SCHEMA_DIR is not set")
+	}
+	introspection, err := os.ReadFile(filepath.Join(dir, "schema.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	body := append(append([]byte(`{"data":`), introspection...), '}')
+	srv, _ := testservers.Start(b, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(body)
+	}))
+	ctx := context.Background()
+	for b.Loop() {
+		session := benchSession(b, srv.URL)
+		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "graphql_introspect", Arguments: map[string]any{}})
+		if err != nil || res.IsError {
+			b.Fatalf("%v %v", err, res)
+		}
+		session.Close()
+	}
+}
+
+// benchSession is a session with a server whose default endpoint is
+// endpoint, logging nowhere.
+func benchSession(b *testing.B, endpoint string) *mcp.ClientSession {
+	server := NewServer(Options{
+		Config:  testConfig(b, endpoint),
+		HTTP:    upstream.NewHTTPClient("graphqlmcp-bench"),
+		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Version: "bench",
+	})
+	return mcptest.Connect(b, server)
 }

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,7 +16,6 @@ import (
 	"github.com/mcpforge/servers/hookmcp/internal/config"
 	"github.com/mcpforge/servers/hookmcp/internal/hooksvc"
 	"github.com/mcpforge/servers/shared/httpx"
-	"github.com/mcpforge/servers/shared/jsonx"
 )
 
 // The resource: every request a token holds, as one JSON array.
@@ -103,8 +103,12 @@ func (h *handlers) readRequestPages(ctx context.Context, uri, id string) ([]*mcp
 	ctx, cancel := httpx.WithTimeout(ctx, h.cfg.Timeout)
 	defer cancel()
 	limit := h.resourceMaxBytes()
-	var kept []json.RawMessage
-	size, total, full := 2, 0, false // the brackets
+	// The text is written as the pages arrive, each request compacted as
+	// json.Marshal would, so that memory holds one copy of it and a page.
+	var text strings.Builder
+	var item bytes.Buffer
+	text.WriteByte('[')
+	size, kept, total, full := 2, 0, 0, false // size counts the brackets
 	for page := 1; page <= maxResourcePages && !full; page++ {
 		query := url.Values{"sorting": {"oldest"}, "per_page": {strconv.Itoa(resourcePerPage)}, "page": {strconv.Itoa(page)}}
 		p, err := h.client.ListRequests(ctx, h.cfg.APIKey, id, query)
@@ -113,28 +117,34 @@ func (h *handlers) readRequestPages(ctx context.Context, uri, id string) ([]*mcp
 		}
 		total = max(total, p.Total)
 		for _, d := range p.Data {
-			d = asObject(d)
-			if size+len(d)+1 > limit {
+			item.Reset()
+			if err := json.Compact(&item, asObject(d)); err != nil {
+				return nil, err
+			}
+			if size+item.Len()+1 > limit {
 				full = true
 				break
 			}
-			size += len(d) + 1
-			kept = append(kept, d)
+			if kept == 0 && total > 0 {
+				// Room for all the token holds, as far as the budget goes:
+				// the text is not copied again as it grows.
+				text.Grow(min(limit, total*(item.Len()+1)+2))
+			}
+			if kept > 0 {
+				text.WriteByte(',')
+			}
+			text.Write(item.Bytes())
+			size += item.Len() + 1
+			kept++
 		}
 		if p.IsLastPage || len(p.Data) == 0 {
 			break
 		}
 	}
-	if kept == nil {
-		kept = []json.RawMessage{}
-	}
-	text, err := jsonx.Marshal(kept)
-	if err != nil {
-		return nil, err
-	}
-	contents := []*mcp.ResourceContents{{URI: uri, MIMEType: "application/json", Text: string(text)}}
+	text.WriteByte(']')
+	contents := []*mcp.ResourceContents{{URI: uri, MIMEType: "application/json", Text: text.String()}}
 	if full {
-		contents = append(contents, &mcp.ResourceContents{URI: uri, MIMEType: "text/plain", Text: resourceCutNote(len(kept), total, size, limit)})
+		contents = append(contents, &mcp.ResourceContents{URI: uri, MIMEType: "text/plain", Text: resourceCutNote(kept, total, size, limit)})
 	}
 	return contents, nil
 }

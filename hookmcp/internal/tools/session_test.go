@@ -45,7 +45,7 @@ func connect(t *testing.T, cfg config.Config) *harness {
 
 // connectFake is connect with a fake configured by opts (its keys set when
 // opts has none).
-func connectFake(t *testing.T, opts fakehooksvc.Options, cfg config.Config) *harness {
+func connectFake(t testing.TB, opts fakehooksvc.Options, cfg config.Config) *harness {
 	t.Helper()
 	if opts.APIKeys == nil {
 		opts.APIKeys = []string{envKey, callKey}
@@ -62,13 +62,13 @@ func (h *harness) reconnect(t *testing.T, cfg config.Config) *harness {
 	return serve(t, h.fake, h.url, cfg)
 }
 
-func serve(t *testing.T, fake *fakehooksvc.Server, baseURL string, cfg config.Config) *harness {
+func serve(t testing.TB, fake *fakehooksvc.Server, baseURL string, cfg config.Config) *harness {
 	t.Helper()
 	return serveWith(t, fake, baseURL, cfg, nil)
 }
 
 // serveWith is serve with the test client's options.
-func serveWith(t *testing.T, fake *fakehooksvc.Server, baseURL string, cfg config.Config, client *mcp.ClientOptions) *harness {
+func serveWith(t testing.TB, fake *fakehooksvc.Server, baseURL string, cfg config.Config, client *mcp.ClientOptions) *harness {
 	t.Helper()
 	if cfg.APIURL == nil {
 		cfg.APIURL, _ = url.Parse(baseURL)
@@ -93,13 +93,13 @@ func serveWith(t *testing.T, fake *fakehooksvc.Server, baseURL string, cfg confi
 	return h
 }
 
-func (h *harness) call(t *testing.T, tool string, args map[string]any) *mcp.CallToolResult {
+func (h *harness) call(t testing.TB, tool string, args map[string]any) *mcp.CallToolResult {
 	t.Helper()
 	return mcptest.Call(t, context.Background(), h.session, tool, args)
 }
 
 // ok calls a tool that must succeed and returns its structured content.
-func (h *harness) ok(t *testing.T, tool string, args map[string]any) map[string]any {
+func (h *harness) ok(t testing.TB, tool string, args map[string]any) map[string]any {
 	t.Helper()
 	res := h.call(t, tool, args)
 	if res.IsError {
@@ -119,14 +119,14 @@ func (h *harness) failure(t *testing.T, tool string, args map[string]any) string
 }
 
 // createToken makes a token through the tool and returns its UUID.
-func (h *harness) createToken(t *testing.T, args map[string]any) string {
+func (h *harness) createToken(t testing.TB, args map[string]any) string {
 	t.Helper()
 	out := h.ok(t, "create_token", args)
 	return out["token"].(map[string]any)["uuid"].(string)
 }
 
 // capture sends a request to a token's capture URL.
-func (h *harness) capture(t *testing.T, id, method, contentType, body string) {
+func (h *harness) capture(t testing.TB, id, method, contentType, body string) {
 	t.Helper()
 	req, err := http.NewRequest(method, h.url+"/"+id, strings.NewReader(body))
 	if err != nil {
