@@ -126,7 +126,6 @@ func (st *Store) run(ctx context.Context, key string, req upstream.Request, f *f
 	f.schema, f.err = Fetch(ctx, st.client, req)
 	if f.err == nil {
 		f.at = st.cache.Put(key, f.schema)
-		go f.schema.Validator() // ready by the first graphql_query
 	}
 	var refused *FetchError
 	if errors.As(f.err, &refused) && refused.SendUnchecked && st.cache.ttl > 0 {

@@ -36,13 +36,12 @@ type Schema struct {
 }
 
 // Validator returns the schema, deprecated members included, as gqlparser's
-// validator takes it. It is built from the SDL once and kept: the Store
-// starts building it as soon as a schema is fetched, off any call's path
-// (GitHub's takes about 15 ms), so the first query rarely waits for it.
+// validator takes it. It is built from the SDL once and kept; after
+// graphql_introspect answers, it is built off any call's path.
 func (s *Schema) Validator() (*ast.Schema, error) {
 	s.validatorOnce.Do(func() {
-		// A panic would leave the Once done and no error; and the Store's
-		// early build runs where nothing else would recover it.
+		// A panic would leave the Once done and no error; and the early
+		// build runs where nothing else would recover it.
 		defer func() {
 			if p := recover(); p != nil {
 				s.validator, s.validatorErr = nil, fmt.Errorf("gqlparser failed loading the schema: %v", p)
