@@ -170,11 +170,13 @@ func capture(ctx context.Context, url string, n int) error {
 // every 1.25 s more, up to 5 s), so the capture is sent at a different
 // moment of the cycle each round, from when the server says it is watching.
 func (b *bench) wakeUp(ctx context.Context, l launch, api string) error {
-	watching := make(chan struct{}, 1)
+	// Each wait says it is watching in its first progress notification; one
+	// of an earlier round must not start the clock.
+	watching := make(chan any, 16)
 	client := mcp.NewClient(&mcp.Implementation{Name: "mcpforge-bench", Version: "v1"}, &mcp.ClientOptions{
-		ProgressNotificationHandler: func(context.Context, *mcp.ProgressNotificationClientRequest) {
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
 			select {
-			case watching <- struct{}{}:
+			case watching <- req.Params.ProgressToken:
 			default:
 			}
 		},
@@ -193,7 +195,8 @@ func (b *bench) wakeUp(ctx context.Context, l launch, api string) error {
 	for round := range b.sizes.rounds {
 		offset := time.Duration(round) * 300 * time.Millisecond
 		params := &mcp.CallToolParams{Name: "wait_for_request", Arguments: map[string]any{"token_id": id, "timeout_seconds": 30}}
-		params.SetProgressToken(fmt.Sprintf("wake-%d", round))
+		token := fmt.Sprintf("wake-%d", round)
+		params.SetProgressToken(token)
 		type outcome struct {
 			res *mcp.CallToolResult
 			err error
@@ -207,7 +210,17 @@ func (b *bench) wakeUp(ctx context.Context, l launch, api string) error {
 			}
 			done <- outcome{res, err, time.Now()}
 		}()
-		<-watching
+	watch:
+		for {
+			select {
+			case started := <-watching:
+				if started == token {
+					break watch
+				}
+			case got := <-done:
+				return fmt.Errorf("wait_for_request ended before it watched: %v", got.err)
+			}
+		}
 		time.Sleep(offset)
 		sent := time.Now()
 		if _, err := fetch(ctx, http.MethodPost, api+"/"+id, webhookBody); err != nil {

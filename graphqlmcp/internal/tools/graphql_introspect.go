@@ -124,6 +124,8 @@ func (h *handlers) graphqlIntrospect(ctx context.Context, _ *mcp.CallToolRequest
 	// The model reads the schema to write a query next: the validator's
 	// copy of the schema (GitHub's takes about 15 ms) is built meanwhile,
 	// once, so that the query does not wait for it.
-	go s.Validator()
+	if h.cfg.Validate {
+		go s.Validator()
+	}
 	return res, out, nil
 }

@@ -127,8 +127,9 @@ func (h *handlers) readRequestPages(ctx context.Context, uri, id string) ([]*mcp
 			}
 			if kept == 0 && total > 0 {
 				// Room for all the token holds, as far as the budget goes:
-				// the text is not copied again as it grows.
-				text.Grow(min(limit, total*(item.Len()+1)+2))
+				// the text is not copied again as it grows. total is the
+				// API's word: bounded first, so that no claim overflows.
+				text.Grow(min(limit, min(total, limit)*(item.Len()+1)+2))
 			}
 			if kept > 0 {
 				text.WriteByte(',')

@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpforge/servers/hookmcp/internal/config"
+	"github.com/mcpforge/servers/hookmcp/internal/fakehooksvc"
 )
 
 func TestRequestsResourceAllPages(t *testing.T) {
@@ -189,5 +190,22 @@ func TestRequestsResourceBudget(t *testing.T) {
 	}
 	if _, cut := next["note"]; cut {
 		t.Errorf("the note's per_page %d overflows list_requests: %v", perPage, next["note"])
+	}
+}
+
+// TestRequestsResourceHostileTotal: a page that claims more requests than
+// any token holds (as an int, the largest there is) neither crashes the read
+// nor sizes its memory past the budget; the text holds what the page holds.
+func TestRequestsResourceHostileTotal(t *testing.T) {
+	h := connect(t, config.Config{})
+	id := h.createToken(t, nil)
+	h.fake.Inject(fakehooksvc.Fault{Method: "GET", Status: 200,
+		Body: `{"data":[{"uuid":"0a0b0c0d-0000-4000-8000-000000000001","content":"x"}],"total":9223372036854775807,"per_page":100,"current_page":1,"is_last_page":true}`})
+	res, err := h.session.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "hooksvc://token/" + id + "/requests"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Contents[0].Text; got != `[{"uuid":"0a0b0c0d-0000-4000-8000-000000000001","content":"x"}]` {
+		t.Errorf("text = %s", got)
 	}
 }
