@@ -85,12 +85,20 @@ func (e *TooLargeError) Error() string {
 // is within the limit the buffer is made that size at once, instead of
 // growing by copies (a 5 MB schema would be copied about ten times).
 func readLimited(r io.Reader, limit, size int64) ([]byte, error) {
-	var buf bytes.Buffer
+	r = io.LimitReader(r, limit+1)
+	var body []byte
+	var err error
 	if size >= 0 && size <= limit {
+		var buf bytes.Buffer
 		buf.Grow(int(size) + 1) // the 1 lets ReadFrom see the end without growing
+		_, err = buf.ReadFrom(r)
+		body = buf.Bytes()
+	} else {
+		// Since Go 1.26, ReadAll reads into chunks and copies them once
+		// into a slice of the final size: a chunked 5 MB answer is read
+		// four times faster than by a growing buffer.
+		body, err = io.ReadAll(r)
 	}
-	_, err := buf.ReadFrom(io.LimitReader(r, limit+1))
-	body := buf.Bytes()
 	if err != nil {
 		return body, err
 	}

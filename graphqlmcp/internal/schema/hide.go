@@ -31,7 +31,7 @@ func (f *filter) enumValue(owner string, v *enumValue) bool {
 }
 
 func (f *filter) fields(owner string, fields []field) []*field {
-	var shown []*field
+	shown := make([]*field, 0, len(fields))
 	for i := range fields {
 		if fd := &fields[i]; f.field(owner, fd) {
 			shown = append(shown, fd)
@@ -205,9 +205,15 @@ func defaultSites(r *Result) []defaultSite {
 		if v.DefaultValue == nil {
 			return
 		}
-		if value, err := parseLiteral(*v.DefaultValue); err == nil {
-			sites = append(sites, defaultSite{at: at, deprecated: v.IsDeprecated, parent: parent, typ: v.Type, value: value})
+		value := v.parsedDefault
+		if value == nil {
+			parsed, err := parseLiteral(*v.DefaultValue)
+			if err != nil {
+				return
+			}
+			value = parsed
 		}
+		sites = append(sites, defaultSite{at: at, deprecated: v.IsDeprecated, parent: parent, typ: v.Type, value: value})
 	}
 	for i := range r.Schema.Types {
 		t := &r.Schema.Types[i]

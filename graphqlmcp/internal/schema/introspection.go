@@ -4,9 +4,12 @@
 package schema
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/mcpforge/servers/shared/jsonx"
 )
 
 // typeRefDepth is how many levels of a type reference the introspection
@@ -81,6 +84,9 @@ type Result struct {
 		Types            []fullType  `json:"types"`
 		Directives       []directive `json:"directives"`
 	} `json:"__schema"`
+	// sdlSize is about how long the SDL printed from the result will be,
+	// so that it is written into a buffer of that size, not grown to it.
+	sdlSize int
 }
 
 type named struct {
@@ -118,6 +124,8 @@ type inputValue struct {
 	DefaultValue      *string  `json:"defaultValue"`
 	IsDeprecated      bool     `json:"isDeprecated"`
 	DeprecationReason *string  `json:"deprecationReason"`
+	// parsedDefault is DefaultValue parsed, once validate has checked it.
+	parsedDefault *ast.Value
 }
 
 type enumValue struct {
@@ -149,7 +157,7 @@ func ParseResult(data []byte) (*Result, error) {
 		Result
 		Data *Result `json:"data"`
 	}
-	if err := json.Unmarshal(data, &doc); err != nil {
+	if err := jsonx.Unmarshal(data, &doc); err != nil {
 		return nil, fmt.Errorf("the introspection result is not valid JSON of the expected shape: %v", err)
 	}
 	result := &doc.Result
@@ -162,6 +170,8 @@ func ParseResult(data []byte) (*Result, error) {
 	if err := result.validate(); err != nil {
 		return nil, err
 	}
+	// GitHub's 4.97 MB answer prints as 1.11 MB of SDL.
+	result.sdlSize = len(data) / 4
 	return result, nil
 }
 

@@ -71,7 +71,7 @@ func (p *printer) schemaDefinition(r *Result) bool {
 	p.b.WriteString("schema {")
 	for _, root := range roots {
 		if root.t != nil {
-			p.b.WriteString("\n  " + root.op + ": " + root.t.Name)
+			p.write("\n  ", root.op, ": ", root.t.Name)
 		}
 	}
 	p.b.WriteString("\n}")
@@ -80,65 +80,61 @@ func (p *printer) schemaDefinition(r *Result) bool {
 
 func (p *printer) directive(d *directive) {
 	p.description(d.Description, "", true)
-	p.b.WriteString("directive @" + d.Name)
+	p.write("directive @", d.Name)
 	p.args("@"+d.Name, "", d.Args, "")
 	if d.IsRepeatable {
 		p.b.WriteString(" repeatable")
 	}
-	p.b.WriteString(" on " + strings.Join(d.Locations, " | "))
+	p.b.WriteString(" on ")
+	for i, loc := range d.Locations {
+		if i > 0 {
+			p.b.WriteString(" | ")
+		}
+		p.b.WriteString(loc)
+	}
 }
 
 func (p *printer) definition(t *fullType) {
 	p.description(t.Description, "", true)
 	switch t.Kind {
 	case "SCALAR":
-		p.b.WriteString("scalar " + t.Name)
+		p.write("scalar ", t.Name)
 		if t.SpecifiedByURL != nil {
-			p.b.WriteString(" @specifiedBy(url: " + quoted(*t.SpecifiedByURL) + ")")
+			p.b.WriteString(" @specifiedBy(url: ")
+			writeQuoted(&p.b, *t.SpecifiedByURL)
+			p.b.WriteString(")")
 		}
 	case "OBJECT", "INTERFACE":
 		keyword := "type "
 		if t.Kind == "INTERFACE" {
 			keyword = "interface "
 		}
-		p.b.WriteString(keyword + t.Name)
-		if len(t.Interfaces) > 0 {
-			names := make([]string, len(t.Interfaces))
-			for i, ref := range t.Interfaces {
-				names[i] = ref.leafName()
-			}
-			p.b.WriteString(" implements " + strings.Join(names, " & "))
-		}
+		p.write(keyword, t.Name)
+		p.typeList(" implements ", " & ", t.Interfaces)
 		shown := p.show.fields(t.Name, t.Fields)
 		p.block(len(shown), func(i int) {
 			f := shown[i]
 			p.description(f.Description, "  ", i == 0)
-			p.b.WriteString("  " + f.Name)
+			p.write("  ", f.Name)
 			p.args(t.Name, f.Name, f.Args, "  ")
-			p.b.WriteString(": " + f.Type.String())
+			p.b.WriteString(": ")
+			f.Type.writeTo(&p.b)
 			p.deprecated(f.IsDeprecated, f.DeprecationReason)
 		})
 	case "UNION":
-		p.b.WriteString("union " + t.Name)
-		for i, ref := range t.PossibleTypes {
-			if i == 0 {
-				p.b.WriteString(" = ")
-			} else {
-				p.b.WriteString(" | ")
-			}
-			p.b.WriteString(ref.leafName())
-		}
+		p.write("union ", t.Name)
+		p.typeList(" = ", " | ", t.PossibleTypes)
 	case "ENUM":
-		p.b.WriteString("enum " + t.Name)
+		p.write("enum ", t.Name)
 		shown := p.show.enumValues(t.Name, t.EnumValues)
 		p.block(len(shown), func(i int) {
 			v := shown[i]
 			p.description(v.Description, "  ", i == 0)
-			p.b.WriteString("  " + v.Name)
+			p.write("  ", v.Name)
 			p.deprecated(v.IsDeprecated, v.DeprecationReason)
 		})
 	case "INPUT_OBJECT":
-		p.b.WriteString("input " + t.Name)
+		p.write("input ", t.Name)
 		if t.IsOneOf {
 			p.b.WriteString(" @oneOf")
 		}
@@ -148,6 +144,19 @@ func (p *printer) definition(t *fullType) {
 			p.b.WriteString("  ")
 			p.inputValue(shown[i])
 		})
+	}
+}
+
+// typeList prints the names of refs after lead, separated by sep; nothing
+// when there are none.
+func (p *printer) typeList(lead, sep string, refs []typeRefT) {
+	for i := range refs {
+		if i == 0 {
+			p.b.WriteString(lead)
+		} else {
+			p.b.WriteString(sep)
+		}
+		p.b.WriteString(refs[i].leafName())
 	}
 }
 
@@ -192,16 +201,18 @@ func (p *printer) args(owner, name string, args []inputValue, indentation string
 			p.b.WriteString("\n")
 		}
 		p.description(a.Description, "  "+indentation, i == 0)
-		p.b.WriteString("  " + indentation)
+		p.write("  ", indentation)
 		p.inputValue(a)
 	}
-	p.b.WriteString("\n" + indentation + ")")
+	p.write("\n", indentation, ")")
 }
 
 func (p *printer) inputValue(v *inputValue) {
-	p.b.WriteString(v.Name + ": " + v.Type.String())
+	p.write(v.Name, ": ")
+	v.Type.writeTo(&p.b)
 	if v.DefaultValue != nil {
-		p.b.WriteString(" = " + printLiteral(*v.DefaultValue))
+		p.b.WriteString(" = ")
+		v.writeDefault(&p.b)
 	}
 	p.deprecated(v.IsDeprecated, v.DeprecationReason)
 }
@@ -217,7 +228,16 @@ func (p *printer) deprecated(isDeprecated bool, reason *string) {
 		p.b.WriteString(" @deprecated")
 		return
 	}
-	p.b.WriteString(" @deprecated(reason: " + quoted(*reason) + ")")
+	p.b.WriteString(" @deprecated(reason: ")
+	writeQuoted(&p.b, *reason)
+	p.b.WriteString(")")
+}
+
+// write writes each of parts.
+func (p *printer) write(parts ...string) {
+	for _, s := range parts {
+		p.b.WriteString(s)
+	}
 }
 
 // description prints a description above a definition or member: a block
@@ -228,16 +248,26 @@ func (p *printer) description(d *string, indentation string, firstInBlock bool) 
 	if d == nil {
 		return
 	}
-	text := quoted(*d)
-	if printableAsBlockString(*d) {
-		text = blockString(*d)
-	}
 	if indentation != "" && !firstInBlock {
 		p.b.WriteString("\n")
 	}
 	p.b.WriteString(indentation)
-	p.b.WriteString(strings.ReplaceAll(text, "\n", "\n"+indentation))
+	if !printableAsBlockString(*d) {
+		writeQuoted(&p.b, *d) // one line: its line breaks are escaped
+		p.b.WriteString("\n")
+		return
+	}
+	writeBlockString(&p.b, *d, indentation)
 	p.b.WriteString("\n")
+}
+
+// writeDefault writes v's default value in graphql-js's layout.
+func (v *inputValue) writeDefault(b *strings.Builder) {
+	if v.parsedDefault != nil {
+		writeValue(b, v.parsedDefault)
+		return
+	}
+	b.WriteString(printLiteral(*v.DefaultValue))
 }
 
 // printLiteral re-prints a default value, which introspection gives as
@@ -269,7 +299,7 @@ func parseLiteral(literal string) (*ast.Value, error) {
 func writeValue(b *strings.Builder, v *ast.Value) {
 	switch v.Kind {
 	case ast.StringValue, ast.BlockValue:
-		b.WriteString(quoted(v.Raw))
+		writeQuoted(b, v.Raw)
 	case ast.NullValue:
 		b.WriteString("null")
 	case ast.ListValue:
@@ -287,21 +317,28 @@ func writeValue(b *strings.Builder, v *ast.Value) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(child.Name + ": ")
+			b.WriteString(child.Name)
+			b.WriteString(": ")
 			writeValue(b, child.Value)
 		}
 		b.WriteByte('}')
 	case ast.Variable:
-		b.WriteString("$" + v.Raw)
+		b.WriteByte('$')
+		b.WriteString(v.Raw)
 	default: // Int, Float, Boolean, Enum
 		b.WriteString(v.Raw)
 	}
 }
 
-// quoted is graphql-js's printString: a string literal with quotes,
-// backslashes and control characters escaped.
-func quoted(s string) string {
-	var b strings.Builder
+// writeQuoted writes s as graphql-js's printString does: a string literal
+// with quotes, backslashes and control characters escaped.
+func writeQuoted(b *strings.Builder, s string) {
+	if plainASCII(s) {
+		b.WriteByte('"')
+		b.WriteString(s)
+		b.WriteByte('"')
+		return
+	}
 	b.WriteByte('"')
 	for _, r := range s {
 		switch {
@@ -328,7 +365,17 @@ func quoted(s string) string {
 		}
 	}
 	b.WriteByte('"')
-	return b.String()
+}
+
+// plainASCII reports text that a string literal holds as it is: printable
+// ASCII without a quote or a backslash, the common case of descriptions.
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 // printableAsBlockString is graphql-js's isPrintableAsBlockString, stricter
@@ -362,45 +409,69 @@ func printableAsBlockString(s string) bool {
 	return !(hasCommonIndent && seenNonEmptyLine) // no common indentation
 }
 
-// blockString is graphql-js's printBlockString, for text that
-// printableAsBlockString accepts.
-func blockString(s string) string {
+// writeBlockString writes s as graphql-js's printBlockString does, for
+// text that printableAsBlockString accepts, each line after the first
+// indented by indentation, empty lines too, as graphql-js indents them.
+func writeBlockString(b *strings.Builder, s, indentation string) {
 	escaped := strings.ReplaceAll(s, `"""`, `\"""`)
-	lines := strings.Split(escaped, "\n")
-	singleLine := len(lines) == 1
-	forceLeadingNewLine := len(lines) > 1
-	for _, line := range lines[1:] {
+	_, after, multiline := strings.Cut(escaped, "\n")
+	singleLine := !multiline
+	// A leading new line when every line after the first is indented.
+	forceLeadingNewLine := multiline
+	for more := after; forceLeadingNewLine && more != ""; {
+		var line string
+		line, more, _ = strings.Cut(more, "\n")
 		if line != "" && line[0] != ' ' && line[0] != '\t' {
 			forceLeadingNewLine = false
-			break
 		}
 	}
 	trailingTripleQuotes := strings.HasSuffix(escaped, `\"""`)
 	forceTrailingNewLine := (strings.HasSuffix(s, `"`) && !trailingTripleQuotes) || strings.HasSuffix(s, `\`)
 	multipleLines := !singleLine || utf8.RuneCountInString(s) > 70 || forceTrailingNewLine || forceLeadingNewLine || trailingTripleQuotes
 	skipLeadingNewLine := singleLine && s != "" && (s[0] == ' ' || s[0] == '\t')
-	var b strings.Builder
+	newLine := func() {
+		b.WriteByte('\n')
+		b.WriteString(indentation)
+	}
 	b.WriteString(`"""`)
 	if (multipleLines && !skipLeadingNewLine) || forceLeadingNewLine {
-		b.WriteByte('\n')
+		newLine()
 	}
-	b.WriteString(escaped)
+	for text := escaped; ; {
+		line, more, found := strings.Cut(text, "\n")
+		b.WriteString(line)
+		if !found {
+			break
+		}
+		newLine()
+		text = more
+	}
 	if multipleLines || forceTrailingNewLine {
-		b.WriteByte('\n')
+		newLine()
 	}
 	b.WriteString(`"""`)
-	return b.String()
 }
 
 // String renders a type reference: "[Int!]!".
 func (t typeRefT) String() string {
+	var b strings.Builder
+	t.writeTo(&b)
+	return b.String()
+}
+
+// writeTo writes t.String() to b.
+func (t *typeRefT) writeTo(b *strings.Builder) {
 	switch t.Kind {
 	case "NON_NULL":
-		return t.OfType.String() + "!"
+		t.OfType.writeTo(b)
+		b.WriteByte('!')
 	case "LIST":
-		return "[" + t.OfType.String() + "]"
+		b.WriteByte('[')
+		t.OfType.writeTo(b)
+		b.WriteByte(']')
+	default:
+		b.WriteString(t.leafName())
 	}
-	return t.leafName()
 }
 
 // leafName is the named type at the bottom of a reference.

@@ -38,7 +38,7 @@ func FromSDL(sdl string) (*Schema, error) {
 	if loaded.Query == nil {
 		return nil, errors.New("the schema has no query type")
 	}
-	r := &Result{}
+	r := &Result{sdlSize: len(sdl)}
 	s := &r.Schema
 	s.Description = describe(loaded.Description)
 	s.QueryType = &named{Name: loaded.Query.Name}

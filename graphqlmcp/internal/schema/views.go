@@ -68,27 +68,35 @@ func New(r *Result) (*Schema, error) {
 	for i := range r.Schema.Types {
 		s.types[r.Schema.Types[i].Name] = &r.Schema.Types[i]
 	}
-	s.all = s.newView(&filter{all: true})
-	s.current = s.newView(&filter{kept: keptDeprecated(r, s.types)})
+	s.all = s.newView(&filter{all: true}, r.sdlSize)
+	// The default view is the other one less what it hides.
+	s.current = s.newView(&filter{kept: keptDeprecated(r, s.types)}, len(s.all.SDL))
 	return s, nil
 }
 
-func (s *Schema) newView(show *filter) *View {
+func (s *Schema) newView(show *filter, sizeHint int) *View {
 	v := &View{s: s, show: show}
 	r := s.result
-	var parts []string
+	// One builder takes the whole text, definitions set apart by a blank
+	// line.
 	p := &printer{show: show}
-	if p.schemaDefinition(r) {
-		parts = append(parts, p.b.String())
+	p.b.Grow(sizeHint)
+	separate := func() {
+		if p.b.Len() > 0 {
+			p.b.WriteString("\n\n")
+		}
 	}
+	p.schemaDefinition(r)
 	for i := range r.Schema.Directives {
 		if d := &r.Schema.Directives[i]; !isSpecifiedDirective(d.Name) {
-			parts = append(parts, v.print(nil, d))
+			separate()
+			p.directive(d)
 		}
 	}
 	for i := range r.Schema.Types {
 		if t := &r.Schema.Types[i]; isShownType(t.Name) {
-			parts = append(parts, v.print(t, nil))
+			separate()
+			p.definition(t)
 			v.Hidden += v.hiddenIn(t)
 		}
 	}
@@ -96,7 +104,13 @@ func (s *Schema) newView(show *filter) *View {
 		d := &r.Schema.Directives[i]
 		v.Hidden += len(d.Args) - len(show.args("@"+d.Name, "", d.Args))
 	}
-	v.SDL = strings.Join(parts, "\n\n") + "\n"
+	p.b.WriteString("\n")
+	v.SDL = p.b.String()
+	if waste := p.b.Cap() - p.b.Len(); waste > p.b.Len()/8 {
+		// The size was guessed high, or outgrown and doubled: the text
+		// is kept as long as the schema is cached, so not its slack.
+		v.SDL = strings.Clone(v.SDL)
+	}
 	return v
 }
 
@@ -568,7 +582,7 @@ func (v *View) fieldSignature(owner string, f *field) string {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(inputValueText(a))
+			writeInputValue(&b, a)
 		}
 		b.WriteByte(')')
 	}
@@ -578,11 +592,20 @@ func (v *View) fieldSignature(owner string, f *field) string {
 
 // inputValueText renders "name: Type = default".
 func inputValueText(a *inputValue) string {
-	text := a.Name + ": " + a.Type.String()
+	var b strings.Builder
+	writeInputValue(&b, a)
+	return b.String()
+}
+
+// writeInputValue writes inputValueText(a) to b.
+func writeInputValue(b *strings.Builder, a *inputValue) {
+	b.WriteString(a.Name)
+	b.WriteString(": ")
+	a.Type.writeTo(b)
 	if a.DefaultValue != nil {
-		text += " = " + printLiteral(*a.DefaultValue)
+		b.WriteString(" = ")
+		a.writeDefault(b)
 	}
-	return text
 }
 
 func kindKeyword(kind string) string {

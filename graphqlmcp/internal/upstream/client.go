@@ -169,7 +169,7 @@ func (r graphQLResponse) hasData() bool {
 func parseGraphQLResponse(body []byte) (graphQLResponse, bool) {
 	var members map[string]json.RawMessage
 	trimmed := bytes.TrimSpace(body)
-	if len(trimmed) == 0 || trimmed[0] != '{' || json.Unmarshal(trimmed, &members) != nil {
+	if len(trimmed) == 0 || trimmed[0] != '{' || jsonx.UnmarshalSharing(trimmed, &members) != nil {
 		return graphQLResponse{}, false
 	}
 	doc := graphQLResponse{Data: members["data"], Errors: members["errors"], body: body}
