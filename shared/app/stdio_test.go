@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 // rawSession runs testSpec over in-process pipes and speaks raw lines to it.
@@ -183,4 +185,38 @@ func FuzzDecodeLine(f *testing.F) {
 			t.Fatalf("code %d", bad.code)
 		}
 	})
+}
+
+// TestStdioWriteAsEncodeMessage checks that every message is written as
+// the SDK's own encoding of it and a newline, results written around their
+// encoded bytes (small and large ones) included.
+func TestStdioWriteAsEncodeMessage(t *testing.T) {
+	large := `{"contents":[{"uri":"hooksvc://x","text":"` + strings.Repeat(`a \"<&>\" é `, directResultBytes/8) + `"}]}`
+	var messages []jsonrpc.Message
+	for _, id := range []any{7.0, -1.0, 9007199254740992.0, "req-<&>-é", ""} {
+		jid, err := jsonrpc.MakeID(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, result := range []string{`{}`, `{"content":[{"type":"text","text":"<b>&</b>"}]}`, large} {
+			messages = append(messages, &jsonrpc.Response{ID: jid, Result: json.RawMessage(result)})
+		}
+		messages = append(messages, &jsonrpc.Response{ID: jid, Error: &jsonrpc.Error{Code: -32602, Message: "bad"}})
+	}
+	notification := &jsonrpc.Request{Method: "notifications/progress", Params: json.RawMessage(`{"progress":1}`)}
+	messages = append(messages, notification)
+	for _, msg := range messages {
+		var out strings.Builder
+		c := &lineConn{out: &out}
+		if err := c.Write(context.Background(), msg); err != nil {
+			t.Fatal(err)
+		}
+		want, err := jsonrpc.EncodeMessage(msg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := out.String(); got != string(want)+"\n" {
+			t.Errorf("Write(%T) wrote %.200q, want %.200q", msg, got, want)
+		}
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mcpforge/servers/shared/httpx"
+	"github.com/mcpforge/servers/shared/jsonx"
 	"github.com/mcpforge/servers/shared/redact"
 )
 
@@ -184,15 +185,19 @@ type Page struct {
 	Fields     map[string]json.RawMessage
 }
 
+// DecodePage reads a listing envelope. It is split without copying: Data and
+// Fields share body's bytes,
+// which must not change while they are in use (a resource read goes through
+// 100 pages of up to a megabyte each).
 func DecodePage(body []byte) (*Page, error) {
 	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(body, &fields); err != nil {
+	if err := jsonx.UnmarshalSharing(body, &fields); err != nil {
 		return nil, fmt.Errorf("the capture API sent a listing that is not a JSON object: %s", httpx.Snippet(body, 120))
 	}
 	p := &Page{Fields: fields}
 	// The API is PHP: an empty list may arrive as [] or {}. Decode loosely.
 	if raw := fields["data"]; len(raw) > 0 && raw[0] == '[' {
-		if err := json.Unmarshal(raw, &p.Data); err != nil {
+		if err := jsonx.UnmarshalSharing(raw, &p.Data); err != nil {
 			return nil, fmt.Errorf("the capture API sent a listing whose data is malformed: %v", err)
 		}
 	}
