@@ -5,8 +5,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -39,14 +37,7 @@ func BenchmarkQueryCall(b *testing.B) {
 // when GITHUB_SCHEMA_DIR names the schema's folder (scripts/github-schema
 // installs it).
 func BenchmarkGitHubIntrospect(b *testing.B) {
-	dir := os.Getenv("GITHUB_SCHEMA_DIR")
-	if dir == "" {
-		b.Skip("GITHUB_SCHEMA_DIR is not set")
-	}
-	introspection, err := os.ReadFile(filepath.Join(dir, "schema.json"))
-	if err != nil {
-		b.Fatal(err)
-	}
+	introspection := testservers.GitHubIntrospection(b)
 	body := append(append([]byte(`{"data":`), introspection...), '}')
 	srv, _ := testservers.Start(b, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
