@@ -12,7 +12,7 @@ import (
 const MaxDepth = 10000
 
 // ErrTooDeep is Unmarshal's error for a document nested deeper than MaxDepth.
-var ErrTooDeep = errors.New("the JSON document nests arrays and objects more than 10000 deep")
+var ErrTooDeep = fmt.Errorf("the JSON document nests arrays and objects more than %d deep", MaxDepth)
 
 // Unmarshal decodes data into v as encoding/json.Unmarshal does, four to
 // seven times faster, for the large documents the servers read whole: a

@@ -52,7 +52,7 @@ type printer struct {
 
 // schemaDefinition prints the schema block when graphql-js does: when the
 // schema has a description or a root type of an unconventional name.
-func (p *printer) schemaDefinition(r *Result) bool {
+func (p *printer) schemaDefinition(r *Result) {
 	s := &r.Schema
 	roots := []struct {
 		op, conventional string
@@ -65,7 +65,7 @@ func (p *printer) schemaDefinition(r *Result) bool {
 		}
 	}
 	if s.Description == nil && conventional {
-		return false
+		return
 	}
 	p.description(s.Description, "", true)
 	p.b.WriteString("schema {")
@@ -75,7 +75,6 @@ func (p *printer) schemaDefinition(r *Result) bool {
 		}
 	}
 	p.b.WriteString("\n}")
-	return true
 }
 
 func (p *printer) directive(d *directive) {
@@ -208,12 +207,7 @@ func (p *printer) args(owner, name string, args []inputValue, indentation string
 }
 
 func (p *printer) inputValue(v *inputValue) {
-	p.write(v.Name, ": ")
-	v.Type.writeTo(&p.b)
-	if v.DefaultValue != nil {
-		p.b.WriteString(" = ")
-		v.writeDefault(&p.b)
-	}
+	writeInputValue(&p.b, v)
 	p.deprecated(v.IsDeprecated, v.DeprecationReason)
 }
 

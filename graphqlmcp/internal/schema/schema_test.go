@@ -65,16 +65,16 @@ func TestDefaultValues(t *testing.T) {
 		`"""block
 string"""`: `"block\nstring"`, `"tab\there \u0001"`: `"tab\there \u0001"`,
 	} {
-		if err := checkLiteral(literal); err != nil {
-			t.Errorf("checkLiteral(%s) = %v", literal, err)
+		if _, err := parseDefault(literal); err != nil {
+			t.Errorf("parseDefault(%s) = %v", literal, err)
 		}
 		if got := printLiteral(literal); got != want {
 			t.Errorf("printLiteral(%s) = %s, want %s", literal, got, want)
 		}
 	}
 	for _, bad := range []string{`{unclosed`, `{a: $x}`, `[1, $v]`, `1 2`, ``} {
-		if err := checkLiteral(bad); err == nil {
-			t.Errorf("checkLiteral(%q) accepted it", bad)
+		if _, err := parseDefault(bad); err == nil {
+			t.Errorf("parseDefault(%q) accepted it", bad)
 		}
 	}
 }

@@ -191,15 +191,8 @@ func truncateName(name string) string {
 // errNotALiteral reports default-value text that is not one GraphQL value.
 var errNotALiteral = errors.New("is not a GraphQL value")
 
-// checkLiteral checks that a default value is one constant GraphQL value:
-// it parses, and names no variable.
-func checkLiteral(literal string) error {
-	_, err := parseDefault(literal)
-	return err
-}
-
 // parseDefault parses a default value, which must be one constant GraphQL
-// value.
+// value: it parses, and names no variable.
 func parseDefault(literal string) (*ast.Value, error) {
 	v, err := parseLiteral(literal)
 	if err != nil {
