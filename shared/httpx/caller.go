@@ -47,8 +47,7 @@ type Answer struct {
 }
 
 // Do sends out under ctx and reads the answer. Its errors are a
-// *TooLargeError, or the reason the exchange failed (Explain) as text with
-// the secrets redacted.
+// *TooLargeError, or a *Failure (Explain) with the secrets redacted.
 func (c *Caller) Do(ctx context.Context, out Outbound) (*Answer, error) {
 	var body io.Reader
 	if out.Body != nil {
@@ -82,7 +81,8 @@ func (c *Caller) Do(ctx context.Context, out Outbound) (*Answer, error) {
 
 // fail explains err and redacts it, and logs it.
 func (c *Caller) fail(ctx context.Context, out Outbound, err error) error {
-	reason := errors.New(out.Redactor.String(Explain(ctx, err).Error()))
-	c.Logger.Info("outbound request failed", "method", out.Method, "url", DisplayURL(out.URL), "error", reason)
-	return reason
+	failure := AsFailure(Explain(ctx, err))
+	failure.Reason = out.Redactor.String(failure.Reason)
+	c.Logger.Info("outbound request failed", "method", out.Method, "url", DisplayURL(out.URL), "error", failure.Reason)
+	return failure
 }

@@ -8,7 +8,6 @@ package httpx
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -106,45 +105,6 @@ func readLimited(r io.Reader, limit, size int64) ([]byte, error) {
 		return body[:limit], &TooLargeError{Limit: limit}
 	}
 	return body, nil
-}
-
-// timeoutError reports that a request's own deadline fired.
-type timeoutError struct{ After time.Duration }
-
-func (e *timeoutError) Error() string {
-	return fmt.Sprintf("timed out after %d ms", e.After.Milliseconds())
-}
-
-// WithTimeout bounds ctx by d. When d fires, Explain turns the resulting error
-// into a *timeoutError that says how long was waited.
-func WithTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
-	return context.WithTimeoutCause(ctx, d, &timeoutError{After: d})
-}
-
-// errCanceled reports that the caller gave up on the request.
-var errCanceled = errors.New("the request was cancelled by the client")
-
-// Explain rewrites err, returned by a request made under ctx, into the reason
-// the caller needs: the timeout that fired, a cancellation, or the transport
-// failure without the URL wrapper (whose query string may hold a secret).
-func Explain(ctx context.Context, err error) error {
-	if err == nil {
-		return nil
-	}
-	if cause := context.Cause(ctx); cause != nil {
-		var timeout *timeoutError
-		if errors.As(cause, &timeout) {
-			return timeout
-		}
-		if errors.Is(cause, context.Canceled) {
-			return errCanceled
-		}
-	}
-	var urlErr *url.Error
-	if errors.As(err, &urlErr) {
-		return urlErr.Err
-	}
-	return err
 }
 
 // Snippet returns at most n bytes of body as text for an error message,

@@ -59,7 +59,7 @@ func TestExplain(t *testing.T) {
 	req, _ = http.NewRequestWithContext(ctx, http.MethodGet, srv.URL, nil)
 	cancelParent()
 	_, err = client.Do(req)
-	if got := Explain(ctx, err); !errors.Is(got, errCanceled) {
+	if got := AsFailure(Explain(ctx, err)); got == nil || got.Kind != Cancelled {
 		t.Errorf("cancellation explained as %v", got)
 	}
 }
