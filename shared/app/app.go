@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/urfave/cli/v3"
@@ -59,6 +60,10 @@ type Streams struct {
 // Main runs spec as the process and exits with its exit code.
 func Main(spec Spec) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// The first signal starts a graceful end of a few seconds; a second
+	// one (an impatient Ctrl-C) ends the process at once, as it would
+	// without this handler.
+	context.AfterFunc(ctx, stop)
 	code := Run(ctx, spec, os.Args, Streams{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})
 	stop()
 	os.Exit(code)
@@ -164,13 +169,12 @@ func serve(ctx context.Context, spec Spec, cmd *cli.Command, std Streams, versio
 		return FlagErrorf("log-level", "must be debug, info, warn or error; got %q. For example --log-level debug", cmd.String("log-level"))
 	}
 	logger := slog.New(slog.NewTextHandler(std.Stderr, &slog.HandlerOptions{Level: level}))
-	transport := cmd.String("transport")
-	if transport != "stdio" && transport != "http" {
-		return FlagErrorf("transport", "must be stdio or http; got %q. For example --transport http", transport)
+	transport, err := transportFrom(cmd)
+	if err != nil {
+		return usageError{err}
 	}
 	var access httpAccess
 	if transport == "http" {
-		var err error
 		access, err = httpAccessFrom(cmd.String("listen"), cmd.StringSlice("allow-origin"), cmd.String("http-token"), cmd.Bool("insecure-no-auth"), spec.EnvPrefix)
 		if err != nil {
 			return usageError{err}
@@ -190,9 +194,31 @@ func serve(ctx context.Context, spec Spec, cmd *cli.Command, std Streams, versio
 	return serveStdio(ctx, server, std, logger)
 }
 
+// serveStdio serves server on the standard streams until the input ends or
+// ctx is done (a signal). Either way every call read is answered before it
+// returns (see stdioTransport), within a few seconds.
 func serveStdio(ctx context.Context, server *mcp.Server, std Streams, logger *slog.Logger) error {
-	transport := &stdioTransport{in: std.Stdin, out: std.Stdout, logger: logger}
-	err := server.Run(ctx, transport)
+	end := newShutdown(shutdownGrace)
+	server.AddReceivingMiddleware(end.middleware)
+	transport := &stdioTransport{in: std.Stdin, out: std.Stdout, logger: logger, shutdown: end, stop: ctx}
+	// The session does not get ctx: on a signal the SDK would close it at
+	// once and write no more answers. The transport ends it instead.
+	ran := make(chan error, 1)
+	go func() { ran <- server.Run(context.WithoutCancel(ctx), transport) }()
+	var err error
+	select {
+	case err = <-ran:
+	case <-end.over():
+		// Past the grace and the answers' time, a handler that still holds
+		// the session (one that ignores its context) does not hold the
+		// process.
+		select {
+		case err = <-ran:
+		case <-time.After(shutdownAnswerWait):
+			logger.Warn("exiting with a handler still running")
+			return nil
+		}
+	}
 	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
 		return nil
 	}

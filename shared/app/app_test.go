@@ -35,6 +35,25 @@ func testSpec() Spec {
 			mcp.AddTool(server, &mcp.Tool{Name: "ping"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
 				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "pong"}}}, nil, nil
 			})
+			// Tools for the end of a session: one that finishes within the
+			// shutdown's grace, one that runs until it is cancelled, one that
+			// ignores cancellation.
+			mcp.AddTool(server, &mcp.Tool{Name: "sleep"}, func(ctx context.Context, _ *mcp.CallToolRequest, args struct{ Seconds float64 }) (*mcp.CallToolResult, any, error) {
+				select {
+				case <-time.After(time.Duration(args.Seconds * float64(time.Second))):
+					return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "slept"}}}, nil, nil
+				case <-ctx.Done():
+					return nil, nil, context.Cause(ctx)
+				}
+			})
+			mcp.AddTool(server, &mcp.Tool{Name: "hang"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+				<-ctx.Done()
+				return nil, nil, context.Cause(ctx)
+			})
+			mcp.AddTool(server, &mcp.Tool{Name: "stuck"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+				time.Sleep(time.Hour)
+				return nil, nil, errors.New("woke up")
+			})
 			return server, nil
 		},
 	}

@@ -38,15 +38,29 @@ const (
 	maxExactInteger = 1 << 53
 )
 
+// The end of a stdio session. The SDK stops writing answers as soon as Read
+// returns an error: at the end of input it would drop the answer of every
+// request already read (a client that pipes its requests in and closes its
+// end got nothing), and on a signal it would wait for calls it can no longer
+// answer. So Read reports the end of input only once every call it passed on
+// has been answered: by its handler within the shutdown's grace, or else by
+// the shutdown's middleware with a "server shutting down" error. A signal
+// (stop ending) stops the reading of input and ends the session the same way.
+
 // stdioTransport serves MCP over newline-delimited JSON on in and out.
 type stdioTransport struct {
 	in     io.Reader
 	out    io.Writer
 	logger *slog.Logger
+	// shutdown, whose middleware the server runs, is begun when the input
+	// ends or stop is done.
+	shutdown *shutdown
+	stop     context.Context
 }
 
 func (t *stdioTransport) Connect(context.Context) (mcp.Connection, error) {
-	c := &lineConn{out: t.out, logger: t.logger, lines: make(chan lineOrErr), closed: make(chan struct{})}
+	c := &lineConn{out: t.out, logger: t.logger, lines: make(chan lineOrErr), closed: make(chan struct{}),
+		shutdown: t.shutdown, stop: t.stop, unanswered: map[jsonrpc.ID]bool{}}
 	go c.readLines(t.in)
 	return c, nil
 }
@@ -67,6 +81,15 @@ type lineConn struct {
 	closeOnce sync.Once
 
 	writeMu sync.Mutex
+
+	shutdown *shutdown
+	stop     context.Context
+
+	mu sync.Mutex
+	// unanswered holds the ids of the calls passed on and not answered yet.
+	unanswered map[jsonrpc.ID]bool
+	// allAnswered, when not nil, is closed as unanswered empties.
+	allAnswered chan struct{}
 }
 
 // readLines sends each line of in to c.lines, cut to maxLineBytes (the rest
@@ -119,10 +142,16 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			return nil, ctx.Err()
 		case <-c.closed:
 			return nil, io.EOF
+		case <-c.stop.Done():
+			return nil, c.end(stopReason(c.stop), io.EOF)
 		case next = <-c.lines:
 		}
 		if next.err != nil {
-			return nil, next.err
+			reason := "its input ended"
+			if !errors.Is(next.err, io.EOF) {
+				reason = "its input failed"
+			}
+			return nil, c.end(reason, next.err)
 		}
 		if next.tooLong {
 			c.refuse(ctx, nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("message is over %d bytes", maxLineBytes))
@@ -137,9 +166,54 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			}
 			continue
 		}
+		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+			c.mu.Lock()
+			// An id reused while its call runs stays one entry: the SDK
+			// refuses the second call, answering it with id null.
+			c.unanswered[req.ID] = true
+			c.mu.Unlock()
+		}
 		if msg != nil {
 			return msg, nil
 		}
+	}
+}
+
+// end begins the shutdown and returns err, the session's end, once every
+// call passed on has been answered, or once the shutdown is over should
+// some answer never be written (a client that no longer reads).
+func (c *lineConn) end(reason string, err error) error {
+	c.shutdown.begin(reason)
+	c.mu.Lock()
+	waiting := len(c.unanswered)
+	if waiting > 0 && c.allAnswered == nil {
+		c.allAnswered = make(chan struct{})
+	}
+	all := c.allAnswered
+	c.mu.Unlock()
+	if waiting == 0 {
+		return err
+	}
+	c.logger.Info("stopping: answering the calls in flight first", "reason", reason, "calls", waiting, "grace", c.shutdown.grace)
+	select {
+	case <-all:
+	case <-c.shutdown.over():
+		c.logger.Warn("stopping with calls unanswered: their answers could not be written", "reason", reason)
+	}
+	return err
+}
+
+// answered records that the call id has its answer written.
+func (c *lineConn) answered(id jsonrpc.ID) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.unanswered[id] {
+		return
+	}
+	delete(c.unanswered, id)
+	if len(c.unanswered) == 0 && c.allAnswered != nil {
+		close(c.allAnswered)
+		c.allAnswered = nil
 	}
 }
 
@@ -161,9 +235,20 @@ func (c *lineConn) refuse(ctx context.Context, id json.RawMessage, code int64, m
 }
 
 func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
-	if resp, ok := msg.(*jsonrpc.Response); ok && resp.Error == nil && len(resp.Result) > 0 && resp.ID.IsValid() {
+	resp, ok := msg.(*jsonrpc.Response)
+	if !ok {
+		return c.writeMessage(ctx, msg)
+	}
+	// Answered once written (or failing to be), so that the session never
+	// ends with an answer on its way out.
+	defer c.answered(resp.ID)
+	if resp.Error == nil && len(resp.Result) > 0 && resp.ID.IsValid() {
 		return c.writeResult(ctx, resp)
 	}
+	return c.writeMessage(ctx, msg)
+}
+
+func (c *lineConn) writeMessage(ctx context.Context, msg jsonrpc.Message) error {
 	data, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {
 		return err
