@@ -113,6 +113,11 @@ func (a httpAccess) guard(next http.Handler) http.Handler {
 				http.Error(w, "Forbidden: requests from the web page at this Origin are refused; the server's operator can allow it with --allow-origin", http.StatusForbidden)
 				return
 			}
+			allowCORS(w.Header(), origin)
+			if isPreflight(r) {
+				answerPreflight(w, r)
+				return
+			}
 		}
 		if a.token != "" {
 			given, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
@@ -131,12 +136,9 @@ func (a httpAccess) guard(next http.Handler) http.Handler {
 // liveness probe at /healthz that needs no token and tells nothing. The
 // go-sdk handler also rejects requests whose Host is not local when they
 // arrive on a loopback address (DNS rebinding).
-func httpHandler(server *mcp.Server, logger *slog.Logger, access httpAccess) http.Handler {
+func httpHandler(server *mcp.Server, logger *slog.Logger, access httpAccess, calls *httpCalls) http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", access.guard(mcp.NewStreamableHTTPHandler(
-		func(*http.Request) *mcp.Server { return server },
-		&mcp.StreamableHTTPOptions{Stateless: true, Logger: SDKLogger(logger)},
-	)))
+	mux.Handle("/mcp", access.guard(newMCPHTTP(server, logger, calls)))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = w.Write([]byte("ok\n"))
@@ -144,21 +146,43 @@ func httpHandler(server *mcp.Server, logger *slog.Logger, access httpAccess) htt
 	return mux
 }
 
-// serveHTTP listens on addr and serves httpHandler until ctx is done, then
-// shuts down gracefully, giving calls in flight 10 seconds to finish.
+// httpShutdownGrace is how long calls in flight at shutdown may run on to
+// finish by themselves before they are stopped with a "server shutting
+// down" answer.
+const httpShutdownGrace = 2 * time.Second
+
+// serveHTTP listens on addr and serves httpHandler until ctx is done. Then
+// it stops taking calls, gives the calls in flight httpShutdownGrace to
+// finish, stops those still running (each still gets an answer: its result
+// or a "server shutting down" error), and returns once every answer is out.
 func serveHTTP(ctx context.Context, server *mcp.Server, addr string, access httpAccess, logger *slog.Logger) error {
 	listener, err := net.Listen("tcp", addr)
 	if err != nil {
 		return FlagErrorf("listen", "cannot listen on %s: %v. For example --listen 127.0.0.1:8080", addr, err)
 	}
 	logger.Info("serving MCP over Streamable HTTP", "url", "http://"+listener.Addr().String()+"/mcp", "bearer_token_required", access.token != "")
-	return Serve(ctx, listener, httpHandler(server, logger, access), logger)
+	return serveMCP(ctx, listener, server, access, logger, httpShutdownGrace)
+}
+
+// serveMCP is serveHTTP on a listener, with the shutdown grace to use.
+func serveMCP(ctx context.Context, listener net.Listener, server *mcp.Server, access httpAccess, logger *slog.Logger, grace time.Duration) error {
+	calls := newHTTPCalls(logger)
+	return serveDraining(ctx, listener, httpHandler(server, logger, access, calls), logger, func() {
+		// Runs once; Shutdown's own deadline bounds what follows.
+		time.AfterFunc(grace, calls.shutDown)
+	})
 }
 
 // Serve serves handler on listener until ctx is done, then shuts down
 // gracefully, giving requests in flight 10 seconds to finish. The loopback
 // stand-ins (the sample GraphQL API, the capture-API fake) use it too.
 func Serve(ctx context.Context, listener net.Listener, handler http.Handler, logger *slog.Logger) error {
+	return serveDraining(ctx, listener, handler, logger, func() {})
+}
+
+// serveDraining is Serve with drain called as shutdown starts, while
+// requests in flight are waited for.
+func serveDraining(ctx context.Context, listener net.Listener, handler http.Handler, logger *slog.Logger, drain func()) error {
 	httpServer := &http.Server{
 		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -172,6 +196,7 @@ func Serve(ctx context.Context, listener net.Listener, handler http.Handler, log
 	case <-ctx.Done():
 	}
 	logger.Info("shutting down")
+	drain()
 	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	if err := httpServer.Shutdown(shutdownCtx); err != nil {

@@ -39,7 +39,8 @@ func post(t *testing.T, url string, headers map[string]string) (int, string) {
 func serveTest(t *testing.T, access httpAccess) string {
 	t.Helper()
 	server := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
-	srv := httptest.NewServer(httpHandler(server, slog.New(slog.DiscardHandler), access))
+	logger := slog.New(slog.DiscardHandler)
+	srv := httptest.NewServer(httpHandler(server, logger, access, newHTTPCalls(logger)))
 	t.Cleanup(srv.Close)
 	return srv.URL
 }
@@ -135,5 +136,71 @@ func TestHTTPListenNeedsToken(t *testing.T) {
 	}
 	if _, err := httpAccessFrom("0.0.0.0:0", nil, "", true, "TEST"); err != nil {
 		t.Errorf("--insecure-no-auth: %v", err)
+	}
+}
+
+// TestHTTPCORS: a page of an allowed origin (listed, or local) gets its
+// preflight answered, with the transport's headers allowed, and can read
+// answers, the session and protocol-version headers and a 401's challenge;
+// a page of any other origin gets 403 and no CORS header, preflight or not.
+func TestHTTPCORS(t *testing.T) {
+	const token = "0123456789abcdef0123"
+	access, err := httpAccessFrom("127.0.0.1:0", []string{"https://app.example.com"}, token, false, "TEST")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := serveTest(t, access)
+	send := func(method, origin string, headers map[string]string) *http.Response {
+		t.Helper()
+		body := io.Reader(nil)
+		if method == http.MethodPost {
+			body = strings.NewReader(initialize)
+		}
+		req, err := http.NewRequest(method, url+"/mcp", body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Origin", origin)
+		for k, v := range headers {
+			req.Header.Set(k, v)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp
+	}
+	preflight := map[string]string{"Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization,content-type,mcp-protocol-version"}
+	for _, origin := range []string{"https://app.example.com", "http://localhost:5173"} {
+		resp := send(http.MethodOptions, origin, preflight)
+		h := resp.Header
+		if resp.StatusCode != http.StatusNoContent || h.Get("Access-Control-Allow-Origin") != origin ||
+			!strings.Contains(h.Get("Access-Control-Allow-Methods"), "POST") || h.Get("Access-Control-Allow-Headers") != corsAllowHeaders ||
+			!strings.Contains(h.Get("Vary"), "Origin") {
+			t.Errorf("preflight from %s: HTTP %d %v", origin, resp.StatusCode, h)
+		}
+		for _, auth := range []string{"", "Bearer " + token} {
+			resp = send(http.MethodPost, origin, map[string]string{"Authorization": auth, "Content-Type": "application/json", "Accept": "application/json, text/event-stream"})
+			want := http.StatusOK
+			if auth == "" {
+				want = http.StatusUnauthorized
+			}
+			h = resp.Header
+			if resp.StatusCode != want || h.Get("Access-Control-Allow-Origin") != origin || h.Get("Access-Control-Expose-Headers") != corsExposeHeaders {
+				t.Errorf("POST from %s (Authorization %q): HTTP %d %v", origin, auth, resp.StatusCode, h)
+			}
+		}
+	}
+	resp := send(http.MethodOptions, "https://app.example.com", map[string]string{"Access-Control-Request-Method": "POST", "Access-Control-Request-Private-Network": "true"})
+	if resp.Header.Get("Access-Control-Allow-Private-Network") != "true" {
+		t.Errorf("private-network preflight: %v", resp.Header)
+	}
+	for _, method := range []string{http.MethodOptions, http.MethodPost} {
+		resp := send(method, "https://evil.example.com", preflight)
+		if resp.StatusCode != http.StatusForbidden || resp.Header.Get("Access-Control-Allow-Origin") != "" || resp.Header.Get("Access-Control-Allow-Methods") != "" {
+			t.Errorf("%s from another origin: HTTP %d %v", method, resp.StatusCode, resp.Header)
+		}
 	}
 }

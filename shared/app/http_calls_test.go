@@ -1,0 +1,425 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// blockingServer has a tool "block" that reports each start on started and
+// then waits for its context to end, reporting the cause on stopped, or
+// for release, answering "released"; and "big", which answers text of
+// the size it is asked for, sending a progress notification first when
+// the client asks for them.
+type blockingServer struct {
+	server  *mcp.Server
+	started chan struct{}
+	stopped chan error
+	release chan struct{}
+}
+
+func newBlockingServer() *blockingServer {
+	b := &blockingServer{started: make(chan struct{}, 10), stopped: make(chan error, 10), release: make(chan struct{})}
+	b.server = mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
+	mcp.AddTool(b.server, &mcp.Tool{Name: "block"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		b.started <- struct{}{}
+		select {
+		case <-ctx.Done():
+			b.stopped <- context.Cause(ctx)
+			return nil, nil, errors.New("block was cancelled")
+		case <-b.release:
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "released"}}}, nil, nil
+		}
+	})
+	type bigArgs struct {
+		Bytes int `json:"bytes"`
+	}
+	mcp.AddTool(b.server, &mcp.Tool{Name: "big"}, func(ctx context.Context, req *mcp.CallToolRequest, args bigArgs) (*mcp.CallToolResult, any, error) {
+		if token := req.Params.GetProgressToken(); token != nil {
+			_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Message: "working"})
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Repeat("x", args.Bytes)}}}, nil, nil
+	})
+	return b
+}
+
+// awaitStart waits for the tool to start; the deadline is a safety net.
+func awaitStart(t *testing.T, b *blockingServer) {
+	t.Helper()
+	select {
+	case <-b.started:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the tool never started")
+	}
+}
+
+// awaitStop waits for the tool's context to end and returns the cause.
+func awaitStop(t *testing.T, b *blockingServer) error {
+	t.Helper()
+	select {
+	case cause := <-b.stopped:
+		return cause
+	case <-time.After(10 * time.Second):
+		t.Fatal("the tool's context was not cancelled")
+		return nil
+	}
+}
+
+func serveBlocking(t *testing.T, b *blockingServer) (string, *httpCalls) {
+	t.Helper()
+	logger := slog.New(slog.DiscardHandler)
+	calls := newHTTPCalls(logger)
+	srv := httptest.NewServer(httpHandler(b.server, logger, httpAccess{}, calls))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/mcp", calls
+}
+
+// rpcPost posts one JSON-RPC message to url as a client of the Streamable
+// HTTP transport would.
+func rpcPost(ctx context.Context, url, body string, headers map[string]string) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	return http.DefaultClient.Do(req)
+}
+
+const callBlock = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"block","arguments":{}}}`
+
+// TestHTTPClientGoneCancelsCall: a client that closes its connection
+// mid-call stops the call's handler at once (the go-sdk's stateless handler
+// alone leaves it running to its own end).
+func TestHTTPClientGoneCancelsCall(t *testing.T) {
+	b := newBlockingServer()
+	url, _ := serveBlocking(t, b)
+	ctx, abort := context.WithCancel(context.Background())
+	posted := make(chan error, 1)
+	go func() {
+		resp, err := rpcPost(ctx, url, callBlock, nil)
+		if err == nil {
+			_, err = io.ReadAll(resp.Body)
+			resp.Body.Close()
+		}
+		posted <- err
+	}()
+	awaitStart(t, b)
+	abort()
+	if cause := awaitStop(t, b); !errors.Is(cause, context.Canceled) {
+		t.Errorf("the handler's context ended with %v, want context.Canceled (the client went away)", cause)
+	}
+	if err := <-posted; !errors.Is(err, context.Canceled) {
+		t.Errorf("the aborted POST: %v", err)
+	}
+}
+
+// TestHTTPCancelledNotification: notifications/cancelled, which reaches a
+// stateless server in a POST of its own, stops the call it names from the
+// same client, which still gets an answer; the same id from another client,
+// or an id that two calls of one client share, stops nothing.
+func TestHTTPCancelledNotification(t *testing.T) {
+	b := newBlockingServer()
+	url, calls := serveBlocking(t, b)
+	answers := make(chan string, 3)
+	call := func(ua string) {
+		resp, err := rpcPost(context.Background(), url, callBlock, map[string]string{"User-Agent": ua})
+		if err != nil {
+			answers <- err.Error()
+			return
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		answers <- string(body)
+	}
+	cancel := func(ua string) {
+		t.Helper()
+		resp, err := rpcPost(context.Background(), url, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"user pressed Esc"}}`, map[string]string{"User-Agent": ua})
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusAccepted {
+			t.Errorf("notifications/cancelled: HTTP %d", resp.StatusCode)
+		}
+	}
+
+	go call("client-a")
+	go call("client-b")
+	awaitStart(t, b)
+	awaitStart(t, b)
+	cancel("client-c") // nobody's call
+	cancel("client-a")
+	if cause := awaitStop(t, b); !errors.Is(cause, errClientCancelled) {
+		t.Errorf("the handler's context ended with %v, want %v", cause, errClientCancelled)
+	}
+	if answer := <-answers; !strings.Contains(answer, `"id":7`) || !strings.Contains(answer, "cancelled") {
+		t.Errorf("the cancelled call's answer: %s", answer)
+	}
+
+	// client-b's call runs on; a second call of client-b with the same id
+	// makes its cancellation ambiguous, so nothing is stopped.
+	go call("client-b")
+	awaitStart(t, b)
+	cancel("client-b")
+	if n := calls.inFlight(); n != 2 {
+		t.Errorf("%d calls in flight after an ambiguous cancellation, want 2", n)
+	}
+	close(b.release)
+	for range 2 {
+		if answer := <-answers; !strings.Contains(answer, "released") {
+			t.Errorf("a call that was not cancelled: %s", answer)
+		}
+	}
+	select {
+	case cause := <-b.stopped:
+		t.Errorf("a call was stopped: %v", cause)
+	default:
+	}
+}
+
+// TestHTTPGoClientCancel: the go-sdk's own client, cancelling a call's
+// context, stops the server's handler.
+func TestHTTPGoClientCancel(t *testing.T) {
+	b := newBlockingServer()
+	url, _ := serveBlocking(t, b)
+	client := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil)
+	session, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer session.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	called := make(chan error, 1)
+	go func() {
+		_, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "block"})
+		called <- err
+	}()
+	awaitStart(t, b)
+	cancel()
+	if cause := awaitStop(t, b); cause == nil {
+		t.Error("no cause")
+	}
+	if err := <-called; !errors.Is(err, context.Canceled) {
+		t.Errorf("CallTool: %v", err)
+	}
+}
+
+// syncLog is a log sink tests can wait on.
+type syncLog struct {
+	mu      sync.Mutex
+	buf     bytes.Buffer
+	changed chan struct{}
+}
+
+func newSyncLog() *syncLog { return &syncLog{changed: make(chan struct{}, 1)} }
+
+func (l *syncLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	select {
+	case l.changed <- struct{}{}:
+	default:
+	}
+	return l.buf.Write(p)
+}
+
+func (l *syncLog) await(t *testing.T, text string) {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		l.mu.Lock()
+		found := strings.Contains(l.buf.String(), text)
+		l.mu.Unlock()
+		if found {
+			return
+		}
+		select {
+		case <-l.changed:
+		case <-deadline:
+			t.Fatalf("the log never said %q", text)
+		}
+	}
+}
+
+// startServing runs serveMCP on a loopback listener until the returned
+// stop is called; stop returns serveMCP's error.
+func startServing(t *testing.T, server *mcp.Server, grace time.Duration, log io.Writer) (string, func() error) {
+	t.Helper()
+	listener, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() {
+		served <- serveMCP(ctx, listener, server, httpAccess{}, slog.New(slog.NewTextHandler(log, nil)), grace)
+	}()
+	stop := func() error {
+		cancel()
+		select {
+		case err := <-served:
+			return err
+		case <-time.After(15 * time.Second):
+			t.Fatal("the server did not stop")
+			return nil
+		}
+	}
+	t.Cleanup(func() { cancel() })
+	return "http://" + listener.Addr().String() + "/mcp", stop
+}
+
+func connectGo(t *testing.T, url string) *mcp.ClientSession {
+	t.Helper()
+	client := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil)
+	session, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { session.Close() })
+	return session
+}
+
+// TestHTTPShutdownAnswersCalls: when the server is stopped, a call still
+// running after the grace gets a "server shutting down" tool error (not an
+// empty reply), and the server returns once it is out.
+func TestHTTPShutdownAnswersCalls(t *testing.T) {
+	b := newBlockingServer()
+	url, stop := startServing(t, b.server, 0, io.Discard)
+	session := connectGo(t, url)
+	called := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		res, err := session.CallTool(context.Background(), &mcp.CallToolParams{Name: "block"})
+		if err != nil {
+			t.Errorf("CallTool: %v", err)
+		}
+		called <- res
+	}()
+	awaitStart(t, b)
+	if err := stop(); err != nil {
+		t.Errorf("serve: %v", err)
+	}
+	res := <-called
+	if res == nil || !res.IsError || !strings.Contains(httpToolText(res), "server shutting down") {
+		t.Errorf("the call in flight got %+v, want a server shutting down tool error", res)
+	}
+	if cause := awaitStop(t, b); !errors.Is(cause, errHTTPShutdown) {
+		t.Errorf("the handler's context ended with %v", cause)
+	}
+}
+
+// TestHTTPShutdownKeepsResults: a call that finishes within the grace
+// gets its own result.
+func TestHTTPShutdownKeepsResults(t *testing.T) {
+	b := newBlockingServer()
+	log := newSyncLog()
+	url, stop := startServing(t, b.server, time.Hour, log)
+	session := connectGo(t, url)
+	called := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		res, err := session.CallTool(context.Background(), &mcp.CallToolParams{Name: "block"})
+		if err != nil {
+			t.Errorf("CallTool: %v", err)
+		}
+		called <- res
+	}()
+	awaitStart(t, b)
+	stopped := make(chan error, 1)
+	go func() { stopped <- stop() }()
+	log.await(t, "shutting down")
+	close(b.release)
+	if res := <-called; res == nil || res.IsError || httpToolText(res) != "released" {
+		t.Errorf("the call in flight got %+v, want its own result", res)
+	}
+	if err := <-stopped; err != nil {
+		t.Errorf("serve: %v", err)
+	}
+}
+
+func httpToolText(res *mcp.CallToolResult) string {
+	var texts []string
+	for _, c := range res.Content {
+		if text, ok := c.(*mcp.TextContent); ok {
+			texts = append(texts, text.Text)
+		}
+	}
+	return strings.Join(texts, "\n")
+}
+
+// TestHTTPTooLarge: a body over 4 MiB gets 413 with a JSON-RPC error that
+// names the limit, not a plain-text line.
+func TestHTTPTooLarge(t *testing.T) {
+	url, _ := serveBlocking(t, newBlockingServer())
+	big := `{"jsonrpc":"2.0","method":"tools/call","params":{"name":"big","arguments":{"pad":"` + strings.Repeat("a", mcp.DefaultMaxRequestBodyBytes) + `"}},"id":1}`
+	resp, err := rpcPost(context.Background(), url, big, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var answer struct {
+		Error struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&answer)
+	if resp.StatusCode != http.StatusRequestEntityTooLarge || resp.Header.Get("Content-Type") != "application/json" || err != nil ||
+		answer.Error.Code != -32600 || !strings.Contains(answer.Error.Message, "limit of 4194304 bytes (4 MiB)") {
+		t.Errorf("HTTP %d %s: %+v (%v)", resp.StatusCode, resp.Header.Get("Content-Type"), answer, err)
+	}
+}
+
+// TestHTTPJSONUnlessProgress: a call is answered as one JSON body, however
+// large (an SSE event over 1 MiB is more than some SDKs read), unless the
+// client asked for progress notifications, which need the SSE stream.
+func TestHTTPJSONUnlessProgress(t *testing.T) {
+	url, _ := serveBlocking(t, newBlockingServer())
+	const size = 3 << 20
+	for _, tt := range []struct {
+		meta        string
+		contentType string
+		progress    bool
+	}{
+		{``, "application/json", false},
+		{`,"_meta":{"progressToken":"p1"}`, "text/event-stream", true},
+	} {
+		body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"big","arguments":{"bytes":` + "3145728" + `}` + tt.meta + `}}`
+		resp, err := rpcPost(context.Background(), url, body, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if got := resp.Header.Get("Content-Type"); got != tt.contentType {
+			t.Errorf("meta %q: Content-Type %q, want %q", tt.meta, got, tt.contentType)
+		}
+		if !bytes.Contains(data, bytes.Repeat([]byte("x"), size)) {
+			t.Errorf("meta %q: the %d-byte result is not in the answer (%d bytes)", tt.meta, size, len(data))
+		}
+		if got := bytes.Contains(data, []byte("notifications/progress")); got != tt.progress {
+			t.Errorf("meta %q: progress notification sent: %v, want %v", tt.meta, got, tt.progress)
+		}
+	}
+	// And the go-sdk client reads both.
+	session := connectGo(t, url)
+	res, err := session.CallTool(context.Background(), &mcp.CallToolParams{Name: "big", Arguments: map[string]any{"bytes": size}})
+	if err != nil || len(httpToolText(res)) != size {
+		t.Errorf("go-sdk client: %v", err)
+	}
+}

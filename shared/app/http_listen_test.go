@@ -1,0 +1,56 @@
+package app
+
+import (
+	"context"
+	"io"
+	"strings"
+	"testing"
+)
+
+// TestListenFlag: a --listen without its port says the port is missing (not
+// "not a loopback address"); --listen alone serves HTTP, and --listen with
+// an explicit --transport stdio is refused naming both.
+func TestListenFlag(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		env  map[string]string
+		want string
+	}{
+		{[]string{"--transport", "http", "--listen", "127.0.0.1"}, nil, `testmcp: --listen (TESTMCP_LISTEN) has no port: "127.0.0.1" is a host alone; give host:port. For example --listen 127.0.0.1:8080`},
+		{[]string{"--listen", "localhost"}, nil, `has no port: "localhost" is a host alone; give host:port. For example --listen localhost:8080`},
+		{[]string{"--listen", "[::1]"}, nil, `For example --listen [::1]:8080`},
+		{[]string{"--listen", "127.0.0.1:"}, nil, `has no port: "127.0.0.1:" ends with a colon. For example --listen 127.0.0.1:8080`},
+		{[]string{"--listen", "::1:8080"}, nil, `must be host:port with an IPv6 host in brackets; got "::1:8080". For example --listen [::1]:8080`},
+		{nil, map[string]string{"TESTMCP_LISTEN": "127.0.0.1"}, `has no port`},
+		{[]string{"--transport", "stdio", "--listen", "127.0.0.1:9000"}, nil, `--listen (TESTMCP_LISTEN) is 127.0.0.1:9000, an address to serve Streamable HTTP on, but --transport is stdio: remove --listen to serve over stdio, or use --transport http`},
+		{[]string{"--listen", "127.0.0.1:9000"}, map[string]string{"TESTMCP_TRANSPORT": "stdio"}, `but --transport is stdio`},
+		{[]string{"--listen", "0.0.0.0:0"}, nil, "not a loopback address"}, // --listen alone is HTTP, so its rules apply
+	} {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			for k, v := range tt.env {
+				t.Setenv(k, v)
+			}
+			var stderr strings.Builder
+			code := Run(context.Background(), testSpec(), append([]string{"testmcp"}, tt.args...), Streams{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &stderr})
+			if code != exitUsage || !strings.Contains(stderr.String(), tt.want) || strings.Count(stderr.String(), "\n") != 1 {
+				t.Errorf("%v %v: exit %d, stderr %q; want %d and %q", tt.args, tt.env, code, stderr.String(), exitUsage, tt.want)
+			}
+		})
+	}
+}
+
+// TestListenImpliesHTTP: --listen with no --transport serves Streamable
+// HTTP there: the server logs its URL and stops on the context's end.
+func TestListenImpliesHTTP(t *testing.T) {
+	log := newSyncLog()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int, 1)
+	go func() {
+		done <- Run(ctx, testSpec(), []string{"testmcp", "--listen", "127.0.0.1:0"}, Streams{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: log})
+	}()
+	log.await(t, "serving MCP over Streamable HTTP")
+	cancel()
+	if code := <-done; code != exitOK {
+		t.Errorf("exit %d", code)
+	}
+}
