@@ -146,30 +146,26 @@ func httpHandler(server *mcp.Server, logger *slog.Logger, access httpAccess, cal
 	return mux
 }
 
-// httpShutdownGrace is how long calls in flight at shutdown may run on to
-// finish by themselves before they are stopped with a "server shutting
-// down" answer.
-const httpShutdownGrace = 2 * time.Second
-
 // serveHTTP listens on addr and serves httpHandler until ctx is done. Then
-// it stops taking calls, gives the calls in flight httpShutdownGrace to
-// finish, stops those still running (each still gets an answer: its result
-// or a "server shutting down" error), and returns once every answer is out.
+// it stops taking connections and ends as stdio does: calls in flight have
+// shutdownGrace to finish, those still running are answered with a "server
+// shutting down" error (see shutdown), and it returns once every answer is
+// out.
 func serveHTTP(ctx context.Context, server *mcp.Server, addr string, access httpAccess, logger *slog.Logger) error {
 	listener, err := net.Listen("tcp", addr)
 	if err != nil {
 		return FlagErrorf("listen", "cannot listen on %s: %v. For example --listen 127.0.0.1:8080", addr, err)
 	}
 	logger.Info("serving MCP over Streamable HTTP", "url", "http://"+listener.Addr().String()+"/mcp", "bearer_token_required", access.token != "")
-	return serveMCP(ctx, listener, server, access, logger, httpShutdownGrace)
+	return serveMCP(ctx, listener, server, access, logger, shutdownGrace)
 }
 
 // serveMCP is serveHTTP on a listener, with the shutdown grace to use.
 func serveMCP(ctx context.Context, listener net.Listener, server *mcp.Server, access httpAccess, logger *slog.Logger, grace time.Duration) error {
-	calls := newHTTPCalls(logger)
-	return serveDraining(ctx, listener, httpHandler(server, logger, access, calls), logger, func() {
-		// Runs once; Shutdown's own deadline bounds what follows.
-		time.AfterFunc(grace, calls.shutDown)
+	end := newShutdown(grace)
+	server.AddReceivingMiddleware(end.middleware)
+	return serveDraining(ctx, listener, httpHandler(server, logger, access, newHTTPCalls(logger)), logger, func() {
+		end.begin(stopReason(ctx))
 	})
 }
 

@@ -23,13 +23,13 @@ import (
 // notifications/cancelled (a POST of its own, so another session) finds
 // nothing to cancel, and at shutdown nothing tells a long call to stop. The
 // HTTP layer here tracks every call it passes on and ties its handler's
-// context back to the client and to the server's shutdown.
+// context back to its client. (Shutdown is the transport-neutral shutdown's,
+// as on stdio.)
 
 // Causes a call's context is cancelled with.
 var (
 	errClientCancelled = errors.New("the client cancelled the call")
 	errClientGone      = errors.New("the client closed its connection")
-	errHTTPShutdown    = errors.New("server shutting down")
 )
 
 // maxTrackedIDLen bounds the request ids kept for notifications/cancelled;
@@ -56,10 +56,9 @@ type callKey struct {
 type httpCalls struct {
 	logger *slog.Logger
 
-	mu       sync.Mutex
-	calls    map[*httpCall]struct{}
-	byKey    map[callKey][]*httpCall
-	shutdown bool // set once the server shuts down: new calls are stopped at once
+	mu    sync.Mutex
+	calls map[*httpCall]struct{}
+	byKey map[callKey][]*httpCall
 }
 
 func newHTTPCalls(logger *slog.Logger) *httpCalls {
@@ -79,11 +78,7 @@ func (c *httpCalls) start(r *http.Request, key callKey, tracked bool) (context.C
 	if tracked {
 		c.byKey[key] = append(c.byKey[key], call)
 	}
-	shutdown := c.shutdown
 	c.mu.Unlock()
-	if shutdown {
-		cancel(errHTTPShutdown)
-	}
 	done := func() {
 		c.mu.Lock()
 		delete(c.calls, call)
@@ -129,24 +124,6 @@ func (c *httpCalls) cancelByClient(key callKey) {
 	}
 }
 
-// shutDown stops every call in flight, and every call that comes later,
-// with errHTTPShutdown.
-func (c *httpCalls) shutDown() {
-	c.mu.Lock()
-	c.shutdown = true
-	calls := make([]*httpCall, 0, len(c.calls))
-	for call := range c.calls {
-		calls = append(calls, call)
-	}
-	c.mu.Unlock()
-	if len(calls) > 0 {
-		c.logger.Info("stopping calls still running", "calls", len(calls))
-	}
-	for _, call := range calls {
-		call.cancel(errHTTPShutdown)
-	}
-}
-
 // inFlight reports how many calls are running, for tests.
 func (c *httpCalls) inFlight() int {
 	c.mu.Lock()
@@ -155,8 +132,7 @@ func (c *httpCalls) inFlight() int {
 }
 
 // middleware gives a request handler a context that ends when its HTTP
-// call is cancelled (the SDK's does not), and turns a call stopped by
-// shutdown into an answer that says so.
+// call is cancelled, which the SDK's does not.
 func (c *httpCalls) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		call, ok := ctx.Value(httpCallContextKey{}).(*httpCall)
@@ -167,24 +143,7 @@ func (c *httpCalls) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		defer cancel(nil)
 		stop := context.AfterFunc(call.ctx, func() { cancel(context.Cause(call.ctx)) })
 		defer stop()
-		res, err := next(ctx, method, req)
-		if !errors.Is(context.Cause(ctx), errHTTPShutdown) {
-			return res, err
-		}
-		// A call that finished despite the shutdown keeps its answer; one
-		// that was stopped says why, not "cancelled", so that the client
-		// knows to call again once the server is back.
-		message := fmt.Sprintf("server shutting down: %s was stopped before it finished; call it again once the server is back", method)
-		if method == "tools/call" {
-			if result, ok := res.(*mcp.CallToolResult); err == nil && ok && !result.IsError {
-				return res, nil
-			}
-			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: message}}}, nil
-		}
-		if err == nil {
-			return res, nil
-		}
-		return nil, errors.New(message)
+		return next(ctx, method, req)
 	}
 }
 

@@ -319,7 +319,7 @@ func TestHTTPShutdownAnswersCalls(t *testing.T) {
 	if res == nil || !res.IsError || !strings.Contains(httpToolText(res), "server shutting down") {
 		t.Errorf("the call in flight got %+v, want a server shutting down tool error", res)
 	}
-	if cause := awaitStop(t, b); !errors.Is(cause, errHTTPShutdown) {
+	if cause := awaitStop(t, b); !errors.Is(cause, errShuttingDown) {
 		t.Errorf("the handler's context ended with %v", cause)
 	}
 }
