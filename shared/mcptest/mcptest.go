@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -134,6 +135,9 @@ func (c *outputCheck) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			return result, err
 		}
 		name := params.Name
+		for _, missing := range MissingFromText(res) {
+			c.t.Errorf("%s: structured content's %s is not in the text content, which is all that some clients show the model", name, missing)
+		}
 		if schema := c.schema(ctx, name); schema != nil {
 			if verr := schema.Validate(res.StructuredContent); verr != nil {
 				raw, _ := json.Marshal(res.StructuredContent)
@@ -201,6 +205,17 @@ func Text(res *mcp.CallToolResult) string {
 		}
 	}
 	return strings.Join(parts, "\n")
+}
+
+// LastText is a result's last text block: where a tool that writes a
+// summary first puts the body, schema or view itself.
+func LastText(res *mcp.CallToolResult) string {
+	for i := len(res.Content) - 1; i >= 0; i-- {
+		if tc, ok := res.Content[i].(*mcp.TextContent); ok {
+			return tc.Text
+		}
+	}
+	return ""
 }
 
 // Structured decodes a result's structured content as a JSON object.
@@ -363,4 +378,69 @@ func buildBinary(name, pkg string) (binary, dir string, err error) {
 		return "", "", fmt.Errorf("building %s: %w", name, err)
 	}
 	return binary, dir, nil
+}
+
+// MissingFromText returns the leaves of res's structured content (as
+// "path = value") that its text content does not carry: a client that
+// reads only text must see every value. A leaf is carried when a text block
+// that is a JSON object has the same value at the same path, or, for a
+// non-empty string, when a text block holds the string as it is (a body or
+// a schema in a block of its own, a value in a summary line).
+func MissingFromText(res *mcp.CallToolResult) []string {
+	if res.StructuredContent == nil {
+		return nil
+	}
+	var structured any
+	if raw, err := json.Marshal(res.StructuredContent); err != nil || json.Unmarshal(raw, &structured) != nil {
+		return []string{"(structured content that does not encode)"}
+	}
+	var texts []string
+	textLeaves := map[string]any{}
+	for _, c := range res.Content {
+		tc, ok := c.(*mcp.TextContent)
+		if !ok {
+			continue
+		}
+		texts = append(texts, tc.Text)
+		var block map[string]any
+		if json.Unmarshal([]byte(tc.Text), &block) == nil {
+			leaves(block, "", func(path string, v any) { textLeaves[path] = v })
+		}
+	}
+	var missing []string
+	leaves(structured, "", func(path string, v any) {
+		if got, ok := textLeaves[path]; ok && cmp.Equal(got, v) {
+			return
+		}
+		if s, ok := v.(string); ok && s != "" && slices.ContainsFunc(texts, func(t string) bool { return strings.Contains(t, s) }) {
+			return
+		}
+		raw, _ := json.Marshal(v)
+		missing = append(missing, fmt.Sprintf("%s = %.200s", path, raw))
+	})
+	return missing
+}
+
+// leaves calls visit with the path and value of every leaf of a decoded
+// JSON value: strings, numbers, booleans, nulls, and empty objects and
+// arrays (which say something too).
+func leaves(v any, path string, visit func(path string, v any)) {
+	switch n := v.(type) {
+	case map[string]any:
+		if len(n) == 0 && path != "" { // an empty result carries nothing
+			visit(path, n)
+		}
+		for key, child := range n {
+			leaves(child, path+"."+key, visit)
+		}
+	case []any:
+		if len(n) == 0 {
+			visit(path, n)
+		}
+		for i, child := range n {
+			leaves(child, fmt.Sprintf("%s[%d]", path, i), visit)
+		}
+	default:
+		visit(path, v)
+	}
 }

@@ -49,3 +49,50 @@ func TestConnectChecksOutputSchemas(t *testing.T) {
 		t.Fatalf("a result its schema forbids was not reported: %q", rec.errors)
 	}
 }
+
+// TestConnectChecksTextCarriesStructured: a result whose text content
+// lacks a value of its structured content fails the test that received it,
+// naming the value; mcptool's text (a summary, the rest as JSON, a body in
+// a block of its own) carries every one.
+func TestConnectChecksTextCarriesStructured(t *testing.T) {
+	type noArgs struct{}
+	type request struct {
+		ID      string              `json:"id"`
+		Headers map[string][]string `json:"headers"`
+		Size    int                 `json:"size"`
+		Body    string              `json:"body"`
+	}
+	out := request{ID: "r1", Headers: map[string][]string{"stripe-signature": {"t=1,v1=ab"}}, Size: 7, Body: "<b>&\u2028"}
+	server := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
+	mcptool.Register(server,
+		mcptool.Tool[noArgs, request]{Name: "summary_and_body", Handle: func(context.Context, *mcp.CallToolRequest, noArgs) (*mcp.CallToolResult, request, error) {
+			return mcptool.Text("Request r1.", out.Body), out, nil
+		}},
+		mcptool.Tool[noArgs, request]{Name: "json_only", Handle: func(context.Context, *mcp.CallToolRequest, noArgs) (*mcp.CallToolResult, request, error) {
+			return nil, out, nil
+		}},
+	)
+	rec := &recordingTB{TB: t}
+	session := Connect(rec, server)
+	for _, tool := range []string{"summary_and_body", "json_only"} {
+		res := Call(rec, context.Background(), session, tool, nil)
+		if len(rec.errors) != 0 {
+			t.Fatalf("%s: %q", tool, rec.errors)
+		}
+		if text := Text(res); !strings.Contains(text, `"stripe-signature":["t=1,v1=ab"]`) || !strings.Contains(text, "<b>&\u2028") || strings.Contains(text, `\u`) {
+			t.Errorf("%s: text content %q lacks the header or escapes the body", tool, text)
+		}
+	}
+	if got := Call(rec, context.Background(), session, "summary_and_body", nil).Content; len(got) != 3 || got[2].(*mcp.TextContent).Text != out.Body {
+		t.Errorf("content is not summary, JSON, body: %v", got)
+	}
+
+	lacking := &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: "Request r1, 7 bytes."}, &mcp.TextContent{Text: out.Body}},
+		StructuredContent: map[string]any{"id": "r1", "size": 7, "body": out.Body, "headers": map[string]any{"stripe-signature": []any{"t=1,v1=ab"}}},
+	}
+	missing := MissingFromText(lacking)
+	if len(missing) != 2 || !strings.Contains(strings.Join(missing, "\n"), `.headers.stripe-signature[0] = "t=1,v1=ab"`) || !strings.Contains(strings.Join(missing, "\n"), ".size = 7") {
+		t.Errorf("MissingFromText = %q, want the header and the size", missing)
+	}
+}

@@ -11,6 +11,7 @@
 package mcptool
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -201,8 +202,14 @@ func encode(out any) ([]byte, error) {
 	return jsonx.Marshal(out)
 }
 
-// withStructured sets res's structured content to out and, when res has no
-// content of its own, its text content to the same JSON.
+// withStructured sets res's structured content to out and makes the text
+// content carry every value of it, for clients that hand the model only
+// text: when res has no content of its own, the text is out's JSON; when
+// the handler wrote text for a reader (a summary line, a request body, a
+// schema in SDL), out's JSON follows its first block, less the members whose
+// whole value is one of the handler's blocks already (a body is not given
+// twice). A block that is out's JSON already (an upstream answer passed on)
+// needs nothing added.
 func withStructured[Out any](res *mcp.CallToolResult, out Out) (*mcp.CallToolResult, error) {
 	if res == nil {
 		res = &mcp.CallToolResult{}
@@ -214,8 +221,66 @@ func withStructured[Out any](res *mcp.CallToolResult, out Out) (*mcp.CallToolRes
 	res.StructuredContent = json.RawMessage(raw)
 	if res.Content == nil {
 		res.Content = []mcp.Content{&mcp.TextContent{Text: string(raw)}}
+		return res, nil
 	}
+	blocks := map[string]bool{}
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			blocks[tc.Text] = true
+		}
+	}
+	if blocks[string(raw)] {
+		return res, nil
+	}
+	details, err := withoutMembers(raw, func(value string) bool { return value != "" && blocks[value] })
+	if err != nil {
+		return nil, fmt.Errorf("encoding the result's text: %w", err)
+	}
+	if details == "{}" {
+		return res, nil
+	}
+	res.Content = slices.Insert(res.Content, 1, mcp.Content(&mcp.TextContent{Text: details}))
 	return res, nil
+}
+
+// withoutMembers returns the JSON object obj, its members in their order,
+// less the string members whose value drop reports. obj is not an object:
+// it is returned as it is.
+func withoutMembers(obj []byte, drop func(value string) bool) (string, error) {
+	dec := json.NewDecoder(bytes.NewReader(obj))
+	dec.UseNumber()
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return string(obj), nil
+	}
+	var b strings.Builder
+	b.WriteByte('{')
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", err
+		}
+		name, _ := tok.(string)
+		var value json.RawMessage
+		if err := dec.Decode(&value); err != nil {
+			return "", err
+		}
+		var text string
+		if len(value) > 0 && value[0] == '"' && json.Unmarshal(value, &text) == nil && drop(text) {
+			continue
+		}
+		key, err := jsonx.Marshal(name)
+		if err != nil {
+			return "", err
+		}
+		if b.Len() > 1 {
+			b.WriteByte(',')
+		}
+		b.Write(key)
+		b.WriteByte(':')
+		b.Write(value)
+	}
+	b.WriteByte('}')
+	return b.String(), nil
 }
 
 // Text is a result whose content is text, for a Handle that writes its

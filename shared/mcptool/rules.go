@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/mcpforge/servers/shared/jsonx"
 )
 
 // Whole is the rule of a whole-number argument, stated once: Schema shows it
@@ -61,7 +63,7 @@ func (e Enum) Schema(p *jsonschema.Schema) {
 	for i, v := range e {
 		p.Enum[i] = v
 	}
-	p.Default, _ = json.Marshal(e[0])
+	p.Default, _ = jsonx.Marshal(e[0])
 }
 
 // Value returns v, the default when v is empty, or an error naming the

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -24,8 +25,8 @@ type IntrospectArgs struct {
 	Refresh           bool              `json:"refresh,omitempty" jsonschema:"fetch the schema again instead of using the cached copy"`
 }
 
-// IntrospectResult is graphql_introspect's structured result; its text
-// content is Text alone.
+// IntrospectResult is graphql_introspect's structured result. Its text
+// content is a summary line, the other members as JSON, then Text alone.
 type IntrospectResult struct {
 	Endpoint  string `json:"endpoint" jsonschema:"the endpoint introspected"`
 	View      string `json:"view" jsonschema:"sdl (the whole schema), overview, types or search"`
@@ -119,7 +120,7 @@ func (h *handlers) graphqlIntrospect(ctx context.Context, _ *mcp.CallToolRequest
 		out.Text, out.Truncated = view.Overview()
 	}
 	out.HiddenDeprecated = view.Hidden
-	res := mcptool.Text(out.Text)
+	res := mcptool.Text(introspectSummary(out), out.Text)
 	res.IsError = noneFound
 	// The model reads the schema to write a query next: the validator's
 	// copy of the schema (GitHub's takes about 15 ms) is built meanwhile,
@@ -128,4 +129,25 @@ func (h *handlers) graphqlIntrospect(ctx context.Context, _ *mcp.CallToolRequest
 		go s.Validator()
 	}
 	return res, out, nil
+}
+
+// introspectSummary is the line a reader sees before the schema view.
+func introspectSummary(out IntrospectResult) string {
+	source := "fetched"
+	if out.Cached {
+		source = "cached, fetched"
+	}
+	views := map[string]string{
+		"sdl": "the whole schema as SDL", "overview": "an overview (the whole SDL is too large to show)",
+		"types": "the definitions asked for", "search": "the search's matches", "types+search": "the definitions asked for, then the search's matches",
+	}
+	line := fmt.Sprintf("Schema of %s: %d types, %d bytes of SDL, %s %s. Below: %s", out.Endpoint, out.TypeCount, out.SDLBytes, source, out.FetchedAt, views[out.View])
+	if out.Truncated {
+		line += ", shortened to fit the size limit"
+	}
+	line += "."
+	if out.HiddenDeprecated > 0 {
+		line += fmt.Sprintf(" %d deprecated members are hidden; includeDeprecated: true shows them.", out.HiddenDeprecated)
+	}
+	return line
 }

@@ -103,10 +103,10 @@ func TestIntrospectRoundTrip(t *testing.T) {
 	if out["view"] != "sdl" || out["cached"] != false {
 		t.Errorf("view = %v, cached = %v; want sdl, false", out["view"], out["cached"])
 	}
-	if mcptest.Text(res) != out["text"] {
+	if mcptest.LastText(res) != out["text"] {
 		t.Error("text content is not the SDL of the structured result")
 	}
-	got := shape(loadSDL(t, mcptest.Text(res)))
+	got := shape(loadSDL(t, mcptest.LastText(res)))
 	want := shape(loadSDL(t, starwars.Schema))
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("schema after the round trip (-original +introspected):\n%s", diff)
@@ -257,7 +257,7 @@ func TestIntrospectOverview(t *testing.T) {
 	if out["view"] != "overview" {
 		t.Fatalf("view = %v, want overview (SDL %v bytes)", out["view"], out["sdlBytes"])
 	}
-	if n := len(mcptest.Text(res)); n > schema.MaxViewBytes {
+	if n := len(mcptest.LastText(res)); n > schema.MaxViewBytes {
 		t.Errorf("overview is %d bytes, over %d", n, schema.MaxViewBytes)
 	}
 	for _, want := range []string{"type Query {", "  item7(id: ID!, first: Int = 10): Item7", "OBJECT (1501): Item0, Item1,", "types: [\"TypeName\", ...]"} {
@@ -297,7 +297,7 @@ func TestIntrospectModernQuery(t *testing.T) {
 			t.Errorf("SDL lacks %q:\n%s", want, mcptest.Text(res))
 		}
 	}
-	loadSDL(t, mcptest.Text(res))
+	loadSDL(t, mcptest.LastText(res))
 	var sent struct {
 		Query     string         `json:"query"`
 		Variables map[string]any `json:"variables"`
@@ -343,7 +343,7 @@ func TestIntrospectSmallTexts(t *testing.T) {
 	}
 	srv, _ := testservers.Start(t, testservers.Starwars())
 	res = connect(t, testConfig(t, srv.URL), nil).call(t, "graphql_introspect", map[string]any{"search": "mass"})
-	if text := mcptest.Text(res); !strings.HasPrefix(text, `# 1 name contains "mass":`) {
+	if text := mcptest.LastText(res); !strings.HasPrefix(text, `# 1 name contains "mass":`) {
 		t.Errorf("search with one hit:\n%s", text)
 	}
 }
@@ -354,7 +354,7 @@ func TestIntrospectSuggestsTypes(t *testing.T) {
 	srv, _ := testservers.Start(t, testservers.Starwars())
 	h := connect(t, testConfig(t, srv.URL), nil)
 	res := h.call(t, "graphql_introspect", map[string]any{"types": []string{"Driod"}})
-	if text := mcptest.Text(res); !res.IsError || !strings.HasPrefix(text, `# No type named "Driod". Similar: Droid`) {
+	if text := mcptest.LastText(res); !res.IsError || !strings.HasPrefix(text, `# No type named "Driod". Similar: Droid`) {
 		t.Errorf("isError=%v %q", res.IsError, text)
 	}
 	res = h.call(t, "graphql_introspect", map[string]any{"types": []string{"starship"}})

@@ -15,6 +15,7 @@ import (
 	"github.com/mcpforge/servers/graphqlmcp/internal/config"
 	"github.com/mcpforge/servers/graphqlmcp/internal/operation"
 	"github.com/mcpforge/servers/shared/httpx"
+	"github.com/mcpforge/servers/shared/jsonx"
 	"github.com/mcpforge/servers/shared/mcptool"
 )
 
@@ -139,7 +140,10 @@ func (h *handlers) graphqlQuery(ctx context.Context, _ *mcp.CallToolRequest, arg
 	if err != nil {
 		return nil, nil, err
 	}
-	texts := []string{string(resp.Body)}
+	// An endpoint's escapes (a Go server writes \u003c for <) are spelt
+	// out: the answer says the same, and the model reads the text itself.
+	body := jsonx.Unescape(resp.Body)
+	texts := []string{string(body)}
 	if len(resp.Dropped) > 0 {
 		texts = append(texts, fmt.Sprintf("The response's %s member was left out: it was null or not of the shape GraphQL gives it.", strings.Join(resp.Dropped, " and ")))
 	}
@@ -154,7 +158,7 @@ func (h *handlers) graphqlQuery(ctx context.Context, _ *mcp.CallToolRequest, arg
 	}
 	result := mcptool.Text(texts...)
 	result.IsError = !resp.HasData
-	return result, mcptool.Document[QueryResult](resp.Body), nil
+	return result, mcptool.Document[QueryResult](body), nil
 }
 
 func (h *handlers) timeout(ms *int) (time.Duration, error) {

@@ -27,6 +27,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // Options configure a fake.
@@ -50,6 +52,10 @@ type Options struct {
 	// OmitRequestID leaves the X-Request-Id header out of capture answers,
 	// which the hosted service is not known to always send.
 	OmitRequestID bool
+	// PHPEscapes writes the API's JSON as PHP's json_encode does by default
+	// (Laravel's JSON responses): every / as \/ and every character beyond
+	// ASCII as \uXXXX.
+	PHPEscapes bool
 }
 
 // Received is one request the fake received, as it arrived.
@@ -82,6 +88,7 @@ type Server struct {
 	keys          map[string]bool
 	openSource    bool
 	omitRequestID bool
+	phpEscapes    bool
 
 	mu       sync.Mutex
 	tokens   map[string]*token // by UUID, live ones
@@ -98,6 +105,7 @@ func New(opts Options) *Server {
 		keys:          map[string]bool{},
 		openSource:    opts.OpenSource,
 		omitRequestID: opts.OmitRequestID,
+		phpEscapes:    opts.PHPEscapes,
 		tokens:        map[string]*token{},
 		arrived:       make(chan struct{}),
 	}
@@ -179,6 +187,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if segments[0] == "token" {
 		if s.fault(w, r) {
 			return
+		}
+		if s.phpEscapes {
+			w = phpEscaping{w}
 		}
 		s.serveAPI(w, r, segments[1:], body)
 		return
@@ -332,4 +343,33 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	json.NewEncoder(w).Encode(v)
+}
+
+// phpEscaping writes JSON answers as PHP's json_encode does by default. In
+// JSON, a / or a byte beyond ASCII can only be inside a string, so the
+// whole answer is rewritten byte by byte.
+type phpEscaping struct{ http.ResponseWriter }
+
+func (w phpEscaping) Write(p []byte) (int, error) {
+	if !strings.HasPrefix(w.Header().Get("Content-Type"), "application/json") {
+		return w.ResponseWriter.Write(p)
+	}
+	var out strings.Builder
+	for _, r := range string(p) {
+		switch {
+		case r == '/':
+			out.WriteString(`\/`)
+		case r < utf8.RuneSelf:
+			out.WriteRune(r)
+		case r > 0xFFFF:
+			hi, lo := utf16.EncodeRune(r)
+			fmt.Fprintf(&out, `\u%04x\u%04x`, hi, lo)
+		default:
+			fmt.Fprintf(&out, `\u%04x`, r)
+		}
+	}
+	if _, err := io.WriteString(w.ResponseWriter, out.String()); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }

@@ -35,7 +35,7 @@ func envelope(page *hooksvc.Page) (fields map[string]json.RawMessage, dropped []
 		"total": page.Total, "per_page": page.PerPage, "current_page": page.Page,
 		"is_last_page": page.IsLastPage, "from": page.From, "to": page.To,
 	} {
-		fields[name], _ = json.Marshal(value)
+		fields[name], _ = jsonx.Marshal(value)
 	}
 	extra := 0
 	for _, name := range slices.Sorted(maps.Keys(page.Fields)) {

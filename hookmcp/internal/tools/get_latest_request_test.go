@@ -25,11 +25,11 @@ func TestGetLatestRequestText(t *testing.T) {
 		out["method"] != "PUT" || out["captured"] != true || out["size"] != float64(len(body)) {
 		t.Errorf("structured: %v", out)
 	}
-	if len(res.Content) != 2 {
-		t.Fatalf("content has %d blocks, want a summary and the body", len(res.Content))
+	if len(res.Content) != 3 {
+		t.Fatalf("content has %d blocks, want a summary, the rest as JSON and the body", len(res.Content))
 	}
 	contains(t, mcptest.Text(res), "Latest request "+out["request_id"].(string)+": PUT")
-	if got := res.Content[1].(*mcp.TextContent).Text; got != body {
+	if got := res.Content[2].(*mcp.TextContent).Text; got != body {
 		t.Errorf("the body block is %q, want the body byte for byte", got)
 	}
 	if last := h.last(t); last.Path != "/token/"+id+"/request/"+out["request_id"].(string)+"/raw" {

@@ -45,9 +45,12 @@ func TestGetRequest(t *testing.T) {
 	if got := out["headers"].(map[string]any)["x-github-event"]; !cmp.Equal(got, []any{"push"}) {
 		t.Errorf("headers[x-github-event] = %v", got)
 	}
-	if got := res.Content[1].(*mcp.TextContent).Text; got != body {
+	if got := res.Content[2].(*mcp.TextContent).Text; got != body {
 		t.Errorf("the body block is %q", got)
 	}
+	// A client that shows the model only text shows the headers and the
+	// query string too.
+	contains(t, res.Content[1].(*mcp.TextContent).Text, `"x-github-event":["push"]`, `"query":{"delivery":"42"}`, `"ip":"127.0.0.1"`)
 	contains(t, res.Content[0].(*mcp.TextContent).Text, "Request "+rid+": PUT")
 	if diff := cmp.Diff([]string{"GET /token/" + id + "/request/" + rid, "GET /token/" + id + "/request/" + rid + "/raw"}, h.apiCalls()); diff != "" {
 		t.Errorf("calls (-want +got):\n%s", diff)

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpforge/servers/hookmcp/internal/hooksvc"
+	"github.com/mcpforge/servers/shared/jsonx"
 	"github.com/mcpforge/servers/shared/mcptool"
 )
 
@@ -51,7 +52,7 @@ func (h *handlers) tokenResult(token json.RawMessage) (TokenResult, error) {
 	if err := json.Unmarshal(token, &head); err != nil || head.UUID == "" {
 		return TokenResult{}, fmt.Errorf("the capture API sent a token without a uuid")
 	}
-	out := TokenResult{Token: token, CaptureURL: h.client.CaptureURL(head.UUID)}
+	out := TokenResult{Token: jsonx.Unescape(token), CaptureURL: h.client.CaptureURL(head.UUID)}
 	if h.hosted() && hooksvc.UUIDPattern.MatchString(head.UUID) {
 		id := strings.ToLower(head.UUID)
 		out.EmailAddress = id + "@emailhook.site"

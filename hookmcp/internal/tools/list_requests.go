@@ -109,7 +109,9 @@ func (h *handlers) listRequests(ctx context.Context, _ *mcp.CallToolRequest, arg
 	if err != nil {
 		return nil, nil, err
 	}
-	return nil, mcptool.Document[ListRequestsResult](raw), nil
+	// The API's escapes (a PHP service writes https:\/\/ and \u00e9) are
+	// spelt out, so that the model reads the text itself.
+	return nil, mcptool.Document[ListRequestsResult](jsonx.Unescape(raw)), nil
 }
 
 // query checks the arguments and returns the query string to send. sorting,
@@ -186,7 +188,7 @@ func withData(fields map[string]json.RawMessage, items []json.RawMessage) map[st
 	if items == nil {
 		items = []json.RawMessage{}
 	}
-	fields["data"], _ = json.Marshal(items)
+	fields["data"], _ = jsonx.Marshal(items)
 	return fields
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/mcpforge/servers/hookmcp/internal/config"
 	"github.com/mcpforge/servers/hookmcp/internal/hooksvc"
 	"github.com/mcpforge/servers/shared/httpx"
+	"github.com/mcpforge/servers/shared/jsonx"
 )
 
 // The resource: every request a token holds, as one JSON array.
@@ -81,7 +82,7 @@ const notFoundSince = "2026-07-28"
 // version defines, with advice a resource reader can follow: a read takes
 // no arguments, so the key can only come from HOOKSVC_API_KEY.
 func resourceError(req *mcp.ReadResourceRequest, uri string, err error) error {
-	data, _ := json.Marshal(map[string]string{"uri": uri})
+	data, _ := jsonx.Marshal(map[string]string{"uri": uri})
 	switch {
 	case errors.Is(err, hooksvc.ErrNotFound):
 		code := int64(-32002)
@@ -118,7 +119,7 @@ func (h *handlers) readRequestPages(ctx context.Context, uri, id string) ([]*mcp
 		total = max(total, p.Total)
 		for _, d := range p.Data {
 			item.Reset()
-			if err := json.Compact(&item, asObject(d)); err != nil {
+			if err := json.Compact(&item, jsonx.Unescape(asObject(d))); err != nil {
 				return nil, err
 			}
 			if size+item.Len()+1 > limit {
