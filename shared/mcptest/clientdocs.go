@@ -139,45 +139,30 @@ func jsonEntries(t *testing.T, n int, block string) []clientEntry {
 	return entries
 }
 
-// claudeEntry reads the arguments of `claude mcp add`: options, the name,
-// then a URL (--transport http) or "--" and the server's command line.
+// claudeEntry reads the arguments of `claude mcp add` as Claude Code does
+// (parseClaudeAdd): the name, then a URL (--transport http) or the server's
+// command line.
 func claudeEntry(t *testing.T, line string, argv []string) clientEntry {
 	t.Helper()
 	entry := clientEntry{where: line, env: map[string]string{}, headers: map[string]string{}}
-	transport := "stdio"
-	for len(argv) > 0 && strings.HasPrefix(argv[0], "-") && argv[0] != "--" {
-		if len(argv) < 2 {
-			t.Errorf("%s: option %s has no value", line, argv[0])
-			return entry
-		}
-		switch argv[0] {
-		case "--transport", "-t":
-			transport = argv[1]
-		case "--env", "-e":
-			k, v, ok := strings.Cut(argv[1], "=")
-			if !ok {
-				t.Errorf("%s: --env %q is not KEY=value", line, argv[1])
-			}
-			entry.env[k] = v
-		case "--header", "-H":
-			k, v, ok := strings.Cut(argv[1], ":")
-			if !ok {
-				t.Errorf("%s: --header %q is not Name: value", line, argv[1])
-			}
-			entry.headers[strings.TrimSpace(k)] = strings.TrimSpace(v)
-		case "--scope", "-s":
-		default:
-			t.Errorf("%s: unknown option %s", line, argv[0])
-		}
-		argv = argv[2:]
+	add, err := parseClaudeAdd(argv)
+	if err != nil {
+		t.Errorf("%s: Claude Code would not read this line as meant: %v", line, err)
+		return entry
 	}
-	switch {
-	case len(argv) == 2 && transport == "http":
-		entry.name, entry.url = argv[0], argv[1]
-	case len(argv) >= 3 && transport == "stdio" && argv[1] == "--":
-		entry.name, entry.command, entry.args = argv[0], argv[2], argv[3:]
-	default:
-		t.Errorf("%s: want <name> <url> with --transport http, or <name> -- <command> [args] with stdio", line)
+	for _, kv := range add.env {
+		k, v, _ := strings.Cut(kv, "=")
+		entry.env[k] = v
+	}
+	for _, h := range add.headers {
+		k, v, _ := strings.Cut(h, ":")
+		entry.headers[strings.TrimSpace(k)] = strings.TrimSpace(v)
+	}
+	entry.name = add.name
+	if add.transport == "stdio" {
+		entry.command, entry.args = add.target, add.args
+	} else {
+		entry.url = add.target
 	}
 	return entry
 }

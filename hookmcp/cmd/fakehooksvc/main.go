@@ -6,6 +6,10 @@
 //
 // Tokens and requests live in memory and are gone when it stops. Requests sent
 // to http://127.0.0.1:8089/<token uuid> are captured like the real service's.
+//
+// It accepts the API key the docs' configurations use, your_hooksvc_api_key
+// (docsAPIKey), unless -api-keys names others, so that every documented
+// hookmcp entry works against it as written, key and all.
 package main
 
 import (
@@ -23,9 +27,13 @@ import (
 	"github.com/mcpforge/servers/shared/app"
 )
 
+// docsAPIKey is the placeholder key of the docs' hookmcp configurations
+// (HOOKSVC_API_KEY=your_hooksvc_api_key), which the fake accepts by default.
+const docsAPIKey = "your_hooksvc_api_key"
+
 func main() {
 	listen := flag.String("listen", "127.0.0.1:8089", "address to listen on")
-	keys := flag.String("api-keys", "", "comma-separated API keys the fake accepts (tokens created with one are private to it)")
+	keys := flag.String("api-keys", docsAPIKey, "comma-separated API keys the fake accepts (tokens created with one are private to it); the default is the key the docs' configurations use, so they work as written; a key not listed gets 401")
 	openSource := flag.Bool("open-source", false, "behave like the open-source server: listing and deleting requests ignore date_from, date_to and query; 410 for unknown tokens; PUT ignores cors, alias, expiry, listen, request_limit and actions")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
