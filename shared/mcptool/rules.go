@@ -23,8 +23,11 @@ type Whole struct {
 	Default int
 }
 
-// Schema sets p's minimum, maximum and default.
+// Schema declares p an integer and sets its minimum, maximum and default:
+// a client that checks arguments against the schema then refuses 1.5 as
+// the handler would, instead of letting it through to be refused.
 func (w Whole) Schema(p *jsonschema.Schema) {
+	p.Type, p.Types = "integer", nil
 	p.Minimum = &w.Min
 	if w.Max != 0 {
 		p.Maximum = &w.Max

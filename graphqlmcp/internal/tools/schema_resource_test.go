@@ -2,6 +2,8 @@ package tools
 
 import (
 	"context"
+	"errors"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,10 +11,13 @@ import (
 	"time"
 
 	"github.com/graph-gophers/graphql-go/example/starwars"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpforge/servers/graphqlmcp/internal/schema"
 	"github.com/mcpforge/servers/graphqlmcp/internal/testservers"
+	"github.com/mcpforge/servers/graphqlmcp/internal/upstream"
+	"github.com/mcpforge/servers/shared/mcptool"
 )
 
 // TestSchemaResource: the default endpoint's schema is listed as a resource
@@ -50,5 +55,29 @@ func TestSchemaResource(t *testing.T) {
 	list, err = connect(t, cfg, nil).session.ListResources(ctx, nil)
 	if err != nil || list.Resources[0].Size != int64(len(cfg.Schema.View(true).SDL)) || !strings.Contains(list.Resources[0].Description, "bytes, from --schema") {
 		t.Errorf("with --schema: %v %+v", err, list.Resources[0])
+	}
+}
+
+// TestUnknownResourceByVersion: a URI that names no resource gets the
+// not-found code of the client's protocol version: -32002 before
+// 2026-07-28, -32602 from it.
+func TestUnknownResourceByVersion(t *testing.T) {
+	srv, _ := testservers.Start(t, testservers.Starwars())
+	for version, want := range map[string]int64{"2025-11-25": -32002, mcptool.NotFoundInvalidParamsSince: jsonrpc.CodeInvalidParams} {
+		server := NewServer(Options{Config: testConfig(t, srv.URL), HTTP: upstream.NewHTTPClient("t"), Logger: slog.New(slog.DiscardHandler), Version: "test"})
+		clientTransport, serverTransport := mcp.NewInMemoryTransports()
+		if _, err := server.Connect(context.Background(), serverTransport, nil); err != nil {
+			t.Fatal(err)
+		}
+		session, err := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "1"}, nil).Connect(context.Background(), clientTransport, &mcp.ClientSessionOptions{ProtocolVersion: version})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { session.Close() })
+		_, err = session.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "graphql://schemas"})
+		var wire *jsonrpc.Error
+		if !errors.As(err, &wire) || wire.Code != want || !strings.Contains(wire.Message, "it has graphql://schema") {
+			t.Errorf("%s: err = %v, want resource not found as %d, naming graphql://schema", version, err, want)
+		}
 	}
 }

@@ -41,6 +41,7 @@ func adjustTokenArg(s *jsonschema.Schema) {
 func adjustSettings(s *jsonschema.Schema) {
 	for name, b := range hooksvc.SettingBounds {
 		p := s.Properties[name]
+		p.Type, p.Types = "integer", nil
 		p.Minimum, p.Maximum = ptr(float64(b.Min)), ptr(float64(b.Max))
 	}
 	s.Properties["alias"].Pattern = hooksvc.AliasPattern.String()

@@ -17,6 +17,7 @@ import (
 	"github.com/mcpforge/servers/hookmcp/internal/hooksvc"
 	"github.com/mcpforge/servers/shared/httpx"
 	"github.com/mcpforge/servers/shared/jsonx"
+	"github.com/mcpforge/servers/shared/mcptool"
 )
 
 // The resource: every request a token holds, as one JSON array.
@@ -73,11 +74,6 @@ func (h *handlers) readRequests(ctx context.Context, req *mcp.ReadResourceReques
 	return &mcp.ReadResourceResult{Contents: contents}, nil
 }
 
-// notFoundSince is the protocol version from which a missing resource is
-// an invalid-params error (-32602, SEP-2164); the versions before it define
-// -32002, "resource not found".
-const notFoundSince = "2026-07-28"
-
 // resourceError is a failed read as the JSON-RPC error the client's protocol
 // version defines, with advice a resource reader can follow: a read takes
 // no arguments, so the key can only come from HOOKSVC_API_KEY.
@@ -85,12 +81,7 @@ func resourceError(req *mcp.ReadResourceRequest, uri string, err error) error {
 	data, _ := jsonx.Marshal(map[string]string{"uri": uri})
 	switch {
 	case errors.Is(err, hooksvc.ErrNotFound):
-		code := int64(-32002)
-		if req.ProtocolVersion() >= notFoundSince {
-			code = jsonrpc.CodeInvalidParams
-		}
-		return &jsonrpc.Error{Code: code, Data: data, Message: "Resource not found: " + uri +
-			": the token does not exist, was deleted or has expired; check its UUID (get_token reads it, create_token makes a new one)"}
+		return mcptool.ResourceNotFound(req, uri, "the token does not exist, was deleted or has expired; check its UUID (get_token reads it, create_token makes a new one)")
 	case errors.Is(err, hooksvc.ErrAuth):
 		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Data: data, Message: "reading " + uri +
 			": the capture API refused the key (authentication required or key invalid); a resource read uses HOOKSVC_API_KEY: set it in hookmcp's environment to the key of the token's account"}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcpforge/servers/hookmcp/internal/config"
 	"github.com/mcpforge/servers/hookmcp/internal/fakehooksvc"
+	"github.com/mcpforge/servers/shared/mcptool"
 )
 
 func TestRequestsResourceAllPages(t *testing.T) {
@@ -107,25 +108,30 @@ func TestRequestsResourceErrors(t *testing.T) {
 	}
 }
 
-// TestRequestsResourceNotFoundBefore2026: a client of an earlier protocol
-// version gets the code its version defines, -32002.
-func TestRequestsResourceNotFoundBefore2026(t *testing.T) {
+// TestRequestsResourceNotFoundByVersion: not found is one code per
+// protocol version, whether the token is unknown or the URI names no
+// resource of this server: -32002 before 2026-07-28, -32602 from it.
+func TestRequestsResourceNotFoundByVersion(t *testing.T) {
 	h := connect(t, config.Config{})
-	server := NewServer(Options{Config: config.Config{APIURL: mustParse(t, h.url), Timeout: 5 * time.Second}, HTTP: NewHTTPClient("t"), Logger: slog.New(slog.DiscardHandler), Version: "test"})
-	clientTransport, serverTransport := mcp.NewInMemoryTransports()
-	if _, err := server.Connect(context.Background(), serverTransport, nil); err != nil {
-		t.Fatal(err)
-	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "older", Version: "1"}, nil)
-	session, err := client.Connect(context.Background(), clientTransport, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { session.Close() })
-	_, err = session.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "hooksvc://token/00000000-0000-4000-8000-000000000000/requests"})
-	var wire *jsonrpc.Error
-	if !errors.As(err, &wire) || wire.Code != -32002 {
-		t.Errorf("err = %v, want resource not found as -32002", err)
+	for version, want := range map[string]int64{"2025-06-18": -32002, "2025-11-25": -32002, mcptool.NotFoundInvalidParamsSince: jsonrpc.CodeInvalidParams} {
+		server := NewServer(Options{Config: config.Config{APIURL: mustParse(t, h.url), Timeout: 5 * time.Second}, HTTP: NewHTTPClient("t"), Logger: slog.New(slog.DiscardHandler), Version: "test"})
+		clientTransport, serverTransport := mcp.NewInMemoryTransports()
+		if _, err := server.Connect(context.Background(), serverTransport, nil); err != nil {
+			t.Fatal(err)
+		}
+		client := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "1"}, nil)
+		session, err := client.Connect(context.Background(), clientTransport, &mcp.ClientSessionOptions{ProtocolVersion: version})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { session.Close() })
+		for _, uri := range []string{"hooksvc://token/00000000-0000-4000-8000-000000000000/requests", "file:///etc/passwd", "hooksvc://tokens"} {
+			_, err = session.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: uri})
+			var wire *jsonrpc.Error
+			if !errors.As(err, &wire) || wire.Code != want || !strings.Contains(wire.Message, "Resource not found: "+uri) {
+				t.Errorf("%s, %s: err = %v, want resource not found as %d", version, uri, err, want)
+			}
+		}
 	}
 }
 

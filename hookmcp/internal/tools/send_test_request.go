@@ -32,7 +32,7 @@ type SendTestRequestArgs struct {
 
 // Bounds of a test request: a sample webhook, not a load test.
 const (
-	maxTestPathBytes   = 2_000
+	maxTestPathChars   = 2_000 // characters, as the schema's maxLength counts
 	maxTestParams      = 50
 	maxTestValueBytes  = 8_000
 	maxTestBodyBytes   = 1 << 20
@@ -73,7 +73,7 @@ func (h *handlers) sendTestRequestTool() mcptool.Tool[SendTestRequestArgs, SendT
 		AdjustInput: func(s *jsonschema.Schema) {
 			adjustTokenArg(s)
 			testMethods.Schema(s.Properties["method"])
-			s.Properties["path"].MaxLength = ptr(maxTestPathBytes)
+			s.Properties["path"].MaxLength = ptr(maxTestPathChars)
 			s.Properties["path"].Pattern = `^[^?#\\]*$`
 			s.Properties["query"].MaxProperties = ptr(maxTestParams)
 			s.Properties["headers"].MaxProperties = ptr(maxTestParams)
@@ -201,8 +201,8 @@ func (a SendTestRequestArgs) capture(secrets redact.Redactor) (hooksvc.Capture, 
 // refusing what could leave it: dot segments, a query or fragment, a
 // backslash, control characters.
 func pathSegments(path string) ([]string, error) {
-	if len(path) > maxTestPathBytes {
-		return nil, fmt.Errorf("path is %d bytes; at most %d", len(path), maxTestPathBytes)
+	if n := utf8.RuneCountInString(path); n > maxTestPathChars {
+		return nil, fmt.Errorf("path is %d characters; at most %d", n, maxTestPathChars)
 	}
 	if strings.ContainsAny(path, "?#\\") || strings.ContainsFunc(path, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
 		return nil, fmt.Errorf("path %q must be a plain path such as github/push: no ?, #, backslash or control characters (pass query parameters in query)", truncate(path, 100))

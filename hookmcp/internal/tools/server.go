@@ -54,7 +54,7 @@ func NewServer(opts Options) *mcp.Server {
 		&mcp.Implementation{Name: "hookmcp", Title: "Webhook capture", Version: opts.Version},
 		&mcp.ServerOptions{Instructions: instructions(opts.Config), Logger: app.SDKLogger(opts.Logger)},
 	)
-	server.AddReceivingMiddleware(mcptool.RecoverPanics(opts.Logger))
+	server.AddReceivingMiddleware(mcptool.RecoverPanics(opts.Logger), mcptool.NotFoundByVersion("it has "+requestsURITemplate+", with a token UUID"))
 	mcptool.Register(server,
 		h.createTokenTool(),
 		h.getTokenTool(),

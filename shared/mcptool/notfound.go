@@ -1,0 +1,58 @@
+package mcptool
+
+import (
+	"context"
+	"errors"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpforge/servers/shared/jsonx"
+)
+
+// NotFoundInvalidParamsSince is the protocol version from which a resource
+// that does not exist is an invalid-params error (-32602, SEP-2164); the
+// versions before it define -32002, "resource not found".
+const NotFoundInvalidParamsSince = "2026-07-28"
+
+// codeNotFoundBefore is the "resource not found" code of the protocol
+// versions before NotFoundInvalidParamsSince.
+const codeNotFoundBefore = -32002
+
+// ResourceNotFound is the error for a read of uri that names no resource,
+// with the code the client's protocol version defines and advice a reader
+// can follow.
+func ResourceNotFound(req *mcp.ReadResourceRequest, uri, advice string) error {
+	data, _ := jsonx.Marshal(map[string]string{"uri": uri})
+	message := "Resource not found: " + uri
+	if advice != "" {
+		message += ": " + advice
+	}
+	return &jsonrpc.Error{Code: notFoundCode(req), Message: message, Data: data}
+}
+
+func notFoundCode(req *mcp.ReadResourceRequest) int64 {
+	if req.ProtocolVersion() >= NotFoundInvalidParamsSince {
+		return jsonrpc.CodeInvalidParams
+	}
+	return codeNotFoundBefore
+}
+
+// NotFoundByVersion is a receiving middleware that gives the go-sdk's own
+// "Resource not found" (a URI that matches no resource or template, which
+// the SDK answers -32602 whatever the protocol version) the code of the
+// client's version, so that every not-found a server sends has one code
+// per version, and says which URIs exist.
+func NotFoundByVersion(known string) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			result, err := next(ctx, method, req)
+			read, ok := req.(*mcp.ReadResourceRequest)
+			var rpcErr *jsonrpc.Error
+			if !ok || method != "resources/read" || !errors.As(err, &rpcErr) || rpcErr.Message != "Resource not found" {
+				return result, err
+			}
+			return nil, ResourceNotFound(read, read.Params.URI, "this server has no such resource; "+known)
+		}
+	}
+}
