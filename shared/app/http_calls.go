@@ -250,11 +250,15 @@ func clientOf(r *http.Request) [sha256.Size]byte {
 // known: the body was not read to its end.
 func writeTooLarge(w http.ResponseWriter, limit int64) {
 	message := fmt.Sprintf("the request is larger than this server's limit of %d bytes (%d MiB) for one message; send a smaller request (a shorter argument)", limit, limit>>20)
-	data, _ := json.Marshal(map[string]any{
-		"jsonrpc": "2.0",
-		"id":      nil,
-		"error":   map[string]any{"code": -32600, "message": message},
-	})
+	type rpcError struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	}
+	data, _ := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   rpcError        `json:"error"`
+	}{"2.0", json.RawMessage("null"), rpcError{-32600, message}})
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Connection", "close")
 	w.WriteHeader(http.StatusRequestEntityTooLarge)
