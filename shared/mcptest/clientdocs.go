@@ -316,3 +316,97 @@ func CheckToolListing(t *testing.T, path, name string, want []string) {
 		t.Errorf("%s lists %s's tools (-tools/list +doc):\n%s", path, name, diff)
 	}
 }
+
+// DocError is one row of a docs page's error table: the situation, and the
+// messages it quotes (each `…` stands for any text).
+type DocError struct {
+	Cause    string
+	Messages []string
+}
+
+// DocErrorTable reads the error table under the heading "## Errors" of the
+// Markdown file at path: rows of two columns, the situation and the quoted
+// message(s) (several in one row are separated by " / " or prose).
+func DocErrorTable(t *testing.T, path string) []DocError {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(data), "\n## Errors\n")
+	if !ok {
+		t.Fatalf("%s has no \"## Errors\" section", path)
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	var rows []DocError
+	quoted := regexp.MustCompile("`([^`]+)`")
+	for _, line := range strings.Split(section, "\n") {
+		cells := strings.Split(strings.TrimSpace(line), " | ")
+		if len(cells) != 2 || !strings.HasPrefix(cells[0], "| ") || !strings.HasSuffix(cells[1], " |") {
+			continue
+		}
+		row := DocError{Cause: strings.TrimPrefix(cells[0], "| ")}
+		for _, m := range quoted.FindAllStringSubmatch(cells[1], -1) {
+			row.Messages = append(row.Messages, m[1])
+		}
+		if len(row.Messages) > 0 {
+			rows = append(rows, row)
+		}
+	}
+	if len(rows) == 0 {
+		t.Fatalf("%s: no error table under \"## Errors\"", path)
+	}
+	return rows
+}
+
+// CheckDocErrors checks every row of the error table of the Markdown file at
+// path against what the server sends: scenarios gives, for each situation
+// (the row's first cell), the texts the server answered when driven into it.
+// With as many texts as the row quotes messages, each text must start with
+// its message; with one text, it must start with the first message and hold
+// the others. A row no scenario covers, and a scenario for no row, fail.
+func CheckDocErrors(t *testing.T, path string, scenarios map[string]func(t *testing.T) []string) {
+	t.Helper()
+	seen := map[string]bool{}
+	for _, row := range DocErrorTable(t, path) {
+		seen[row.Cause] = true
+		scenario, ok := scenarios[row.Cause]
+		if !ok {
+			t.Errorf("%s: no test drives the server into %q; add a scenario for it", path, row.Cause)
+			continue
+		}
+		t.Run(row.Cause, func(t *testing.T) {
+			texts := scenario(t)
+			if len(texts) != len(row.Messages) && len(texts) != 1 {
+				t.Fatalf("%d texts for %d messages", len(texts), len(row.Messages))
+			}
+			for i, message := range row.Messages {
+				text := texts[min(i, len(texts)-1)]
+				anchored := len(texts) > 1 || i == 0
+				if !docMessagePattern(message, anchored).MatchString(text) {
+					t.Errorf("%s quotes, for %q:\n  %s\nthe server sends:\n  %s", path, row.Cause, message, text)
+				}
+			}
+		})
+	}
+	for cause := range scenarios {
+		if !seen[cause] {
+			t.Errorf("a scenario for %q, which %s's error table no longer has", cause, path)
+		}
+	}
+}
+
+// docMessagePattern matches a quoted message: literally, except that "…"
+// stands for any text; anchored, it must start the text.
+func docMessagePattern(message string, anchored bool) *regexp.Regexp {
+	parts := strings.Split(message, "…")
+	for i, part := range parts {
+		// "https://…" stands for any endpoint, the tests' http:// ones too.
+		parts[i] = strings.ReplaceAll(regexp.QuoteMeta(part), "https://", "https?://")
+	}
+	pattern := "(?s)" + strings.Join(parts, ".*?")
+	if anchored {
+		pattern = "(?s)^" + strings.Join(parts, ".*?")
+	}
+	return regexp.MustCompile(pattern)
+}
