@@ -1,13 +1,21 @@
 package main
 
 import (
+	"context"
+	"io"
 	"io/fs"
+	"net/http"
+	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpforge/servers/hookmcp/internal/fakehooksvc"
 	"github.com/mcpforge/servers/shared/mcptest"
 )
 
@@ -64,4 +72,87 @@ func TestSecurityDocNamesRealTests(t *testing.T) {
 			t.Errorf("docs/security.md names %s, which no test file defines", m[1])
 		}
 	}
+}
+
+// TestDocErrors drives the built binary into every situation the error table
+// of docs/hookmcp.md lists, against the fake API (or a server that answers
+// the status in question), and checks the message it quotes against the one
+// sent, so the table says what a user will read.
+func TestDocErrors(t *testing.T) {
+	fake := fakehooksvc.New(fakehooksvc.Options{APIKeys: []string{apiKey}})
+	api := httptest.NewServer(fake)
+	t.Cleanup(api.Close)
+	answer := func(status int, header, value, body string) string {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if header != "" {
+				w.Header().Set(header, value)
+			}
+			w.WriteHeader(status)
+			io.WriteString(w, body)
+		}))
+		t.Cleanup(srv.Close)
+		return srv.URL
+	}
+	closed := httptest.NewServer(http.NotFoundHandler())
+	closed.Close()
+	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
+	t.Cleanup(hang.Close)
+
+	start := func(t *testing.T, env ...string) *mcp.ClientSession {
+		cmd := exec.Command(binary)
+		cmd.Env = append(os.Environ(), env...)
+		return mcptest.ConnectClient(t, &mcp.CommandTransport{Command: cmd})
+	}
+	session := start(t, "HOOKSVC_API_URL="+api.URL, "HOOKSVC_API_KEY="+apiKey)
+	keyless := start(t, "HOOKSVC_API_URL="+api.URL)
+	call := func(s *mcp.ClientSession, tool string, args map[string]any) func(*testing.T) string {
+		return func(t *testing.T) string {
+			res, err := s.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
+			if err != nil {
+				return "protocol error: " + err.Error()
+			}
+			if !res.IsError {
+				t.Errorf("%s %v: not an error: %s", tool, args, mcptest.Text(res))
+			}
+			return mcptest.Text(res)
+		}
+	}
+	on := func(apiURL, tool string, args map[string]any, env ...string) func(*testing.T) string {
+		return func(t *testing.T) string {
+			return call(start(t, append(env, "HOOKSVC_API_URL="+apiURL)...), tool, args)(t)
+		}
+	}
+	texts := func(fns ...func(*testing.T) string) func(*testing.T) []string {
+		return func(t *testing.T) []string {
+			var out []string
+			for _, fn := range fns {
+				out = append(out, fn(t))
+			}
+			return out
+		}
+	}
+	created, err := session.CallTool(context.Background(), &mcp.CallToolParams{Name: "create_token", Arguments: map[string]any{"alias": "taken-alias"}})
+	if err != nil || created.IsError {
+		t.Fatalf("create_token: %v %v", err, created)
+	}
+	token := mcptest.Structured(t, created)["token"].(map[string]any)["uuid"].(string)
+	unknown := "9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d"
+	mcptest.CheckDocErrors(t, "../docs/hookmcp.md", map[string]func(*testing.T) []string{
+		"no `token_id` and no `HOOKSVC_TOKEN_ID`": texts(call(session, "get_token", map[string]any{})),
+		"an argument out of bounds":               texts(call(session, "create_token", map[string]any{"timeout": 31})),
+		"`token_id` an alias":                     texts(call(session, "get_token", map[string]any{"token_id": "my-hook"})),
+		"a date in another format":                texts(call(session, "list_requests", map[string]any{"token_id": token, "date_from": "2026-11-21T14:30"})),
+		"unknown argument, wrong JSON type": texts(call(session, "get_token", map[string]any{"token": token}),
+			call(session, "update_token", map[string]any{"token_id": token, "cors": "yes"})),
+		"401, 403, or any 3xx": texts(call(session, "get_token", map[string]any{"token_id": token, "api_key": "another-key-0123"}),
+			call(keyless, "get_token", map[string]any{"token_id": token})),
+		"404, 410":            texts(call(session, "get_token", map[string]any{"token_id": unknown})),
+		"404 for one request": texts(call(session, "get_request", map[string]any{"token_id": token, "request_id": unknown})),
+		"404 to `POST /token` (the base URL is not the API)": texts(on(answer(http.StatusNotFound, "", "", "not here"), "create_token", map[string]any{})),
+		"422":                    texts(call(session, "create_token", map[string]any{"alias": "taken-alias"})),
+		"429":                    texts(on(answer(http.StatusTooManyRequests, "Retry-After", "30", ""), "get_token", map[string]any{"token_id": unknown})),
+		"5xx and other statuses": texts(on(answer(http.StatusServiceUnavailable, "", "", "down for maintenance"), "create_token", map[string]any{})),
+		"network failure, timeout": texts(on(closed.URL, "get_token", map[string]any{"token_id": unknown}),
+			on(hang.URL, "get_token", map[string]any{"token_id": unknown}, "HOOKSVC_TIMEOUT=1s")),
+	})
 }

@@ -378,7 +378,8 @@ func CheckDocErrors(t *testing.T, path string, scenarios map[string]func(t *test
 		t.Run(row.Cause, func(t *testing.T) {
 			texts := scenario(t)
 			if len(texts) != len(row.Messages) && len(texts) != 1 {
-				t.Fatalf("%d texts for %d messages", len(texts), len(row.Messages))
+				t.Fatalf("%s quotes %d messages for %q:\n  %s\nthe server sent %d:\n  %s", path, len(row.Messages), row.Cause,
+					strings.Join(row.Messages, "\n  "), len(texts), strings.Join(texts, "\n  "))
 			}
 			for i, message := range row.Messages {
 				text := texts[min(i, len(texts)-1)]
