@@ -25,11 +25,11 @@ const (
 )
 
 // DocLine is one thing the docs tell a user to give a client: a
-// `claude mcp add` line of a ```sh block, or a Claude Desktop entry that
-// starts a bridge (mcp-remote) with npx.
+// `claude mcp add` line or an MCP Inspector CLI line of a ```sh block, or a
+// Claude Desktop entry that starts a bridge (mcp-remote) with npx.
 type DocLine struct {
 	Where  string // file:line
-	Client string // "claude" or "mcp-remote"
+	Client string // "claude", "inspector" or "mcp-remote"
 	Server string // the server it registers (graphqlmcp, hookmcp)
 	Name   string // the name the client gives it
 	Line   string // the shell line as written (claude)
@@ -38,11 +38,12 @@ type DocLine struct {
 
 // DocLines scans the Markdown files for every command line a client runs.
 // Every line of a ```sh block must be one it knows: a `claude mcp add`
-// line, a server started by hand (one of servers), or go and bash commands
-// (a build or the test scripts); anything else fails the test, so that no
+// line, an MCP Inspector CLI line (npx of the pinned inspector with --cli),
+// a server started by hand (one of servers), or go and bash commands (a
+// build or the test scripts); anything else fails the test, so that no
 // documented line goes untried. Each client line is tied to the server it
-// registers: by the command it starts, or else by its name, which the docs
-// use for one server throughout.
+// registers: by the command it starts, by the docs' line that serves its
+// URL, or else by its name, which the docs use for one server throughout.
 func DocLines(t *testing.T, servers []string, files ...string) []DocLine {
 	t.Helper()
 	var lines []DocLine
@@ -54,6 +55,18 @@ func DocLines(t *testing.T, servers []string, files ...string) []DocLine {
 		nameServer[name] = server
 	}
 	isServer := func(word string) bool { return contains(servers, word) }
+	served := map[string]string{} // a URL the docs serve a server at → the server
+	for _, file := range files {
+		shLines, _ := fencedLines(t, file)
+		for _, sh := range shLines {
+			_, words := splitAssignments(shellWords(t, sh.text))
+			for i := 1; len(words) > 0 && isServer(words[0]) && i < len(words); i++ {
+				if words[i-1] == "--listen" {
+					served["http://"+words[i]+"/mcp"] = words[0]
+				}
+			}
+		}
+	}
 	for _, file := range files {
 		shLines, jsonBlocks := fencedLines(t, file)
 		for _, sh := range shLines {
@@ -76,6 +89,20 @@ func DocLines(t *testing.T, servers []string, files ...string) []DocLine {
 					}
 					line.Server = add.target
 					tie(sh.where, add.name, add.target)
+				}
+				lines = append(lines, line)
+			case words[0] == "npx" && contains(words, "@modelcontextprotocol/inspector@"+inspectorVersion) && contains(words, "--cli"):
+				line := DocLine{Where: sh.where, Client: "inspector", Line: sh.text}
+				for i, word := range words {
+					switch {
+					case word == "--" && i+1 < len(words):
+						line.Server = words[i+1]
+					case word == "--server-url" && i+1 < len(words):
+						line.Server = served[words[i+1]]
+					}
+				}
+				if !isServer(line.Server) {
+					t.Errorf("%s: %s\nno server of %v is started by it (after --) or served at its --server-url by a line of the docs", sh.where, sh.text, servers)
 				}
 				lines = append(lines, line)
 			case isServer(words[0]), words[0] == "go", words[0] == "bash":
@@ -129,9 +156,11 @@ func isClientConfig(block string) bool {
 	return desktop || vscode
 }
 
-// mcpRemoteVersion is the mcp-remote the docs give and scripts/e2e-clients
-// pins.
-const mcpRemoteVersion = "0.15.1"
+// The versions the docs give, which scripts/e2e-clients pins.
+const (
+	mcpRemoteVersion = "0.15.1"
+	inspectorVersion = "2.12.0"
+)
 
 func contains(list []string, s string) bool {
 	for _, v := range list {
@@ -248,8 +277,10 @@ func (s Stand) env(home string) []string {
 
 // Run runs one docs line in its client and checks the server answers there:
 // a `claude mcp add` line through bash, then `claude mcp list` must show the
-// server connected; a bridge entry is started as Claude Desktop would and
-// must list want, the server's tools, and pass exercise (when not nil).
+// server connected; an Inspector line through bash, which must print tools
+// named want (tools/list) or a result that is not an error (tools/call); a
+// bridge entry is started as Claude Desktop would and must list want, the
+// server's tools, and pass exercise (when not nil).
 func (c *DocClients) Run(t *testing.T, line DocLine, stand Stand, want []string, exercise func(*testing.T, *mcp.ClientSession)) {
 	t.Helper()
 	home := t.TempDir()
@@ -260,6 +291,8 @@ func (c *DocClients) Run(t *testing.T, line DocLine, stand Stand, want []string,
 		c.runClaude(ctx, t, line, stand, home)
 	case "mcp-remote":
 		c.runBridge(ctx, t, line, stand, home, want, exercise)
+	case "inspector":
+		c.runInspector(ctx, t, line, stand, home, want)
 	default:
 		t.Fatalf("%s: no client %q", line.Where, line.Client)
 	}
@@ -301,6 +334,36 @@ func (c *DocClients) runClaude(ctx context.Context, t *testing.T, line DocLine, 
 	connected := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(line.Name) + `: .* - ✔ Connected\s*$`)
 	if !connected.MatchString(list) {
 		t.Errorf("%s: after\n  %s\n`claude mcp list` does not show %s connected:\n%s", line.Where, shell, line.Name, list)
+	}
+}
+
+func (c *DocClients) runInspector(ctx context.Context, t *testing.T, line DocLine, stand Stand, home string, want []string) {
+	t.Helper()
+	shell := stand.substitute(t, line.Where, line.Line)
+	cmd := exec.CommandContext(ctx, "bash", "-c", shell)
+	// npx finds the pinned Inspector installed here, with no registry.
+	cmd.Dir, cmd.Env = c.npmDir, stand.env(home)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s\n%s: %v\n%s%s", line.Where, shell, err, out, stderr.String())
+	}
+	var result struct {
+		Tools   []*mcp.Tool `json:"tools"`
+		Content []any       `json:"content"`
+		IsError bool        `json:"isError"`
+	}
+	if err := json.Unmarshal(out, &result); err != nil {
+		t.Fatalf("%s: the Inspector printed no JSON result: %v\n%s", line.Where, err, out)
+	}
+	switch {
+	case result.Tools != nil:
+		checkNames(t, result.Tools, want)
+	case result.Content != nil && result.IsError:
+		t.Errorf("%s: the tool answered an error:\n%s", line.Where, out)
+	case result.Content == nil:
+		t.Errorf("%s: the Inspector printed neither tools nor a tool result:\n%s", line.Where, out)
 	}
 }
 
