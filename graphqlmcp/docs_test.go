@@ -23,15 +23,20 @@ func TestToolListing(t *testing.T) {
 	mcptest.CheckToolListing(t, "../docs/clients.md", "graphqlmcp", toolNames)
 }
 
-// TestClientDocs checks the assistant configurations in docs/clients.md and
-// README.md: every JSON block parses, and every configuration of graphqlmcp
+// TestClientDocs checks the assistant configurations in README.md and docs/:
+// every client's JSON block parses, and every configuration of graphqlmcp
 // starts the built binary and answers tools/list.
 func TestClientDocs(t *testing.T) {
-	for _, doc := range []string{"../docs/clients.md", "../README.md"} {
+	started := 0
+	for _, doc := range mcptest.DocFiles(t) {
 		t.Run(doc, func(t *testing.T) {
-			mcptest.CheckClientDocs(t, doc, mcptest.DocServer{Name: "graphqlmcp", Binary: binary, EnvPrefix: "GRAPHQL_"})
+			started += mcptest.CheckClientDocs(t, doc, mcptest.DocServer{Name: "graphqlmcp", Binary: binary, EnvPrefix: "GRAPHQL_"})
 		})
 	}
+	if started == 0 {
+		t.Error("the docs give no stdio configuration for graphqlmcp")
+	}
+	t.Logf("started %d configurations", started)
 }
 
 // TestDocErrors drives the built binary into every situation the error table

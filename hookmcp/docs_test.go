@@ -27,15 +27,20 @@ func TestToolListing(t *testing.T) {
 	mcptest.CheckToolListing(t, "../docs/clients.md", "hookmcp", toolNames)
 }
 
-// TestClientDocs checks the assistant configurations in docs/clients.md and
-// README.md: every JSON block parses, and every configuration of hookmcp
+// TestClientDocs checks the assistant configurations in README.md and docs/:
+// every client's JSON block parses, and every configuration of hookmcp
 // starts the built binary and answers tools/list.
 func TestClientDocs(t *testing.T) {
-	for _, doc := range []string{"../docs/clients.md", "../README.md"} {
+	started := 0
+	for _, doc := range mcptest.DocFiles(t) {
 		t.Run(doc, func(t *testing.T) {
-			mcptest.CheckClientDocs(t, doc, mcptest.DocServer{Name: "hookmcp", Binary: binary, EnvPrefix: "HOOKSVC_"})
+			started += mcptest.CheckClientDocs(t, doc, mcptest.DocServer{Name: "hookmcp", Binary: binary, EnvPrefix: "HOOKSVC_"})
 		})
 	}
+	if started == 0 {
+		t.Error("the docs give no stdio configuration for hookmcp")
+	}
+	t.Logf("started %d configurations", started)
 }
 
 // TestSecurityDocNamesRealTests: every test and fuzz target docs/security.md
