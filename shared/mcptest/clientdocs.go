@@ -109,7 +109,7 @@ func markdownBlocks(t *testing.T, path string) (jsonBlocks, shBlocks []string) {
 
 // jsonEntries parses one JSON block, which must be valid, and returns its
 // servers: under "mcpServers" (Claude Desktop, Cursor) or "servers" (VS Code).
-func jsonEntries(t *testing.T, n int, block string) []clientEntry {
+func jsonEntries(t reporter, n int, block string) []clientEntry {
 	t.Helper()
 	type server struct {
 		Type    string            `json:"type"`
@@ -264,7 +264,7 @@ func checkLoopbackURL(t *testing.T, where, raw string) {
 }
 
 // shellWords splits a command line the way bash does, by asking bash.
-func shellWords(t *testing.T, line string) []string {
+func shellWords(t reporter, line string) []string {
 	t.Helper()
 	if strings.TrimSpace(line) == "" || strings.HasPrefix(strings.TrimSpace(line), "#") {
 		return nil
