@@ -110,7 +110,7 @@ func TestDocLinesRefuses(t *testing.T) {
 // leave out is caught.
 func TestDocMessagePattern(t *testing.T) {
 	cases := []struct {
-		message, text string
+		message, text  string
 		anchored, want bool
 	}{
 		{"introspection of https://… failed: …. The endpoint", "introspection of http://127.0.0.1:1/x failed: no. The endpoint", true, true},
