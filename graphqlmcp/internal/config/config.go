@@ -58,7 +58,7 @@ const (
 	DefaultMaxComplexity    = 100
 	DefaultMaxResponseBytes = 4 << 20
 	DefaultSchemaCacheTTL   = 5 * time.Minute
-	MaxTimeoutMS            = 600000
+	MaxTimeoutMS            = upstream.MaxTimeoutMS
 )
 
 // Flags are graphqlmcp's own command-line flags, each mirrored by a variable.

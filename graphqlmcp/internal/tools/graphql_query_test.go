@@ -260,11 +260,11 @@ func TestQueryFaults(t *testing.T) {
 		wantText    []string
 		wantPayload bool // structured content carries the GraphQL response
 	}{
-		{path: "/html500", wantError: true, wantText: []string{"/html500 answered HTTP 500 Internal Server Error, not a GraphQL response", "<html><body><h1>Internal Server Error"}},
+		{path: "/html500", wantError: true, wantText: []string{"Sending the query to " + srv.URL + "/html500 failed: it answered HTTP 500 Internal Server Error, not a GraphQL response: a web page (HTML) titled \"Internal Server Error\""}},
 		{path: "/empty500", wantError: true, wantText: []string{"HTTP 500", "(empty body)"}},
 		{path: "/nonjson", wantError: true, wantText: []string{"not a GraphQL response (text/plain)", "hello, I am not GraphQL"}},
 		{path: "/huge", adjust: func(c *config.Config) { c.MaxResponseBytes = 16 << 10 }, wantError: true,
-			wantText: []string{"larger than the 16 KiB limit (--max-response-bytes)", "select fewer fields"}},
+			wantText: []string{"larger than the 16 KiB limit (--max-response-bytes)", "Select fewer fields"}},
 		{path: "/hang", args: map[string]any{"timeout": 200}, wantError: true, wantText: []string{"timed out after 200 ms"}},
 		{path: "/partial", wantError: false, wantPayload: true, wantText: []string{`"secret is classified"`, `"name":"R2-D2"`}},
 		{path: "/errors", wantError: true, wantPayload: true, wantText: []string{`Cannot query field`}},

@@ -9,10 +9,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"mime"
 	"net/http"
 	"net/url"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -70,7 +68,6 @@ type Response struct {
 // the request cannot be made or answered, or when the answer is not a GraphQL
 // response; a GraphQL response carrying errors is not a failure here.
 func (c *Client) Post(ctx context.Context, req Request) (*Response, error) {
-	endpoint := httpx.DisplayURL(req.Target.URL)
 	payload, err := jsonx.Marshal(struct {
 		Query         string         `json:"query"`
 		Variables     map[string]any `json:"variables,omitempty"`
@@ -88,17 +85,16 @@ func (c *Client) Post(ctx context.Context, req Request) (*Response, error) {
 		Method: http.MethodPost, URL: req.Target.URL, Header: req.Headers, Body: payload,
 		MaxBytes: max(c.MaxResponseBytes, req.MaxResponseBytes), Redactor: c.Redactor,
 	})
-	var tooLarge *httpx.TooLargeError
-	if errors.As(err, &tooLarge) {
-		return nil, fmt.Errorf("the response from %s is larger than the %s limit (--max-response-bytes) and was not read to the end; "+
-			"select fewer fields, or fetch fewer items with a first/limit argument", endpoint, FormatBytes(tooLarge.Limit))
+	var tooBig *httpx.TooLargeError
+	if errors.As(err, &tooBig) {
+		return nil, tooLarge(req, tooBig.Limit)
+	}
+	if failure := httpx.AsFailure(err); failure != nil {
+		placeholder := c.Placeholder != nil && req.Target.URL.String() == c.Placeholder.String()
+		return nil, failed(req, failure, placeholder)
 	}
 	if err != nil {
-		if c.Placeholder != nil && req.Target.URL.String() == c.Placeholder.String() {
-			return nil, fmt.Errorf("request to %s failed: %w. That URL is graphqlmcp's placeholder default: no endpoint was configured. "+
-				"Set --endpoint or GRAPHQL_ENDPOINT to your GraphQL API's URL when starting graphqlmcp, or pass endpoint in the call", endpoint, err)
-		}
-		return nil, fmt.Errorf("request to %s failed: %w", endpoint, err)
+		return nil, err
 	}
 	body := answer.Body
 	// MCP messages must be UTF-8.
@@ -112,41 +108,13 @@ func (c *Client) Post(ctx context.Context, req Request) (*Response, error) {
 			ReplacedInvalidUTF8: replaced, Dropped: doc.dropped,
 		}, nil
 	}
-	status := strings.TrimSpace(fmt.Sprintf("%d %s", answer.Status, http.StatusText(answer.Status)))
-	hint := ""
-	if RefusesCredentials(answer.Status) {
-		hint = ". The endpoint refused the credentials: check the Authorization header (--headers or GRAPHQL_HEADERS when starting graphqlmcp, or headers in the call)"
-	}
-	if answer.Status < 200 || answer.Status > 299 {
-		return nil, &NotGraphQLError{Status: answer.Status, message: fmt.Sprintf("%s answered HTTP %s, not a GraphQL response: %s%s", endpoint, status, snippetOrEmpty(body), hint)}
-	}
-	mediaType, _, _ := mime.ParseMediaType(answer.Header.Get("Content-Type"))
-	if mediaType == "" {
-		mediaType = "no Content-Type"
-	}
-	return nil, &NotGraphQLError{Status: answer.Status, message: fmt.Sprintf("%s answered HTTP %s with a body that is not a GraphQL response (%s): %s",
-		endpoint, status, mediaType, snippetOrEmpty(body))}
+	return nil, notGraphQL(req, answer, body)
 }
-
-// NotGraphQLError is an endpoint's answer that is not a GraphQL response.
-type NotGraphQLError struct {
-	Status  int
-	message string
-}
-
-func (e *NotGraphQLError) Error() string { return e.message }
 
 // RefusesCredentials reports an HTTP status that says the credentials were
 // refused (401, 403).
 func RefusesCredentials(status int) bool {
 	return status == http.StatusUnauthorized || status == http.StatusForbidden
-}
-
-func snippetOrEmpty(body []byte) string {
-	if len(bytes.TrimSpace(body)) == 0 {
-		return "(empty body)"
-	}
-	return httpx.Snippet(body, 300)
 }
 
 type graphQLResponse struct {
@@ -190,7 +158,7 @@ func parseGraphQLResponse(body []byte) (graphQLResponse, bool) {
 		for _, name := range doc.dropped {
 			delete(members, name)
 		}
-		cleaned, err := json.Marshal(members)
+		cleaned, err := jsonx.Marshal(members)
 		if err != nil {
 			return graphQLResponse{}, false
 		}

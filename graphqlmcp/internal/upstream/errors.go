@@ -1,0 +1,211 @@
+package upstream
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"mime"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/mcpforge/servers/shared/httpx"
+)
+
+// MaxTimeoutMS is the longest timeout a request may have, in milliseconds,
+// whether configured (--timeout) or passed in a call.
+const MaxTimeoutMS = 600000
+
+// MaxTimeout is MaxTimeoutMS as a duration.
+const MaxTimeout = MaxTimeoutMS * time.Millisecond
+
+// Purpose is what a request was for. Its errors start with it, in words a
+// model understands ("Fetching the schema of https://x/graphql failed: ..."),
+// and their advice depends on it: a query's timeout is an argument of the
+// call, a schema fetch's is the server's.
+type Purpose int
+
+const (
+	// ForQuery is graphql_query's operation.
+	ForQuery Purpose = iota
+	// ForSchema is an introspection.
+	ForSchema
+)
+
+func (p Purpose) doing(endpoint string) string {
+	if p == ForSchema {
+		return "Fetching the schema of " + endpoint
+	}
+	return "Sending the query to " + endpoint
+}
+
+// report is the text of a failed request: what was being done, what
+// happened, and what to change.
+type report struct {
+	Purpose  Purpose
+	Endpoint string
+	// happened says what went wrong; advice what to do about it, for the
+	// purpose the error has when it is read.
+	happened string
+	advice   func(Purpose) string
+}
+
+func (r report) text() string {
+	text := r.Purpose.doing(r.Endpoint) + " failed: " + r.happened
+	if r.advice != nil {
+		if advice := r.advice(r.Purpose); advice != "" {
+			text += ". " + advice
+		}
+	}
+	return text
+}
+
+// RequestError is a request that brought no answer to read: the endpoint
+// could not be reached, did not answer in time, or answered too much.
+type RequestError struct{ report }
+
+func (e *RequestError) Error() string { return e.text() }
+
+// NotGraphQLError is an endpoint's answer that is not a GraphQL response.
+type NotGraphQLError struct {
+	report
+	Status int
+}
+
+func (e *NotGraphQLError) Error() string { return e.text() }
+
+// AsSchemaFetch returns err, an error of Post, said as the failure of a
+// schema fetch ("Fetching the schema of ... failed: ..."), with the advice
+// that fits one. Other errors come back as they are.
+func AsSchemaFetch(err error) error {
+	var noAnswer *RequestError
+	var notGraphQL *NotGraphQLError
+	switch {
+	case errors.As(err, &noAnswer):
+		again := *noAnswer
+		again.Purpose = ForSchema
+		return &again
+	case errors.As(err, &notGraphQL):
+		again := *notGraphQL
+		again.Purpose = ForSchema
+		return &again
+	}
+	return err
+}
+
+// source names where the endpoint's URL came from, for advice that asks to
+// check it.
+func source(t Target) string {
+	if t.IsDefault {
+		return "the default endpoint, set by --endpoint or GRAPHQL_ENDPOINT when starting graphqlmcp"
+	}
+	return "the call's endpoint argument"
+}
+
+// failed explains a request that got no answer.
+func failed(req Request, failure *httpx.Failure, placeholder bool) *RequestError {
+	e := &RequestError{report{Endpoint: httpx.DisplayURL(req.Target.URL), happened: failure.Reason}}
+	switch failure.Kind {
+	case httpx.TimedOut:
+		e.happened = fmt.Sprintf("no answer within the timeout of %d ms (%s)", failure.After.Milliseconds(), failure.Reason)
+		e.advice = func(p Purpose) string { return timeoutAdvice(p, failure.After) }
+	case httpx.Refused, httpx.NoSuchHost, httpx.Unreachable, httpx.NotTLS, httpx.BadCertificate, httpx.ClosedEarly:
+		e.advice = func(Purpose) string { return "The URL is " + source(req.Target) }
+	}
+	if placeholder && failure.Kind != httpx.Cancelled && failure.Kind != httpx.TimedOut {
+		e.advice = func(Purpose) string {
+			return "That URL is graphqlmcp's placeholder default: no endpoint was configured. " +
+				"Set --endpoint or GRAPHQL_ENDPOINT to your GraphQL API's URL when starting graphqlmcp, or pass endpoint in the call"
+		}
+	}
+	return e
+}
+
+// timeoutAdvice says which timeout to raise, and how far it may go.
+func timeoutAdvice(p Purpose, after time.Duration) string {
+	most := MaxTimeout.Milliseconds()
+	less := "ask for less: fewer fields, or fewer items with a first/limit argument"
+	if p == ForSchema {
+		if after >= MaxTimeout {
+			return fmt.Sprintf("%d ms is the most allowed; the endpoint is too slow to describe its schema: "+
+				"give graphqlmcp the schema from a file with --schema, or run graphql_query with validate off (--validate=false)", most)
+		}
+		return fmt.Sprintf("A large schema takes a while to send: raise the timeout, up to %d ms: graphql_query's timeout argument "+
+			"(which bounds its schema fetch too), or --timeout (GRAPHQL_TIMEOUT) when starting graphqlmcp, which graphql_introspect uses", most)
+	}
+	if after >= MaxTimeout {
+		return fmt.Sprintf("%d ms is the most allowed: %s", most, less)
+	}
+	return fmt.Sprintf("Pass a larger timeout (in milliseconds, up to %d), or %s", most, less)
+}
+
+// tooLarge explains an answer over the size limit.
+func tooLarge(req Request, limit int64) *RequestError {
+	return &RequestError{report{
+		Endpoint: httpx.DisplayURL(req.Target.URL),
+		happened: fmt.Sprintf("the response is larger than the %s limit (--max-response-bytes) and was not read to the end", FormatBytes(limit)),
+		advice: func(p Purpose) string {
+			if p == ForSchema {
+				return "The schema is too large to read: give graphqlmcp the schema from a file with --schema"
+			}
+			return "Select fewer fields, or fetch fewer items with a first/limit argument"
+		},
+	}}
+}
+
+// notGraphQL explains an answer that is not a GraphQL response: the wrong
+// path (404), a web page, refused credentials, or a body of another shape.
+func notGraphQL(req Request, answer *httpx.Answer, body []byte) *NotGraphQLError {
+	e := &NotGraphQLError{report: report{Endpoint: httpx.DisplayURL(req.Target.URL)}, Status: answer.Status}
+	status := strings.TrimSpace(fmt.Sprintf("%d %s", answer.Status, http.StatusText(answer.Status)))
+	page := httpx.IsWebPage(answer.Header, body)
+	what := snippetOrEmpty(body)
+	if page {
+		what = "a web page (HTML)"
+		if title := httpx.PageTitle(body); title != "" {
+			what = fmt.Sprintf("a web page (HTML) titled %q", title)
+		}
+	}
+	checkURL := "The URL is " + source(req.Target)
+	switch {
+	case answer.Status == http.StatusNotFound:
+		e.happened = fmt.Sprintf("it answered HTTP %s with %s: nothing is served at the path %s", status, what, pathOf(req))
+		e.advice = func(Purpose) string {
+			return "Check the URL's path (GraphQL endpoints are often at /graphql). " + checkURL
+		}
+	case page && answer.Status < 500 && !RefusesCredentials(answer.Status):
+		e.happened = fmt.Sprintf("it answered HTTP %s with %s, not a GraphQL response: that URL is a web page, not the GraphQL API", status, what)
+		e.advice = func(Purpose) string {
+			return "Use the URL of the API itself (often ending in /graphql; a GraphiQL or playground page is not it). " + checkURL
+		}
+	case answer.Status < 200 || answer.Status > 299:
+		e.happened = fmt.Sprintf("it answered HTTP %s, not a GraphQL response: %s", status, what)
+		if RefusesCredentials(answer.Status) {
+			e.advice = func(Purpose) string { return credentialsAdvice }
+		}
+	default:
+		mediaType, _, _ := mime.ParseMediaType(answer.Header.Get("Content-Type"))
+		if mediaType == "" {
+			mediaType = "no Content-Type"
+		}
+		e.happened = fmt.Sprintf("it answered HTTP %s with a body that is not a GraphQL response (%s): %s", status, mediaType, what)
+	}
+	return e
+}
+
+const credentialsAdvice = "The endpoint refused the credentials: check the Authorization header " +
+	"(--headers or GRAPHQL_HEADERS when starting graphqlmcp, or headers in the call)"
+
+func pathOf(req Request) string {
+	if p := req.Target.URL.EscapedPath(); p != "" {
+		return p
+	}
+	return "/"
+}
+
+func snippetOrEmpty(body []byte) string {
+	if len(bytes.TrimSpace(body)) == 0 {
+		return "(empty body)"
+	}
+	return httpx.Snippet(body, 300)
+}
