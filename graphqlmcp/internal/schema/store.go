@@ -44,14 +44,16 @@ type refusal struct {
 // fetch is one introspection under way, which callers of the same key wait
 // for.
 type fetch struct {
-	done   chan struct{}
+	done chan struct{}
+	// cancel stops the introspection, once no caller waits for it.
+	cancel context.CancelFunc
 	schema *Schema
 	at     time.Time
 	err    error
 	// panicked holds a panic of the fetch, with its stack.
 	panicked string
-	// callers counts the calls served by this fetch (under Store.mu).
-	callers int
+	// waiting counts the calls waiting for this fetch (under Store.mu).
+	waiting int
 }
 
 // NewStore returns a store that keeps schemas in cache, fetches them with
@@ -70,7 +72,9 @@ type Got struct {
 
 // Get returns the schema of req's endpoint. refresh skips the cache (not
 // the schema file). A caller that gives up (ctx) stops waiting; the fetch
-// goes on for the others, bounded by req's timeout.
+// goes on for the others, bounded by req's timeout, and stops when the last
+// of them gives up: against an endpoint that hangs, nothing runs on that no
+// caller waits for.
 func (st *Store) Get(ctx context.Context, req upstream.Request, refresh bool) (Got, error) {
 	if st.file != nil && req.Target.IsDefault {
 		return Got{Schema: st.file, FetchedAt: st.file.loaded, Cached: true, File: true}, nil
@@ -91,11 +95,14 @@ func (st *Store) Get(ctx context.Context, req upstream.Request, refresh bool) (G
 	}
 	f, running := st.inflight[key]
 	if !running {
-		f = &fetch{done: make(chan struct{})}
+		// The fetch is not any one caller's: it keeps the first caller's
+		// values (a trace) but not its cancellation.
+		fetchCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+		f = &fetch{done: make(chan struct{}), cancel: cancel}
 		st.inflight[key] = f
-		go st.run(context.WithoutCancel(ctx), key, req, f)
+		go st.run(fetchCtx, key, req, f)
 	}
-	f.callers++
+	f.waiting++
 	st.mu.Unlock()
 	select {
 	case <-f.done:
@@ -104,15 +111,35 @@ func (st *Store) Get(ctx context.Context, req upstream.Request, refresh bool) (G
 		}
 		return Got{Schema: f.schema, FetchedAt: f.at}, f.err
 	case <-ctx.Done():
+		st.giveUp(key, f)
 		return Got{}, ctx.Err()
 	}
 }
 
+// giveUp stops a caller's wait for f, and f itself when it was the last
+// caller waiting. A later caller starts a fetch of its own rather than
+// joining one being stopped.
+func (st *Store) giveUp(key string, f *fetch) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	f.waiting--
+	if f.waiting > 0 {
+		return
+	}
+	if st.inflight[key] == f {
+		delete(st.inflight, key)
+	}
+	f.cancel()
+}
+
 func (st *Store) run(ctx context.Context, key string, req upstream.Request, f *fetch) {
 	defer close(f.done)
+	defer f.cancel()
 	defer func() {
 		st.mu.Lock()
-		delete(st.inflight, key)
+		if st.inflight[key] == f {
+			delete(st.inflight, key)
+		}
 		st.mu.Unlock()
 	}()
 	// The fetch runs outside any handler, where no middleware recovers a

@@ -2,6 +2,8 @@ package schema
 
 import (
 	"context"
+	"errors"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -22,7 +24,7 @@ import (
 func TestStoreSharesOneFetch(t *testing.T) {
 	release := make(chan struct{})
 	var requests atomic.Int32
-	store, req := heldStore(t, func() {
+	store, req := heldStore(t, func(*http.Request) {
 		requests.Add(1)
 		<-release
 	})
@@ -39,15 +41,7 @@ func TestStoreSharesOneFetch(t *testing.T) {
 		}()
 	}
 	// Release the endpoint once every call waits on the one fetch.
-	for waiting := 0; waiting < calls; {
-		store.mu.Lock()
-		waiting = 0
-		for _, f := range store.inflight {
-			waiting = f.callers
-		}
-		store.mu.Unlock()
-		runtime.Gosched()
-	}
+	waitForCallers(store, calls)
 	close(release)
 	wg.Wait()
 	for i := range calls {
@@ -63,40 +57,121 @@ func TestStoreSharesOneFetch(t *testing.T) {
 	}
 }
 
-// TestStoreCallerGivesUp: a caller whose context ends stops waiting at
-// once, and the fetch goes on for the others.
-func TestStoreCallerGivesUp(t *testing.T) {
-	release := make(chan struct{})
-	arrived := make(chan struct{}, 1)
-	store, req := heldStore(t, func() {
-		arrived <- struct{}{}
-		<-release
-	})
+// waitForCallers returns once n calls wait on the store's one fetch.
+func waitForCallers(store *Store, n int) {
+	for waiting := 0; waiting < n; {
+		store.mu.Lock()
+		waiting = 0
+		for _, f := range store.inflight {
+			waiting = f.waiting
+		}
+		store.mu.Unlock()
+		runtime.Gosched()
+	}
+}
 
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error)
+// hangingStore is a store whose endpoint hangs: each introspection request
+// is sent on arrived, then answered when release is closed, or stopped when
+// the client gives it up (its context ends), which is then sent on stopped.
+func hangingStore(t *testing.T) (store *Store, req upstream.Request, arrived chan struct{}, release chan struct{}, stopped chan struct{}) {
+	t.Helper()
+	arrived, release, stopped = make(chan struct{}, 10), make(chan struct{}), make(chan struct{}, 10)
+	ended := make(chan struct{})
+	store, req = heldStore(t, func(r *http.Request) {
+		// The server watches for the client going away only once the
+		// body is read.
+		io.Copy(io.Discard, r.Body)
+		arrived <- struct{}{}
+		select {
+		case <-release:
+		case <-r.Context().Done():
+			stopped <- struct{}{}
+		case <-ended: // the test failed: let the server close
+		}
+	})
+	t.Cleanup(func() { close(ended) }) // before heldStore's srv.Close
+	// Longer than any test waits: a request that ends does so because
+	// its callers gave up, not at its timeout.
+	req.Timeout = 10 * time.Minute
+	return store, req, arrived, release, stopped
+}
+
+// getAsync runs store.Get under ctx and sends its error on the channel it
+// returns.
+func getAsync(ctx context.Context, store *Store, req upstream.Request) <-chan error {
+	done := make(chan error, 1)
 	go func() {
-		_, err := store.Get(ctx, req, false)
+		got, err := store.Get(ctx, req, false)
+		if err == nil && got.Schema == nil {
+			err = errors.New("no schema and no error")
+		}
 		done <- err
 	}()
+	return done
+}
+
+// TestStoreCallerGivesUp: a caller whose context ends stops waiting at
+// once, and the introspection goes on for the caller still waiting: its
+// request is not stopped, and its answer reaches that caller.
+func TestStoreCallerGivesUp(t *testing.T) {
+	store, req, arrived, release, stopped := hangingStore(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	first := getAsync(ctx, store, req)
+	second := getAsync(context.Background(), store, req)
 	<-arrived
+	waitForCallers(store, 2)
 	cancel()
-	if err := <-done; err != context.Canceled {
+	if err := <-first; err != context.Canceled {
 		t.Errorf("the caller that gave up got %v", err)
 	}
 	close(release)
-	if got, err := store.Get(context.Background(), req, false); err != nil || got.Schema == nil {
-		t.Errorf("the fetch did not go on: %v", err)
+	if err := <-second; err != nil {
+		t.Errorf("the caller still waiting got %v; the introspection was stopped under it", err)
+	}
+	select {
+	case <-stopped:
+		t.Error("the endpoint saw its request stopped while a caller still waited for it")
+	default:
+	}
+}
+
+// TestStoreLastCallerStopsFetch: when every caller waiting for an
+// introspection has given up, its request to the endpoint is stopped at
+// once (not left to hang until its timeout), and the next call asks again.
+func TestStoreLastCallerStopsFetch(t *testing.T) {
+	store, req, arrived, release, stopped := hangingStore(t)
+	ctx1, cancel1 := context.WithCancel(context.Background())
+	ctx2, cancel2 := context.WithCancel(context.Background())
+	first, second := getAsync(ctx1, store, req), getAsync(ctx2, store, req)
+	<-arrived
+	waitForCallers(store, 2)
+	cancel1()
+	cancel2()
+	for _, done := range []<-chan error{first, second} {
+		if err := <-done; err != context.Canceled {
+			t.Errorf("a caller that gave up got %v", err)
+		}
+	}
+	select {
+	case <-stopped:
+	case <-time.After(30 * time.Second): // a safety net: the request's own timeout is 10 minutes
+		t.Fatal("the endpoint's request went on after every caller gave up")
+	}
+	later := getAsync(context.Background(), store, req)
+	<-arrived // a fetch of its own, not the stopped one's error
+	close(release)
+	if err := <-later; err != nil {
+		t.Errorf("a call after the stopped fetch got %v", err)
 	}
 }
 
 // heldStore is a store whose endpoint calls hold (which may block) before
 // it answers every request with testdata/synthetic.json.
-func heldStore(t *testing.T, hold func()) (*Store, upstream.Request) {
+func heldStore(t *testing.T, hold func(*http.Request)) (*Store, upstream.Request) {
 	t.Helper()
 	answer := readFile(t, filepath.Join("testdata", "synthetic.json"))
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		hold()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hold(r)
 		w.Header().Set("Content-Type", "application/json")
 		w.Write(answer)
 	}))
