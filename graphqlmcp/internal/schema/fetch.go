@@ -50,7 +50,7 @@ func Fetch(ctx context.Context, client *upstream.Client, req upstream.Request) (
 		if err != nil {
 			var notGraphQL *upstream.NotGraphQLError
 			answered := errors.As(err, &notGraphQL) && !upstream.RefusesCredentials(notGraphQL.Status)
-			return nil, &FetchError{err: fmt.Errorf("introspection failed: %w", err), SendUnchecked: answered}
+			return nil, &FetchError{err: upstream.AsSchemaFetch(err), SendUnchecked: answered}
 		}
 		if resp.HasData {
 			result, err := ParseResult(resp.Data)
