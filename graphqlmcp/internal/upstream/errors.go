@@ -107,7 +107,7 @@ func failed(req Request, failure *httpx.Failure, placeholder bool) *RequestError
 	e := &RequestError{report{Endpoint: httpx.DisplayURL(req.Target.URL), happened: failure.Reason}}
 	switch failure.Kind {
 	case httpx.TimedOut:
-		e.happened = fmt.Sprintf("no answer within the timeout of %d ms (%s)", failure.After.Milliseconds(), failure.Reason)
+		e.happened = failure.Reason + " without an answer"
 		e.advice = func(p Purpose) string { return timeoutAdvice(p, failure.After) }
 	case httpx.Refused, httpx.NoSuchHost, httpx.Unreachable, httpx.NotTLS, httpx.BadCertificate, httpx.ClosedEarly:
 		e.advice = func(Purpose) string { return "The URL is " + source(req.Target) }

@@ -1,0 +1,139 @@
+package tools
+
+import (
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpforge/servers/shared/mcptest"
+)
+
+// startupSecret is a startup header value: no error may show it.
+const startupSecret = "Bearer ghp_startupSecret0123456789"
+
+// closedPort is a loopback address nothing listens on: one a listener of
+// this test just released.
+func closedPort(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	return addr
+}
+
+// TestUnreachableEndpointErrors: an endpoint that cannot be reached, or
+// answers something that is not a GraphQL API, is a tool error that says what
+// was being done, what happened, and the one thing to check or change, over
+// a real client session, for both tools; no startup header shows in it, even
+// when the endpoint echoes one.
+func TestUnreachableEndpointErrors(t *testing.T) {
+	release := make(chan struct{})
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/hang":
+			select {
+			case <-r.Context().Done():
+			case <-release:
+			}
+		case "/site":
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			io.WriteString(w, "<!DOCTYPE html><html><head><title>Acme GraphiQL</title></head><body>"+r.Header.Get("Authorization")+"</body></html>")
+		default:
+			w.Header().Set("Content-Type", "text/plain")
+			w.WriteHeader(http.StatusNotFound)
+			io.WriteString(w, "404 page not found for "+r.Header.Get("Authorization"))
+		}
+	}))
+	t.Cleanup(api.Close)
+	t.Cleanup(func() { close(release) }) // before Close, which waits for the handlers
+	refused := "http://" + closedPort(t) + "/graphql"
+
+	tests := []struct {
+		name     string
+		endpoint string // the default endpoint
+		timeout  time.Duration
+		tool     string
+		args     map[string]any
+		want     []string
+	}{
+		{
+			name: "refused, introspect", endpoint: refused, tool: "graphql_introspect",
+			want: []string{
+				"Fetching the schema of " + refused + " failed: the connection to " + strings.TrimSuffix(strings.TrimPrefix(refused, "http://"), "/graphql") + " was refused",
+				"Check the URL's host and port, and that the server is running",
+				"The URL is the default endpoint, set by --endpoint or GRAPHQL_ENDPOINT",
+			},
+		},
+		{
+			name: "refused, query to a per-call endpoint", endpoint: api.URL + "/graphql", tool: "graphql_query",
+			args: map[string]any{"query": "{ a }", "endpoint": refused},
+			want: []string{"Sending the query to " + refused + " failed: the connection to", "that the server is running", "The URL is the call's endpoint argument"},
+		},
+		{
+			name: "404, introspect", endpoint: api.URL + "/grapql", tool: "graphql_introspect",
+			want: []string{
+				"Fetching the schema of " + api.URL + "/grapql failed: it answered HTTP 404 Not Found with 404 page not found",
+				"nothing is served at the path /grapql",
+				"Check the URL's path (GraphQL endpoints are often at /graphql)",
+			},
+		},
+		{
+			name: "404, query", endpoint: api.URL + "/grapql", tool: "graphql_query", args: map[string]any{"query": "{ a }"},
+			want: []string{"Sending the query to " + api.URL + "/grapql failed: it answered HTTP 404 Not Found", "Check the URL's path"},
+		},
+		{
+			name: "a web page, introspect", endpoint: api.URL + "/site", tool: "graphql_introspect",
+			want: []string{
+				"Fetching the schema of " + api.URL + `/site failed: it answered HTTP 200 OK with a web page (HTML) titled "Acme GraphiQL"`,
+				"that URL is a web page, not the GraphQL API",
+				"Use the URL of the API itself",
+			},
+		},
+		{
+			name: "timeout, introspect", endpoint: api.URL + "/hang", timeout: 100 * time.Millisecond, tool: "graphql_introspect",
+			want: []string{
+				"Fetching the schema of " + api.URL + "/hang failed: timed out after 100 ms without an answer",
+				"raise the timeout, up to 600000 ms",
+				"--timeout (GRAPHQL_TIMEOUT)",
+			},
+		},
+		{
+			name: "timeout, query", endpoint: api.URL + "/hang", tool: "graphql_query", args: map[string]any{"query": "{ a }", "timeout": 100},
+			want: []string{
+				"Sending the query to " + api.URL + "/hang failed: timed out after 100 ms without an answer",
+				"Pass a larger timeout (in milliseconds, up to 600000), or ask for less",
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := testConfig(t, tt.endpoint)
+			cfg.Headers = map[string]string{"Authorization": startupSecret}
+			cfg.HeadersAnyOrigin = true
+			if tt.timeout > 0 {
+				cfg.Timeout = tt.timeout
+			}
+			h := connect(t, cfg, nil)
+			res := h.call(t, tt.tool, tt.args)
+			text := mcptest.Text(res)
+			if !res.IsError {
+				t.Fatalf("not an error: %s", text)
+			}
+			for _, want := range tt.want {
+				if !strings.Contains(text, want) {
+					t.Errorf("%q\nlacks %q", text, want)
+				}
+			}
+			if strings.Contains(text+h.logs.String(), "startupSecret") {
+				t.Errorf("a startup header shows:\n%s\n%s", text, h.logs.String())
+			}
+		})
+	}
+}
