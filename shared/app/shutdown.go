@@ -143,7 +143,8 @@ func (s *shutdown) answer(method string, req mcp.Request) (mcp.Result, error) {
 // signal.NotifyContext's cause names it.
 func stopReason(ctx context.Context) string {
 	cause := context.Cause(ctx)
-	if cause == nil || errors.Is(cause, context.Canceled) || errors.Is(cause, context.DeadlineExceeded) {
+	// Compared, not errors.Is: a signal's cause "is" context.Canceled too.
+	if cause == nil || cause == context.Canceled || cause == context.DeadlineExceeded {
 		return "the server was asked to stop"
 	}
 	return "the server was stopped: " + cause.Error()

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mcpforge/servers/hookmcp/internal/fakehooksvc"
+)
+
+// exitBound is how soon after its input ends or a SIGTERM the server must
+// have answered every call and exited: a grace of 2 s for calls to finish,
+// and room on a busy machine. Calls in flight wait for up to a minute here.
+const exitBound = 8 * time.Second
+
+// TestShutdownAnswersWaitForRequest: a wait_for_request that is watching
+// (its first progress notification sent) when the input ends, or when a
+// SIGTERM comes, gets a tool error saying the server is shutting down, and
+// the process exits cleanly and promptly.
+func TestShutdownAnswersWaitForRequest(t *testing.T) {
+	for _, tt := range []struct {
+		name, reason string
+		stop         func(*stdioServer) error
+	}{
+		{"end of input", "(its input ended)", func(s *stdioServer) error { return s.stdin.Close() }},
+		{"SIGTERM", "(the server was stopped", func(s *stdioServer) error { return s.cmd.Process.Signal(syscall.SIGTERM) }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := httptest.NewServer(fakehooksvc.New(fakehooksvc.Options{}))
+			defer srv.Close()
+			resp, err := http.Post(srv.URL+"/token", "application/json", strings.NewReader("{}"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var token struct{ UUID string }
+			json.NewDecoder(resp.Body).Decode(&token)
+			resp.Body.Close()
+
+			cmd := exec.Command(binary)
+			cmd.Env = append(os.Environ(), "HOOKSVC_API_URL="+srv.URL)
+			s := startStdio(t, cmd)
+			s.send(t, printfSession[0])
+			s.answer(t, 1)
+			s.send(t, printfSession[1])
+			s.send(t, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"wait_for_request","arguments":{"token_id":"`+token.UUID+
+				`","timeout_seconds":60},"_meta":{"progressToken":"w"}}}`)
+			if msg := s.next(t); msg["method"] != "notifications/progress" {
+				t.Fatalf("want the wait's first progress notification, got %v", msg)
+			}
+			if err := tt.stop(s); err != nil {
+				t.Fatal(err)
+			}
+			start := time.Now()
+			text, isErr := toolError(s.answer(t, 2))
+			if !isErr || !strings.HasPrefix(text, "server shutting down "+tt.reason) || !strings.Contains(text, "wait_for_request") {
+				t.Errorf("the wait in flight got %q (tool error %v), want a tool error saying the server is shutting down %s", text, isErr, tt.reason)
+			}
+			if err := s.exit(t, exitBound); err != nil {
+				t.Errorf("exit: %v", err)
+			}
+			t.Logf("answered and exited %s after the %s", time.Since(start).Round(time.Millisecond), tt.name)
+		})
+	}
+}
