@@ -166,6 +166,9 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			}
 			continue
 		}
+		if msg == nil {
+			continue // a blank line
+		}
 		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
 			c.mu.Lock()
 			// An id reused while its call runs stays one entry: the SDK
@@ -173,9 +176,7 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			c.unanswered[req.ID] = true
 			c.mu.Unlock()
 		}
-		if msg != nil {
-			return msg, nil
-		}
+		return msg, nil
 	}
 }
 
