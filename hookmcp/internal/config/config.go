@@ -34,7 +34,7 @@ type Config struct {
 const (
 	DefaultAPIURL  = "https://webhook.site"
 	DefaultTimeout = 30 * time.Second
-	MaxTimeout     = 10 * time.Minute
+	MaxTimeout     = hooksvc.MaxTimeout
 	// DefaultResourceMaxBytes keeps a resource read within what an
 	// assistant can take in; anyone who knows a public capture URL can fill
 	// a token with 10,000 large requests.

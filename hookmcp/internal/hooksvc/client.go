@@ -47,8 +47,12 @@ func retryable(status int) bool {
 // does not exist, was deleted or has expired.
 var ErrNotFound = errors.New("not found or expired")
 
-// ErrAuth is wrapped by the error for a 401, a 403 or any redirect.
-var ErrAuth = errors.New("authentication required or key invalid: set HOOKSVC_API_KEY or pass api_key")
+// ErrAuth is wrapped by the error for a 401, a 403 or any redirect: no key
+// was sent where one is needed, or the key sent was refused.
+var ErrAuth = errors.New("authentication required or key refused")
+
+// MaxTimeout is the longest time limit of one call (HOOKSVC_TIMEOUT).
+const MaxTimeout = 10 * time.Minute
 
 // Client calls the API. Its zero value is not usable: set Caller and BaseURL.
 type Client struct {
@@ -79,6 +83,19 @@ type Call struct {
 	NotFound string
 	// NoRetry sends a GET once, for a caller that paces its own retries.
 	NoRetry bool
+	// Doing says what the call does, for the start of its errors:
+	// "Listing the requests of token <uuid>".
+	Doing string
+	// JSON reports that a success must carry a JSON object or array: any
+	// other answer means HOOKSVC_API_URL is not the API.
+	JSON bool
+}
+
+func (c Call) doing() string {
+	if c.Doing != "" {
+		return c.Doing
+	}
+	return c.Method + " " + c.Path
 }
 
 // StatusError is a non-2xx answer, explained.
@@ -98,33 +115,81 @@ func (e *StatusError) Unwrap() error { return e.err }
 func (e *StatusError) Transient() bool { return retryable(e.Status) }
 
 // Do performs c, retrying a GET as the retry policy allows, all within the
-// client's timeout. A non-2xx answer becomes an error that says what to do.
+// client's timeout. A failure, a non-2xx answer, or a success that is not
+// the API's, becomes an error that says what was being done, what happened
+// and what to do.
 func (cl *Client) Do(ctx context.Context, c Call) (*httpx.Answer, error) {
 	ctx, cancel := httpx.WithTimeout(ctx, cl.Timeout)
 	defer cancel()
-	redactor := redact.New(cl.APIKey, c.Key)
+	redactor := cl.redactor(c)
 	for attempt := 0; ; attempt++ {
 		resp, err := cl.once(ctx, c, redactor)
 		var tooLarge *httpx.TooLargeError
 		if errors.As(err, &tooLarge) {
-			return nil, fmt.Errorf("the capture API's answer to %s %s is over the limit of %d MiB and was not read to the end", c.Method, c.Path, tooLarge.Limit>>20)
+			return nil, fmt.Errorf("%s failed: the capture API's answer is over the limit of %d MiB and was not read to the end", c.doing(), tooLarge.Limit>>20)
+		}
+		if failure := httpx.AsFailure(err); failure != nil {
+			return nil, cl.unreachable(c.doing(), "the capture API at "+httpx.DisplayURL(cl.BaseURL), failure)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("could not reach the capture API at %s: %w", httpx.DisplayURL(cl.BaseURL), err)
+			return nil, fmt.Errorf("%s failed: %w", c.doing(), err)
 		}
 		if resp.Status >= 200 && resp.Status < 300 {
+			if err := cl.notTheAPI(c, resp); err != nil {
+				return nil, err
+			}
 			return resp, nil
 		}
 		wait, asked := retryWait(resp.Header, attempt)
 		if c.Method != http.MethodGet || c.NoRetry || !retryable(resp.Status) || attempt == MaxRetries || wait > MaxRetryWait || !fits(ctx, wait) {
-			return nil, statusError(c, resp, attempt, redactor)
+			return nil, cl.statusError(c, resp, attempt, redactor)
 		}
 		cl.Logger.Info("retrying a read", "method", c.Method, "path", c.Path, "status", resp.Status, "wait", wait, "retry_after", asked, "attempt", attempt+1)
 		if err := cl.sleep(ctx, wait); err != nil {
-			return nil, fmt.Errorf("while waiting to retry after HTTP %d: %w", resp.Status, httpx.Explain(ctx, err))
+			return nil, cl.unreachable(c.doing(), fmt.Sprintf("the capture API at %s (waiting to retry after HTTP %d)", httpx.DisplayURL(cl.BaseURL), resp.Status),
+				httpx.AsFailure(httpx.Explain(ctx, err)))
 		}
 	}
 }
+
+// unreachable explains a call that got no answer from where: which setting
+// holds the URL, or which time limit to raise and up to how much.
+func (cl *Client) unreachable(doing, where string, failure *httpx.Failure) error {
+	text := fmt.Sprintf("%s failed: could not reach %s: %s", doing, where, failure.Reason)
+	switch failure.Kind {
+	case httpx.TimedOut:
+		text = fmt.Sprintf("%s failed: %s did not answer in time: %s. %s", doing, where, failure.Reason, timeoutAdvice(failure.After))
+	case httpx.Cancelled:
+		text = fmt.Sprintf("%s failed: %s", doing, failure.Reason)
+	case httpx.FailedOther:
+	default:
+		text += fmt.Sprintf(". The URL comes from HOOKSVC_API_URL (--api-url), %s here, set when starting hookmcp", httpx.DisplayURL(cl.BaseURL))
+	}
+	return errors.New(text)
+}
+
+// timeoutAdvice says which time limit to raise, and how far it may go.
+func timeoutAdvice(after time.Duration) string {
+	if after >= MaxTimeout {
+		return fmt.Sprintf("That is hookmcp's longest time limit (HOOKSVC_TIMEOUT, at most %s): the capture API is too slow now; try again later", formatLimit(MaxTimeout))
+	}
+	return fmt.Sprintf("The time limit of one call is HOOKSVC_TIMEOUT (--timeout), %s here: raise it when starting hookmcp (up to %s), or try again later",
+		formatLimit(after), formatLimit(MaxTimeout))
+}
+
+// formatLimit writes a time limit as HOOKSVC_TIMEOUT takes it: 30s, 2m.
+func formatLimit(d time.Duration) string {
+	text := d.String()
+	for _, zero := range []string{"m0s", "h0m"} {
+		if strings.HasSuffix(text, zero) {
+			text = text[:len(text)-2]
+		}
+	}
+	return text
+}
+
+// redactor hides the keys of c: the configured one, and the call's own.
+func (cl *Client) redactor(c Call) redact.Redactor { return redact.New(cl.APIKey, c.Key) }
 
 func (cl *Client) once(ctx context.Context, c Call, redactor redact.Redactor) (*httpx.Answer, error) {
 	u := cl.BaseURL.JoinPath(c.Path)
@@ -210,20 +275,30 @@ func Sleep(ctx context.Context, d time.Duration) error {
 }
 
 // statusError explains a non-2xx answer.
-func statusError(c Call, resp *httpx.Answer, retries int, redactor redact.Redactor) error {
+func (cl *Client) statusError(c Call, resp *httpx.Answer, retries int, redactor redact.Redactor) error {
 	wait, asked := parseRetryAfter(resp.Header.Get("Retry-After"))
-	return &StatusError{Status: resp.Status, Wait: wait, Asked: asked, err: explainStatus(c, resp, retries, redactor)}
+	return &StatusError{Status: resp.Status, Wait: wait, Asked: asked, err: cl.explainStatus(c, resp, retries, redactor)}
 }
 
-func explainStatus(c Call, resp *httpx.Answer, retries int, redactor redact.Redactor) error {
+// authError is a refused authentication, said for the key that was sent.
+type authError struct{ text string }
+
+func (e *authError) Error() string { return e.text }
+func (e *authError) Unwrap() error { return ErrAuth }
+
+func (cl *Client) explainStatus(c Call, resp *httpx.Answer, retries int, redactor redact.Redactor) error {
 	status := fmt.Sprintf("HTTP %d", resp.Status)
+	page := httpx.IsWebPage(resp.Header, resp.Body)
 	switch {
-	case resp.Status >= 300 && resp.Status < 400:
-		return fmt.Errorf("%w (the API answered %s with a redirect to a login page; private tokens need the key of their account)", ErrAuth, status)
-	case resp.Status == http.StatusUnauthorized || resp.Status == http.StatusForbidden:
-		return fmt.Errorf("%w (the API answered %s)", ErrAuth, status)
-	case resp.Status == http.StatusNotFound && c.What == "":
-		return fmt.Errorf("the API answered %s to %s %s: check that HOOKSVC_API_URL is the base URL of the capture API", status, c.Method, c.Path)
+	case resp.Status >= 300 && resp.Status < 400, resp.Status == http.StatusUnauthorized || resp.Status == http.StatusForbidden:
+		if resp.Status < 400 {
+			status += " with a redirect to a login page"
+		}
+		return &authError{cl.authText(c, status)}
+	case resp.Status == http.StatusNotFound && (c.What == "" || page):
+		return fmt.Errorf("%s failed: %s answered HTTP 404 to %s %s (%s): nothing is served there, so %s is not the capture API's base URL. "+
+			"Check the path of HOOKSVC_API_URL (--api-url): it must be the API's base URL (for the hosted service: %s), set when starting hookmcp",
+			c.doing(), httpx.DisplayURL(cl.BaseURL), c.Method, c.Path, describeBody(resp, redactor), httpx.DisplayURL(cl.BaseURL), hostedURL)
 	case resp.Status == http.StatusNotFound || resp.Status == http.StatusGone:
 		advice := c.NotFound
 		if advice == "" {
@@ -231,9 +306,9 @@ func explainStatus(c Call, resp *httpx.Answer, retries int, redactor redact.Reda
 		}
 		return fmt.Errorf("%s was %w (%s); %s", c.What, ErrNotFound, status, advice)
 	case resp.Status == http.StatusUnprocessableEntity:
-		return fmt.Errorf("the API refused the values (%s): %s", status, redactor.String(fieldMessages(resp.Body)))
+		return fmt.Errorf("%s failed: the API refused the values (%s): %s", c.doing(), status, redactor.String(fieldMessages(resp.Body)))
 	case resp.Status == http.StatusTooManyRequests:
-		msg := "rate limited by the capture API (HTTP 429)"
+		msg := c.doing() + " failed: rate limited by the capture API (HTTP 429)"
 		if wait, asked := parseRetryAfter(resp.Header.Get("Retry-After")); asked {
 			msg += fmt.Sprintf("; it asks to wait %s before trying again", formatWait(wait))
 		} else {
@@ -243,15 +318,57 @@ func explainStatus(c Call, resp *httpx.Answer, retries int, redactor redact.Reda
 			msg += fmt.Sprintf(" (gave up after %d retries)", retries)
 		}
 		return errors.New(msg)
+	case page && resp.Status < 500:
+		return fmt.Errorf("%s failed: %s answered HTTP %d %s with %s, not the capture API's JSON: that URL is a web page, not the API. "+
+			"HOOKSVC_API_URL (--api-url) must be the API's base URL (for the hosted service: %s), set when starting hookmcp",
+			c.doing(), httpx.DisplayURL(cl.BaseURL), resp.Status, http.StatusText(resp.Status), describeBody(resp, redactor), hostedURL)
 	}
-	text := fmt.Sprintf("the capture API answered %d %s", resp.Status, http.StatusText(resp.Status))
-	if detail := errorDetail(resp.Body); detail != "" {
+	text := fmt.Sprintf("%s failed: the capture API answered %d %s", c.doing(), resp.Status, http.StatusText(resp.Status))
+	if detail := errorDetail(resp); detail != "" {
 		text += ": " + redactor.String(detail)
 	}
 	if retries > 0 {
 		text += fmt.Sprintf(" (after %d retries)", retries)
 	}
 	return errors.New(text)
+}
+
+// hostedURL is the base URL of the hosted service, for advice.
+const hostedURL = "https://webhook.site"
+
+// authText explains a refused authentication by the key that was sent:
+// none, the configured one, or the call's own. It never shows the key.
+func (cl *Client) authText(c Call, status string) string {
+	switch {
+	case c.Key == "":
+		return fmt.Sprintf("%s failed: authentication required (the API answered %s): no API key was sent, and this needs one: "+
+			"the token is private to an account. Set HOOKSVC_API_KEY in hookmcp's environment to that account's key, or pass api_key", c.doing(), status)
+	case c.Key == cl.APIKey:
+		return fmt.Sprintf("%s failed: the API key in HOOKSVC_API_KEY was refused (the API answered %s): it is not a valid key, "+
+			"or not the key of the account that owns the token. Check the key in the account's settings and start hookmcp with the right one, "+
+			"or pass the owning account's key as api_key", c.doing(), status)
+	}
+	text := fmt.Sprintf("%s failed: the api_key passed in this call was refused (the API answered %s): it is not a valid key, "+
+		"or not the key of the account that owns the token. Pass that account's key", c.doing(), status)
+	if cl.APIKey != "" {
+		text += ", or leave api_key out to use HOOKSVC_API_KEY"
+	}
+	return text
+}
+
+// describeBody says what an answer's body is, for an error: a web page by
+// its title, else its start.
+func describeBody(resp *httpx.Answer, redactor redact.Redactor) string {
+	if httpx.IsWebPage(resp.Header, resp.Body) {
+		if title := httpx.PageTitle(resp.Body); title != "" {
+			return fmt.Sprintf("a web page (HTML) titled %q", redactor.String(title))
+		}
+		return "a web page (HTML)"
+	}
+	if len(strings.TrimSpace(string(resp.Body))) == 0 {
+		return "an empty body"
+	}
+	return redactor.String(httpx.Snippet([]byte(envelopeMessage(resp.Body)), 120))
 }
 
 func formatWait(d time.Duration) string {
@@ -280,11 +397,23 @@ func fieldMessages(body []byte) string {
 			return strings.Join(parts, "; ")
 		}
 	}
-	return errorDetail(body)
+	return envelopeMessage(body)
 }
 
-// errorDetail is the error envelope's message, else the start of the body.
-func errorDetail(body []byte) string {
+// errorDetail is the error envelope's message, else a web page's title, else
+// the start of the body.
+func errorDetail(resp *httpx.Answer) string {
+	if httpx.IsWebPage(resp.Header, resp.Body) {
+		if title := httpx.PageTitle(resp.Body); title != "" {
+			return fmt.Sprintf("a web page (HTML) titled %q", title)
+		}
+	}
+	return envelopeMessage(resp.Body)
+}
+
+// envelopeMessage is the error envelope's message, else the start of the
+// body.
+func envelopeMessage(body []byte) string {
 	var envelope struct {
 		Error struct {
 			Message string `json:"message"`

@@ -3,6 +3,8 @@ package hooksvc
 import (
 	"errors"
 	"net/http"
+	"net/url"
+	"strings"
 	"testing"
 	"time"
 
@@ -39,31 +41,50 @@ func TestParseRetryAfter(t *testing.T) {
 	}
 }
 
+// TestStatusError: each status is explained with what was being done and
+// what to do; a refused authentication is said for the key that was sent
+// (none, HOOKSVC_API_KEY's, the call's), which it never shows.
 func TestStatusError(t *testing.T) {
-	call := Call{Method: http.MethodGet, Path: "/token/x", What: "token x"}
+	base, _ := url.Parse("https://hooks.example")
+	cl := &Client{BaseURL: base, APIKey: "env-key-0123456789"}
+	call := Call{Method: http.MethodGet, Path: "/token/x", What: "token x", Doing: "Reading token x"}
+	withKey := func(key string) Call { c := call; c.Key = key; return c }
+	html := http.Header{"Content-Type": {"text/html; charset=utf-8"}}
 	tests := []struct {
+		call   Call
 		status int
 		header http.Header
 		body   string
 		want   string
 		is     error
 	}{
-		{302, nil, "<html>", "authentication required or key invalid: set HOOKSVC_API_KEY or pass api_key (the API answered HTTP 302 with a redirect to a login page", ErrAuth},
-		{403, nil, "", "authentication required or key invalid: set HOOKSVC_API_KEY or pass api_key (the API answered HTTP 403)", ErrAuth},
-		{410, nil, "", "token x was not found or expired (HTTP 410)", ErrNotFound},
-		{422, nil, `{"timeout":["The timeout must be between 0 and 30."],"alias":["The alias format is invalid.","Too short."]}`,
-			"the API refused the values (HTTP 422): alias: The alias format is invalid. Too short.; timeout: The timeout must be between 0 and 30.", nil},
-		{422, nil, `{"success":false,"error":{"message":"Basic accounts may hold one token.","id":null}}`,
-			"the API refused the values (HTTP 422): Basic accounts may hold one token.", nil},
-		{429, http.Header{"Retry-After": {"30"}}, "", "rate limited by the capture API (HTTP 429); it asks to wait 30 s before trying again", nil},
-		{429, http.Header{"Retry-After": {"9223372037"}}, "", "rate limited by the capture API (HTTP 429); it asks to wait a day or more before trying again", nil},
-		{400, nil, `{"success":false,"error":{"message":"Bad query secret-key-123","id":null}}`, "the capture API answered 400 Bad Request: Bad query [REDACTED]", nil},
-		{502, nil, "<html>gateway</html>", "the capture API answered 502 Bad Gateway: <html>gateway</html>", nil},
+		{call, 302, nil, "<html>", "Reading token x failed: authentication required (the API answered HTTP 302 with a redirect to a login page): " +
+			"no API key was sent, and this needs one: the token is private to an account. Set HOOKSVC_API_KEY in hookmcp's environment to that account's key, or pass api_key", ErrAuth},
+		{withKey("env-key-0123456789"), 401, nil, "", "Reading token x failed: the API key in HOOKSVC_API_KEY was refused (the API answered HTTP 401): " +
+			"it is not a valid key, or not the key of the account that owns the token. Check the key in the account's settings and start hookmcp with the right one", ErrAuth},
+		{withKey("call-key-0123456789"), 403, nil, "", "Reading token x failed: the api_key passed in this call was refused (the API answered HTTP 403): " +
+			"it is not a valid key, or not the key of the account that owns the token. Pass that account's key, or leave api_key out to use HOOKSVC_API_KEY", ErrAuth},
+		{call, 410, nil, "", "token x was not found or expired (HTTP 410)", ErrNotFound},
+		{call, 404, html, "<html><title>Acme Corp</title></html>", `Reading token x failed: https://hooks.example answered HTTP 404 to GET /token/x (a web page (HTML) titled "Acme Corp"): ` +
+			"nothing is served there, so https://hooks.example is not the capture API's base URL. Check the path of HOOKSVC_API_URL (--api-url)", nil},
+		{call, 422, nil, `{"timeout":["The timeout must be between 0 and 30."],"alias":["The alias format is invalid.","Too short."]}`,
+			"Reading token x failed: the API refused the values (HTTP 422): alias: The alias format is invalid. Too short.; timeout: The timeout must be between 0 and 30.", nil},
+		{call, 422, nil, `{"success":false,"error":{"message":"Basic accounts may hold one token.","id":null}}`,
+			"Reading token x failed: the API refused the values (HTTP 422): Basic accounts may hold one token.", nil},
+		{call, 429, http.Header{"Retry-After": {"30"}}, "", "Reading token x failed: rate limited by the capture API (HTTP 429); it asks to wait 30 s before trying again", nil},
+		{call, 429, http.Header{"Retry-After": {"9223372037"}}, "", "Reading token x failed: rate limited by the capture API (HTTP 429); it asks to wait a day or more before trying again", nil},
+		{call, 400, nil, `{"success":false,"error":{"message":"Bad query secret-key-123","id":null}}`, "Reading token x failed: the capture API answered 400 Bad Request: Bad query [REDACTED]", nil},
+		{call, 405, html, "<html><h1>Method Not Allowed</h1></html>", `Reading token x failed: https://hooks.example answered HTTP 405 Method Not Allowed with a web page (HTML) titled "Method Not Allowed", ` +
+			"not the capture API's JSON: that URL is a web page, not the API", nil},
+		{call, 502, nil, "<html>gateway</html>", "Reading token x failed: the capture API answered 502 Bad Gateway: <html>gateway</html>", nil},
 	}
 	for _, tt := range tests {
-		err := statusError(call, &httpx.Answer{Status: tt.status, Header: tt.header, Body: []byte(tt.body)}, 0, redact.New("secret-key-123"))
-		if err.Error() != tt.want && !startsWith(err.Error(), tt.want) {
+		err := cl.statusError(tt.call, &httpx.Answer{Status: tt.status, Header: tt.header, Body: []byte(tt.body)}, 0, redact.New("secret-key-123", tt.call.Key))
+		if !strings.HasPrefix(err.Error(), tt.want) {
 			t.Errorf("%d: %q\nwant %q", tt.status, err, tt.want)
+		}
+		if strings.Contains(err.Error(), "key-0123456789") {
+			t.Errorf("%d: a key shows: %s", tt.status, err)
 		}
 		if tt.is != nil && !errors.Is(err, tt.is) {
 			t.Errorf("%d: not %v", tt.status, tt.is)
@@ -71,7 +92,25 @@ func TestStatusError(t *testing.T) {
 	}
 }
 
-func startsWith(s, prefix string) bool { return len(s) >= len(prefix) && s[:len(prefix)] == prefix }
+// TestBaseOfCaptureURL: the base URL advised for a capture URL given as the
+// API's.
+func TestBaseOfCaptureURL(t *testing.T) {
+	const token = "9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d"
+	tests := map[string]string{
+		"https://webhook.site/" + token:                         "https://webhook.site",
+		"https://webhook.site/" + token + "/extra":              "https://webhook.site",
+		"https://hooks.example/prefix/" + token:                 "https://hooks.example/prefix",
+		"https://webhook.site/my-alias":                         "https://webhook.site",
+		"https://" + token + ".webhook.site":                    "https://webhook.site",
+		"http://127.0.0.1:8089/" + strings.ToUpper(token) + "/": "http://127.0.0.1:8089",
+	}
+	for raw, want := range tests {
+		u, _ := url.Parse(raw)
+		if got := BaseOfCaptureURL(u, token); got != want {
+			t.Errorf("BaseOfCaptureURL(%s) = %s, want %s", raw, got, want)
+		}
+	}
+}
 
 // TestDecodePageLoosely: the API is PHP, and an empty list may arrive as {}.
 func TestDecodePageLoosely(t *testing.T) {

@@ -26,7 +26,7 @@ func what(id string) string { return "token " + id }
 // CreateToken creates a token from body (only the fields to set) and returns
 // the API's token object.
 func (cl *Client) CreateToken(ctx context.Context, key string, body map[string]any) (json.RawMessage, error) {
-	resp, err := cl.Do(ctx, Call{Method: http.MethodPost, Path: "/token", Body: body, Key: key})
+	resp, err := cl.Do(ctx, Call{Method: http.MethodPost, Path: "/token", Body: body, Key: key, Doing: "Creating a token", JSON: true})
 	if err != nil {
 		return nil, err
 	}
@@ -35,7 +35,7 @@ func (cl *Client) CreateToken(ctx context.Context, key string, body map[string]a
 
 // GetToken returns a token object.
 func (cl *Client) GetToken(ctx context.Context, key, id string) (json.RawMessage, error) {
-	resp, err := cl.Do(ctx, Call{Method: http.MethodGet, Path: tokenPath(id), Key: key, What: what(id)})
+	resp, err := cl.Do(ctx, Call{Method: http.MethodGet, Path: tokenPath(id), Key: key, What: what(id), Doing: "Reading token " + id, JSON: true})
 	if err != nil {
 		return nil, err
 	}
@@ -45,7 +45,7 @@ func (cl *Client) GetToken(ctx context.Context, key, id string) (json.RawMessage
 // PutToken replaces a token's settings with body and returns the token.
 // The API resets every setting body leaves out.
 func (cl *Client) PutToken(ctx context.Context, key, id string, body map[string]any) (json.RawMessage, error) {
-	resp, err := cl.Do(ctx, Call{Method: http.MethodPut, Path: tokenPath(id), Body: body, Key: key, What: what(id)})
+	resp, err := cl.Do(ctx, Call{Method: http.MethodPut, Path: tokenPath(id), Body: body, Key: key, What: what(id), Doing: "Updating token " + id, JSON: true})
 	if err != nil {
 		return nil, err
 	}
@@ -54,31 +54,35 @@ func (cl *Client) PutToken(ctx context.Context, key, id string, body map[string]
 
 // DeleteToken deletes a token and everything it captured.
 func (cl *Client) DeleteToken(ctx context.Context, key, id string) error {
-	_, err := cl.Do(ctx, Call{Method: http.MethodDelete, Path: tokenPath(id), Key: key, What: what(id)})
+	_, err := cl.Do(ctx, Call{Method: http.MethodDelete, Path: tokenPath(id), Key: key, What: what(id), Doing: "Deleting token " + id})
 	return err
 }
 
 // ListRequests returns one page envelope of a token's requests.
 func (cl *Client) ListRequests(ctx context.Context, key, id string, query url.Values) (*Page, error) {
-	resp, err := cl.Do(ctx, Call{Method: http.MethodGet, Path: tokenPath(id) + "/requests", Query: query, Key: key, What: what(id)})
+	resp, err := cl.Do(ctx, Call{Method: http.MethodGet, Path: tokenPath(id) + "/requests", Query: query, Key: key, What: what(id),
+		Doing: "Listing the requests of token " + id, JSON: true})
 	if err != nil {
 		return nil, err
 	}
 	return DecodePage(resp.Body)
 }
 
-// requestCall addresses one captured request, below the token's path.
-func requestCall(method, key, id, requestID, below string) Call {
+// requestCall addresses one captured request, below the token's path;
+// doing is what the call does to it ("Reading", "Deleting").
+func requestCall(method, key, id, requestID, below, doing string) Call {
 	return Call{
 		Method: method, Path: tokenPath(id) + "/request/" + url.PathEscape(requestID) + below, Key: key,
 		What:     fmt.Sprintf("request %s of token %s", requestID, id),
+		Doing:    fmt.Sprintf("%s request %s of token %s", doing, requestID, id),
 		NotFound: "the token or the request does not exist (a deleted request, or one past the token's request_limit, is gone); list_requests shows the token's request ids",
 	}
 }
 
 // GetRequest returns one captured request's object (metadata and content).
 func (cl *Client) GetRequest(ctx context.Context, key, id, requestID string) (json.RawMessage, error) {
-	c := requestCall(http.MethodGet, key, id, requestID, "")
+	c := requestCall(http.MethodGet, key, id, requestID, "", "Reading")
+	c.JSON = true
 	resp, err := cl.Do(ctx, c)
 	if err != nil {
 		return nil, err
@@ -89,7 +93,8 @@ func (cl *Client) GetRequest(ctx context.Context, key, id, requestID string) (js
 // PollRequests is ListRequests sent once: a 429 or a gateway error comes
 // back as a *StatusError at once, for a caller that paces its own polls.
 func (cl *Client) PollRequests(ctx context.Context, key, id string, query url.Values) (*Page, error) {
-	resp, err := cl.Do(ctx, Call{Method: http.MethodGet, Path: tokenPath(id) + "/requests", Query: query, Key: key, What: what(id), NoRetry: true})
+	resp, err := cl.Do(ctx, Call{Method: http.MethodGet, Path: tokenPath(id) + "/requests", Query: query, Key: key, What: what(id), NoRetry: true,
+		Doing: "Checking token " + id + " for new requests", JSON: true})
 	if err != nil {
 		return nil, err
 	}
@@ -98,7 +103,7 @@ func (cl *Client) PollRequests(ctx context.Context, key, id string, query url.Va
 
 // RawBody returns a captured request's body exactly as it arrived.
 func (cl *Client) RawBody(ctx context.Context, key, id, requestID string) ([]byte, error) {
-	resp, err := cl.Do(ctx, requestCall(http.MethodGet, key, id, requestID, "/raw"))
+	resp, err := cl.Do(ctx, requestCall(http.MethodGet, key, id, requestID, "/raw", "Reading the body of"))
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +112,7 @@ func (cl *Client) RawBody(ctx context.Context, key, id, requestID string) ([]byt
 
 // DeleteRequest deletes one captured request.
 func (cl *Client) DeleteRequest(ctx context.Context, key, id, requestID string) error {
-	_, err := cl.Do(ctx, requestCall(http.MethodDelete, key, id, requestID, ""))
+	_, err := cl.Do(ctx, requestCall(http.MethodDelete, key, id, requestID, "", "Deleting"))
 	return err
 }
 
@@ -157,10 +162,14 @@ func (cl *Client) Capture(ctx context.Context, tokenID string, c Capture, callKe
 	})
 	var tooLarge *httpx.TooLargeError
 	if errors.As(err, &tooLarge) {
-		return nil, fmt.Errorf("the capture URL's answer is over %d KiB and was not read to the end; the token's default_content is that large", tooLarge.Limit>>10)
+		return nil, fmt.Errorf("Sending the test request to %s failed: the capture URL's answer is over %d KiB and was not read to the end; the token's default_content is that large",
+			cl.CaptureURL(tokenID), tooLarge.Limit>>10)
+	}
+	if failure := httpx.AsFailure(err); failure != nil {
+		return nil, cl.unreachable("Sending the test request to "+cl.CaptureURL(tokenID), "the capture URL", failure)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("could not reach the capture URL %s: %w", cl.CaptureURL(tokenID), err)
+		return nil, fmt.Errorf("Sending the test request to %s failed: %w", cl.CaptureURL(tokenID), err)
 	}
 	return resp, nil
 }
@@ -169,7 +178,8 @@ func (cl *Client) Capture(ctx context.Context, tokenID string, c Capture, callKe
 // date_to, query), or all of them when it is empty. The path is singular:
 // the plural one does not exist.
 func (cl *Client) DeleteRequests(ctx context.Context, key, id string, query url.Values) error {
-	_, err := cl.Do(ctx, Call{Method: http.MethodDelete, Path: tokenPath(id) + "/request", Query: query, Key: key, What: what(id)})
+	_, err := cl.Do(ctx, Call{Method: http.MethodDelete, Path: tokenPath(id) + "/request", Query: query, Key: key, What: what(id),
+		Doing: "Deleting the requests of token " + id})
 	return err
 }
 

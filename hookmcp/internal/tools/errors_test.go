@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -126,16 +128,122 @@ func TestRetryWithinTimeout(t *testing.T) {
 	}
 }
 
+// TestWrongAPIURL: an API URL that answers 404 to the API's paths is said
+// to be the wrong base URL, not a missing token, and the path to check named.
 func TestWrongAPIURL(t *testing.T) {
 	h := connect(t, config.Config{})
 	wrong := h.reconnect(t, config.Config{APIURL: mustParse(t, h.url+"/not-the-api")})
-	contains(t, wrong.failure(t, "create_token", nil), "the API answered HTTP 404 to POST /token: check that HOOKSVC_API_URL is the base URL of the capture API")
+	contains(t, wrong.failure(t, "create_token", nil), "Creating a token failed: "+h.url+"/not-the-api answered HTTP 404 to POST /token (Not found.): "+
+		"nothing is served there, so "+h.url+"/not-the-api is not the capture API's base URL. Check the path of HOOKSVC_API_URL (--api-url)")
 }
 
+// closedPort is a loopback address nothing listens on: one a listener of
+// this test just released.
+func closedPort(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	return addr
+}
+
+// TestUnreachableAPI: a refused connection says what was being done, that
+// nothing listens there, and which setting holds the URL.
 func TestUnreachableAPI(t *testing.T) {
 	h := connect(t, config.Config{})
-	h2 := h.reconnect(t, config.Config{APIURL: mustParse(t, "http://127.0.0.1:1")})
-	contains(t, h2.failure(t, "create_token", nil), "could not reach the capture API at http://127.0.0.1:1")
+	addr := closedPort(t)
+	h2 := h.reconnect(t, config.Config{APIURL: mustParse(t, "http://"+addr)})
+	contains(t, h2.failure(t, "create_token", nil), "Creating a token failed: could not reach the capture API at http://"+addr+
+		": the connection to "+addr+" was refused: no server is listening there. Check the URL's host and port, and that the server is running. "+
+		"The URL comes from HOOKSVC_API_URL (--api-url)")
+	id := h.createToken(t, nil)
+	contains(t, h2.failure(t, "list_requests", map[string]any{"token_id": id}), "Listing the requests of token "+id+" failed: could not reach the capture API")
+}
+
+// TestAPIURLIsAWebPage: an API URL that answers with a web page, whatever
+// its status, is said to be a web page and not the API, by its title.
+func TestAPIURLIsAWebPage(t *testing.T) {
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		if r.Method == http.MethodPost {
+			w.WriteHeader(http.StatusMethodNotAllowed)
+		}
+		io.WriteString(w, "<!DOCTYPE html><html><head><title>Acme Home</title></head><body>"+r.Header.Get("Api-Key")+"</body></html>")
+	}))
+	t.Cleanup(site.Close)
+	h := connect(t, config.Config{})
+	page := h.reconnect(t, config.Config{APIURL: mustParse(t, site.URL), APIKey: envKey})
+	const id = "9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d"
+	for _, call := range []struct {
+		tool, doing, status string
+		args                map[string]any
+	}{
+		{"get_token", "Reading token " + id, "HTTP 200", map[string]any{"token_id": id}},
+		{"create_token", "Creating a token", "HTTP 405 Method Not Allowed", nil},
+	} {
+		text := page.failure(t, call.tool, call.args)
+		contains(t, text, call.doing+" failed: "+site.URL+" answered "+call.status+` with a web page (HTML) titled "Acme Home", not the capture API's JSON: `+
+			"that URL is a web page, not the API. HOOKSVC_API_URL (--api-url) must be the API's base URL (for the hosted service: https://webhook.site)")
+	}
+	if strings.Contains(page.logs.String(), envKey) {
+		t.Error("the key shows in a log line")
+	}
+}
+
+// TestAPIURLIsACaptureURL: HOOKSVC_API_URL set to a token's capture URL
+// sends the API's requests there, where they are captured and answered with
+// the token's default response: every call says so and names the base URL
+// to use, and a delete is not reported done.
+func TestAPIURLIsACaptureURL(t *testing.T) {
+	h := connect(t, config.Config{})
+	capture := h.createToken(t, nil)
+	other := h.createToken(t, nil)
+	wrong := h.reconnect(t, config.Config{APIURL: mustParse(t, h.url+"/"+capture), APIKey: envKey})
+	for _, call := range []struct {
+		tool, doing string
+		args        map[string]any
+	}{
+		{"create_token", "Creating a token", nil},
+		{"get_token", "Reading token " + other, map[string]any{"token_id": other}},
+		{"delete_token", "Deleting token " + other, map[string]any{"token_id": other}},
+		{"list_requests", "Listing the requests of token " + other, map[string]any{"token_id": other}},
+	} {
+		text := wrong.failure(t, call.tool, call.args)
+		contains(t, text, call.doing+" failed: HOOKSVC_API_URL ("+h.url+"/"+capture+") is a capture URL, not the capture API: "+
+			"the request was captured by token "+capture+" and answered with its default response (HTTP 200, text/html) instead of the API's JSON. "+
+			"Set HOOKSVC_API_URL to the service's base URL, "+h.url+", when starting hookmcp (and HOOKSVC_TOKEN_ID="+capture+" to make that token the default)",
+			"The API key was sent with that request")
+		if strings.Contains(text, envKey) {
+			t.Errorf("%s: the key shows: %s", call.tool, text)
+		}
+	}
+	h.ok(t, "get_token", map[string]any{"token_id": other}) // the delete did not happen
+}
+
+// TestKeyRefused: a key that is sent and refused is said to be refused, by
+// where it came from, and never shown; only a call that sent none is told
+// to set one.
+func TestKeyRefused(t *testing.T) {
+	h := connect(t, config.Config{APIKey: envKey})
+	private := h.createToken(t, map[string]any{"api_key": envKey})
+	const wrongKey = "wrong-env-key-000000"
+	wrong := h.reconnect(t, config.Config{APIKey: wrongKey})
+	text := wrong.failure(t, "get_token", map[string]any{"token_id": private})
+	contains(t, text, "Reading token "+private+" failed: the API key in HOOKSVC_API_KEY was refused (the API answered HTTP 401): "+
+		"it is not a valid key, or not the key of the account that owns the token. Check the key in the account's settings and start hookmcp with the right one")
+	text += wrong.failure(t, "get_token", map[string]any{"token_id": private, "api_key": "wrong-call-key-0000"})
+	contains(t, text, "the api_key passed in this call was refused (the API answered HTTP 401)", "or leave api_key out to use HOOKSVC_API_KEY")
+	for _, never := range []string{wrongKey, "wrong-call-key-0000", "Set HOOKSVC_API_KEY"} {
+		if strings.Contains(text, never) {
+			t.Errorf("%q shows in %q", never, text)
+		}
+	}
+	keyless := h.reconnect(t, config.Config{})
+	contains(t, keyless.failure(t, "get_token", map[string]any{"token_id": private}),
+		"no API key was sent, and this needs one: the token is private to an account. Set HOOKSVC_API_KEY in hookmcp's environment to that account's key, or pass api_key")
 }
 
 // TestKeyNeverShown: the API key appears in no result, error or log line,
@@ -190,7 +298,8 @@ func TestTimeout(t *testing.T) {
 	defer close(release) // before Close, which waits for the handler
 	h := connect(t, config.Config{})
 	slow := h.reconnect(t, config.Config{APIURL: mustParse(t, hang.URL), Timeout: 200 * time.Millisecond})
-	contains(t, slow.failure(t, "create_token", nil), "could not reach the capture API at "+hang.URL+": timed out after 200 ms")
+	contains(t, slow.failure(t, "create_token", nil), "Creating a token failed: the capture API at "+hang.URL+" did not answer in time: timed out after 200 ms. "+
+		"The time limit of one call is HOOKSVC_TIMEOUT (--timeout), 200ms here: raise it when starting hookmcp (up to 10m)")
 }
 
 // TestKeyRedactedInEveryEncoding: a key is redacted where the answer comes

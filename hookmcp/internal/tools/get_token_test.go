@@ -110,13 +110,13 @@ func TestPrivateToken(t *testing.T) {
 	id := h.createToken(t, map[string]any{"api_key": envKey})
 	// Without a key the API redirects to a login page: never followed.
 	msg := h.failure(t, "get_token", map[string]any{"token_id": id})
-	contains(t, msg, "authentication required or key invalid: set HOOKSVC_API_KEY or pass api_key", "HTTP 302")
+	contains(t, msg, "authentication required (the API answered HTTP 302", "Set HOOKSVC_API_KEY in hookmcp's environment to that account's key, or pass api_key")
 	for _, r := range h.fake.Received() {
 		if r.Path == "/login" {
 			t.Error("the redirect to the login page was followed")
 		}
 	}
 	contains(t, h.failure(t, "get_token", map[string]any{"token_id": id, "api_key": callKey}),
-		"authentication required or key invalid", "HTTP 401")
+		"the api_key passed in this call was refused", "HTTP 401")
 	h.ok(t, "get_token", map[string]any{"token_id": id, "api_key": envKey})
 }
