@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bufio"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -29,28 +31,8 @@ func TestShutdownAnswersHangingCall(t *testing.T) {
 		{"SIGTERM", "(the server was stopped", func(s *stdioServer) error { return s.cmd.Process.Signal(syscall.SIGTERM) }},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			arrived, ended := make(chan struct{}, 10), make(chan struct{})
-			endpoint := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				io.Copy(io.Discard, r.Body)
-				arrived <- struct{}{}
-				select {
-				case <-r.Context().Done():
-				case <-ended:
-				}
-			}))
-			defer endpoint.Close()
-			defer close(ended)
-
-			s := startStdio(t, exec.Command(binary, "--endpoint", endpoint.URL))
-			s.send(t, printfSession[0])
-			s.answer(t, 1)
-			s.send(t, printfSession[1])
-			s.send(t, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"graphql_query","arguments":{"query":"{ hero { name } }"}}}`)
-			select {
-			case <-arrived: // the call waits for the endpoint
-			case <-time.After(30 * time.Second):
-				t.Fatal("the call never reached the endpoint")
-			}
+			url, arrived := hangingEndpoint(t)
+			s := startHanging(t, exec.Command(binary, "--endpoint", url), arrived)
 			if err := tt.stop(s); err != nil {
 				t.Fatal(err)
 			}
@@ -65,4 +47,67 @@ func TestShutdownAnswersHangingCall(t *testing.T) {
 			t.Logf("answered and exited %s after the %s", time.Since(start).Round(time.Millisecond), tt.name)
 		})
 	}
+}
+
+// TestSecondSignalExitsAtOnce: a second SIGTERM during the graceful end
+// ends the process at once, by the signal, as an impatient Ctrl-C expects.
+func TestSecondSignalExitsAtOnce(t *testing.T) {
+	url, arrived := hangingEndpoint(t)
+	cmd := exec.Command(binary, "--endpoint", url)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := startHanging(t, cmd, arrived)
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	// The server logs this once it has heard of the first signal, after
+	// the default handling of the next is restored.
+	lines := bufio.NewScanner(stderr)
+	for lines.Scan() && !strings.Contains(lines.Text(), "stopping: answering the calls in flight first") {
+	}
+	go io.Copy(io.Discard, stderr)
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	var exit *exec.ExitError
+	if err := s.exit(t, exitBound); !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGTERM {
+		t.Errorf("exit after a second SIGTERM: %v, want death by that signal", err)
+	}
+}
+
+// hangingEndpoint serves a GraphQL endpoint that never answers, until the
+// test ends; each request is sent on arrived.
+func hangingEndpoint(t *testing.T) (url string, arrived <-chan struct{}) {
+	t.Helper()
+	ended, requests := make(chan struct{}), make(chan struct{}, 10)
+	endpoint := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		requests <- struct{}{}
+		select {
+		case <-r.Context().Done():
+		case <-ended:
+		}
+	}))
+	t.Cleanup(endpoint.Close)
+	t.Cleanup(func() { close(ended) })
+	return endpoint.URL, requests
+}
+
+// startHanging starts cmd, a graphqlmcp whose endpoint hangs, and returns
+// once a graphql_query (id 2) waits for the endpoint's schema.
+func startHanging(t *testing.T, cmd *exec.Cmd, arrived <-chan struct{}) *stdioServer {
+	t.Helper()
+	s := startStdio(t, cmd)
+	s.send(t, printfSession[0])
+	s.answer(t, 1)
+	s.send(t, printfSession[1])
+	s.send(t, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"graphql_query","arguments":{"query":"{ hero { name } }"}}}`)
+	select {
+	case <-arrived:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the call never reached the endpoint")
+	}
+	return s
 }

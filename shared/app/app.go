@@ -59,11 +59,16 @@ type Streams struct {
 
 // Main runs spec as the process and exits with its exit code.
 func Main(spec Spec) {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	signalled, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	// The first signal starts a graceful end of a few seconds; a second
 	// one (an impatient Ctrl-C) ends the process at once, as it would
-	// without this handler.
-	context.AfterFunc(ctx, stop)
+	// without a handler, which is restored before the server hears of the
+	// first.
+	ctx, cancel := context.WithCancelCause(context.Background())
+	context.AfterFunc(signalled, func() {
+		stop()
+		cancel(context.Cause(signalled))
+	})
 	code := Run(ctx, spec, os.Args, Streams{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})
 	stop()
 	os.Exit(code)
