@@ -40,14 +40,13 @@ type shutdown struct {
 	grace time.Duration
 
 	once    sync.Once
-	reason  string        // why, in words; set before started is closed
-	started chan struct{} // closed by begin
+	reason  string        // why, in words; set by begin
 	expired chan struct{} // closed grace after begin
 	ended   chan struct{} // closed grace + shutdownAnswerWait after begin
 }
 
 func newShutdown(grace time.Duration) *shutdown {
-	return &shutdown{grace: grace, started: make(chan struct{}), expired: make(chan struct{}), ended: make(chan struct{})}
+	return &shutdown{grace: grace, expired: make(chan struct{}), ended: make(chan struct{})}
 }
 
 // begin starts the grace; reason ("its input ended") says why, in the
@@ -55,7 +54,6 @@ func newShutdown(grace time.Duration) *shutdown {
 func (s *shutdown) begin(reason string) {
 	s.once.Do(func() {
 		s.reason = reason
-		close(s.started)
 		time.AfterFunc(s.grace, func() { close(s.expired) })
 		time.AfterFunc(s.grace+shutdownAnswerWait, func() { close(s.ended) })
 	})
