@@ -12,10 +12,11 @@ import (
 // served, and never repeating a secret.
 func TestStartupErrors(t *testing.T) {
 	mcptest.CheckStartupErrors(t, spec, []mcptest.UsageCase{
-		{Name: "headers not JSON", Args: []string{"-H", "Authorization: Bearer x"}, Want: `--headers (GRAPHQL_HEADERS) must be a JSON object of string values. For example '{"Authorization":"Bearer <token>"}'`},
+		{Name: "headers not JSON", Args: []string{"-H", "Authorization: Bearer x"}, Want: `--headers (GRAPHQL_HEADERS) must be a JSON object of string values; got a header line (Authorization: …), not JSON: write it as {"Authorization":"…"}. For example '{"Authorization":"Bearer <token>"}'`},
+		{Name: "headers in single quotes", Args: []string{"-H", "{'Authorization': 'Bearer SECRET7'}"}, Want: `--headers (GRAPHQL_HEADERS) must be a JSON object of string values; single quotes at column 2: JSON needs double quotes around names and values. For example '{"Authorization":"Bearer <token>"}'`, Secret: "SECRET7"},
 		{Name: "headers not strings", Args: []string{"-H", "{\"X-Retries\": 3}"}, Want: `--headers (GRAPHQL_HEADERS) must be a JSON object of string values; the value of "X-Retries" is not a string. For example '{"X-Retries":"3"}'`},
 		{Name: "headers with Host", Args: []string{"-H", "{\"Host\": \"example.com\"}"}, Want: `--headers (GRAPHQL_HEADERS) must hold only headers a caller may set: header "Host" cannot be set: the HTTP layer sets Host, Content-Length, Transfer-Encoding, Connection itself; remove it`},
-		{Name: "headers from the environment", Env: []string{"GRAPHQL_HEADERS=[1]"}, Want: `--headers (GRAPHQL_HEADERS) must be a JSON object of string values. For example '{"Authorization":"Bearer <token>"}'`},
+		{Name: "headers from the environment", Env: []string{"GRAPHQL_HEADERS=[1]"}, Want: `--headers (GRAPHQL_HEADERS) must be a JSON object of string values; got a JSON array: put the headers in one object, {"Name":"value", …}. For example '{"Authorization":"Bearer <token>"}'`},
 		{Name: "timeout zero", Args: []string{"-t", "0"}, Want: "--timeout (GRAPHQL_TIMEOUT) must be between 1 and 600000 milliseconds, got 0; for example --timeout 30000"},
 		{Name: "timeout over ten minutes", Args: []string{"--timeout", "600001"}, Want: "--timeout (GRAPHQL_TIMEOUT) must be between 1 and 600000 milliseconds, got 600001; for example --timeout 30000"},
 		{Name: "timeout not a number", Args: []string{"--timeout", "soon"}, Want: `--timeout (GRAPHQL_TIMEOUT) must be a whole number; got "soon". For example --timeout 30000`},

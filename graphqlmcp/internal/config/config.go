@@ -3,7 +3,6 @@
 package config
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/url"
 	"strings"
@@ -192,28 +191,4 @@ func ParseEndpoint(raw string) (*url.URL, error) {
 		return nil, fmt.Errorf("must not have a #fragment, which is never sent to a server; got %q. Remove the fragment", httpx.RedactURL(raw))
 	}
 	return u, nil
-}
-
-// ParseHeaders accepts a JSON object whose values are all strings and whose
-// names are headers a caller may set. Empty text means no headers.
-func ParseHeaders(text string) (map[string]string, error) {
-	if strings.TrimSpace(text) == "" {
-		return nil, nil
-	}
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(text), &raw); err != nil || raw == nil {
-		return nil, fmt.Errorf(`must be a JSON object of string values. For example '{"Authorization":"Bearer <token>"}'`)
-	}
-	headers := make(map[string]string, len(raw))
-	for name, value := range raw {
-		var s string
-		if err := json.Unmarshal(value, &s); err != nil {
-			return nil, fmt.Errorf(`must be a JSON object of string values; the value of %q is not a string. For example '{"X-Retries":"3"}'`, name)
-		}
-		headers[name] = s
-	}
-	if err := upstream.CheckHeaders(headers); err != nil {
-		return nil, fmt.Errorf("must hold only headers a caller may set: %v", err)
-	}
-	return headers, nil
 }

@@ -1,0 +1,47 @@
+package config
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestParseHeadersSaysWhatAndWhere: each way of getting --headers wrong by
+// hand is named, with where it is, and no value (a secret) is ever repeated.
+func TestParseHeadersSaysWhatAndWhere(t *testing.T) {
+	const secret = "s3cretTok"
+	tests := []struct {
+		text string
+		want string
+	}{
+		{"Authorization: Bearer " + secret, `got a header line (Authorization: …), not JSON: write it as {"Authorization":"…"}`},
+		{"{'Authorization': 'Bearer " + secret + "'}", "single quotes at column 2: JSON needs double quotes around names and values"},
+		{`{"Authorization": 'Bearer ` + secret + `'}`, "single quotes at column 19"},
+		{`{Authorization: "Bearer ` + secret + `"}`, `a name without double quotes at column 2: write each name in double quotes, "Authorization"`},
+		{`{"Authorization": "Bearer ` + secret + `",}`, "a trailing comma before the } at column 38: remove it"},
+		{`{"Authorization": Bearer ` + secret + `}`, `a value that is not a string at column 19: write each value in double quotes, "Bearer <token>"`},
+		{`{"Authorization" "Bearer ` + secret + `"}`, "a missing colon after the name that ends at column 18"},
+		{`{"A": "x` + secret + `" "B": "y"}`, "a missing comma (or closing }) before column 20"},
+		{`{"Authorization": "Bearer ` + secret + `"`, `the text ends before the object does: add the missing closing } or "`},
+		{`{"Authorization": "Bearer ` + secret + `"} {}`, "more text after the object's closing } at column 39: give one object"},
+		{"{\n  \"A\": \"x\",\n  B: \"" + secret + "\"\n}", "a name without double quotes at line 3, column 3"},
+		{`["Authorization: Bearer ` + secret + `"]`, "got a JSON array: put the headers in one object"},
+		{`"Bearer ` + secret + `"`, "got a JSON string: put the header in an object"},
+		{"null", "got null"},
+		{"42", "got a JSON number"},
+		{"<token>", "got text that is not JSON: it must start with {"},
+	}
+	for _, tt := range tests {
+		_, err := ParseHeaders(tt.text)
+		if err == nil {
+			t.Errorf("%q: accepted", tt.text)
+			continue
+		}
+		msg := err.Error()
+		if !strings.HasPrefix(msg, "must be a JSON object of string values; "+tt.want) || !strings.HasSuffix(msg, `For example '{"Authorization":"Bearer <token>"}'`) {
+			t.Errorf("%q:\n got %s\nwant must be a JSON object of string values; %s…", tt.text, msg, tt.want)
+		}
+		if strings.Contains(msg, secret) || strings.Contains(msg, "Bearer s") {
+			t.Errorf("%q: a value shows: %s", tt.text, msg)
+		}
+	}
+}
