@@ -4,12 +4,16 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Lines a client sends to start a session.
@@ -171,4 +175,83 @@ func TestStopReason(t *testing.T) {
 	if got := stopReason(ctx); got != "the server was asked to stop" {
 		t.Errorf("stopReason = %q", got)
 	}
+}
+
+// TestShutdownMiddleware is the contract a transport relies on (stdio
+// today; Streamable HTTP can add the same middleware and begin it on a
+// signal): before begin and within the grace a call gets its handler's own
+// answer; a call still running as the grace ends, or one that starts later,
+// is answered at once (a tool error for tools/call, a JSON-RPC error
+// otherwise) and its handler's context is cancelled with errShuttingDown;
+// notifications pass through.
+func TestShutdownMiddleware(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		end := newShutdown(shutdownGrace)
+		causes := make(chan error, 10)
+		handler := end.middleware(func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			switch method {
+			case "ping":
+				return &mcp.ListToolsResult{}, nil
+			case "notifications/initialized":
+				return nil, nil
+			}
+			<-ctx.Done()
+			causes <- context.Cause(ctx)
+			return nil, ctx.Err()
+		})
+		call := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "hang"}}
+		read := &mcp.ReadResourceRequest{Params: &mcp.ReadResourceParams{URI: "graphql://schema"}}
+
+		if res, err := handler(context.Background(), "ping", nil); err != nil || res == nil {
+			t.Errorf("before begin: %v %v", res, err)
+		}
+		type outcome struct {
+			res mcp.Result
+			err error
+		}
+		running := make(chan outcome, 2)
+		go func() { res, err := handler(context.Background(), "tools/call", call); running <- outcome{res, err} }()
+		go func() {
+			res, err := handler(context.Background(), "resources/read", read)
+			running <- outcome{res, err}
+		}()
+		synctest.Wait()
+		start := time.Now()
+		end.begin("its input ended")
+		if res, err := handler(context.Background(), "ping", nil); err != nil || res == nil {
+			t.Errorf("within the grace: %v %v", res, err)
+		}
+		for range 2 {
+			o := <-running
+			if took := time.Since(start); took != shutdownGrace {
+				t.Errorf("answered %s after begin, want %s", took, shutdownGrace)
+			}
+			switch res := o.res.(type) {
+			case *mcp.CallToolResult:
+				if text := res.Content[0].(*mcp.TextContent).Text; !res.IsError || o.err != nil ||
+					!strings.HasPrefix(text, "server shutting down (its input ended): hang was still running after the 2s grace") {
+					t.Errorf("tools/call: %q, error %v", text, o.err)
+				}
+			default:
+				var rpcErr *jsonrpc.Error
+				if !errors.As(o.err, &rpcErr) || rpcErr.Code != jsonrpc.CodeInternalError ||
+					!strings.HasPrefix(rpcErr.Message, "server shutting down (its input ended): reading graphql://schema was still running") {
+					t.Errorf("resources/read: %v %v", o.res, o.err)
+				}
+			}
+		}
+		for range 2 {
+			if cause := <-causes; cause != errShuttingDown {
+				t.Errorf("a handler's context ended with %v, want %v", cause, errShuttingDown)
+			}
+		}
+		later := time.Now()
+		if res, err := handler(context.Background(), "tools/call", call); err != nil || !res.(*mcp.CallToolResult).IsError || time.Since(later) != 0 {
+			t.Errorf("a call after the grace: %v %v, after %s; want a tool error at once", res, err, time.Since(later))
+		}
+		<-causes
+		if res, err := handler(context.Background(), "notifications/initialized", nil); err != nil || res != nil {
+			t.Errorf("a notification: %v %v", res, err)
+		}
+	})
 }
