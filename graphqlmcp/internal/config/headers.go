@@ -130,13 +130,15 @@ func jsonKind(text string) string {
 	return "a JSON " + map[bool]string{true: "boolean", false: "number"}[text == "true" || text == "false"]
 }
 
-// isToken reports a plausible header name, which may be shown.
+// isToken reports a plausible header name, which may be shown: letters,
+// digits and dashes, starting with a letter. An underscore or a long run is
+// more likely a token (ghp_…) than a name, and is not shown.
 func isToken(name string) bool {
-	if name == "" || len(name) > 64 {
+	if name == "" || len(name) > 40 || !(name[0] >= 'a' && name[0] <= 'z' || name[0] >= 'A' && name[0] <= 'Z') {
 		return false
 	}
 	for _, r := range name {
-		if !(r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+		if !(r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
 			return false
 		}
 	}

@@ -29,6 +29,7 @@ func TestParseHeadersSaysWhatAndWhere(t *testing.T) {
 		{"null", "got null"},
 		{"42", "got a JSON number"},
 		{"<token>", "got text that is not JSON: it must start with {"},
+		{"ghp_" + secret + ":x", "got text that is not JSON: it must start with {"},
 	}
 	for _, tt := range tests {
 		_, err := ParseHeaders(tt.text)
