@@ -33,7 +33,7 @@ func exercise(t *testing.T, session *mcp.ClientSession) {
 		t.Errorf("graphql_query: %v %+v", err, res)
 	}
 	res, err = session.CallTool(ctx, &mcp.CallToolParams{Name: "graphql_introspect", Arguments: map[string]any{"types": []string{"Droid"}}})
-	if err != nil || res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "type Droid implements Character") {
+	if err != nil || res.IsError || !strings.Contains(mcptest.LastText(res), "type Droid implements Character") {
 		t.Errorf("graphql_introspect: %v %+v", err, res)
 	}
 }

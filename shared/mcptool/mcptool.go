@@ -142,7 +142,42 @@ func (t Tool[In, Out]) OutputSchema() *jsonschema.Schema {
 	if t.AdjustOutput != nil {
 		t.AdjustOutput(s)
 	}
+	withoutMemberDescriptions(s)
 	return s
+}
+
+// withoutMemberDescriptions drops the descriptions below an output
+// schema's top: every session pays for the tool list in the model's
+// context, and the model learns a result's members from the tool's
+// description and from the result's own text, not from its schema. The Go
+// types keep them, for the code's readers.
+func withoutMemberDescriptions(s *jsonschema.Schema) {
+	var walk func(p *jsonschema.Schema)
+	walk = func(p *jsonschema.Schema) {
+		if p == nil {
+			return
+		}
+		p.Description = ""
+		for _, child := range p.Properties {
+			walk(child)
+		}
+		walk(p.Items)
+		walk(p.AdditionalProperties)
+		for _, branch := range p.AnyOf {
+			walk(branch)
+		}
+		for _, def := range p.Defs {
+			walk(def)
+		}
+	}
+	for _, child := range s.Properties {
+		walk(child)
+	}
+	walk(s.Items)
+	walk(s.AdditionalProperties)
+	for _, branch := range s.AnyOf {
+		walk(branch)
+	}
 }
 
 // omitEmptyMembers names the JSON members of struct type t (and of the

@@ -17,18 +17,18 @@ import (
 
 // IntrospectArgs are graphql_introspect's arguments.
 type IntrospectArgs struct {
-	Endpoint          string            `json:"endpoint,omitempty" jsonschema:"GraphQL endpoint URL; the server's default endpoint when omitted"`
-	Headers           map[string]string `json:"headers,omitempty" jsonschema:"HTTP headers for this call; they replace default headers of the same name"`
-	IncludeDeprecated bool              `json:"includeDeprecated,omitempty" jsonschema:"show deprecated fields, arguments, input fields and enum values; by default they are hidden, except those the schema needs to stay valid"`
-	Types             []string          `json:"types,omitempty" jsonschema:"return only these types' definitions, by name"`
-	Search            string            `json:"search,omitempty" jsonschema:"return the types, fields and arguments whose names contain this word"`
-	Refresh           bool              `json:"refresh,omitempty" jsonschema:"fetch the schema again instead of using the cached copy"`
+	Endpoint          string            `json:"endpoint,omitempty" jsonschema:"GraphQL endpoint URL (default: the server's)"`
+	Headers           map[string]string `json:"headers,omitempty" jsonschema:"HTTP headers for this call, over the defaults of the same name"`
+	IncludeDeprecated bool              `json:"includeDeprecated,omitempty" jsonschema:"show deprecated members (hidden unless the schema needs them)"`
+	Types             []string          `json:"types,omitempty" jsonschema:"only these types' definitions"`
+	Search            string            `json:"search,omitempty" jsonschema:"the types, fields and arguments whose names contain this word"`
+	Refresh           bool              `json:"refresh,omitempty" jsonschema:"fetch again, not from the cache"`
 }
 
 // IntrospectResult is graphql_introspect's structured result. Its text
 // content is a summary line, the other members as JSON, then Text alone.
 type IntrospectResult struct {
-	Endpoint  string `json:"endpoint" jsonschema:"the endpoint introspected"`
+	Endpoint  string `json:"endpoint" jsonschema:"GraphQL endpoint URL (default: the server's)"`
 	View      string `json:"view" jsonschema:"sdl (the whole schema), overview, types or search"`
 	Text      string `json:"text" jsonschema:"the schema view: SDL, or an overview or search listing"`
 	Truncated bool   `json:"truncated" jsonschema:"true when the view was shortened to fit the size limit"`
@@ -45,10 +45,9 @@ func (h *handlers) introspectTool() mcptool.Tool[IntrospectArgs, IntrospectResul
 	return mcptool.Tool[IntrospectArgs, IntrospectResult]{
 		Name:  "graphql_introspect",
 		Title: "Read a GraphQL schema",
-		Description: "Read the schema of a GraphQL endpoint as SDL, to learn which queries, types and fields exist before running graphql_query. " +
-			"Returns the whole SDL when it is under 100,000 bytes; for larger schemas an overview (root fields with arguments, every type name by kind). " +
-			"Then pass types: [\"Name\", ...] for full definitions, or search: \"word\" to find types, fields and arguments by name. " +
-			"Schemas are cached for a few minutes; refresh: true fetches again.",
+		Description: "Read a GraphQL endpoint's schema as SDL, to learn its queries, types and fields before graphql_query. " +
+			"Gives the whole SDL when under 100,000 bytes, else an overview (root fields with arguments, type names by kind); " +
+			"then pass types for full definitions, or search to find names. Cached for a few minutes.",
 		Annotations: &mcp.ToolAnnotations{
 			ReadOnlyHint:   true,
 			IdempotentHint: true,

@@ -24,9 +24,9 @@ type QueryArgs struct {
 	Query          string            `json:"query" jsonschema:"the GraphQL operation text, e.g. query { viewer { login } }"`
 	Variables      map[string]any    `json:"variables,omitempty" jsonschema:"values of the operation's variables, by name"`
 	OperationName  string            `json:"operationName,omitempty" jsonschema:"which operation to run when query holds several"`
-	Endpoint       string            `json:"endpoint,omitempty" jsonschema:"GraphQL endpoint URL; the server's default endpoint when omitted"`
-	Headers        map[string]string `json:"headers,omitempty" jsonschema:"HTTP headers for this call; they replace default headers of the same name"`
-	Timeout        *int              `json:"timeout,omitempty" jsonschema:"request timeout in milliseconds; the server's default when omitted"`
+	Endpoint       string            `json:"endpoint,omitempty" jsonschema:"GraphQL endpoint URL (default: the server's)"`
+	Headers        map[string]string `json:"headers,omitempty" jsonschema:"HTTP headers for this call, over the defaults of the same name"`
+	Timeout        *int              `json:"timeout,omitempty" jsonschema:"time limit in milliseconds"`
 	AllowMutations bool              `json:"allowMutations,omitempty" jsonschema:"set true to let a mutation run; mutations are refused otherwise"`
 }
 

@@ -19,3 +19,13 @@ func TestToolSchemas(t *testing.T) {
 	h := connect(t, cfg, nil)
 	mcptest.CheckToolSchemas(t, h.session, "testdata", *update, []string{"graphql_introspect", "graphql_query"})
 }
+
+// TestToolListSize records what graphqlmcp's tool list costs a model's
+// context (testdata/tools_list_size.txt; docs/benchmarks.md compares it
+// with the peers') and holds it to its budget.
+func TestToolListSize(t *testing.T) {
+	cfg := testConfig(t, "http://localhost:4000/graphql")
+	cfg.Validate = true
+	h := connect(t, cfg, nil)
+	mcptest.CheckToolListSize(t, h.session, "testdata/tools_list_size.txt", *update, mcptest.ListSize{Whole: 4_000})
+}

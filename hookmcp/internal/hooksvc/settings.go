@@ -85,15 +85,15 @@ var SettingBounds = map[string]Bounds{
 // that 1.5 reaches Validate and is refused with the rule. Defaults are the
 // hosted service's; the open-source server's differ where noted.
 type TokenSettings struct {
-	DefaultStatus      *float64 `json:"default_status,omitempty" jsonschema:"HTTP status the capture URL answers every captured request with, 200 to 599 (default 200)"`
-	DefaultContent     *string  `json:"default_content,omitempty" jsonschema:"body the capture URL answers with (hosted default: a placeholder HTML page; open-source server: empty)"`
-	DefaultContentType *string  `json:"default_content_type,omitempty" jsonschema:"Content-Type of that answer, e.g. application/json (hosted default text/html; open-source server text/plain)"`
-	Timeout            *float64 `json:"timeout,omitempty" jsonschema:"answer delay: seconds the capture URL waits before answering each captured request, 0 to 30 (0 to 10 on the open-source server; default 0). Not a time limit of this call"`
-	Listen             *float64 `json:"listen,omitempty" jsonschema:"seconds the capture URL waits for a response set through the Set Response endpoint, 0 to 10 (default 0)"`
-	Expiry             *float64 `json:"expiry,omitempty" jsonschema:"seconds from the token's creation until it expires, 1 to 604800 (a week); 0 sends null, the service's default: never on paid plans, a week on free ones (a new token shows null)"`
-	RequestLimit       *float64 `json:"request_limit,omitempty" jsonschema:"how many requests the token keeps, 0 to 10000; 0 keeps none (a new token shows null: the service's default)"`
-	Cors               *bool    `json:"cors,omitempty" jsonschema:"add CORS headers to the capture URL's answers"`
-	Alias              *string  `json:"alias,omitempty" jsonschema:"custom alias of 3 to 32 letters, digits, _ or -"`
+	DefaultStatus      *float64 `json:"default_status,omitempty" jsonschema:"status the capture URL answers with"`
+	DefaultContent     *string  `json:"default_content,omitempty" jsonschema:"body it answers with"`
+	DefaultContentType *string  `json:"default_content_type,omitempty" jsonschema:"that body's Content-Type"`
+	Timeout            *float64 `json:"timeout,omitempty" jsonschema:"seconds it waits before answering (at most 10 on the open-source server); not this call's time limit"`
+	Listen             *float64 `json:"listen,omitempty" jsonschema:"seconds it waits for a response set through the API"`
+	Expiry             *float64 `json:"expiry,omitempty" jsonschema:"seconds until the token expires; 0: the plan's default"`
+	RequestLimit       *float64 `json:"request_limit,omitempty" jsonschema:"most requests kept"`
+	Cors               *bool    `json:"cors,omitempty" jsonschema:"add CORS headers to its answers"`
+	Alias              *string  `json:"alias,omitempty" jsonschema:"custom alias"`
 	Actions            *bool    `json:"actions,omitempty" jsonschema:"enable Custom Actions (an account feature)"`
 }
 

@@ -15,12 +15,13 @@ import (
 
 // KeyArg is the per-call API key.
 type KeyArg struct {
-	APIKey string `json:"api_key,omitempty" jsonschema:"API key for this call; overrides HOOKSVC_API_KEY. Needed for private tokens and account features"`
+	// Its use is told once, in the server's instructions.
+	APIKey string `json:"api_key,omitempty"`
 }
 
 // TokenArg addresses a token.
 type TokenArg struct {
-	TokenID string `json:"token_id,omitempty" jsonschema:"token UUID (not an alias: the API takes UUIDs only); defaults to HOOKSVC_TOKEN_ID"`
+	TokenID string `json:"token_id,omitempty"`
 	KeyArg
 }
 
@@ -34,7 +35,7 @@ func checkUUID(name, v string) error {
 // Schema adjustments: the bounds an assistant should see.
 
 func adjustTokenArg(s *jsonschema.Schema) {
-	s.Properties["token_id"].Pattern = hooksvc.UUIDPattern.String()
+	s.Properties["token_id"].Format = "uuid"
 }
 
 // adjustSettings shows the API's rules of the token settings.
@@ -45,10 +46,6 @@ func adjustSettings(s *jsonschema.Schema) {
 		p.Minimum, p.Maximum = ptr(float64(b.Min)), ptr(float64(b.Max))
 	}
 	s.Properties["alias"].Pattern = hooksvc.AliasPattern.String()
-}
-
-func adjustDateOrExpr(s *jsonschema.Schema, name string) {
-	s.Properties[name].Pattern = hooksvc.DateOrExprPattern.String()
 }
 
 // resolveDates checks a pair of date filters, each an absolute UTC time or
@@ -80,7 +77,7 @@ func resolved(given, absolute string) string {
 
 // RequestArg addresses one captured request of a token.
 type RequestArg struct {
-	RequestID string `json:"request_id" jsonschema:"the request's uuid, as list_requests, get_latest_request and wait_for_request give it"`
+	RequestID string `json:"request_id"`
 	TokenArg
 }
 
@@ -101,5 +98,5 @@ func (h *handlers) request(args RequestArg) (id, key, requestID string, err erro
 
 func adjustRequestArg(s *jsonschema.Schema) {
 	adjustTokenArg(s)
-	s.Properties["request_id"].Pattern = hooksvc.UUIDPattern.String()
+	s.Properties["request_id"].Format = "uuid"
 }

@@ -16,7 +16,7 @@ import (
 type CreateTokenArgs struct {
 	KeyArg
 	hooksvc.TokenSettings
-	CloneFrom string `json:"clone_from,omitempty" jsonschema:"UUID or alias of a token whose settings the new token copies; arguments given here override them"`
+	CloneFrom string `json:"clone_from,omitempty" jsonschema:"token UUID or alias whose settings to copy; other arguments override them"`
 }
 
 // TokenResult is the result of create_token, get_token and update_token:
@@ -45,14 +45,11 @@ func (h *handlers) createTokenTool() mcptool.Tool[CreateTokenArgs, TokenResult] 
 	return mcptool.Tool[CreateTokenArgs, TokenResult]{
 		Name:  "create_token",
 		Title: "Create a capture token",
-		Description: "Create a webhook-capture token: a unique URL that records every HTTP request sent to it. " +
-			"Every argument is optional; the service's defaults apply to those left out (on the hosted service: answer 200 with a placeholder text/html page, expiry and request_limit null, which are the plan's defaults; " +
-			"the open-source server answers an empty text/plain body). clone_from copies another token's settings. " +
-			"Returns the token object and its addresses: capture_url, and on the hosted service an email address, a DNS name and a subdomain URL that capture too.",
+		Description: "Create a capture token: a URL that records every request sent to it. Arguments left out take the service's defaults (answer 200; expiry and request_limit the plan's). " +
+			"Returns the token, its capture_url and, on webhook.site, email, DNS and subdomain addresses that capture too.",
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptr(true), DestructiveHint: ptr(false)},
 		AdjustInput: func(s *jsonschema.Schema) {
 			adjustSettings(s)
-			s.Properties["clone_from"].Pattern = hooksvc.CloneFromPattern.String()
 		},
 		AdjustOutput: adjustTokenResult,
 		Handle:       h.createToken,

@@ -24,10 +24,9 @@ type DeleteRequestResult struct {
 
 func (h *handlers) deleteRequestTool() mcptool.Tool[DeleteRequestArgs, DeleteRequestResult] {
 	return mcptool.Tool[DeleteRequestArgs, DeleteRequestResult]{
-		Name:  "delete_request",
-		Title: "Delete one captured request",
-		Description: "Delete one request a token captured, by its id; the token and its other requests stay. " +
-			"This cannot be undone. An id that does not exist (or was deleted already) is a tool error.",
+		Name:        "delete_request",
+		Title:       "Delete one captured request",
+		Description: "Delete one captured request by id; the token and its other requests stay. Cannot be undone.",
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true), IdempotentHint: true, OpenWorldHint: ptr(true)},
 		AdjustInput: adjustRequestArg,
 		Handle:      h.deleteRequest,

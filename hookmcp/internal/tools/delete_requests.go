@@ -17,17 +17,17 @@ import (
 // DeleteRequestsArgs are delete_requests' arguments.
 type DeleteRequestsArgs struct {
 	TokenArg
-	DateFrom string `json:"date_from,omitempty" jsonschema:"delete requests captured at or after this UTC time: yyyy-MM-dd HH:mm:ss, or relative to now: now-30m, now-1h, now-7d (units s, m, h, d, w)"`
-	DateTo   string `json:"date_to,omitempty" jsonschema:"delete requests captured at or before this UTC time: yyyy-MM-dd HH:mm:ss, or relative to now: now-1h, now-7d (requests older than that)"`
-	Query    string `json:"query,omitempty" jsonschema:"delete requests matching this filter, in list_requests' query syntax"`
+	DateFrom string `json:"date_from,omitempty" jsonschema:"delete those captured at or after; as list_requests' date_from"`
+	DateTo   string `json:"date_to,omitempty" jsonschema:"delete those captured at or before (now-7d: older than a week)"`
+	Query    string `json:"query,omitempty" jsonschema:"delete those matching this list_requests filter"`
 }
 
 // DeleteRequestsResult is delete_requests' result.
 type DeleteRequestsResult struct {
 	TokenID  string `json:"token_id"`
 	Scope    string `json:"scope" jsonschema:"all, or matching when a filter was given"`
-	DateFrom string `json:"date_from,omitempty" jsonschema:"the date_from applied, as an absolute UTC time (an expression resolved against this machine's clock)"`
-	DateTo   string `json:"date_to,omitempty" jsonschema:"the date_to applied, as an absolute UTC time"`
+	DateFrom string `json:"date_from,omitempty" jsonschema:"delete those captured at or after; as list_requests' date_from"`
+	DateTo   string `json:"date_to,omitempty" jsonschema:"delete those captured at or before (now-7d: older than a week)"`
 	Query    string `json:"query,omitempty"`
 	Matched  *int   `json:"matched,omitempty" jsonschema:"with a filter: how many requests it matched just before the delete"`
 	Message  string `json:"message" jsonschema:"what was asked to be deleted"`
@@ -37,15 +37,11 @@ func (h *handlers) deleteRequestsTool() mcptool.Tool[DeleteRequestsArgs, DeleteR
 	return mcptool.Tool[DeleteRequestsArgs, DeleteRequestsResult]{
 		Name:  "delete_requests",
 		Title: "Delete captured requests",
-		Description: "Delete the requests a token captured: those captured from date_from, up to date_to and/or matching query, or, with no filter, ALL of them. " +
-			"Dates take yyyy-MM-dd HH:mm:ss (UTC) or expressions such as now-7d (date_to now-7d deletes requests older than a week). " +
-			"The token itself stays. This cannot be undone: confirm with the user first, and try the same filters with list_requests to see what would go. " +
-			"A query that selects everything (blank, or only wildcards) is refused, and a filtered delete is refused on a server that does not apply filters (the open-source webhook.site): nothing is then deleted.",
+		Description: "Delete a token's requests that match date_from, date_to and query, or ALL of them when none is given; the token stays. " +
+			"Cannot be undone: confirm with the user, and preview with list_requests and the same filters. A filter the server cannot apply is refused, and nothing is deleted.",
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true), IdempotentHint: true, OpenWorldHint: ptr(true)},
 		AdjustInput: func(s *jsonschema.Schema) {
 			adjustTokenArg(s)
-			adjustDateOrExpr(s, "date_from")
-			adjustDateOrExpr(s, "date_to")
 		},
 		AdjustOutput: func(s *jsonschema.Schema) {
 			s.Properties["scope"].Enum = []any{"all", "matching"}

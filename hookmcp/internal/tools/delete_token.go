@@ -24,10 +24,9 @@ type DeleteTokenResult struct {
 
 func (h *handlers) deleteTokenTool() mcptool.Tool[DeleteTokenArgs, DeleteTokenResult] {
 	return mcptool.Tool[DeleteTokenArgs, DeleteTokenResult]{
-		Name:  "delete_token",
-		Title: "Delete a capture token",
-		Description: "Delete a capture token completely, with every request it captured; its capture URL stops accepting requests. " +
-			"This cannot be undone: confirm with the user first.",
+		Name:        "delete_token",
+		Title:       "Delete a capture token",
+		Description: "Delete a token and every request it captured. Cannot be undone: confirm with the user first.",
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true), IdempotentHint: false, OpenWorldHint: ptr(true)},
 		AdjustInput: func(s *jsonschema.Schema) { adjustTokenArg(s) },
 		Handle:      h.deleteToken,

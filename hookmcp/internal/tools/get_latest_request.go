@@ -18,11 +18,9 @@ type GetLatestRequestArgs struct {
 
 func (h *handlers) getLatestRequestTool() mcptool.Tool[GetLatestRequestArgs, RequestResult] {
 	return mcptool.Tool[GetLatestRequestArgs, RequestResult]{
-		Name:  "get_latest_request",
-		Title: "Get the latest captured request",
-		Description: "Get the newest request a token captured: its method, URL, headers, query, form fields and time, and its raw body byte for byte " +
-			"(as text when it is valid UTF-8, else base64-encoded with a note). A token that has captured nothing yet gives captured: false (not an error). " +
-			"To wait for the next request instead, use wait_for_request; for an older one, get_request with its id from list_requests.",
+		Name:         "get_latest_request",
+		Title:        "Get the latest captured request",
+		Description:  "Get a token's newest request: method, URL, headers, query, form, files and the exact body (base64 when not UTF-8). captured: false when it has none.",
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(true)},
 		AdjustInput:  func(s *jsonschema.Schema) { adjustTokenArg(s) },
 		AdjustOutput: adjustRequestResult,

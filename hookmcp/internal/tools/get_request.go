@@ -15,10 +15,9 @@ type GetRequestArgs struct {
 
 func (h *handlers) getRequestTool() mcptool.Tool[GetRequestArgs, RequestResult] {
 	return mcptool.Tool[GetRequestArgs, RequestResult]{
-		Name:  "get_request",
-		Title: "Get one captured request",
-		Description: "Get one request a token captured, by its id (from list_requests, get_latest_request or wait_for_request): its method, URL, headers, query, " +
-			"form fields and time, and its raw body byte for byte (as text when it is valid UTF-8, else base64-encoded with a note), in the same shape as get_latest_request.",
+		Name:         "get_request",
+		Title:        "Get one captured request",
+		Description:  "Get one captured request by id, as get_latest_request gives it.",
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(true)},
 		AdjustInput:  adjustRequestArg,
 		AdjustOutput: adjustRequestResult,

@@ -23,7 +23,7 @@ func (h *handlers) getTokenTool() mcptool.Tool[GetTokenArgs, TokenResult] {
 	return mcptool.Tool[GetTokenArgs, TokenResult]{
 		Name:         "get_token",
 		Title:        "Get a capture token",
-		Description:  "Get a capture token's details and configuration (default response, answer delay, expiry, request_limit, alias, when it expires, its latest request) and its addresses: capture_url, and on the hosted service its email address, DNS name and subdomain URL.",
+		Description:  "Read a token's settings, expiry and latest request, with its addresses as create_token gives them.",
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(true)},
 		AdjustInput:  func(s *jsonschema.Schema) { adjustTokenArg(s) },
 		AdjustOutput: adjustTokenResult,

@@ -20,12 +20,12 @@ import (
 // ListRequestsArgs are list_requests' arguments.
 type ListRequestsArgs struct {
 	TokenArg
-	Sorting  string   `json:"sorting,omitempty" jsonschema:"newest (the default here) or oldest first"`
-	PerPage  *float64 `json:"per_page,omitempty" jsonschema:"requests per page, 1 to 100 (default 50)"`
-	Page     *float64 `json:"page,omitempty" jsonschema:"page number, from 1 (default 1)"`
-	DateFrom string   `json:"date_from,omitempty" jsonschema:"only requests at or after this UTC time: yyyy-MM-dd HH:mm:ss, or relative to now: now-30m, now-1h, now-7d (units s, m, h, d, w)"`
-	DateTo   string   `json:"date_to,omitempty" jsonschema:"only requests at or before this UTC time: yyyy-MM-dd HH:mm:ss, or relative to now such as now-1h"`
-	Query    string   `json:"query,omitempty" jsonschema:"filter in Elasticsearch query-string syntax: a bare word searches bodies; method:POST, type:email, headers.user-agent:\"curl/8.0\", query.action:create, _exists_:query.action, AND, OR, NOT, parentheses; quote values containing -"`
+	Sorting  string   `json:"sorting,omitempty"`
+	PerPage  *float64 `json:"per_page,omitempty"`
+	Page     *float64 `json:"page,omitempty"`
+	DateFrom string   `json:"date_from,omitempty" jsonschema:"captured at or after: yyyy-MM-dd HH:mm:ss UTC, or now-30m, now-7d (s, m, h, d, w)"`
+	DateTo   string   `json:"date_to,omitempty" jsonschema:"captured at or before; as date_from"`
+	Query    string   `json:"query,omitempty" jsonschema:"Elasticsearch query-string filter: a bare word searches bodies; method:POST, type:email, headers.user-agent:\"curl/8.0\", query.action:create, _exists_:query.action, AND, OR, NOT; quote values with -"`
 }
 
 // ListRequestsResult is the API's page envelope, plus a note when the page
@@ -60,17 +60,14 @@ func (h *handlers) listRequestsTool() mcptool.Tool[ListRequestsArgs, mcptool.Doc
 	return mcptool.Tool[ListRequestsArgs, mcptool.Document[ListRequestsResult]]{
 		Name:  "list_requests",
 		Title: "List captured requests",
-		Description: "List the requests, emails and DNS hook events a token captured, newest first by default, one page at a time " +
-			"(per_page 50 by default, at most 100). Returns the API's page envelope: data, total, per_page, current_page, is_last_page, from, to. " +
-			"A page over 100,000 bytes is cut at a whole request, with a note saying how to read the rest.",
+		Description: "List a token's captured requests (web, email, DNS), a page at a time. Returns the API's page: data, total, per_page, current_page, is_last_page. " +
+			"A page over 100,000 bytes is cut at a whole request, with a note on reading the rest.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(true)},
 		AdjustInput: func(s *jsonschema.Schema) {
 			adjustTokenArg(s)
 			sortings.Schema(s.Properties["sorting"])
 			perPage.Schema(s.Properties["per_page"])
 			pageNumber.Schema(s.Properties["page"])
-			adjustDateOrExpr(s, "date_from")
-			adjustDateOrExpr(s, "date_to")
 		},
 		AdjustOutput: func(s *jsonschema.Schema) {
 			s.AdditionalProperties = nil // the API may add members

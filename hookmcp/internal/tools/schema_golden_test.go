@@ -20,3 +20,11 @@ func TestToolSchemas(t *testing.T) {
 		"create_token", "delete_request", "delete_requests", "delete_token", "get_latest_request", "get_request", "get_token", "list_requests", "send_test_request", "update_token", "wait_for_request",
 	})
 }
+
+// TestToolListSize records what hookmcp's tool list costs a model's
+// context (testdata/tools_list_size.txt; docs/benchmarks.md compares it
+// with the peers') and holds it to its budget.
+func TestToolListSize(t *testing.T) {
+	h := connect(t, config.Config{})
+	mcptest.CheckToolListSize(t, h.session, "testdata/tools_list_size.txt", *update, mcptest.ListSize{Whole: 16_000, Description: 8_000})
+}

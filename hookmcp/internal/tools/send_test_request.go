@@ -23,11 +23,11 @@ import (
 // SendTestRequestArgs are send_test_request's arguments.
 type SendTestRequestArgs struct {
 	TokenArg
-	Method  string            `json:"method,omitempty" jsonschema:"HTTP method: GET, POST, PUT, PATCH or DELETE (default POST)"`
-	Path    string            `json:"path,omitempty" jsonschema:"path appended to the capture URL, e.g. github/push or 404 (a status code as the first segment makes the capture URL answer with it); no query string here: use query"`
-	Query   map[string]string `json:"query,omitempty" jsonschema:"query-string parameters, name to value"`
-	Headers map[string]string `json:"headers,omitempty" jsonschema:"request headers, name to value. Content-Type defaults to application/json when body is valid JSON, else text/plain"`
-	Body    string            `json:"body,omitempty" jsonschema:"request body, sent as is"`
+	Method  string            `json:"method,omitempty"`
+	Path    string            `json:"path,omitempty" jsonschema:"path below the capture URL, e.g. github/push; a status code first (404/x) makes it answer with that status; the query string goes in query"`
+	Query   map[string]string `json:"query,omitempty" jsonschema:"query-string parameters"`
+	Headers map[string]string `json:"headers,omitempty" jsonschema:"request headers; Content-Type defaults to application/json for a JSON body, else text/plain"`
+	Body    string            `json:"body,omitempty" jsonschema:"request body, sent as is; at most 1,048,576 bytes of UTF-8"`
 }
 
 // Bounds of a test request: a sample webhook, not a load test.
@@ -49,13 +49,13 @@ var refusedTestHeaders = []string{"Host", "Content-Length", "Transfer-Encoding",
 // how the capture URL answered.
 type SendTestRequestResult struct {
 	TokenID       string              `json:"token_id"`
-	Method        string              `json:"method" jsonschema:"the method sent"`
+	Method        string              `json:"method"`
 	URL           string              `json:"url" jsonschema:"where it was sent: the token's capture URL, path and query included"`
 	Status        int                 `json:"status" jsonschema:"the HTTP status the capture URL answered with (the token's default_status, unless the path set one)"`
-	Headers       map[string][]string `json:"headers" jsonschema:"the answer's headers"`
+	Headers       map[string][]string `json:"headers" jsonschema:"request headers; Content-Type defaults to application/json for a JSON body, else text/plain"`
 	ContentType   string              `json:"content_type,omitempty"`
 	Encoding      string              `json:"encoding" jsonschema:"text when the answer's body is valid UTF-8 and given as is; base64 otherwise"`
-	Body          string              `json:"body" jsonschema:"the answer's body (the token's default_content)"`
+	Body          string              `json:"body" jsonschema:"request body, sent as is; at most 1,048,576 bytes of UTF-8"`
 	RequestID     string              `json:"request_id,omitempty" jsonschema:"the uuid of the request captured; get_request reads it"`
 	RequestIDFrom string              `json:"request_id_from,omitempty" jsonschema:"header when the capture URL named the request (X-Request-Id), newest when it was taken as the token's newest request"`
 	Note          string              `json:"note,omitempty"`
@@ -65,10 +65,8 @@ func (h *handlers) sendTestRequestTool() mcptool.Tool[SendTestRequestArgs, SendT
 	return mcptool.Tool[SendTestRequestArgs, SendTestRequestResult]{
 		Name:  "send_test_request",
 		Title: "Send a test request to a capture URL",
-		Description: "Send one HTTP request to the token's own capture URL on the configured service (never to any other host), as a webhook sender would: " +
-			"to check the token's configured answer (status, headers, body) or to create sample data. Returns the answer and the id of the request captured (get_request reads it). " +
-			"The API key is never sent there, and arguments that hold it are refused: whatever a capture URL receives is stored and visible to anyone who has the URL. " +
-			"The capture URL answers after the token's timeout setting (its answer delay).",
+		Description: "Send one HTTP request to the token's own capture URL, as a webhook sender would, to check the token's answer or make sample data. " +
+			"Returns the answer and the captured request's id. The API key is never sent there: what a capture URL receives, anyone with the URL can read.",
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(false), OpenWorldHint: ptr(true)},
 		AdjustInput: func(s *jsonschema.Schema) {
 			adjustTokenArg(s)

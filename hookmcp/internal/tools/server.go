@@ -86,14 +86,14 @@ func instructions(cfg config.Config) string {
 	b.WriteString("When the sender is triggered before the wait starts, pass after_request_id (the newest id seen before triggering) so the request is not missed.\n")
 	b.WriteString("Tokens and requests are addressed by UUID only (not by alias). Times are UTC, written yyyy-MM-dd HH:mm:ss; date filters also take now-1h, now-7d.\n")
 	if cfg.TokenID != "" {
-		b.WriteString("A default token is configured: calls may omit token_id.\n")
+		b.WriteString("A default token is configured (HOOKSVC_TOKEN_ID): calls may omit token_id.\n")
 	} else {
 		b.WriteString("No default token is configured: pass token_id to every call except create_token.\n")
 	}
 	if cfg.APIKey != "" {
-		b.WriteString("An API key is configured; do not ask the user for it.")
+		b.WriteString("An API key is configured (HOOKSVC_API_KEY); do not ask the user for it. Any call's api_key overrides it.")
 	} else {
-		b.WriteString("No API key is configured: public tokens work; private tokens and account features need api_key.")
+		b.WriteString("No API key is configured: public tokens work; private tokens and account features need a key, passed as any call's api_key.")
 	}
 	return b.String()
 }

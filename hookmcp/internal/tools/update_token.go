@@ -37,9 +37,8 @@ func (h *handlers) updateTokenTool() mcptool.Tool[UpdateTokenArgs, TokenResult] 
 	return mcptool.Tool[UpdateTokenArgs, TokenResult]{
 		Name:  "update_token",
 		Title: "Update a capture token",
-		Description: "Change settings of an existing capture token. Only the settings given change; every other setting, those this tool does not name included " +
-			"(description, auth settings, ...), keeps its current value. At least one setting is required; expiry 0 clears the expiry (null: the plan's default). " +
-			"Returns the updated token, its addresses, the settings applied (updated) and any the server ignored (not_applied: the open-source server ignores cors, alias, expiry, listen, request_limit and actions).",
+		Description: "Change a token's settings: only those given change, every other one stays. " +
+			"Returns the token, updated (the settings applied) and not_applied (those the server ignored).",
 		Annotations: &mcp.ToolAnnotations{IdempotentHint: true, DestructiveHint: ptr(false), OpenWorldHint: ptr(true)},
 		AdjustInput: func(s *jsonschema.Schema) {
 			adjustTokenArg(s)

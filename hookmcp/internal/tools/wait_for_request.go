@@ -19,9 +19,9 @@ import (
 // WaitForRequestArgs are wait_for_request's arguments.
 type WaitForRequestArgs struct {
 	TokenArg
-	TimeoutSeconds *float64 `json:"timeout_seconds,omitempty" jsonschema:"how long to wait, 1 to 300 seconds (default 60)"`
-	Query          string   `json:"query,omitempty" jsonschema:"wait for a request matching this filter, in list_requests' query syntax, e.g. method:POST or headers.x-github-event:push (hosted service only)"`
-	AfterRequestID string   `json:"after_request_id,omitempty" jsonschema:"return the first request captured after this one (its uuid): pass the newest id you saw before triggering the sender, so a request that arrived before this call is not missed. Default: the first captured after this call starts"`
+	TimeoutSeconds *float64 `json:"timeout_seconds,omitempty" jsonschema:"how long to wait"`
+	Query          string   `json:"query,omitempty" jsonschema:"wait for a match of this list_requests filter (hosted service only)"`
+	AfterRequestID string   `json:"after_request_id,omitempty" jsonschema:"return the first request captured after this one: pass the newest id seen before triggering the sender, so that a request sent before this call is not missed"`
 }
 
 var waitSeconds = mcptool.Whole{Min: 1, Max: 300, Default: 60}
@@ -43,15 +43,13 @@ func (h *handlers) waitForRequestTool() mcptool.Tool[WaitForRequestArgs, Request
 	return mcptool.Tool[WaitForRequestArgs, RequestResult]{
 		Name:  "wait_for_request",
 		Title: "Wait for the next captured request",
-		Description: "Wait until the token captures a request, then return it in get_latest_request's shape (method, URL, headers, query, form fields, exact body). " +
-			"It returns the first request captured after the call starts (or after after_request_id) that matches query, as soon as a poll sees it: polls start a second apart and slow to 5 s apart (more when the API asks to slow down). " +
-			"Use it for the webhook-debugging loop: trigger the sender, wait, inspect. If nothing arrives within timeout_seconds (default 60, at most 300) the result says so " +
-			"(captured: false, not an error) and gives the capture URL to send to. Sends progress notifications while waiting when the client asks for them; cancelling the call stops it at once.",
+		Description: "Wait for the token's next request and return it as get_latest_request does: the first captured after this call starts (or after after_request_id) that matches query. " +
+			"Trigger the sender, wait, inspect. When none arrives in time: captured: false, with the capture URL to send to.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(true)},
 		AdjustInput: func(s *jsonschema.Schema) {
 			adjustTokenArg(s)
 			waitSeconds.Schema(s.Properties["timeout_seconds"])
-			s.Properties["after_request_id"].Pattern = hooksvc.UUIDPattern.String()
+			s.Properties["after_request_id"].Format = "uuid"
 		},
 		AdjustOutput: adjustRequestResult,
 		Handle:       h.waitForRequest,
