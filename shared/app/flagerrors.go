@@ -26,6 +26,60 @@ func FlagErrorf(flag, format string, args ...any) error {
 	return &FlagError{Flag: flag, Problem: fmt.Sprintf(format, args...)}
 }
 
+// EnvOnlyFlag is a flag that does not exist on purpose: a setting read from
+// the environment only, because a flag's value shows in process listings
+// (an API key). Given on the command line it is refused, naming the variable
+// to set instead and never repeating the value; --help does not list it.
+// A server lists it among its flags so that the refusal can say this
+// instead of "unknown flag".
+type EnvOnlyFlag struct {
+	Name    string
+	Aliases []string
+	EnvVar  string // the variable to set instead, e.g. HOOKSVC_API_KEY
+	What    string // what it holds, e.g. "the API key"
+}
+
+// errEnvOnly is what Set answers; urfave/cli wraps it with the value, which
+// describeError never prints.
+var errEnvOnly = errors.New("not a flag: read from the environment only")
+
+func (f *EnvOnlyFlag) String() string           { return "" }
+func (f *EnvOnlyFlag) Get() any                 { return nil }
+func (f *EnvOnlyFlag) PreParse() error          { return nil }
+func (f *EnvOnlyFlag) PostParse() error         { return nil }
+func (f *EnvOnlyFlag) Set(string, string) error { return errEnvOnly }
+func (f *EnvOnlyFlag) Names() []string          { return append([]string{f.Name}, f.Aliases...) }
+func (f *EnvOnlyFlag) IsSet() bool              { return false }
+func (f *EnvOnlyFlag) IsVisible() bool          { return false }
+
+// IsBoolFlag makes "--api-key value" take no value, so that the value is
+// left alone as an argument and "--api-key" alone is refused the same way.
+func (f *EnvOnlyFlag) IsBoolFlag() bool { return true }
+
+func (f *EnvOnlyFlag) refusal(spec Spec) string {
+	return fmt.Sprintf("--%s is not a flag: %s reads %s from the environment variable %s only, because a flag's value shows in process listings. "+
+		"Set %s in %s's environment instead (the env of its entry in your MCP client's configuration), and remove --%s",
+		f.Name, spec.Name, f.What, f.EnvVar, f.EnvVar, spec.Name, f.Name)
+}
+
+// envOnlyRefused finds the EnvOnlyFlag that msg, a command-line error,
+// refuses.
+func envOnlyRefused(flags []cli.Flag, msg string) *EnvOnlyFlag {
+	if !strings.HasPrefix(msg, "invalid value ") || !strings.HasSuffix(msg, ": "+errEnvOnly.Error()) {
+		return nil
+	}
+	for _, f := range flags {
+		if envOnly, ok := f.(*EnvOnlyFlag); ok {
+			for _, name := range envOnly.Names() {
+				if strings.HasSuffix(msg, " for flag -"+name+": "+errEnvOnly.Error()) || strings.HasSuffix(msg, " for flag --"+name+": "+errEnvOnly.Error()) {
+					return envOnly
+				}
+			}
+		}
+	}
+	return nil
+}
+
 // flagErrorTexts are the errors urfave/cli and the flag package return for a
 // command line they cannot parse. They are matched here, in one place, and
 // said again in the project's words: Go's own text names flags with one dash
@@ -53,6 +107,11 @@ func describeError(spec Spec, flags []cli.Flag, err error) (string, bool) {
 		return flagName(lookupFlag(flags, flagErr.Flag), flagErr.Flag) + " " + flagErr.Problem, true
 	}
 	msg := err.Error()
+	// First: the value of an env-only flag is a secret, and the error
+	// urfave/cli made holds it.
+	if envOnly := envOnlyRefused(flags, msg); envOnly != nil {
+		return envOnly.refusal(spec), true
+	}
 	texts := compileFlagErrorTexts()
 	if m := texts.unknownFlag.FindStringSubmatch(msg); m != nil {
 		return fmt.Sprintf("unknown flag %s; run %s --help to list the flags it takes", dashed(m[1]), spec.Name), true

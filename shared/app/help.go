@@ -26,6 +26,9 @@ func helpTemplate(spec Spec, flags []cli.Flag, version string) string {
 	}
 	b.WriteString("\nOptions:\n")
 	for _, flag := range flags {
+		if hidden, ok := flag.(cli.VisibleFlag); ok && !hidden.IsVisible() {
+			continue
+		}
 		writeFlag(&b, flag)
 	}
 	b.WriteString("\n" + wrap("Version: "+version, "", "  "))

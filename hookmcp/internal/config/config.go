@@ -70,6 +70,8 @@ func Flags() []cli.Flag {
 			Usage:   "largest text one read of the requests resource returns, in bytes; requests past it are left out, with a note",
 			Sources: cli.EnvVars("HOOKSVC_RESOURCE_MAX_BYTES"),
 		},
+		// Not a flag: refused with the variable to set instead.
+		&app.EnvOnlyFlag{Name: "api-key", Aliases: []string{"apikey", "key"}, EnvVar: APIKeyVariable, What: "the API key"},
 	}
 }
 
@@ -156,5 +158,27 @@ func ParseAPIURL(raw string) (*url.URL, error) {
 		return nil, fmt.Errorf("must be a plain base URL without query string or fragment; got %q. For example %s", httpx.RedactURL(raw), DefaultAPIURL)
 	}
 	u.Path = strings.TrimSuffix(u.Path, "/")
+	if token := captureToken(u); token != "" {
+		// Not only wrong: the API's requests, the key in their headers
+		// included, would be captured there, for anyone with the URL to read.
+		return nil, fmt.Errorf("must be the capture API's base URL, not a capture URL: %s is the capture URL of token %s. "+
+			"Use %s (and --token-id %s, or HOOKSVC_TOKEN_ID, to make that token the default)",
+			httpx.DisplayURL(u), token, hooksvc.BaseOfCaptureURL(u, token), token)
+	}
 	return u, nil
+}
+
+// captureToken is the token UUID that u's path or subdomain names, which
+// makes u a capture URL; "" when none does. A self-hosted API's base path
+// holds no UUID.
+func captureToken(u *url.URL) string {
+	for _, segment := range strings.Split(u.Path, "/") {
+		if hooksvc.UUIDPattern.MatchString(segment) {
+			return strings.ToLower(segment)
+		}
+	}
+	if first, _, ok := strings.Cut(u.Hostname(), "."); ok && hooksvc.UUIDPattern.MatchString(first) {
+		return strings.ToLower(first)
+	}
+	return ""
 }

@@ -92,3 +92,27 @@ func TestTimeoutValue(t *testing.T) {
 		}
 	}
 }
+
+// TestAPIURLNotACaptureURL: a capture URL given as the API's base URL is
+// refused, with the base URL to use; a base URL with a path of its own is
+// not.
+func TestAPIURLNotACaptureURL(t *testing.T) {
+	const token = "9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d"
+	for raw, base := range map[string]string{
+		"https://webhook.site/" + token:              "https://webhook.site",
+		"https://webhook.site/" + token + "/":        "https://webhook.site",
+		"https://hooks.example/api/" + token:         "https://hooks.example/api",
+		"https://" + token + ".webhook.site":         "https://webhook.site",
+		"http://127.0.0.1:8089/" + token + "/200/ok": "http://127.0.0.1:8089",
+	} {
+		_, err := ParseAPIURL(raw)
+		if err == nil || !strings.Contains(err.Error(), "is the capture URL of token "+token+". Use "+base+" (and --token-id "+token) {
+			t.Errorf("%s: %v, want a refusal naming %s", raw, err, base)
+		}
+	}
+	for _, raw := range []string{"https://webhook.site", "https://hooks.example/api/v1", "http://127.0.0.1:8089"} {
+		if _, err := ParseAPIURL(raw); err != nil {
+			t.Errorf("%s: %v", raw, err)
+		}
+	}
+}
