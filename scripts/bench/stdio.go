@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -86,10 +88,21 @@ func (b *bench) measured(ctx context.Context, l launch) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := s.ListTools(ctx, nil); err != nil {
+	list, err := s.ListTools(ctx, nil)
+	if err != nil {
 		s.Close()
 		return nil, err
 	}
+	// What the tool list costs every session in the model's context: its
+	// compact JSON, as graphqlmcp's and hookmcp's TestToolListSize count it.
+	var listJSON bytes.Buffer
+	enc := json.NewEncoder(&listJSON)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(list); err != nil {
+		s.Close()
+		return nil, err
+	}
+	b.add(l.server, "tools/list size", float64(listJSON.Len()-1)/1000, "KB", fmt.Sprintf("%d tools, compact JSON", len(list.Tools)))
 	rss, err := rssMiB(s.pid())
 	if err != nil {
 		s.Close()
