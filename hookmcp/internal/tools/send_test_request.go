@@ -72,7 +72,9 @@ func (h *handlers) sendTestRequestTool() mcptool.Tool[SendTestRequestArgs, SendT
 			adjustTokenArg(s)
 			testMethods.Schema(s.Properties["method"])
 			s.Properties["path"].MaxLength = ptr(maxTestPathChars)
-			s.Properties["path"].Pattern = `^[^?#\\]*$`
+			// Control characters too: a pattern that allowed them would let
+			// through what the handler refuses.
+			s.Properties["path"].Pattern = `^[^?#\\\x00-\x1f\x7f]*$`
 			s.Properties["query"].MaxProperties = ptr(maxTestParams)
 			s.Properties["headers"].MaxProperties = ptr(maxTestParams)
 			s.Properties["body"].MaxLength = ptr(maxTestBodyBytes)
