@@ -89,6 +89,9 @@ type Call struct {
 	// JSON reports that a success must carry a JSON object or array: any
 	// other answer means HOOKSVC_API_URL is not the API.
 	JSON bool
+	// Raw reports an answer that is a captured body, of any kind and with
+	// any headers, which says nothing of where it came from.
+	Raw bool
 }
 
 func (c Call) doing() string {

@@ -103,7 +103,9 @@ func (cl *Client) PollRequests(ctx context.Context, key, id string, query url.Va
 
 // RawBody returns a captured request's body exactly as it arrived.
 func (cl *Client) RawBody(ctx context.Context, key, id, requestID string) ([]byte, error) {
-	resp, err := cl.Do(ctx, requestCall(http.MethodGet, key, id, requestID, "/raw", "Reading the body of"))
+	c := requestCall(http.MethodGet, key, id, requestID, "/raw", "Reading the body of")
+	c.Raw = true
+	resp, err := cl.Do(ctx, c)
 	if err != nil {
 		return nil, err
 	}

@@ -14,8 +14,11 @@ import (
 // HOOKSVC_API_URL names something else: a capture URL (the request was
 // captured, and answered with the token's default response, marked by
 // X-Token-Id), a web page, or another service. A call that expects no JSON
-// (a delete) is judged by the capture mark alone.
+// (a delete) is judged by the capture mark alone, and a raw body not at all.
 func (cl *Client) notTheAPI(c Call, resp *httpx.Answer) error {
+	if c.Raw {
+		return nil
+	}
 	body := bytes.TrimSpace(resp.Body)
 	isJSON := len(body) > 0 && (body[0] == '{' || body[0] == '[')
 	if token := resp.Header.Get("X-Token-Id"); token != "" && !isJSON {
