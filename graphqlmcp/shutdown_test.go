@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcpforge/servers/shared/mcptest"
 )
 
 // exitBound is how soon after its input ends or a SIGTERM the server must
@@ -25,10 +27,10 @@ const exitBound = 8 * time.Second
 func TestShutdownAnswersHangingCall(t *testing.T) {
 	for _, tt := range []struct {
 		name, reason string
-		stop         func(*stdioServer) error
+		stop         func(*mcptest.RawStdio) error
 	}{
-		{"end of input", "(its input ended)", func(s *stdioServer) error { return s.stdin.Close() }},
-		{"SIGTERM", "(the server was stopped", func(s *stdioServer) error { return s.cmd.Process.Signal(syscall.SIGTERM) }},
+		{"end of input", "(its input ended)", func(s *mcptest.RawStdio) error { return s.CloseInput() }},
+		{"SIGTERM", "(the server was stopped", func(s *mcptest.RawStdio) error { return s.Cmd.Process.Signal(syscall.SIGTERM) }},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			url, arrived := hangingEndpoint(t)
@@ -37,11 +39,11 @@ func TestShutdownAnswersHangingCall(t *testing.T) {
 				t.Fatal(err)
 			}
 			start := time.Now()
-			text, isErr := toolError(s.answer(t, 2))
+			text, isErr := mcptest.ToolError(s.Answer(t, 2))
 			if !isErr || !strings.HasPrefix(text, "server shutting down "+tt.reason) || !strings.Contains(text, "graphql_query") {
 				t.Errorf("the call in flight got %q (tool error %v), want a tool error saying the server is shutting down %s", text, isErr, tt.reason)
 			}
-			if err := s.exit(t, exitBound); err != nil {
+			if err := s.Exit(t, exitBound); err != nil {
 				t.Errorf("exit: %v", err)
 			}
 			t.Logf("answered and exited %s after the %s", time.Since(start).Round(time.Millisecond), tt.name)
@@ -72,7 +74,7 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	var exit *exec.ExitError
-	if err := s.exit(t, exitBound); !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGTERM {
+	if err := s.Exit(t, exitBound); !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGTERM {
 		t.Errorf("exit after a second SIGTERM: %v, want death by that signal", err)
 	}
 }
@@ -97,13 +99,11 @@ func hangingEndpoint(t *testing.T) (url string, arrived <-chan struct{}) {
 
 // startHanging starts cmd, a graphqlmcp whose endpoint hangs, and returns
 // once a graphql_query (id 2) waits for the endpoint's schema.
-func startHanging(t *testing.T, cmd *exec.Cmd, arrived <-chan struct{}) *stdioServer {
+func startHanging(t *testing.T, cmd *exec.Cmd, arrived <-chan struct{}) *mcptest.RawStdio {
 	t.Helper()
-	s := startStdio(t, cmd)
-	s.send(t, printfSession[0])
-	s.answer(t, 1)
-	s.send(t, printfSession[1])
-	s.send(t, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"graphql_query","arguments":{"query":"{ hero { name } }"}}}`)
+	s := mcptest.StartRawStdio(t, cmd)
+	s.Initialize(t)
+	s.Send(t, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"graphql_query","arguments":{"query":"{ hero { name } }"}}}`)
 	select {
 	case <-arrived:
 	case <-time.After(30 * time.Second):

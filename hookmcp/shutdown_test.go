@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpforge/servers/hookmcp/internal/fakehooksvc"
+	"github.com/mcpforge/servers/shared/mcptest"
 )
 
 // exitBound is how soon after its input ends or a SIGTERM the server must
@@ -26,10 +27,10 @@ const exitBound = 8 * time.Second
 func TestShutdownAnswersWaitForRequest(t *testing.T) {
 	for _, tt := range []struct {
 		name, reason string
-		stop         func(*stdioServer) error
+		stop         func(*mcptest.RawStdio) error
 	}{
-		{"end of input", "(its input ended)", func(s *stdioServer) error { return s.stdin.Close() }},
-		{"SIGTERM", "(the server was stopped", func(s *stdioServer) error { return s.cmd.Process.Signal(syscall.SIGTERM) }},
+		{"end of input", "(its input ended)", func(s *mcptest.RawStdio) error { return s.CloseInput() }},
+		{"SIGTERM", "(the server was stopped", func(s *mcptest.RawStdio) error { return s.Cmd.Process.Signal(syscall.SIGTERM) }},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := httptest.NewServer(fakehooksvc.New(fakehooksvc.Options{}))
@@ -44,24 +45,22 @@ func TestShutdownAnswersWaitForRequest(t *testing.T) {
 
 			cmd := exec.Command(binary)
 			cmd.Env = append(os.Environ(), "HOOKSVC_API_URL="+srv.URL)
-			s := startStdio(t, cmd)
-			s.send(t, printfSession[0])
-			s.answer(t, 1)
-			s.send(t, printfSession[1])
-			s.send(t, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"wait_for_request","arguments":{"token_id":"`+token.UUID+
+			s := mcptest.StartRawStdio(t, cmd)
+			s.Initialize(t)
+			s.Send(t, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"wait_for_request","arguments":{"token_id":"`+token.UUID+
 				`","timeout_seconds":60},"_meta":{"progressToken":"w"}}}`)
-			if msg := s.next(t); msg["method"] != "notifications/progress" {
+			if msg := s.Next(t); msg["method"] != "notifications/progress" {
 				t.Fatalf("want the wait's first progress notification, got %v", msg)
 			}
 			if err := tt.stop(s); err != nil {
 				t.Fatal(err)
 			}
 			start := time.Now()
-			text, isErr := toolError(s.answer(t, 2))
+			text, isErr := mcptest.ToolError(s.Answer(t, 2))
 			if !isErr || !strings.HasPrefix(text, "server shutting down "+tt.reason) || !strings.Contains(text, "wait_for_request") {
 				t.Errorf("the wait in flight got %q (tool error %v), want a tool error saying the server is shutting down %s", text, isErr, tt.reason)
 			}
-			if err := s.exit(t, exitBound); err != nil {
+			if err := s.Exit(t, exitBound); err != nil {
 				t.Errorf("exit: %v", err)
 			}
 			t.Logf("answered and exited %s after the %s", time.Since(start).Round(time.Millisecond), tt.name)
