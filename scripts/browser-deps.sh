@@ -17,5 +17,5 @@ use_chromium() {
     fi
   fi
   export MCP_BROWSER=/usr/bin/chromium
-  "$MCP_BROWSER" --version
+  "$MCP_BROWSER" --version 2>/dev/null # its wrapper script warns about memory on stderr
 }
