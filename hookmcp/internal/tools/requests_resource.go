@@ -69,7 +69,7 @@ func (h *handlers) readRequests(ctx context.Context, req *mcp.ReadResourceReques
 	}
 	contents, err := h.readRequestPages(ctx, uri, strings.ToLower(id))
 	if err != nil {
-		return nil, resourceError(req, uri, err)
+		return nil, resourceError(req, uri, err, h.cfg.APIKey != "")
 	}
 	return &mcp.ReadResourceResult{Contents: contents}, nil
 }
@@ -77,11 +77,14 @@ func (h *handlers) readRequests(ctx context.Context, req *mcp.ReadResourceReques
 // resourceError is a failed read as the JSON-RPC error the client's protocol
 // version defines, with advice a resource reader can follow: a read takes
 // no arguments, so the key can only come from HOOKSVC_API_KEY.
-func resourceError(req *mcp.ReadResourceRequest, uri string, err error) error {
+func resourceError(req *mcp.ReadResourceRequest, uri string, err error, keySet bool) error {
 	data, _ := jsonx.Marshal(map[string]string{"uri": uri})
 	switch {
 	case errors.Is(err, hooksvc.ErrNotFound):
 		return mcptool.ResourceNotFound(req, uri, "the token does not exist, was deleted or has expired; check its UUID (get_token reads it, create_token makes a new one)")
+	case errors.Is(err, hooksvc.ErrAuth) && keySet:
+		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Data: data, Message: "reading " + uri +
+			": the capture API refused the key in HOOKSVC_API_KEY for this token (a resource read can use no other): start hookmcp with the key of the account that owns the token"}
 	case errors.Is(err, hooksvc.ErrAuth):
 		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Data: data, Message: "reading " + uri +
 			": the capture API refused the key (authentication required or key invalid); a resource read uses HOOKSVC_API_KEY: set it in hookmcp's environment to the key of the token's account"}

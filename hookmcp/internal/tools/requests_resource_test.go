@@ -215,3 +215,26 @@ func TestRequestsResourceHostileTotal(t *testing.T) {
 		t.Errorf("text = %s", got)
 	}
 }
+
+// TestRequestsResourceKeyRefused: a read of a token private to another
+// account says the key in HOOKSVC_API_KEY was refused when one is set, and
+// asks for one when none is; neither error holds a key.
+func TestRequestsResourceKeyRefused(t *testing.T) {
+	h := connect(t, config.Config{})
+	id := h.createToken(t, map[string]any{"api_key": callKey})
+	uri := "hooksvc://token/" + id + "/requests"
+	for _, tc := range []struct {
+		key  string
+		want string
+	}{
+		{envKey, "refused the key in HOOKSVC_API_KEY"},
+		{"", "set it in hookmcp's environment"},
+	} {
+		other := h.reconnect(t, config.Config{APIKey: tc.key})
+		_, err := other.session.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: uri})
+		var wire *jsonrpc.Error
+		if !errors.As(err, &wire) || !strings.Contains(wire.Message, tc.want) || strings.Contains(wire.Message, envKey) || strings.Contains(wire.Message, callKey) {
+			t.Errorf("key %q: err = %v, want %q and no key", tc.key, err, tc.want)
+		}
+	}
+}
