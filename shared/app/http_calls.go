@@ -192,7 +192,7 @@ func (h *mcpHTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			writeTooLarge(w, tooLarge.Limit)
+			writeTooLarge(w, body, tooLarge.Limit)
 			return
 		}
 		http.Error(w, "Bad Request: the request body could not be read", http.StatusBadRequest)
@@ -243,24 +243,58 @@ func clientOf(r *http.Request) [sha256.Size]byte {
 	return sha256.Sum256([]byte(host + "\x00" + r.Header.Get("Authorization") + "\x00" + r.Header.Get("User-Agent")))
 }
 
-// writeTooLarge answers a body over the limit with status 413 and a
-// JSON-RPC error naming the limit: SDKs show the body of a failed POST
-// (the TypeScript SDK: "Error POSTing to endpoint: <body>"), so the user
-// reads the rule and the fix rather than a bare status. The id is not
-// known: the body was not read to its end.
-func writeTooLarge(w http.ResponseWriter, limit int64) {
+// writeTooLarge answers a body over the limit with a JSON-RPC error naming
+// the limit. When the part read gives the request's id (clients that write
+// "id" before "params", as the go-sdk and Python SDKs do), the error answers
+// that call with status 200, as any other failed call: the client shows it
+// and its session goes on. Otherwise (the TypeScript SDK writes "id" last)
+// the status is 413 and the body the same error with a null id, which SDKs
+// show as the failed POST's text ("Error POSTing to endpoint: <body>").
+func writeTooLarge(w http.ResponseWriter, prefix []byte, limit int64) {
 	message := fmt.Sprintf("the request is larger than this server's limit of %d bytes (%d MiB) for one message; send a smaller request (a shorter argument)", limit, limit>>20)
 	type rpcError struct {
 		Code    int    `json:"code"`
 		Message string `json:"message"`
 	}
+	id, status := leadingID(prefix), http.StatusOK
+	if id == nil {
+		id, status = json.RawMessage("null"), http.StatusRequestEntityTooLarge
+	}
 	data, _ := json.Marshal(struct {
 		JSONRPC string          `json:"jsonrpc"`
 		ID      json.RawMessage `json:"id"`
 		Error   rpcError        `json:"error"`
-	}{"2.0", json.RawMessage("null"), rpcError{-32600, message}})
+	}{"2.0", id, rpcError{-32600, message}})
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Connection", "close")
-	w.WriteHeader(http.StatusRequestEntityTooLarge)
+	w.WriteHeader(status)
 	_, _ = w.Write(data)
+}
+
+// leadingID finds the id of the request whose first bytes are prefix: a
+// top-level "id" member, a number or a string, that comes before the value
+// the prefix cuts short. It returns nil when there is none.
+func leadingID(prefix []byte) json.RawMessage {
+	dec := json.NewDecoder(bytes.NewReader(prefix))
+	if open, err := dec.Token(); err != nil || open != json.Delim('{') {
+		return nil
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		var value json.RawMessage
+		if err := dec.Decode(&value); err != nil {
+			return nil
+		}
+		if key != "id" {
+			continue
+		}
+		if id, ok := compactID(value); ok && (id[0] == '"' || id[0] == '-' || (id[0] >= '0' && id[0] <= '9')) {
+			return json.RawMessage(id)
+		}
+		return nil
+	}
+	return nil
 }

@@ -362,26 +362,51 @@ func httpToolText(res *mcp.CallToolResult) string {
 	return strings.Join(texts, "\n")
 }
 
-// TestHTTPTooLarge: a body over 4 MiB gets 413 with a JSON-RPC error that
-// names the limit, not a plain-text line.
+// TestHTTPTooLarge: a body over 4 MiB gets a JSON-RPC error that names
+// the limit, not a plain-text line: with status 200 as the answer to its
+// call when the id comes before the cut (the go-sdk's client, whose
+// session goes on), else with 413 and a null id.
 func TestHTTPTooLarge(t *testing.T) {
 	url, _ := serveBlocking(t, newBlockingServer())
-	big := `{"jsonrpc":"2.0","method":"tools/call","params":{"name":"big","arguments":{"pad":"` + strings.Repeat("a", mcp.DefaultMaxRequestBodyBytes) + `"}},"id":1}`
-	resp, err := rpcPost(context.Background(), url, big, nil)
-	if err != nil {
-		t.Fatal(err)
+	pad := strings.Repeat("a", mcp.DefaultMaxRequestBodyBytes)
+	for _, tt := range []struct {
+		body   string
+		status int
+		id     string
+	}{
+		{`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"big","arguments":{"pad":"` + pad + `"}},"id":1}`, http.StatusRequestEntityTooLarge, "null"},
+		{`{"jsonrpc":"2.0","id":"call-9","method":"tools/call","params":{"name":"big","arguments":{"pad":"` + pad + `"}}}`, http.StatusOK, `"call-9"`},
+		{`{"jsonrpc":"2.0","id":{"no":1},"method":"tools/call","params":{"name":"big","arguments":{"pad":"` + pad + `"}}}`, http.StatusRequestEntityTooLarge, "null"},
+		{`[{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"big","arguments":{"pad":"` + pad + `"}}}]`, http.StatusRequestEntityTooLarge, "null"},
+	} {
+		resp, err := rpcPost(context.Background(), url, tt.body, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var answer struct {
+			ID    json.RawMessage `json:"id"`
+			Error struct {
+				Code    int    `json:"code"`
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		err = json.NewDecoder(resp.Body).Decode(&answer)
+		resp.Body.Close()
+		if resp.StatusCode != tt.status || resp.Header.Get("Content-Type") != "application/json" || err != nil || string(answer.ID) != tt.id ||
+			answer.Error.Code != -32600 || !strings.Contains(answer.Error.Message, "limit of 4194304 bytes (4 MiB)") {
+			t.Errorf("%.40s...: HTTP %d %s: %+v (%v); want %d and id %s", tt.body, resp.StatusCode, resp.Header.Get("Content-Type"), answer, err, tt.status, tt.id)
+		}
 	}
-	defer resp.Body.Close()
-	var answer struct {
-		Error struct {
-			Code    int    `json:"code"`
-			Message string `json:"message"`
-		} `json:"error"`
+
+	// The go-sdk's client shows the error as the call's, and its session
+	// goes on.
+	session := connectGo(t, url)
+	_, err := session.CallTool(context.Background(), &mcp.CallToolParams{Name: "big", Arguments: map[string]any{"pad": pad}})
+	if err == nil || !strings.Contains(err.Error(), "limit of 4194304 bytes (4 MiB)") {
+		t.Errorf("go-sdk client, a 4 MiB call: %v", err)
 	}
-	err = json.NewDecoder(resp.Body).Decode(&answer)
-	if resp.StatusCode != http.StatusRequestEntityTooLarge || resp.Header.Get("Content-Type") != "application/json" || err != nil ||
-		answer.Error.Code != -32600 || !strings.Contains(answer.Error.Message, "limit of 4194304 bytes (4 MiB)") {
-		t.Errorf("HTTP %d %s: %+v (%v)", resp.StatusCode, resp.Header.Get("Content-Type"), answer, err)
+	if res, err := session.CallTool(context.Background(), &mcp.CallToolParams{Name: "big", Arguments: map[string]any{"bytes": 3}}); err != nil || httpToolText(res) != "xxx" {
+		t.Errorf("the next call: %v", err)
 	}
 }
 
@@ -422,4 +447,36 @@ func TestHTTPJSONUnlessProgress(t *testing.T) {
 	if err != nil || len(httpToolText(res)) != size {
 		t.Errorf("go-sdk client: %v", err)
 	}
+}
+
+// FuzzLeadingID: whatever the cut body, leadingID does not panic, and
+// what it finds is a JSON string or number no longer than maxTrackedIDLen.
+func FuzzLeadingID(f *testing.F) {
+	for _, seed := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"na`,
+		`{"id":"a\"b","params":`,
+		`{"id":-1.5e3}`,
+		`{"id":null,"id":2}`,
+		`{"id":{"x":1}`,
+		`[{"id":1}]`,
+		`{"params":{"id":1},"id":`,
+		`{"id":tru`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, prefix []byte) {
+		id := leadingID(prefix)
+		if id == nil {
+			return
+		}
+		var v any
+		if err := json.Unmarshal(id, &v); err != nil || len(id) > maxTrackedIDLen {
+			t.Fatalf("leadingID(%q) = %s: %v", prefix, id, err)
+		}
+		switch v.(type) {
+		case string, float64:
+		default:
+			t.Fatalf("leadingID(%q) = %s, neither a string nor a number", prefix, id)
+		}
+	})
 }
