@@ -118,7 +118,7 @@ func TestBrowser(t *testing.T) {
 		select {
 		case outcome := <-results:
 			return outcome
-		case <-time.After(30 * time.Second):
+		case <-time.After(60 * time.Second):
 			t.Fatalf("the page at %s reported nothing; Chromium said:\n%s", origin, log.String())
 			return nil
 		}
