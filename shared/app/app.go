@@ -141,7 +141,7 @@ func sharedFlags(envPrefix string) []cli.Flag {
 		&cli.StringFlag{
 			Name:    "listen",
 			Value:   "127.0.0.1:8080",
-			Usage:   "address to listen on with --transport http",
+			Usage:   "address to serve Streamable HTTP on, host:port (implies --transport http)",
 			Sources: cli.EnvVars(envPrefix + "_LISTEN"),
 		},
 		&cli.StringSliceFlag{
