@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -55,7 +56,7 @@ func (c *Caller) Do(ctx context.Context, out Outbound) (*Answer, error) {
 	}
 	req, err := http.NewRequestWithContext(ctx, out.Method, out.URL.String(), body)
 	if err != nil {
-		return nil, c.fail(ctx, out, err)
+		return nil, c.fail(ctx, out, err, time.Now())
 	}
 	if out.Header != nil {
 		req.Header = out.Header.Clone()
@@ -63,7 +64,7 @@ func (c *Caller) Do(ctx context.Context, out Outbound) (*Answer, error) {
 	start := time.Now()
 	resp, err := c.HTTP.Do(req)
 	if err != nil {
-		return nil, c.fail(ctx, out, err)
+		return nil, c.fail(ctx, out, err, start)
 	}
 	defer resp.Body.Close()
 	data, err := readLimited(resp.Body, out.MaxBytes, resp.ContentLength)
@@ -74,15 +75,28 @@ func (c *Caller) Do(ctx context.Context, out Outbound) (*Answer, error) {
 		return nil, tooLarge
 	}
 	if err != nil {
-		return nil, c.fail(ctx, out, err)
+		return nil, c.fail(ctx, out, err, start)
 	}
 	return &Answer{Status: resp.StatusCode, Header: resp.Header, Body: out.Redactor.Bytes(data)}, nil
 }
 
-// fail explains err and redacts it, and logs it.
-func (c *Caller) fail(ctx context.Context, out Outbound, err error) error {
+// fail explains err and redacts it, and logs it. start is when the request
+// went out: a caller's deadline is said with how long was waited.
+func (c *Caller) fail(ctx context.Context, out Outbound, err error, start time.Time) error {
 	failure := AsFailure(Explain(ctx, err))
+	if failure.Kind == DeadlinePassed {
+		failure.After = time.Since(start)
+		failure.Reason = fmt.Sprintf("no answer came within %s, the time left to this call", roundWait(failure.After))
+	}
 	failure.Reason = out.Redactor.String(failure.Reason)
 	c.Logger.Info("outbound request failed", "method", out.Method, "url", DisplayURL(out.URL), "error", failure.Reason)
 	return failure
+}
+
+// roundWait writes a wait as a person reads it: 1s, 2.5s, 300ms.
+func roundWait(d time.Duration) time.Duration {
+	if d >= time.Second {
+		return d.Round(100 * time.Millisecond)
+	}
+	return d.Round(time.Millisecond)
 }

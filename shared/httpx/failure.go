@@ -40,6 +40,14 @@ const (
 	BadCertificate
 	// ClosedEarly: the connection closed before an HTTP answer came.
 	ClosedEarly
+	// NoAnswer: the connection was made, but the server did not answer
+	// (its TLS handshake or its HTTP answer) within the transport's own
+	// limit.
+	NoAnswer
+	// DeadlinePassed: the caller's own deadline (not WithTimeout's, say a
+	// tool's wait limit) ended before an answer came; After says how long
+	// the request had waited.
+	DeadlinePassed
 )
 
 // Failure is an exchange that got no answer. Its Reason names what happened
@@ -94,6 +102,11 @@ func Explain(ctx context.Context, err error) error {
 		if errors.Is(cause, context.Canceled) {
 			return &Failure{Kind: Cancelled, Reason: "the request was cancelled by the client"}
 		}
+		// A deadline set by the caller is not the network's doing: the
+		// connection may have been fine, and the answer merely late.
+		if errors.Is(cause, context.DeadlineExceeded) {
+			return &Failure{Kind: DeadlinePassed, Reason: "no answer came before the time limit of the call ended"}
+		}
 	}
 	host := ""
 	var urlErr *url.Error
@@ -147,11 +160,21 @@ func classify(host string, err error) *Failure {
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, syscall.ECONNRESET):
 		return &Failure{Kind: ClosedEarly, Reason: fmt.Sprintf("%s closed the connection without an HTTP answer. "+
 			"Check the URL's port and scheme (http:// or https://), and that the server there speaks HTTP", where)}
-	case errors.As(err, &netErr) && netErr.Timeout():
+	case errors.As(err, &netErr) && netErr.Timeout() && isDial(err):
 		return &Failure{Kind: Unreachable, Reason: fmt.Sprintf("connecting to %s took too long (no answer to the connection). "+
 			"Check the URL's host and port, and any firewall between", where)}
+	case errors.As(err, &netErr) && netErr.Timeout():
+		return &Failure{Kind: NoAnswer, Reason: fmt.Sprintf("%s accepted the connection but did not answer in time. "+
+			"Check that the URL's port and scheme are the server's HTTP(S) ones, or try again later", where)}
 	}
 	return &Failure{Kind: FailedOther, Reason: err.Error()}
+}
+
+// isDial reports whether err happened while connecting: only then does a
+// timeout say anything of the host, the port or a firewall.
+func isDial(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "dial"
 }
 
 // certDetail is the certificate problem without Go's "tls: failed to

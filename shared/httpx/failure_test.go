@@ -108,3 +108,68 @@ func TestFailureKinds(t *testing.T) {
 		})
 	}
 }
+
+// dialTimeout is the error a dial that got no answer gives.
+type dialTimeout struct{}
+
+func (dialTimeout) Error() string   { return "i/o timeout" }
+func (dialTimeout) Timeout() bool   { return true }
+func (dialTimeout) Temporary() bool { return true }
+
+// TestTimeoutKinds: only a connection that timed out is said to be a
+// connection problem; a server that accepted the connection and did not
+// answer, and a caller's own deadline (a tool's wait limit), are said as
+// what they are, never as "any firewall".
+func TestTimeoutKinds(t *testing.T) {
+	release := make(chan struct{})
+	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	t.Cleanup(hang.Close)
+	t.Cleanup(func() { close(release) })
+	u, _ := url.Parse(hang.URL)
+	host := u.Host
+	logger := slog.New(slog.DiscardHandler)
+	tests := []struct {
+		name      string
+		transport *http.Transport
+		deadline  time.Duration // a plain context deadline, the caller's own
+		kind      FailureKind
+		want      string
+	}{
+		{"dial timeout", &http.Transport{DialContext: func(context.Context, string, string) (net.Conn, error) {
+			return nil, &net.OpError{Op: "dial", Net: "tcp", Err: dialTimeout{}}
+		}}, 0, Unreachable, "connecting to " + host + " took too long (no answer to the connection). Check the URL's host and port, and any firewall between"},
+		{"no answer after connecting", &http.Transport{ResponseHeaderTimeout: 20 * time.Millisecond}, 0, NoAnswer,
+			host + " accepted the connection but did not answer in time"},
+		{"caller's deadline", &http.Transport{}, 50 * time.Millisecond, DeadlinePassed, "no answer came within "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			caller := &Caller{HTTP: &http.Client{Transport: tt.transport}, Logger: logger}
+			ctx := context.Background()
+			if tt.deadline > 0 {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, tt.deadline)
+				defer cancel()
+			}
+			_, err := caller.Do(ctx, Outbound{Method: http.MethodGet, URL: u})
+			f := AsFailure(err)
+			if f == nil {
+				t.Fatalf("error %v (%T), want a *Failure", err, err)
+			}
+			if f.Kind != tt.kind || !strings.Contains(f.Reason, tt.want) {
+				t.Errorf("kind %d %q, want %d containing %q", f.Kind, f.Reason, tt.kind, tt.want)
+			}
+			if tt.kind != Unreachable && strings.Contains(f.Reason, "firewall") {
+				t.Errorf("a late answer is said as a connection problem: %s", f.Reason)
+			}
+			if tt.kind == DeadlinePassed && f.After < tt.deadline {
+				t.Errorf("After = %v, want at least %v", f.After, tt.deadline)
+			}
+		})
+	}
+}

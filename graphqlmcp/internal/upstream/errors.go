@@ -109,10 +109,10 @@ func failed(req Request, failure *httpx.Failure, placeholder bool) *RequestError
 	case httpx.TimedOut:
 		e.happened = failure.Reason + " without an answer"
 		e.advice = func(p Purpose) string { return timeoutAdvice(p, failure.After) }
-	case httpx.Refused, httpx.NoSuchHost, httpx.Unreachable, httpx.NotTLS, httpx.BadCertificate, httpx.ClosedEarly:
+	case httpx.Refused, httpx.NoSuchHost, httpx.Unreachable, httpx.NotTLS, httpx.BadCertificate, httpx.ClosedEarly, httpx.NoAnswer:
 		e.advice = func(Purpose) string { return "The URL is " + source(req.Target) }
 	}
-	if placeholder && failure.Kind != httpx.Cancelled && failure.Kind != httpx.TimedOut {
+	if placeholder && failure.Kind != httpx.Cancelled && failure.Kind != httpx.TimedOut && failure.Kind != httpx.DeadlinePassed {
 		e.advice = func(Purpose) string {
 			return "That URL is graphqlmcp's placeholder default: no endpoint was configured. " +
 				"Set --endpoint or GRAPHQL_ENDPOINT to your GraphQL API's URL when starting graphqlmcp, or pass endpoint in the call"

@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpforge/servers/shared/httpx"
@@ -47,7 +48,8 @@ func retryable(status int) bool {
 // does not exist, was deleted or has expired.
 var ErrNotFound = errors.New("not found or expired")
 
-// ErrAuth is wrapped by the error for a 401, a 403 or any redirect: no key
+// ErrAuth is wrapped by the error for a 401, a 403 or a redirect to the
+// login page: no key
 // was sent where one is needed, or the key sent was refused.
 var ErrAuth = errors.New("authentication required or key refused")
 
@@ -63,6 +65,9 @@ type Client struct {
 	APIKey  string
 	Timeout time.Duration
 	Logger  *slog.Logger
+	// captureToken is the token whose capture URL HOOKSVC_API_URL turned
+	// out to be: once seen, no call sends the key there again.
+	captured atomic.Pointer[captured]
 	// Sleep waits between retries; a timer honouring ctx when nil. Tests
 	// replace it to record the waits instead of spending them.
 	Sleep func(ctx context.Context, d time.Duration) error
@@ -86,12 +91,8 @@ type Call struct {
 	// Doing says what the call does, for the start of its errors:
 	// "Listing the requests of token <uuid>".
 	Doing string
-	// JSON reports that a success must carry a JSON object or array: any
-	// other answer means HOOKSVC_API_URL is not the API.
-	JSON bool
-	// Raw reports an answer that is a captured body, of any kind and with
-	// any headers, which says nothing of where it came from.
-	Raw bool
+	// expect is what a success must carry to be the API's (see notTheAPI).
+	expect expect
 }
 
 func (c Call) doing() string {
@@ -125,6 +126,9 @@ func (cl *Client) Do(ctx context.Context, c Call) (*httpx.Answer, error) {
 	ctx, cancel := httpx.WithTimeout(ctx, cl.Timeout)
 	defer cancel()
 	redactor := cl.redactor(c)
+	if seen := cl.captured.Load(); seen != nil && c.expect != expectRaw {
+		return nil, cl.knownCaptureURLError(c, *seen)
+	}
 	for attempt := 0; ; attempt++ {
 		resp, err := cl.once(ctx, c, redactor)
 		var tooLarge *httpx.TooLargeError
@@ -136,6 +140,13 @@ func (cl *Client) Do(ctx context.Context, c Call) (*httpx.Answer, error) {
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%s failed: %w", c.doing(), err)
+		}
+		// A capture URL marks its answers, whatever their status and
+		// type: none of them is the API's, and the key must not go there
+		// again.
+		if token := resp.Header.Get("X-Token-Id"); token != "" && c.expect != expectRaw {
+			cl.captured.CompareAndSwap(nil, &captured{token: token, keySent: c.Key != ""})
+			return nil, cl.captureURLError(c, resp, token)
 		}
 		if resp.Status >= 200 && resp.Status < 300 {
 			if err := cl.notTheAPI(c, resp); err != nil {
@@ -164,6 +175,10 @@ func (cl *Client) unreachable(doing, where string, failure *httpx.Failure) error
 		text = fmt.Sprintf("%s failed: %s did not answer in time: %s. %s", doing, where, failure.Reason, timeoutAdvice(failure.After))
 	case httpx.Cancelled:
 		text = fmt.Sprintf("%s failed: %s", doing, failure.Reason)
+	case httpx.DeadlinePassed:
+		// The call's own limit (wait_for_request's timeout_seconds) ended:
+		// neither the URL nor HOOKSVC_TIMEOUT is at fault.
+		text = fmt.Sprintf("%s failed: %s did not answer: %s", doing, where, failure.Reason)
 	case httpx.FailedOther:
 	default:
 		text += fmt.Sprintf(". The URL comes from HOOKSVC_API_URL (--api-url), %s here, set when starting hookmcp", httpx.DisplayURL(cl.BaseURL))
@@ -293,15 +308,17 @@ func (cl *Client) explainStatus(c Call, resp *httpx.Answer, retries int, redacto
 	status := fmt.Sprintf("HTTP %d", resp.Status)
 	page := httpx.IsWebPage(resp.Header, resp.Body)
 	switch {
+	case resp.Status >= 300 && resp.Status < 400 && !cl.toLogin(c, resp):
+		return cl.redirectError(c, resp)
 	case resp.Status >= 300 && resp.Status < 400, resp.Status == http.StatusUnauthorized || resp.Status == http.StatusForbidden:
 		if resp.Status < 400 {
 			status += " with a redirect to a login page"
 		}
 		return &authError{cl.authText(c, status)}
-	case resp.Status == http.StatusNotFound && (c.What == "" || page):
-		return fmt.Errorf("%s failed: %s answered HTTP 404 to %s %s (%s): nothing is served there, so %s is not the capture API's base URL. "+
+	case (resp.Status == http.StatusNotFound || resp.Status == http.StatusGone) && (c.What == "" || page || !apiError(resp)):
+		return fmt.Errorf("%s failed: %s answered HTTP %d to %s %s (%s): nothing is served there, so %s is not the capture API's base URL. "+
 			"Check the path of HOOKSVC_API_URL (--api-url): it must be the API's base URL (for the hosted service: %s), set when starting hookmcp",
-			c.doing(), httpx.DisplayURL(cl.BaseURL), c.Method, c.Path, describeBody(resp, redactor), httpx.DisplayURL(cl.BaseURL), hostedURL)
+			c.doing(), httpx.DisplayURL(cl.BaseURL), resp.Status, c.Method, c.Path, describeBody(resp, redactor), httpx.DisplayURL(cl.BaseURL), hostedURL)
 	case resp.Status == http.StatusNotFound || resp.Status == http.StatusGone:
 		advice := c.NotFound
 		if advice == "" {
@@ -334,6 +351,71 @@ func (cl *Client) explainStatus(c Call, resp *httpx.Answer, retries int, redacto
 		text += fmt.Sprintf(" (after %d retries)", retries)
 	}
 	return errors.New(text)
+}
+
+// apiError reports whether resp carries the API's own error envelope,
+// {"success":false,"error":{"message":...}}: a 404 without it comes from a
+// server that is not the API, and says nothing of the token.
+func apiError(resp *httpx.Answer) bool {
+	var envelope struct {
+		Success *bool `json:"success"`
+		Error   *struct {
+			Message *string `json:"message"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(resp.Body, &envelope) != nil {
+		return false
+	}
+	return envelope.Error != nil && envelope.Error.Message != nil && (envelope.Success == nil || !*envelope.Success)
+}
+
+// location is where a redirect points, resolved against the address the
+// call was sent to; nil when the answer names none it can read.
+func (cl *Client) location(c Call, resp *httpx.Answer) *url.URL {
+	raw := resp.Header.Get("Location")
+	if raw == "" {
+		return nil
+	}
+	loc, err := url.Parse(raw)
+	if err != nil {
+		return nil
+	}
+	return cl.BaseURL.JoinPath(c.Path).ResolveReference(loc)
+}
+
+// toLogin reports whether a redirect goes to the service's login page:
+// that is how the API says that a token needs a key. Any other redirect
+// means the base URL itself has moved.
+func (cl *Client) toLogin(c Call, resp *httpx.Answer) bool {
+	loc := cl.location(c, resp)
+	if loc == nil || !strings.EqualFold(loc.Hostname(), cl.BaseURL.Hostname()) {
+		return false
+	}
+	last := strings.ToLower(loc.Path[strings.LastIndex(loc.Path, "/")+1:])
+	return last == "login" || last == "signin" || last == "sign-in"
+}
+
+// redirectError says that the base URL redirects, where to, and which URL to
+// use instead. The Location is shown without its query or user info, which
+// may carry a credential.
+func (cl *Client) redirectError(c Call, resp *httpx.Answer) error {
+	loc := cl.location(c, resp)
+	if loc == nil {
+		return fmt.Errorf("%s failed: %s answered HTTP %d %s, a redirect without a usable Location, not the capture API's answer. "+
+			"Check HOOKSVC_API_URL (--api-url): it must be the API's base URL (for the hosted service: %s), set when starting hookmcp",
+			c.doing(), httpx.DisplayURL(cl.BaseURL), resp.Status, http.StatusText(resp.Status), hostedURL)
+	}
+	shown := cl.redactor(c).String(httpx.DisplayURL(loc))
+	advice := ""
+	// A base URL that moved as a whole (http to https, another host) keeps
+	// the call's path below the new one: that new base is the one to use.
+	if base, ok := strings.CutSuffix(strings.TrimSuffix(loc.Path, "/"), strings.TrimSuffix(c.Path, "/")); ok && c.Path != "" {
+		advice = fmt.Sprintf("Set HOOKSVC_API_URL (--api-url) to %s when starting hookmcp", cl.redactor(c).String(httpx.DisplayURL(&url.URL{Scheme: loc.Scheme, Host: loc.Host, Path: base})))
+	} else {
+		advice = fmt.Sprintf("Set HOOKSVC_API_URL (--api-url) to the base URL it points to when starting hookmcp (for the hosted service: %s)", hostedURL)
+	}
+	return fmt.Errorf("%s failed: %s redirects (HTTP %d) to %s: hookmcp does not follow redirects, so that the API key is never sent anywhere but HOOKSVC_API_URL. %s",
+		c.doing(), httpx.DisplayURL(cl.BaseURL), resp.Status, shown, advice)
 }
 
 // hostedURL is the base URL of the hosted service, for advice.

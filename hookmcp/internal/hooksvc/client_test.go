@@ -58,13 +58,13 @@ func TestStatusError(t *testing.T) {
 		want   string
 		is     error
 	}{
-		{call, 302, nil, "<html>", "Reading token x failed: authentication required (the API answered HTTP 302 with a redirect to a login page): " +
+		{call, 302, http.Header{"Location": {"https://hooks.example/login"}}, "<html>", "Reading token x failed: authentication required (the API answered HTTP 302 with a redirect to a login page): " +
 			"no API key was sent, and this needs one: the token is private to an account. Set HOOKSVC_API_KEY in hookmcp's environment to that account's key, or pass api_key", ErrAuth},
 		{withKey("env-key-0123456789"), 401, nil, "", "Reading token x failed: the API key in HOOKSVC_API_KEY was refused (the API answered HTTP 401): " +
 			"it is not a valid key, or not the key of the account that owns the token. Check the key in the account's settings and start hookmcp with the right one", ErrAuth},
 		{withKey("call-key-0123456789"), 403, nil, "", "Reading token x failed: the api_key passed in this call was refused (the API answered HTTP 403): " +
 			"it is not a valid key, or not the key of the account that owns the token. Pass that account's key, or leave api_key out to use HOOKSVC_API_KEY", ErrAuth},
-		{call, 410, nil, "", "token x was not found or expired (HTTP 410)", ErrNotFound},
+		{call, 410, nil, `{"success":false,"error":{"message":"Token expired or deleted.","id":null}}`, "token x was not found or expired (HTTP 410)", ErrNotFound},
 		{call, 404, html, "<html><title>Acme Corp</title></html>", `Reading token x failed: https://hooks.example answered HTTP 404 to GET /token/x (a web page (HTML) titled "Acme Corp"): ` +
 			"nothing is served there, so https://hooks.example is not the capture API's base URL. Check the path of HOOKSVC_API_URL (--api-url)", nil},
 		{call, 422, nil, `{"timeout":["The timeout must be between 0 and 30."],"alias":["The alias format is invalid.","Too short."]}`,

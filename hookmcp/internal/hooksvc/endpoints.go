@@ -26,7 +26,7 @@ func what(id string) string { return "token " + id }
 // CreateToken creates a token from body (only the fields to set) and returns
 // the API's token object.
 func (cl *Client) CreateToken(ctx context.Context, key string, body map[string]any) (json.RawMessage, error) {
-	resp, err := cl.Do(ctx, Call{Method: http.MethodPost, Path: "/token", Body: body, Key: key, Doing: "Creating a token", JSON: true})
+	resp, err := cl.Do(ctx, Call{Method: http.MethodPost, Path: "/token", Body: body, Key: key, Doing: "Creating a token", expect: expectObject})
 	if err != nil {
 		return nil, err
 	}
@@ -35,7 +35,7 @@ func (cl *Client) CreateToken(ctx context.Context, key string, body map[string]a
 
 // GetToken returns a token object.
 func (cl *Client) GetToken(ctx context.Context, key, id string) (json.RawMessage, error) {
-	resp, err := cl.Do(ctx, Call{Method: http.MethodGet, Path: tokenPath(id), Key: key, What: what(id), Doing: "Reading token " + id, JSON: true})
+	resp, err := cl.Do(ctx, Call{Method: http.MethodGet, Path: tokenPath(id), Key: key, What: what(id), Doing: "Reading token " + id, expect: expectObject})
 	if err != nil {
 		return nil, err
 	}
@@ -45,7 +45,7 @@ func (cl *Client) GetToken(ctx context.Context, key, id string) (json.RawMessage
 // PutToken replaces a token's settings with body and returns the token.
 // The API resets every setting body leaves out.
 func (cl *Client) PutToken(ctx context.Context, key, id string, body map[string]any) (json.RawMessage, error) {
-	resp, err := cl.Do(ctx, Call{Method: http.MethodPut, Path: tokenPath(id), Body: body, Key: key, What: what(id), Doing: "Updating token " + id, JSON: true})
+	resp, err := cl.Do(ctx, Call{Method: http.MethodPut, Path: tokenPath(id), Body: body, Key: key, What: what(id), Doing: "Updating token " + id, expect: expectObject})
 	if err != nil {
 		return nil, err
 	}
@@ -54,14 +54,14 @@ func (cl *Client) PutToken(ctx context.Context, key, id string, body map[string]
 
 // DeleteToken deletes a token and everything it captured.
 func (cl *Client) DeleteToken(ctx context.Context, key, id string) error {
-	_, err := cl.Do(ctx, Call{Method: http.MethodDelete, Path: tokenPath(id), Key: key, What: what(id), Doing: "Deleting token " + id})
+	_, err := cl.Do(ctx, Call{Method: http.MethodDelete, Path: tokenPath(id), Key: key, What: what(id), Doing: "Deleting token " + id, expect: expectDone})
 	return err
 }
 
 // ListRequests returns one page envelope of a token's requests.
 func (cl *Client) ListRequests(ctx context.Context, key, id string, query url.Values) (*Page, error) {
 	resp, err := cl.Do(ctx, Call{Method: http.MethodGet, Path: tokenPath(id) + "/requests", Query: query, Key: key, What: what(id),
-		Doing: "Listing the requests of token " + id, JSON: true})
+		Doing: "Listing the requests of token " + id, expect: expectPage})
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +82,7 @@ func requestCall(method, key, id, requestID, below, doing string) Call {
 // GetRequest returns one captured request's object (metadata and content).
 func (cl *Client) GetRequest(ctx context.Context, key, id, requestID string) (json.RawMessage, error) {
 	c := requestCall(http.MethodGet, key, id, requestID, "", "Reading")
-	c.JSON = true
+	c.expect = expectObject
 	resp, err := cl.Do(ctx, c)
 	if err != nil {
 		return nil, err
@@ -94,7 +94,7 @@ func (cl *Client) GetRequest(ctx context.Context, key, id, requestID string) (js
 // back as a *StatusError at once, for a caller that paces its own polls.
 func (cl *Client) PollRequests(ctx context.Context, key, id string, query url.Values) (*Page, error) {
 	resp, err := cl.Do(ctx, Call{Method: http.MethodGet, Path: tokenPath(id) + "/requests", Query: query, Key: key, What: what(id), NoRetry: true,
-		Doing: "Checking token " + id + " for new requests", JSON: true})
+		Doing: "Checking token " + id + " for new requests", expect: expectPage})
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +104,7 @@ func (cl *Client) PollRequests(ctx context.Context, key, id string, query url.Va
 // RawBody returns a captured request's body exactly as it arrived.
 func (cl *Client) RawBody(ctx context.Context, key, id, requestID string) ([]byte, error) {
 	c := requestCall(http.MethodGet, key, id, requestID, "/raw", "Reading the body of")
-	c.Raw = true
+	c.expect = expectRaw
 	resp, err := cl.Do(ctx, c)
 	if err != nil {
 		return nil, err
@@ -114,7 +114,9 @@ func (cl *Client) RawBody(ctx context.Context, key, id, requestID string) ([]byt
 
 // DeleteRequest deletes one captured request.
 func (cl *Client) DeleteRequest(ctx context.Context, key, id, requestID string) error {
-	_, err := cl.Do(ctx, requestCall(http.MethodDelete, key, id, requestID, "", "Deleting"))
+	c := requestCall(http.MethodDelete, key, id, requestID, "", "Deleting")
+	c.expect = expectDone
+	_, err := cl.Do(ctx, c)
 	return err
 }
 
@@ -181,7 +183,7 @@ func (cl *Client) Capture(ctx context.Context, tokenID string, c Capture, callKe
 // the plural one does not exist.
 func (cl *Client) DeleteRequests(ctx context.Context, key, id string, query url.Values) error {
 	_, err := cl.Do(ctx, Call{Method: http.MethodDelete, Path: tokenPath(id) + "/request", Query: query, Key: key, What: what(id),
-		Doing: "Deleting the requests of token " + id})
+		Doing: "Deleting the requests of token " + id, expect: expectDone})
 	return err
 }
 
@@ -205,6 +207,9 @@ func DecodePage(body []byte) (*Page, error) {
 	var fields map[string]json.RawMessage
 	if err := jsonx.UnmarshalSharing(body, &fields); err != nil {
 		return nil, fmt.Errorf("the capture API sent a listing that is not a JSON object: %s", httpx.Snippet(body, 120))
+	}
+	if _, ok := fields["data"]; !ok {
+		return nil, fmt.Errorf("the capture API sent a listing without its data: %s", httpx.Snippet(body, 120))
 	}
 	p := &Page{Fields: fields}
 	// The API is PHP: an empty list may arrive as [] or {}. Decode loosely.

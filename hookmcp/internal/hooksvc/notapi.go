@@ -2,44 +2,147 @@ package hooksvc
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"mime"
+	"net/http"
 	"net/url"
 	"strings"
 
 	"github.com/mcpforge/servers/shared/httpx"
 )
 
-// notTheAPI explains a success that the API would not give, which means
-// HOOKSVC_API_URL names something else: a capture URL (the request was
-// captured, and answered with the token's default response, marked by
-// X-Token-Id), a web page, or another service. A call that expects no JSON
-// (a delete) is judged by the capture mark alone, and a raw body not at all.
+// expect is what a success of a call must carry to be the API's: anything
+// else means HOOKSVC_API_URL names something that is not the capture API (a
+// capture URL, a web page, another service), and taking it for the API would
+// make up results, or report a deletion that did not happen.
+type expect int
+
+const (
+	// expectAny takes any success, for a call that reads nothing from it.
+	expectAny expect = iota
+	// expectObject: a JSON object with a "uuid" string, as every token and
+	// request object the API sends has.
+	expectObject
+	// expectPage: a listing envelope whose data is a list of objects with a
+	// "uuid" string (an empty list may come as {}: the API is PHP).
+	expectPage
+	// expectDone: the API's proof of a delete: 204 with no body, or a JSON
+	// object whose status (or success) is true.
+	expectDone
+	// expectRaw: a captured body, of any kind and with any headers, which
+	// says nothing of where it came from.
+	expectRaw
+)
+
+// hasUUID reports whether raw is a JSON object with a non-empty "uuid"
+// string.
+func hasUUID(raw json.RawMessage) bool {
+	var probe struct {
+		UUID *string `json:"uuid"`
+	}
+	return json.Unmarshal(raw, &probe) == nil && probe.UUID != nil && *probe.UUID != ""
+}
+
+// notTheAPI explains a success that the API would not give, or nil when it
+// is the API's.
 func (cl *Client) notTheAPI(c Call, resp *httpx.Answer) error {
-	if c.Raw {
+	if c.expect == expectAny || c.expect == expectRaw {
 		return nil
+	}
+	if httpx.IsWebPage(resp.Header, resp.Body) {
+		return cl.webPageError(c, resp)
 	}
 	body := bytes.TrimSpace(resp.Body)
-	isJSON := len(body) > 0 && (body[0] == '{' || body[0] == '[')
-	if token := resp.Header.Get("X-Token-Id"); token != "" && !isJSON {
-		return cl.captureURLError(c, resp, token)
-	}
-	if !c.JSON || isJSON {
+	if c.expect == expectDone && len(body) == 0 && resp.Status == http.StatusNoContent {
 		return nil
 	}
-	redactor := cl.redactor(c)
-	if httpx.IsWebPage(resp.Header, resp.Body) {
-		return fmt.Errorf("%s failed: %s answered HTTP %d with %s, not the capture API's JSON: that URL is a web page, not the API. "+
-			"HOOKSVC_API_URL (--api-url) must be the API's base URL (for the hosted service: %s), set when starting hookmcp",
-			c.doing(), httpx.DisplayURL(cl.BaseURL), resp.Status, describeBody(resp, redactor), hostedURL)
+	if len(body) == 0 || (body[0] != '{' && body[0] != '[') {
+		mediaType, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+		if mediaType == "" {
+			mediaType = "typeless"
+		}
+		what := fmt.Sprintf("a %s body", mediaType)
+		if len(body) == 0 {
+			what = "an empty body"
+		}
+		return cl.foreignSuccess(c, resp, what+", not the capture API's JSON")
 	}
-	mediaType, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
-	if mediaType == "" {
-		mediaType = "typeless"
+	var why string
+	switch c.expect {
+	case expectObject:
+		if !hasUUID(body) {
+			why = `JSON without the "uuid" every token and request of the API has`
+		}
+	case expectPage:
+		why = pageProblem(body)
+	case expectDone:
+		var proof struct {
+			Status  *bool `json:"status"`
+			Success *bool `json:"success"`
+		}
+		if json.Unmarshal(body, &proof) != nil || !((proof.Status != nil && *proof.Status) || (proof.Success != nil && *proof.Success)) {
+			why = `JSON that does not confirm the delete (the API answers HTTP 204, or {"status":true})`
+		}
 	}
-	return fmt.Errorf("%s failed: %s answered HTTP %d with a %s body, not the capture API's JSON: %s. "+
-		"Check that HOOKSVC_API_URL (--api-url) is the API's base URL (for the hosted service: %s), set when starting hookmcp",
-		c.doing(), httpx.DisplayURL(cl.BaseURL), resp.Status, mediaType, describeBody(resp, redactor), hostedURL)
+	if why == "" {
+		return nil
+	}
+	return cl.foreignSuccess(c, resp, why+", not the capture API's answer")
+}
+
+// pageProblem says why body is not the API's listing envelope, or "".
+func pageProblem(body []byte) string {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(body, &fields) != nil {
+		return "JSON that is not an object, where the API sends a listing"
+	}
+	raw, ok := fields["data"]
+	switch {
+	case !ok:
+		return `JSON without the "data" list of the API's listings`
+	case bytes.Equal(bytes.TrimSpace(raw), []byte("{}")):
+		return ""
+	}
+	var items []json.RawMessage
+	if json.Unmarshal(raw, &items) != nil {
+		return `JSON whose "data" is not a list, where the API sends a listing`
+	}
+	for _, item := range items {
+		if !hasUUID(item) {
+			return `a listing whose "data" holds something other than the API's requests (each has a "uuid")`
+		}
+	}
+	return ""
+}
+
+// foreignSuccess says that a 2xx answer is not the API's: what it is (what
+// ends with why it is not the API's), and
+// which setting to check. Nothing was read from it, and nothing reported
+// done on its word.
+func (cl *Client) foreignSuccess(c Call, resp *httpx.Answer, what string) error {
+	text := fmt.Sprintf("%s failed: %s answered HTTP %d with %s: %s. ", c.doing(), httpx.DisplayURL(cl.BaseURL), resp.Status, what,
+		describeBody(resp, cl.redactor(c)))
+	if c.expect == expectDone {
+		text += "Nothing confirms that anything was deleted. "
+	}
+	return fmt.Errorf("%sCheck that HOOKSVC_API_URL (--api-url) is the API's base URL (for the hosted service: %s), set when starting hookmcp", text, hostedURL)
+}
+
+// webPageError says that the base URL serves a web page, whatever the
+// status.
+func (cl *Client) webPageError(c Call, resp *httpx.Answer) error {
+	status := fmt.Sprintf("HTTP %d", resp.Status)
+	if resp.Status >= 300 {
+		status += " " + http.StatusText(resp.Status)
+	}
+	text := fmt.Sprintf("%s failed: %s answered %s with %s, not the capture API's JSON: that URL is a web page, not the API. ",
+		c.doing(), httpx.DisplayURL(cl.BaseURL), status, describeBody(resp, cl.redactor(c)))
+	if c.expect == expectDone && resp.Status < 300 {
+		text += "Nothing was deleted on its word. "
+	}
+	return fmt.Errorf("%sHOOKSVC_API_URL (--api-url) must be the API's base URL (for the hosted service: %s), set when starting hookmcp", text, hostedURL)
 }
 
 // captureURLError says that HOOKSVC_API_URL is a token's capture URL, and
@@ -58,6 +161,26 @@ func (cl *Client) captureURLError(c Call, resp *httpx.Answer, token string) erro
 			"delete the token's requests once hookmcp uses the right URL, or change the key"
 	}
 	return fmt.Errorf("%s", text)
+}
+
+// captured is what the client learnt when a call was captured: the base URL
+// is the capture URL of token, and whether a key went there.
+type captured struct {
+	token   string
+	keySent bool
+}
+
+// knownCaptureURLError refuses a call once HOOKSVC_API_URL has shown itself
+// a capture URL: sending it would hand the key to the capture URL again.
+func (cl *Client) knownCaptureURLError(c Call, seen captured) error {
+	text := fmt.Sprintf("%s failed: nothing was sent: HOOKSVC_API_URL (%s) is a capture URL of token %s, not the capture API (an earlier call was captured there). "+
+		"Set HOOKSVC_API_URL to the service's base URL, %s, when starting hookmcp (and HOOKSVC_TOKEN_ID=%s to make that token the default)",
+		c.doing(), httpx.DisplayURL(cl.BaseURL), seen.token, BaseOfCaptureURL(cl.BaseURL, seen.token), seen.token)
+	if seen.keySent {
+		text += ". The API key was sent with that earlier call, and whoever has the capture URL can read it there: " +
+			"delete the token's requests once hookmcp uses the right URL, or change the key"
+	}
+	return errors.New(text)
 }
 
 // BaseOfCaptureURL is the service's base URL for u, a capture URL: u without

@@ -195,14 +195,16 @@ func TestAPIURLIsAWebPage(t *testing.T) {
 
 // TestAPIURLIsACaptureURL: HOOKSVC_API_URL set to a token's capture URL
 // sends the API's requests there, where they are captured and answered with
-// the token's default response: every call says so and names the base URL
-// to use, and a delete is not reported done.
+// the token's default response: the first call says so and names the base
+// URL to use; later calls send nothing (the key went there once already),
+// and a delete is not reported done.
 func TestAPIURLIsACaptureURL(t *testing.T) {
 	h := connect(t, config.Config{})
 	capture := h.createToken(t, nil)
 	other := h.createToken(t, nil)
 	wrong := h.reconnect(t, config.Config{APIURL: mustParse(t, h.url+"/"+capture), APIKey: envKey})
-	for _, call := range []struct {
+	h.fake.Reset()
+	for i, call := range []struct {
 		tool, doing string
 		args        map[string]any
 	}{
@@ -212,13 +214,22 @@ func TestAPIURLIsACaptureURL(t *testing.T) {
 		{"list_requests", "Listing the requests of token " + other, map[string]any{"token_id": other}},
 	} {
 		text := wrong.failure(t, call.tool, call.args)
-		contains(t, text, call.doing+" failed: HOOKSVC_API_URL ("+h.url+"/"+capture+") is a capture URL, not the capture API: "+
-			"the request was captured by token "+capture+" and answered with its default response (HTTP 200, text/html) instead of the API's JSON. "+
-			"Set HOOKSVC_API_URL to the service's base URL, "+h.url+", when starting hookmcp (and HOOKSVC_TOKEN_ID="+capture+" to make that token the default)",
-			"The API key was sent with that request")
+		if i == 0 {
+			contains(t, text, call.doing+" failed: HOOKSVC_API_URL ("+h.url+"/"+capture+") is a capture URL, not the capture API: "+
+				"the request was captured by token "+capture+" and answered with its default response (HTTP 200, text/html) instead of the API's JSON. "+
+				"Set HOOKSVC_API_URL to the service's base URL, "+h.url+", when starting hookmcp (and HOOKSVC_TOKEN_ID="+capture+" to make that token the default)",
+				"The API key was sent with that request")
+		} else {
+			contains(t, text, call.doing+" failed: nothing was sent: HOOKSVC_API_URL ("+h.url+"/"+capture+") is a capture URL of token "+capture+
+				", not the capture API (an earlier call was captured there). Set HOOKSVC_API_URL to the service's base URL, "+h.url+", when starting hookmcp",
+				"The API key was sent with that earlier call")
+		}
 		if strings.Contains(text, envKey) {
 			t.Errorf("%s: the key shows: %s", call.tool, text)
 		}
+	}
+	if got := len(h.fake.Received()); got != 1 {
+		t.Errorf("the capture URL received %d requests, want 1 (the key must go there at most once)", got)
 	}
 	h.ok(t, "get_token", map[string]any{"token_id": other}) // the delete did not happen
 }
