@@ -65,8 +65,15 @@ func TestConnectChecksTextCarriesStructured(t *testing.T) {
 	out := request{ID: "r1", Headers: map[string][]string{"stripe-signature": {"t=1,v1=ab"}}, Size: 7, Body: "<b>&\u2028"}
 	server := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
 	mcptool.Register(server,
-		mcptool.Tool[noArgs, request]{Name: "summary_and_body", Handle: func(context.Context, *mcp.CallToolRequest, noArgs) (*mcp.CallToolResult, request, error) {
+		mcptool.Tool[noArgs, request]{Name: "summary_and_body", Verbatim: []string{"body"}, Handle: func(context.Context, *mcp.CallToolRequest, noArgs) (*mcp.CallToolResult, request, error) {
 			return mcptool.Text("Request r1.", out.Body), out, nil
+		}},
+		// A member that is not verbatim stays in the JSON even when its
+		// value is the text of a block: here the id equals the body.
+		mcptool.Tool[noArgs, request]{Name: "id_as_body", Verbatim: []string{"body"}, Handle: func(context.Context, *mcp.CallToolRequest, noArgs) (*mcp.CallToolResult, request, error) {
+			same := out
+			same.ID = same.Body
+			return mcptool.Text("Request.", same.Body), same, nil
 		}},
 		mcptool.Tool[noArgs, request]{Name: "json_only", Handle: func(context.Context, *mcp.CallToolRequest, noArgs) (*mcp.CallToolResult, request, error) {
 			return nil, out, nil
@@ -83,8 +90,12 @@ func TestConnectChecksTextCarriesStructured(t *testing.T) {
 			t.Errorf("%s: text content %q lacks the header or escapes the body", tool, text)
 		}
 	}
-	if got := Call(rec, context.Background(), session, "summary_and_body", nil).Content; len(got) != 3 || got[2].(*mcp.TextContent).Text != out.Body {
-		t.Errorf("content is not summary, JSON, body: %v", got)
+	if got := Call(rec, context.Background(), session, "summary_and_body", nil).Content; len(got) != 3 || got[2].(*mcp.TextContent).Text != out.Body ||
+		strings.Contains(got[1].(*mcp.TextContent).Text, `"body"`) {
+		t.Errorf("content is not summary, JSON without the body, body: %v", got)
+	}
+	if got := Call(rec, context.Background(), session, "id_as_body", nil).Content; len(got) != 3 || !strings.Contains(got[1].(*mcp.TextContent).Text, `"id":"<b>&`) {
+		t.Errorf("a member that is not verbatim left the JSON: %v", got)
 	}
 
 	lacking := &mcp.CallToolResult{

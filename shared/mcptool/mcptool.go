@@ -39,6 +39,11 @@ type Tool[In, Out any] struct {
 	// formats. Either may be nil.
 	AdjustInput  func(s *jsonschema.Schema)
 	AdjustOutput func(s *jsonschema.Schema)
+	// Verbatim names the members of the structured result that Handle's
+	// text gives whole, each in a block of its own (a body, a schema):
+	// the JSON that follows the summary leaves them out, so that the text
+	// does not carry them twice.
+	Verbatim []string
 	// Handle runs one call, as the go-sdk's ToolHandlerFor does: out becomes
 	// the structured content, and the text content is out's JSON unless
 	// result carries content of its own (text written for a reader, such as
@@ -80,13 +85,18 @@ func (t Tool[In, Out]) Register(s *mcp.Server) {
 			if errors.As(err, &argErr) && strings.HasPrefix(argErr.Message, "unknown argument") {
 				return errorResult(fmt.Errorf("%s: %s accepts only %s; remove it or check its spelling", argErr.Message, t.Name, strings.Join(accepted, ", "))), nil
 			}
+			if errors.As(err, &argErr) && input.Properties[argErr.Argument] != nil && input.Properties[argErr.Argument].Type == "integer" {
+				// Whole numbers decode into float64 (Whole states the rule),
+				// which the decoder calls a number; the schema says integer.
+				argErr.Message = strings.Replace(argErr.Message, "must be a number", "must be an integer", 1)
+			}
 			return errorResult(fmt.Errorf("%v; see the input schema of %s", err, t.Name)), nil
 		}
 		res, out, err := t.Handle(ctx, req, in)
 		if err != nil {
 			return errorResult(err), nil
 		}
-		return withStructured(res, out)
+		return withStructured(res, out, t.Verbatim)
 	})
 }
 
@@ -241,11 +251,11 @@ func encode(out any) ([]byte, error) {
 // content carry every value of it, for clients that hand the model only
 // text: when res has no content of its own, the text is out's JSON; when
 // the handler wrote text for a reader (a summary line, a request body, a
-// schema in SDL), out's JSON follows its first block, less the members whose
-// whole value is one of the handler's blocks already (a body is not given
-// twice). A block that is out's JSON already (an upstream answer passed on)
-// needs nothing added.
-func withStructured[Out any](res *mcp.CallToolResult, out Out) (*mcp.CallToolResult, error) {
+// schema in SDL), out's JSON follows its first block, less the verbatim
+// members whose whole value is one of the handler's blocks (a body is not
+// given twice). A block that is out's JSON already (an upstream answer
+// passed on) needs nothing added.
+func withStructured[Out any](res *mcp.CallToolResult, out Out, verbatim []string) (*mcp.CallToolResult, error) {
 	if res == nil {
 		res = &mcp.CallToolResult{}
 	}
@@ -267,7 +277,9 @@ func withStructured[Out any](res *mcp.CallToolResult, out Out) (*mcp.CallToolRes
 	if blocks[string(raw)] {
 		return res, nil
 	}
-	details, err := withoutMembers(raw, func(value string) bool { return value != "" && blocks[value] })
+	details, err := withoutMembers(raw, func(name, value string) bool {
+		return value != "" && blocks[value] && slices.Contains(verbatim, name)
+	})
 	if err != nil {
 		return nil, fmt.Errorf("encoding the result's text: %w", err)
 	}
@@ -279,9 +291,9 @@ func withStructured[Out any](res *mcp.CallToolResult, out Out) (*mcp.CallToolRes
 }
 
 // withoutMembers returns the JSON object obj, its members in their order,
-// less the string members whose value drop reports. obj is not an object:
-// it is returned as it is.
-func withoutMembers(obj []byte, drop func(value string) bool) (string, error) {
+// less the string members that drop reports. obj is not an object: it is
+// returned as it is.
+func withoutMembers(obj []byte, drop func(name, value string) bool) (string, error) {
 	dec := json.NewDecoder(bytes.NewReader(obj))
 	dec.UseNumber()
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
@@ -300,7 +312,7 @@ func withoutMembers(obj []byte, drop func(value string) bool) (string, error) {
 			return "", err
 		}
 		var text string
-		if len(value) > 0 && value[0] == '"' && json.Unmarshal(value, &text) == nil && drop(text) {
+		if len(value) > 0 && value[0] == '"' && json.Unmarshal(value, &text) == nil && drop(name, text) {
 			continue
 		}
 		key, err := jsonx.Marshal(name)

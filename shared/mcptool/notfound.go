@@ -3,6 +3,7 @@ package mcptool
 import (
 	"context"
 	"errors"
+	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -32,10 +33,35 @@ func ResourceNotFound(req *mcp.ReadResourceRequest, uri, advice string) error {
 }
 
 func notFoundCode(req *mcp.ReadResourceRequest) int64 {
-	if req.ProtocolVersion() >= NotFoundInvalidParamsSince {
+	if negotiatedVersion(req) >= NotFoundInvalidParamsSince {
 		return jsonrpc.CodeInvalidParams
 	}
 	return codeNotFoundBefore
+}
+
+// negotiatedVersion is the protocol version a request is answered under:
+// the one its own _meta names (2026-07-28 and later carry it in every
+// request), else the one initialize agreed. req.ProtocolVersion() gives, for
+// the latter, the version the client asked for, which the server may not
+// have agreed to: the go-sdk's initialize answers at most 2025-11-25, and
+// an unknown version (2099-01-01) with its latest before that.
+func negotiatedVersion(req *mcp.ReadResourceRequest) string {
+	if req.Params != nil {
+		if v, ok := req.Params.GetMeta()[mcp.MetaKeyProtocolVersion].(string); ok && v != "" {
+			return v
+		}
+	}
+	asked := req.ProtocolVersion()
+	supported := mcp.SupportedProtocolVersions()
+	if slices.Contains(supported, asked) && asked < NotFoundInvalidParamsSince {
+		return asked
+	}
+	for _, v := range supported { // newest first
+		if v < NotFoundInvalidParamsSince {
+			return v
+		}
+	}
+	return asked
 }
 
 // NotFoundByVersion is a receiving middleware that gives the go-sdk's own

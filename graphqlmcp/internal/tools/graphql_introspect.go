@@ -54,6 +54,7 @@ func (h *handlers) introspectTool() mcptool.Tool[IntrospectArgs, IntrospectResul
 			OpenWorldHint:  ptr(true),
 		},
 		AdjustInput: func(s *jsonschema.Schema) { s.Properties["endpoint"].Format = "uri" },
+		Verbatim:    []string{"text"},
 		Handle:      h.graphqlIntrospect,
 	}
 }

@@ -21,13 +21,15 @@ import (
 
 // QueryArgs are graphql_query's arguments.
 type QueryArgs struct {
-	Query          string            `json:"query" jsonschema:"the GraphQL operation text, e.g. query { viewer { login } }"`
-	Variables      map[string]any    `json:"variables,omitempty" jsonschema:"values of the operation's variables, by name"`
-	OperationName  string            `json:"operationName,omitempty" jsonschema:"which operation to run when query holds several"`
-	Endpoint       string            `json:"endpoint,omitempty" jsonschema:"GraphQL endpoint URL (default: the server's)"`
-	Headers        map[string]string `json:"headers,omitempty" jsonschema:"HTTP headers for this call, over the defaults of the same name"`
-	Timeout        *int              `json:"timeout,omitempty" jsonschema:"time limit in milliseconds"`
-	AllowMutations bool              `json:"allowMutations,omitempty" jsonschema:"set true to let a mutation run; mutations are refused otherwise"`
+	Query         string            `json:"query" jsonschema:"the GraphQL operation text, e.g. query { viewer { login } }"`
+	Variables     map[string]any    `json:"variables,omitempty" jsonschema:"values of the operation's variables, by name"`
+	OperationName string            `json:"operationName,omitempty" jsonschema:"which operation to run when query holds several"`
+	Endpoint      string            `json:"endpoint,omitempty" jsonschema:"GraphQL endpoint URL (default: the server's)"`
+	Headers       map[string]string `json:"headers,omitempty" jsonschema:"HTTP headers for this call, over the defaults of the same name"`
+	// A float64, as JSON Schema's integer admits 5000.0: Whole refuses
+	// 1.5 with its rule, instead of the decoder refusing 5000.0.
+	Timeout        *float64 `json:"timeout,omitempty" jsonschema:"time limit in milliseconds"`
+	AllowMutations bool     `json:"allowMutations,omitempty" jsonschema:"set true to let a mutation run; mutations are refused otherwise"`
 }
 
 // QueryResult describes the GraphQL response that graphql_query passes on
@@ -161,15 +163,16 @@ func (h *handlers) graphqlQuery(ctx context.Context, _ *mcp.CallToolRequest, arg
 	return result, mcptool.Document[QueryResult](body), nil
 }
 
-func (h *handlers) timeout(ms *int) (time.Duration, error) {
+func (h *handlers) timeout(ms *float64) (time.Duration, error) {
 	if ms == nil {
 		return h.cfg.Timeout, nil
 	}
-	if _, err := timeoutMS.Check("timeout", float64(*ms)); err != nil {
-		return 0, fmt.Errorf("timeout must be between %g and %g milliseconds, got %d; omit it to use the default of %d",
+	n, err := timeoutMS.Check("timeout", *ms)
+	if err != nil {
+		return 0, fmt.Errorf("timeout must be a whole number of milliseconds from %g to %g, got %g; omit it to use the default of %d",
 			timeoutMS.Min, timeoutMS.Max, *ms, h.cfg.Timeout.Milliseconds())
 	}
-	return time.Duration(*ms) * time.Millisecond, nil
+	return time.Duration(n) * time.Millisecond, nil
 }
 
 // checkOperationType refuses subscriptions, and mutations that neither the

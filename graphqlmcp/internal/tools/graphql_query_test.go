@@ -124,8 +124,9 @@ func TestQueryRefusals(t *testing.T) {
 		{name: "invalid header name", args: map[string]any{"query": "{ a }", "headers": map[string]any{"X Bad": "1"}}, want: []string{`"X Bad" is not a valid HTTP header name`}},
 		{name: "header value with a line break", args: map[string]any{"query": "{ a }", "headers": map[string]any{"X-A": "1\r\nX-B: 2"}}, want: []string{`header "X-A" contains a line break`}},
 		{name: "header value not a string", args: map[string]any{"query": "{ a }", "headers": map[string]any{"X-A": 1}}, want: []string{`argument "headers" must be a JSON object of string values; it holds the number`}},
-		{name: "timeout too small", args: map[string]any{"query": "{ a }", "timeout": 0}, want: []string{"timeout must be between 1 and 600000", "got 0"}},
-		{name: "timeout too large", args: map[string]any{"query": "{ a }", "timeout": 600001}, want: []string{"timeout must be between 1 and 600000"}},
+		{name: "timeout too small", args: map[string]any{"query": "{ a }", "timeout": 0}, want: []string{"timeout must be a whole number of milliseconds from 1 to 600000", "got 0"}},
+		{name: "timeout too large", args: map[string]any{"query": "{ a }", "timeout": 600001}, want: []string{"timeout must be a whole number of milliseconds from 1 to 600000"}},
+		{name: "timeout not whole", args: map[string]any{"query": "{ a }", "timeout": 1.5}, want: []string{"timeout must be a whole number of milliseconds", "got 1.5"}},
 		{name: "timeout not a number", args: map[string]any{"query": "{ a }", "timeout": "soon"}, want: []string{`argument "timeout" must be an integer, not a string`}},
 		{name: "unknown argument", args: map[string]any{"query": "{ a }", "endpont": "x"}, want: []string{`unknown argument "endpont"`, "accepts only", "endpoint", "check its spelling"}},
 		{name: "variables not an object", args: map[string]any{"query": "{ a }", "variables": []any{1}}, want: []string{`argument "variables" must be a JSON object, not an array`}},
@@ -667,5 +668,16 @@ func TestQueryAnswersThatAreNotGraphQL(t *testing.T) {
 				t.Errorf("isError=%v, structured content %v; want a GraphQL response passed on: %v", res.IsError, res.StructuredContent, tt.passed)
 			}
 		})
+	}
+}
+
+// TestQueryTimeoutWholeFloat: 5000.0 is an integer to JSON Schema, so a
+// client that checks arguments sends it, and it is taken as 5000 ms.
+func TestQueryTimeoutWholeFloat(t *testing.T) {
+	srv, _ := testservers.Start(t, testservers.Starwars())
+	h := connect(t, testConfig(t, srv.URL), nil)
+	res, err := h.session.CallTool(context.Background(), &mcp.CallToolParams{Name: "graphql_query", Arguments: json.RawMessage(`{"query":"{ hero { name } }","timeout":5000.0}`)})
+	if err != nil || res.IsError {
+		t.Fatalf("timeout 5000.0: %v %s", err, mcptest.Text(res))
 	}
 }

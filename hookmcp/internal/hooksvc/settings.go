@@ -33,7 +33,7 @@ const DateLayout = "2006-01-02 15:04:05"
 var DateExprPattern = regexp.MustCompile(`^now(-(\d{1,6})([smhdw]))?$`)
 
 // DateOrExprPattern is what a date filter that takes expressions accepts.
-var DateOrExprPattern = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}|now(-\d{1,6}[smhdw])?)$`)
+var DateOrExprPattern = regexp.MustCompile(`^(\d{4}(-\d\d){2} \d\d(:\d\d){2}|now(-\d{1,6}[smhdw])?)$`)
 
 var dateUnits = map[string]time.Duration{"s": time.Second, "m": time.Minute, "h": time.Hour, "d": 24 * time.Hour, "w": 7 * 24 * time.Hour}
 
@@ -88,10 +88,10 @@ type TokenSettings struct {
 	DefaultStatus      *float64 `json:"default_status,omitempty" jsonschema:"status the capture URL answers with"`
 	DefaultContent     *string  `json:"default_content,omitempty" jsonschema:"body it answers with"`
 	DefaultContentType *string  `json:"default_content_type,omitempty" jsonschema:"that body's Content-Type"`
-	Timeout            *float64 `json:"timeout,omitempty" jsonschema:"seconds it waits before answering (at most 10 on the open-source server); not this call's time limit"`
-	Listen             *float64 `json:"listen,omitempty" jsonschema:"seconds it waits for a response set through the API"`
+	Timeout            *float64 `json:"timeout,omitempty" jsonschema:"answer delay in seconds (at most 10 on open-source servers); not this call's time limit"`
+	Listen             *float64 `json:"listen,omitempty" jsonschema:"seconds it waits for a response set via the API"`
 	Expiry             *float64 `json:"expiry,omitempty" jsonschema:"seconds until the token expires; 0: the plan's default"`
-	RequestLimit       *float64 `json:"request_limit,omitempty" jsonschema:"most requests kept"`
+	RequestLimit       *float64 `json:"request_limit,omitempty" jsonschema:"most requests kept; 0 keeps none"`
 	Cors               *bool    `json:"cors,omitempty" jsonschema:"add CORS headers to its answers"`
 	Alias              *string  `json:"alias,omitempty" jsonschema:"custom alias"`
 	Actions            *bool    `json:"actions,omitempty" jsonschema:"enable Custom Actions (an account feature)"`

@@ -34,6 +34,14 @@ func checkUUID(name, v string) error {
 
 // Schema adjustments: the bounds an assistant should see.
 
+// adjustDates states a date filter's format in the schema, so that a client
+// that checks arguments refuses what the handler would.
+func adjustDates(s *jsonschema.Schema) {
+	for _, name := range []string{"date_from", "date_to"} {
+		s.Properties[name].Pattern = hooksvc.DateOrExprPattern.String()
+	}
+}
+
 func adjustTokenArg(s *jsonschema.Schema) {
 	s.Properties["token_id"].Format = "uuid"
 }

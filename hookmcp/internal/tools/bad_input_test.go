@@ -29,7 +29,7 @@ func TestBadInput(t *testing.T) {
 		{"default_status low", "create_token", map[string]any{"default_status": 199}, []string{"default_status must be a whole number from 200 to 599; got 199"}},
 		{"default_status high", "update_token", map[string]any{"token_id": id, "default_status": 600}, []string{"default_status must be a whole number from 200 to 599; got 600"}},
 		{"default_status fractional", "create_token", map[string]any{"default_status": 200.5}, []string{"default_status must be a whole number from 200 to 599; got 200.5"}},
-		{"default_status as text", "create_token", map[string]any{"default_status": "200"}, []string{`"default_status" must be a number, not a string`}},
+		{"default_status as text", "create_token", map[string]any{"default_status": "200"}, []string{`"default_status" must be an integer, not a string`}},
 		{"timeout over 30", "create_token", map[string]any{"timeout": 31}, []string{"timeout must be a whole number from 0 to 30; got 31"}},
 		{"timeout negative", "update_token", map[string]any{"token_id": id, "timeout": -1}, []string{"timeout must be a whole number from 0 to 30; got -1"}},
 		{"listen over 10", "create_token", map[string]any{"listen": 11}, []string{"listen must be a whole number from 0 to 10; got 11"}},

@@ -16,7 +16,7 @@ import (
 type CreateTokenArgs struct {
 	KeyArg
 	hooksvc.TokenSettings
-	CloneFrom string `json:"clone_from,omitempty" jsonschema:"token UUID or alias whose settings to copy; other arguments override them"`
+	CloneFrom string `json:"clone_from,omitempty" jsonschema:"UUID or alias (3 to 32 letters, digits, _ or -) of a token whose settings to copy; other arguments override them"`
 }
 
 // TokenResult is the result of create_token, get_token and update_token:
@@ -45,7 +45,7 @@ func (h *handlers) createTokenTool() mcptool.Tool[CreateTokenArgs, TokenResult] 
 	return mcptool.Tool[CreateTokenArgs, TokenResult]{
 		Name:  "create_token",
 		Title: "Create a capture token",
-		Description: "Create a capture token: a URL that records every request sent to it. Arguments left out take the service's defaults (answer 200; expiry and request_limit the plan's). " +
+		Description: "Create a capture token: a URL that records every request sent to it. Settings left out take the service's defaults. " +
 			"Returns the token, its capture_url and, on webhook.site, email, DNS and subdomain addresses that capture too.",
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptr(true), DestructiveHint: ptr(false)},
 		AdjustInput: func(s *jsonschema.Schema) {

@@ -29,6 +29,7 @@ func (h *handlers) deleteRequestTool() mcptool.Tool[DeleteRequestArgs, DeleteReq
 		Description: "Delete one captured request by id; the token and its other requests stay. Cannot be undone.",
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true), IdempotentHint: true, OpenWorldHint: ptr(true)},
 		AdjustInput: adjustRequestArg,
+		Verbatim:    []string{"message"},
 		Handle:      h.deleteRequest,
 	}
 }

@@ -17,7 +17,7 @@ import (
 // DeleteRequestsArgs are delete_requests' arguments.
 type DeleteRequestsArgs struct {
 	TokenArg
-	DateFrom string `json:"date_from,omitempty" jsonschema:"delete those captured at or after; as list_requests' date_from"`
+	DateFrom string `json:"date_from,omitempty" jsonschema:"delete those captured at or after"`
 	DateTo   string `json:"date_to,omitempty" jsonschema:"delete those captured at or before (now-7d: older than a week)"`
 	Query    string `json:"query,omitempty" jsonschema:"delete those matching this list_requests filter"`
 }
@@ -26,7 +26,7 @@ type DeleteRequestsArgs struct {
 type DeleteRequestsResult struct {
 	TokenID  string `json:"token_id"`
 	Scope    string `json:"scope" jsonschema:"all, or matching when a filter was given"`
-	DateFrom string `json:"date_from,omitempty" jsonschema:"delete those captured at or after; as list_requests' date_from"`
+	DateFrom string `json:"date_from,omitempty" jsonschema:"delete those captured at or after"`
 	DateTo   string `json:"date_to,omitempty" jsonschema:"delete those captured at or before (now-7d: older than a week)"`
 	Query    string `json:"query,omitempty"`
 	Matched  *int   `json:"matched,omitempty" jsonschema:"with a filter: how many requests it matched just before the delete"`
@@ -42,11 +42,13 @@ func (h *handlers) deleteRequestsTool() mcptool.Tool[DeleteRequestsArgs, DeleteR
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true), IdempotentHint: true, OpenWorldHint: ptr(true)},
 		AdjustInput: func(s *jsonschema.Schema) {
 			adjustTokenArg(s)
+			adjustDates(s)
 		},
 		AdjustOutput: func(s *jsonschema.Schema) {
 			s.Properties["scope"].Enum = []any{"all", "matching"}
 		},
-		Handle: h.deleteRequests,
+		Verbatim: []string{"message"},
+		Handle:   h.deleteRequests,
 	}
 }
 

@@ -29,6 +29,7 @@ func (h *handlers) deleteTokenTool() mcptool.Tool[DeleteTokenArgs, DeleteTokenRe
 		Description: "Delete a token and every request it captured. Cannot be undone: confirm with the user first.",
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true), IdempotentHint: false, OpenWorldHint: ptr(true)},
 		AdjustInput: func(s *jsonschema.Schema) { adjustTokenArg(s) },
+		Verbatim:    []string{"message"},
 		Handle:      h.deleteToken,
 	}
 }

@@ -24,6 +24,7 @@ func (h *handlers) getLatestRequestTool() mcptool.Tool[GetLatestRequestArgs, Req
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(true)},
 		AdjustInput:  func(s *jsonschema.Schema) { adjustTokenArg(s) },
 		AdjustOutput: adjustRequestResult,
+		Verbatim:     []string{"body", "note"},
 		Handle:       h.getLatestRequest,
 	}
 }

@@ -21,6 +21,7 @@ func (h *handlers) getRequestTool() mcptool.Tool[GetRequestArgs, RequestResult] 
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(true)},
 		AdjustInput:  adjustRequestArg,
 		AdjustOutput: adjustRequestResult,
+		Verbatim:     []string{"body", "note"},
 		Handle:       h.getRequest,
 	}
 }

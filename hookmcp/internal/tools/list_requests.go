@@ -23,9 +23,9 @@ type ListRequestsArgs struct {
 	Sorting  string   `json:"sorting,omitempty"`
 	PerPage  *float64 `json:"per_page,omitempty"`
 	Page     *float64 `json:"page,omitempty"`
-	DateFrom string   `json:"date_from,omitempty" jsonschema:"captured at or after: yyyy-MM-dd HH:mm:ss UTC, or now-30m, now-7d (s, m, h, d, w)"`
-	DateTo   string   `json:"date_to,omitempty" jsonschema:"captured at or before; as date_from"`
-	Query    string   `json:"query,omitempty" jsonschema:"Elasticsearch query-string filter: a bare word searches bodies; method:POST, type:email, headers.user-agent:\"curl/8.0\", query.action:create, _exists_:query.action, AND, OR, NOT; quote values with -"`
+	DateFrom string   `json:"date_from,omitempty" jsonschema:"captured at or after (UTC, or now-30m, now-7d)"`
+	DateTo   string   `json:"date_to,omitempty" jsonschema:"captured at or before"`
+	Query    string   `json:"query,omitempty" jsonschema:"Elasticsearch query-string filter: a bare word searches bodies; method:POST, type:email, headers.user-agent:\"curl/8.0\", query.action:create, AND, OR, NOT; quote values with -"`
 }
 
 // ListRequestsResult is the API's page envelope, plus a note when the page
@@ -60,11 +60,12 @@ func (h *handlers) listRequestsTool() mcptool.Tool[ListRequestsArgs, mcptool.Doc
 	return mcptool.Tool[ListRequestsArgs, mcptool.Document[ListRequestsResult]]{
 		Name:  "list_requests",
 		Title: "List captured requests",
-		Description: "List a token's captured requests (web, email, DNS), a page at a time. Returns the API's page: data, total, per_page, current_page, is_last_page. " +
+		Description: "List a token's captured requests (web, email, DNS), a page at a time: data, total, current_page, is_last_page. " +
 			"A page over 100,000 bytes is cut at a whole request, with a note on reading the rest.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(true)},
 		AdjustInput: func(s *jsonschema.Schema) {
 			adjustTokenArg(s)
+			adjustDates(s)
 			sortings.Schema(s.Properties["sorting"])
 			perPage.Schema(s.Properties["per_page"])
 			pageNumber.Schema(s.Properties["page"])

@@ -24,7 +24,7 @@ import (
 type SendTestRequestArgs struct {
 	TokenArg
 	Method  string            `json:"method,omitempty"`
-	Path    string            `json:"path,omitempty" jsonschema:"path below the capture URL, e.g. github/push; a status code first (404/x) makes it answer with that status; the query string goes in query"`
+	Path    string            `json:"path,omitempty" jsonschema:"path below the capture URL, e.g. github/push; a leading status code (404) sets the answer status"`
 	Query   map[string]string `json:"query,omitempty" jsonschema:"query-string parameters"`
 	Headers map[string]string `json:"headers,omitempty" jsonschema:"request headers; Content-Type defaults to application/json for a JSON body, else text/plain"`
 	Body    string            `json:"body,omitempty" jsonschema:"request body, sent as is; at most 1,048,576 bytes of UTF-8"`
@@ -85,7 +85,8 @@ func (h *handlers) sendTestRequestTool() mcptool.Tool[SendTestRequestArgs, SendT
 			s.Properties["url"].Format = "uri"
 			headerMap(s.Properties["headers"])
 		},
-		Handle: h.sendTestRequest,
+		Verbatim: []string{"body"},
+		Handle:   h.sendTestRequest,
 	}
 }
 

@@ -21,7 +21,7 @@ type WaitForRequestArgs struct {
 	TokenArg
 	TimeoutSeconds *float64 `json:"timeout_seconds,omitempty" jsonschema:"how long to wait"`
 	Query          string   `json:"query,omitempty" jsonschema:"wait for a match of this list_requests filter (hosted service only)"`
-	AfterRequestID string   `json:"after_request_id,omitempty" jsonschema:"return the first request captured after this one: pass the newest id seen before triggering the sender, so that a request sent before this call is not missed"`
+	AfterRequestID string   `json:"after_request_id,omitempty" jsonschema:"return the first request captured after this one: the newest id seen before triggering the sender"`
 }
 
 var waitSeconds = mcptool.Whole{Min: 1, Max: 300, Default: 60}
@@ -52,6 +52,7 @@ func (h *handlers) waitForRequestTool() mcptool.Tool[WaitForRequestArgs, Request
 			s.Properties["after_request_id"].Format = "uuid"
 		},
 		AdjustOutput: adjustRequestResult,
+		Verbatim:     []string{"body", "note"},
 		Handle:       h.waitForRequest,
 	}
 }
