@@ -139,14 +139,17 @@ func sharedFlags(envPrefix string) []cli.Flag {
 			Sources: cli.EnvVars(envPrefix + "_TRANSPORT"),
 		},
 		&cli.StringFlag{
-			Name:    "listen",
-			Value:   "127.0.0.1:8080",
-			Usage:   "address to serve Streamable HTTP on, host:port (implies --transport http)",
-			Sources: cli.EnvVars(envPrefix + "_LISTEN"),
+			Name:  "listen",
+			Value: "127.0.0.1:8080",
+			Usage: "address to serve Streamable HTTP on, host:port; on the command line it implies --transport http, " +
+				"while its variable alone does not (over stdio it is ignored)",
+			// Its own source: see transportFrom.
+			Sources: cli.NewValueSourceChain(&listenVariable{key: envPrefix + "_LISTEN"}),
 		},
 		&cli.StringSliceFlag{
-			Name:    "allow-origin",
-			Usage:   "with --transport http: a web origin (https://app.example.com) whose pages may call the server; local pages always may",
+			Name: "allow-origin",
+			Usage: "with --transport http: a web origin (https://app.example.com) whose pages may call the server and read its answers (CORS); " +
+				"no other page can, local ones included",
 			Sources: cli.EnvVars(envPrefix + "_ALLOW_ORIGIN"),
 		},
 		&cli.StringFlag{

@@ -18,8 +18,8 @@ import (
 
 // httpAccess is who may use the Streamable HTTP endpoint.
 type httpAccess struct {
-	// allowOrigins are origins (scheme://host[:port]) a browser page may
-	// call from, besides local ones.
+	// allowOrigins are origins (scheme://host[:port]) whose browser pages
+	// may call the server and read its answers (CORS).
 	allowOrigins map[string]bool
 	// token, when set, must come as "Authorization: Bearer <token>".
 	token string
@@ -105,17 +105,28 @@ func isLocalOrigin(origin string) bool {
 // MCP transport spec requires servers to validate Origin, so that a web page
 // the user visits cannot drive a local server (DNS rebinding, cross-site
 // requests); a request with no Origin comes from a program, not a page.
+//
+// Only the origins of --allow-origin get CORS headers and preflight
+// answers, so only their pages can read an answer. A local origin not
+// listed is served as before CORS existed here (a program on this machine
+// may send one), but with no CORS header: a local page (any dev server, any
+// local app) can neither read the answer nor pass the preflight that a
+// JSON POST needs, so it cannot read captured webhooks or use the server's
+// credentials.
 func (a httpAccess) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if origin := r.Header.Get("Origin"); origin != "" {
 			normalized, ok := normalizeOrigin(origin)
-			if !ok || (!isLocalOrigin(normalized) && !a.allowOrigins[normalized]) {
+			switch {
+			case ok && a.allowOrigins[normalized]:
+				allowCORS(w.Header(), origin)
+				if isPreflight(r) {
+					answerPreflight(w, r)
+					return
+				}
+			case ok && isLocalOrigin(normalized) && !isPreflight(r):
+			default:
 				http.Error(w, "Forbidden: requests from the web page at this Origin are refused; the server's operator can allow it with --allow-origin", http.StatusForbidden)
-				return
-			}
-			allowCORS(w.Header(), origin)
-			if isPreflight(r) {
-				answerPreflight(w, r)
 				return
 			}
 		}
@@ -150,7 +161,7 @@ func httpHandler(server *mcp.Server, logger *slog.Logger, access httpAccess, cal
 // it stops taking connections and ends as stdio does: calls in flight have
 // shutdownGrace to finish, those still running are answered with a "server
 // shutting down" error (see shutdown), and it returns once every answer is
-// out.
+// out, or shutdownAnswerWait later, whatever slow clients do.
 func serveHTTP(ctx context.Context, server *mcp.Server, addr string, access httpAccess, logger *slog.Logger) error {
 	listener, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -160,27 +171,37 @@ func serveHTTP(ctx context.Context, server *mcp.Server, addr string, access http
 	return serveMCP(ctx, listener, server, access, logger, shutdownGrace)
 }
 
-// serveMCP is serveHTTP on a listener, with the shutdown grace to use.
+// serveMCP is serveHTTP on a listener, with the shutdown grace to use. A
+// request body still arriving when the grace ends is cut short and its call
+// answered too (see mcpHTTP.readBody).
 func serveMCP(ctx context.Context, listener net.Listener, server *mcp.Server, access httpAccess, logger *slog.Logger, grace time.Duration) error {
 	end := newShutdown(grace)
 	server.AddReceivingMiddleware(end.middleware)
-	return serveDraining(ctx, listener, httpHandler(server, logger, access, newHTTPCalls(logger)), logger, func() {
+	calls := newHTTPCalls(logger, end.expired)
+	return serveDraining(ctx, listener, httpHandler(server, logger, access, calls), logger, func() {
 		end.begin(stopReason(ctx))
-	})
+	}, grace+shutdownAnswerWait)
 }
 
 // Serve serves handler on listener until ctx is done, then shuts down
-// gracefully, giving requests in flight 10 seconds to finish. The loopback
+// gracefully: requests in flight have shutdownGrace and shutdownAnswerWait
+// to finish, then every connection still open is closed. The loopback
 // stand-ins (the sample GraphQL API, the capture-API fake) use it too.
 func Serve(ctx context.Context, listener net.Listener, handler http.Handler, logger *slog.Logger) error {
-	return serveDraining(ctx, listener, handler, logger, func() {})
+	return serveDraining(ctx, listener, handler, logger, func() {}, shutdownGrace+shutdownAnswerWait)
 }
 
 // serveDraining is Serve with drain called as shutdown starts, while
-// requests in flight are waited for.
-func serveDraining(ctx context.Context, listener net.Listener, handler http.Handler, logger *slog.Logger, drain func()) error {
+// requests in flight are waited for, for at most wait. Past that, the
+// connections still open are closed: a client that holds a request body
+// back, or stops reading its answer, does not hold the process, whose end
+// stays within a few seconds and a success.
+func serveDraining(ctx context.Context, listener net.Listener, handler http.Handler, logger *slog.Logger, drain func(), wait time.Duration) error {
 	httpServer := &http.Server{
-		Handler:           handler,
+		Handler: handler,
+		// No ReadTimeout or WriteTimeout: they would end a long call (a
+		// 300 s wait_for_request) or its stream; the MCP handler bounds
+		// the time a request body takes instead (maxBodyReadTime).
 		ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
@@ -193,10 +214,18 @@ func serveDraining(ctx context.Context, listener net.Listener, handler http.Hand
 	}
 	logger.Info("shutting down")
 	drain()
-	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), wait)
 	defer cancel()
 	if err := httpServer.Shutdown(shutdownCtx); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
+		if !errors.Is(err, context.DeadlineExceeded) {
+			return fmt.Errorf("shutdown: %w", err)
+		}
+		// Every call has had its answer written, or its client is not
+		// taking it: neither is worth more waiting.
+		logger.Warn("closing the connections of clients that did not finish in time", "waited", wait)
+		if err := httpServer.Close(); err != nil {
+			return fmt.Errorf("shutdown: %w", err)
+		}
 	}
 	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
 		return err

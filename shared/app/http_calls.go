@@ -9,10 +9,14 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"mime"
 	"net"
 	"net/http"
+	"os"
 	"sync"
+	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -55,14 +59,17 @@ type callKey struct {
 // httpCalls is the registry of calls in flight.
 type httpCalls struct {
 	logger *slog.Logger
+	// cutBodies is closed when request bodies still arriving are cut
+	// short (the shutdown grace is over); nil never is.
+	cutBodies <-chan struct{}
 
 	mu    sync.Mutex
 	calls map[*httpCall]struct{}
 	byKey map[callKey][]*httpCall
 }
 
-func newHTTPCalls(logger *slog.Logger) *httpCalls {
-	return &httpCalls{logger: logger, calls: map[*httpCall]struct{}{}, byKey: map[callKey][]*httpCall{}}
+func newHTTPCalls(logger *slog.Logger, cutBodies <-chan struct{}) *httpCalls {
+	return &httpCalls{logger: logger, cutBodies: cutBodies, calls: map[*httpCall]struct{}{}, byKey: map[callKey][]*httpCall{}}
 }
 
 type httpCallContextKey struct{}
@@ -159,27 +166,30 @@ type rpcPeek struct {
 	} `json:"params"`
 }
 
-// mcpHTTP sits between the guard and the SDK's handlers: it bounds the
-// body (answering an oversized one with a JSON-RPC error that names the
-// limit), tracks calls (see httpCalls) and answers each call as plain JSON
-// unless the client asked for progress notifications, which only an SSE
-// stream can carry. A JSON answer is one body however large; an SSE event
-// of over 1 MiB is more than some SDKs read (the Python SDK 2.0 stops at
-// 1 MiB), and a schema or a captured body may be larger.
+// maxBodyReadTime bounds how long a request body may take to arrive, so
+// that a client that sends part of one and stops does not hold a handler
+// (and, at shutdown, the process) for ever. 4 MiB in 30 s is 140 KB/s.
+const maxBodyReadTime = 30 * time.Second
+
+// mcpHTTP sits between the guard and the SDK's handler: it bounds the body
+// in bytes and time (answering an oversized, slow or, at shutdown, cut
+// body with a JSON-RPC error), tracks calls (see httpCalls) and answers
+// each call as plain JSON unless it streams (see jsonUnlessStreamed).
 type mcpHTTP struct {
-	calls        *httpCalls
-	json, stream http.Handler
-	maxBody      int64
+	calls       *httpCalls
+	stream      http.Handler
+	maxBody     int64
+	maxBodyTime time.Duration
 }
 
 func newMCPHTTP(server *mcp.Server, logger *slog.Logger, calls *httpCalls) *mcpHTTP {
 	server.AddReceivingMiddleware(calls.middleware)
 	getServer := func(*http.Request) *mcp.Server { return server }
 	return &mcpHTTP{
-		calls:   calls,
-		json:    mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: SDKLogger(logger)}),
-		stream:  mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{Stateless: true, Logger: SDKLogger(logger)}),
-		maxBody: mcp.DefaultMaxRequestBodyBytes,
+		calls:       calls,
+		stream:      mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{Stateless: true, Logger: SDKLogger(logger)}),
+		maxBody:     mcp.DefaultMaxRequestBodyBytes,
+		maxBodyTime: maxBodyReadTime,
 	}
 }
 
@@ -188,14 +198,8 @@ func (h *mcpHTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.stream.ServeHTTP(w, r)
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.maxBody))
-	if err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			writeTooLarge(w, body, tooLarge.Limit)
-			return
-		}
-		http.Error(w, "Bad Request: the request body could not be read", http.StatusBadRequest)
+	body, ok := h.readBody(w, r)
+	if !ok {
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
@@ -208,7 +212,9 @@ func (h *mcpHTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	isCall := len(msg.ID) > 0 && !bytes.Equal(msg.ID, []byte("null")) && msg.Method != ""
 	switch {
-	case msg.Method == "notifications/cancelled" && len(msg.Params.RequestID) > 0:
+	case msg.Method == "notifications/cancelled" && len(msg.Params.RequestID) > 0 && isJSON(r):
+		// Only a body the SDK takes (JSON) may stop a call: a web page
+		// can send any other kind without the preflight CORS asks.
 		if id, ok := compactID(msg.Params.RequestID); ok {
 			h.calls.cancelByClient(callKey{client: clientOf(r), id: id})
 		}
@@ -218,11 +224,182 @@ func (h *mcpHTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		defer done()
 		r = r.WithContext(ctx)
 	}
-	if len(msg.Params.Meta.ProgressToken) > 0 {
-		h.stream.ServeHTTP(w, r)
+	answer := &jsonUnlessStreamed{w: w, status: http.StatusOK}
+	defer answer.finish()
+	h.stream.ServeHTTP(answer, r)
+}
+
+// readBody reads the request body, at most maxBody bytes within
+// maxBodyReadTime, and cut short when the shutdown grace ends. When it
+// cannot, it answers the request and reports false.
+func (h *mcpHTTP) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Now().Add(h.maxBodyTime))
+	reading, watched := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(watched)
+		select {
+		case <-h.calls.cutBodies:
+			_ = rc.SetReadDeadline(time.Now())
+		case <-reading:
+		}
+	}()
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.maxBody))
+	close(reading)
+	<-watched
+	if err == nil {
+		// The deadline would otherwise outlive the body: the server's
+		// check for a client gone away reads on, and would take the
+		// deadline for the client leaving.
+		_ = rc.SetReadDeadline(time.Time{})
+		return body, true
+	}
+	// The rest of the body is not waited for (the server would read on
+	// after the answer, to reuse the connection): it is closed instead.
+	_ = rc.SetReadDeadline(time.Now())
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		writeRPCError(w, body, http.StatusRequestEntityTooLarge, jsonrpc.CodeInvalidRequest, fmt.Sprintf("the request is larger than this server's limit of %d bytes (%d MiB) for one message; send a smaller request (a shorter argument)", tooLarge.Limit, tooLarge.Limit>>20))
+	case errors.Is(err, os.ErrDeadlineExceeded) && isClosed(h.calls.cutBodies):
+		writeRPCError(w, body, http.StatusServiceUnavailable, jsonrpc.CodeInternalError, "server shutting down: the request had not fully arrived when the server stopped, so it was not run; send it again once the server runs again")
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		writeRPCError(w, body, http.StatusRequestTimeout, jsonrpc.CodeInvalidRequest, fmt.Sprintf("the request did not fully arrive within this server's limit of %s for one message; send it again, whole", h.maxBodyTime))
+	default:
+		http.Error(w, "Bad Request: the request body could not be read", http.StatusBadRequest)
+	}
+	return nil, false
+}
+
+func isClosed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
+}
+
+func isJSON(r *http.Request) bool {
+	mediaType, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	return mediaType == "application/json"
+}
+
+// jsonUnlessStreamed lets the SDK answer a message as an SSE stream but
+// holds the stream's start back: when its first event is the call's own
+// answer (nothing was sent before it), that answer goes out as one plain
+// JSON body instead. So a call is answered as SSE only when it really
+// streams, i.e. sends a notification (progress) before its result; any
+// other answer, of whatever size, is one JSON body, which every SDK reads
+// (the Python SDK 2.0 reads at most 1 MiB per SSE event). Asking for
+// progress alone (a progressToken) does not make a call's answer SSE.
+type jsonUnlessStreamed struct {
+	w         http.ResponseWriter
+	status    int
+	committed bool   // the status line is written
+	json      bool   // the answer went out as JSON: nothing more belongs in it
+	pending   []byte // the stream's start, until its first event is whole
+}
+
+func (j *jsonUnlessStreamed) Header() http.Header { return j.w.Header() }
+
+func (j *jsonUnlessStreamed) WriteHeader(status int) {
+	if j.committed {
+		j.w.WriteHeader(status)
 		return
 	}
-	h.json.ServeHTTP(w, r)
+	j.status = status
+	if !j.holding() {
+		j.commit()
+	}
+}
+
+// holding reports an answer still undecided: an SSE stream, uncommitted.
+func (j *jsonUnlessStreamed) holding() bool {
+	mediaType, _, _ := mime.ParseMediaType(j.w.Header().Get("Content-Type"))
+	return !j.committed && mediaType == "text/event-stream"
+}
+
+func (j *jsonUnlessStreamed) commit() {
+	j.committed = true
+	j.w.WriteHeader(j.status)
+}
+
+func (j *jsonUnlessStreamed) Write(p []byte) (int, error) {
+	switch {
+	case j.json:
+		return 0, errors.New("the call's answer was already written as JSON")
+	case !j.holding():
+		if !j.committed {
+			j.commit()
+		}
+		return j.w.Write(p)
+	}
+	j.pending = append(j.pending, p...)
+	end := bytes.Index(j.pending, []byte("\n\n"))
+	if end < 0 {
+		return len(p), nil
+	}
+	if data, ok := answerEvent(j.pending[:end]); ok && end+2 == len(j.pending) {
+		h := j.w.Header()
+		h.Set("Content-Type", "application/json")
+		h.Del("Connection")
+		j.json = true
+		j.commit()
+		_, err := j.w.Write(data)
+		return len(p), err
+	}
+	// A notification first: the stream goes out as it is.
+	j.commit()
+	pending := j.pending
+	j.pending = nil
+	if _, err := j.w.Write(pending); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// Flush passes a flush on once the stream goes out; the SDK flushes after
+// every event.
+func (j *jsonUnlessStreamed) Flush() {
+	if j.committed {
+		_ = http.NewResponseController(j.w).Flush()
+	}
+}
+
+// finish writes what is still held when the SDK is done.
+func (j *jsonUnlessStreamed) finish() {
+	if j.committed {
+		return
+	}
+	j.commit()
+	if len(j.pending) > 0 {
+		_, _ = j.w.Write(j.pending)
+	}
+}
+
+// answerEvent returns the data of an SSE event (as the go-sdk writes one:
+// "event: message", maybe an id, one data line) that is a JSON-RPC
+// response, and whether it is one.
+func answerEvent(event []byte) ([]byte, bool) {
+	var data []byte
+	for _, line := range bytes.Split(event, []byte("\n")) {
+		switch {
+		case bytes.HasPrefix(line, []byte("data: ")) && data == nil:
+			data = line[len("data: "):]
+		case bytes.Equal(line, []byte("event: message")), bytes.HasPrefix(line, []byte("id: ")):
+		default:
+			return nil, false
+		}
+	}
+	var msg struct {
+		ID     json.RawMessage `json:"id"`
+		Method *string         `json:"method"`
+	}
+	if data == nil || json.Unmarshal(data, &msg) != nil || len(msg.ID) == 0 || msg.Method != nil {
+		return nil, false
+	}
+	return data, true
 }
 
 // compactID renders a JSON-RPC id as a key, refusing an overlong one.
@@ -243,28 +420,31 @@ func clientOf(r *http.Request) [sha256.Size]byte {
 	return sha256.Sum256([]byte(host + "\x00" + r.Header.Get("Authorization") + "\x00" + r.Header.Get("User-Agent")))
 }
 
-// writeTooLarge answers a body over the limit with a JSON-RPC error naming
-// the limit. When the part read gives the request's id (clients that write
-// "id" before "params", as the go-sdk and Python SDKs do), the error answers
-// that call with status 200, as any other failed call: the client shows it
-// and its session goes on. Otherwise (the TypeScript SDK writes "id" last)
-// the status is 413 and the body the same error with a null id, which SDKs
-// show as the failed POST's text ("Error POSTing to endpoint: <body>").
-func writeTooLarge(w http.ResponseWriter, prefix []byte, limit int64) {
-	message := fmt.Sprintf("the request is larger than this server's limit of %d bytes (%d MiB) for one message; send a smaller request (a shorter argument)", limit, limit>>20)
+// writeRPCError answers a request whose body could not be read whole with
+// a JSON-RPC error. When the part read gives the request's id (clients that
+// write "id" before "params", as the go-sdk and Python SDKs do), the error
+// answers that call with status 200, as any other failed call: the client
+// shows it and its session goes on. Otherwise (the TypeScript SDK writes
+// "id" last) the status is the one given and the body the same error with
+// a null id, which SDKs show as the failed POST's text ("Error POSTing to
+// endpoint: <body>"). The connection is closed: the rest of the body is
+// still on it.
+func writeRPCError(w http.ResponseWriter, prefix []byte, status, code int, message string) {
 	type rpcError struct {
 		Code    int    `json:"code"`
 		Message string `json:"message"`
 	}
-	id, status := leadingID(prefix), http.StatusOK
-	if id == nil {
-		id, status = json.RawMessage("null"), http.StatusRequestEntityTooLarge
+	id := leadingID(prefix)
+	if id != nil {
+		status = http.StatusOK
+	} else {
+		id = json.RawMessage("null")
 	}
 	data, _ := json.Marshal(struct {
 		JSONRPC string          `json:"jsonrpc"`
 		ID      json.RawMessage `json:"id"`
 		Error   rpcError        `json:"error"`
-	}{"2.0", id, rpcError{-32600, message}})
+	}{"2.0", id, rpcError{code, message}})
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Connection", "close")
 	w.WriteHeader(status)

@@ -1,10 +1,12 @@
 package app
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -44,13 +46,21 @@ func newBlockingServer() *blockingServer {
 		}
 	})
 	type bigArgs struct {
-		Bytes int `json:"bytes"`
+		Bytes int  `json:"bytes,omitempty"`
+		Quiet bool `json:"quiet,omitempty"` // send no progress, even when asked
 	}
 	mcp.AddTool(b.server, &mcp.Tool{Name: "big"}, func(ctx context.Context, req *mcp.CallToolRequest, args bigArgs) (*mcp.CallToolResult, any, error) {
-		if token := req.Params.GetProgressToken(); token != nil {
+		if token := req.Params.GetProgressToken(); token != nil && !args.Quiet {
 			_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Message: "working"})
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Repeat("x", args.Bytes)}}}, nil, nil
+	})
+	// flood sends one progress notification larger than any socket
+	// buffer, so that its write waits on a client that does not read.
+	mcp.AddTool(b.server, &mcp.Tool{Name: "flood"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		b.started <- struct{}{}
+		err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: req.Params.GetProgressToken(), Message: strings.Repeat("x", 64<<20)})
+		return nil, nil, err
 	})
 	return b
 }
@@ -80,7 +90,7 @@ func awaitStop(t *testing.T, b *blockingServer) error {
 func serveBlocking(t *testing.T, b *blockingServer) (string, *httpCalls) {
 	t.Helper()
 	logger := slog.New(slog.DiscardHandler)
-	calls := newHTTPCalls(logger)
+	calls := newHTTPCalls(logger, nil)
 	srv := httptest.NewServer(httpHandler(b.server, logger, httpAccess{}, calls))
 	t.Cleanup(srv.Close)
 	return srv.URL + "/mcp", calls
@@ -240,6 +250,12 @@ func (l *syncLog) Write(p []byte) (int, error) {
 	return l.buf.Write(p)
 }
 
+func (l *syncLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
+}
+
 func (l *syncLog) await(t *testing.T, text string) {
 	t.Helper()
 	deadline := time.After(10 * time.Second)
@@ -266,6 +282,12 @@ func startServing(t *testing.T, server *mcp.Server, grace time.Duration, log io.
 	if err != nil {
 		t.Fatal(err)
 	}
+	return serveOn(t, listener, server, grace, log)
+}
+
+// serveOn is startServing on a listener of the test's.
+func serveOn(t *testing.T, listener net.Listener, server *mcp.Server, grace time.Duration, log io.Writer) (string, func() error) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan error, 1)
 	go func() {
@@ -410,21 +432,24 @@ func TestHTTPTooLarge(t *testing.T) {
 	}
 }
 
-// TestHTTPJSONUnlessProgress: a call is answered as one JSON body, however
-// large (an SSE event over 1 MiB is more than some SDKs read), unless the
-// client asked for progress notifications, which need the SSE stream.
-func TestHTTPJSONUnlessProgress(t *testing.T) {
+// TestHTTPJSONUnlessStreamed: a call is answered as one JSON body, however
+// large (an SSE event over 1 MiB is more than some SDKs read), unless it
+// sends a notification before its result, which only an SSE stream
+// carries: asking for progress from a call that sends none (as
+// graphql_introspect or resources/read) still gets JSON.
+func TestHTTPJSONUnlessStreamed(t *testing.T) {
 	url, _ := serveBlocking(t, newBlockingServer())
 	const size = 3 << 20
 	for _, tt := range []struct {
-		meta        string
+		args, meta  string
 		contentType string
 		progress    bool
 	}{
-		{``, "application/json", false},
-		{`,"_meta":{"progressToken":"p1"}`, "text/event-stream", true},
+		{`"bytes":3145728`, ``, "application/json", false},
+		{`"bytes":3145728,"quiet":true`, `,"_meta":{"progressToken":"p1"}`, "application/json", false},
+		{`"bytes":3145728`, `,"_meta":{"progressToken":"p1"}`, "text/event-stream", true},
 	} {
-		body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"big","arguments":{"bytes":` + "3145728" + `}` + tt.meta + `}}`
+		body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"big","arguments":{` + tt.args + `}` + tt.meta + `}}`
 		resp, err := rpcPost(context.Background(), url, body, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -432,20 +457,178 @@ func TestHTTPJSONUnlessProgress(t *testing.T) {
 		data, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		if got := resp.Header.Get("Content-Type"); got != tt.contentType {
-			t.Errorf("meta %q: Content-Type %q, want %q", tt.meta, got, tt.contentType)
+			t.Errorf("%s%s: Content-Type %q, want %q", tt.args, tt.meta, got, tt.contentType)
 		}
 		if !bytes.Contains(data, bytes.Repeat([]byte("x"), size)) {
-			t.Errorf("meta %q: the %d-byte result is not in the answer (%d bytes)", tt.meta, size, len(data))
+			t.Errorf("%s%s: the %d-byte result is not in the answer (%d bytes)", tt.args, tt.meta, size, len(data))
 		}
 		if got := bytes.Contains(data, []byte("notifications/progress")); got != tt.progress {
-			t.Errorf("meta %q: progress notification sent: %v, want %v", tt.meta, got, tt.progress)
+			t.Errorf("%s%s: progress notification sent: %v, want %v", tt.args, tt.meta, got, tt.progress)
+		}
+		if tt.contentType == "application/json" {
+			var answer struct {
+				ID     int             `json:"id"`
+				Result json.RawMessage `json:"result"`
+			}
+			if err := json.Unmarshal(data, &answer); err != nil || answer.ID != 1 || len(answer.Result) == 0 {
+				t.Errorf("%s%s: the JSON answer is not the call's response: %v", tt.args, tt.meta, err)
+			}
 		}
 	}
-	// And the go-sdk client reads both.
+	// A notification is still answered 202, with no body.
+	resp, err := rpcPost(context.Background(), url, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusAccepted {
+		t.Errorf("a notification: HTTP %d", resp.StatusCode)
+	}
+	// And the go-sdk client reads all of them.
 	session := connectGo(t, url)
-	res, err := session.CallTool(context.Background(), &mcp.CallToolParams{Name: "big", Arguments: map[string]any{"bytes": size}})
-	if err != nil || len(httpToolText(res)) != size {
-		t.Errorf("go-sdk client: %v", err)
+	for _, args := range []map[string]any{{"bytes": size}, {"bytes": size, "quiet": true}} {
+		params := &mcp.CallToolParams{Name: "big", Arguments: args}
+		params.SetProgressToken("p")
+		res, err := session.CallTool(context.Background(), params)
+		if err != nil || len(httpToolText(res)) != size {
+			t.Errorf("go-sdk client, %v: %v", args, err)
+		}
+	}
+}
+
+// readsLog is a listener whose connections report once the server, having
+// read want bytes from one, reads on: the request is parsed and its handler
+// waits for the rest of the body.
+type readsLog struct {
+	net.Listener
+	want    int
+	waiting chan struct{}
+}
+
+func (l *readsLog) Accept() (net.Conn, error) {
+	conn, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return &countingConn{Conn: conn, l: l}, nil
+}
+
+type countingConn struct {
+	net.Conn
+	l    *readsLog
+	mu   sync.Mutex
+	read int
+}
+
+func (c *countingConn) Read(p []byte) (int, error) {
+	c.mu.Lock()
+	if c.read >= c.l.want {
+		select {
+		case c.l.waiting <- struct{}{}:
+		default:
+		}
+	}
+	c.mu.Unlock()
+	n, err := c.Conn.Read(p)
+	c.mu.Lock()
+	c.read += n
+	c.mu.Unlock()
+	return n, err
+}
+
+// partialRequest is a POST to /mcp with the headers of a body of
+// contentLength bytes, and only prefix of that body.
+func partialRequest(addr, prefix string, contentLength int) string {
+	return fmt.Sprintf("POST /mcp HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"+
+		"Mcp-Protocol-Version: 2025-06-18\r\nContent-Length: %d\r\n\r\n%s", addr, contentLength, prefix)
+}
+
+// sendRaw connects to addr and sends request, leaving the connection open.
+func sendRaw(t *testing.T, addr, request string) net.Conn {
+	t.Helper()
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	if _, err := io.WriteString(conn, request); err != nil {
+		t.Fatal(err)
+	}
+	return conn
+}
+
+// TestHTTPShutdownCutsSlowBody: a client that sent part of a call's body
+// and stopped does not hold the server's end: when the grace is over its
+// call is answered with a "server shutting down" JSON-RPC error (with its
+// id, which came first), and the server returns without an error, rather
+// than after a 10 s shutdown deadline with one.
+func TestHTTPShutdownCutsSlowBody(t *testing.T) {
+	listener, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := listener.Addr().String()
+	request := partialRequest(addr, `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"block",`, 1000)
+	reads := &readsLog{Listener: listener, want: len(request), waiting: make(chan struct{}, 1)}
+	_, stop := serveOn(t, reads, newBlockingServer().server, 0, io.Discard)
+	conn := sendRaw(t, addr, request)
+	select {
+	case <-reads.waiting:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the server never waited for the rest of the body")
+	}
+	if err := stop(); err != nil {
+		t.Errorf("serve: %v, want a clean end", err)
+	}
+	conn.SetReadDeadline(time.Now().Add(10 * time.Second)) // a safety net
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("no answer to the cut request: %v", err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `"id":5`) || !strings.Contains(string(body), "server shutting down") {
+		t.Errorf("the cut request got HTTP %d: %s", resp.StatusCode, body)
+	}
+}
+
+// TestHTTPShutdownStuckReader: a client whose answer stream the server
+// cannot write (it does not read) does not hold the server's end either:
+// its connection is closed after the grace and the answers' time.
+func TestHTTPShutdownStuckReader(t *testing.T) {
+	b := newBlockingServer()
+	url, stop := startServing(t, b.server, 0, io.Discard)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	resp, err := rpcPost(ctx, url, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"flood","arguments":{},"_meta":{"progressToken":"f"}}}`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close() // never read: the 64 MiB notification fills every buffer
+	awaitStart(t, b)
+	if err := stop(); err != nil {
+		t.Errorf("serve: %v, want a clean end", err)
+	}
+}
+
+// TestHTTPSlowBody: a body that does not arrive within the time allowed
+// gets a JSON-RPC error naming the limit, as the call's answer.
+func TestHTTPSlowBody(t *testing.T) {
+	logger := slog.New(slog.DiscardHandler)
+	b := newBlockingServer()
+	handler := newMCPHTTP(b.server, logger, newHTTPCalls(logger, nil))
+	handler.maxBodyTime = time.Millisecond
+	srv := httptest.NewServer(handler)
+	t.Cleanup(srv.Close)
+	addr := srv.Listener.Addr().String()
+	conn := sendRaw(t, addr, partialRequest(addr, `{"jsonrpc":"2.0","id":"slow","method":"tools/call",`, 1000))
+	conn.SetReadDeadline(time.Now().Add(10 * time.Second)) // a safety net
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `"id":"slow"`) || !strings.Contains(string(body), "did not fully arrive within this server's limit of 1ms") {
+		t.Errorf("a slow body got HTTP %d: %s", resp.StatusCode, body)
 	}
 }
 

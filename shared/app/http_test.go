@@ -40,7 +40,7 @@ func serveTest(t *testing.T, access httpAccess) string {
 	t.Helper()
 	server := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
 	logger := slog.New(slog.DiscardHandler)
-	srv := httptest.NewServer(httpHandler(server, logger, access, newHTTPCalls(logger)))
+	srv := httptest.NewServer(httpHandler(server, logger, access, newHTTPCalls(logger, nil)))
 	t.Cleanup(srv.Close)
 	return srv.URL
 }
@@ -139,13 +139,16 @@ func TestHTTPListenNeedsToken(t *testing.T) {
 	}
 }
 
-// TestHTTPCORS: a page of an allowed origin (listed, or local) gets its
-// preflight answered, with the transport's headers allowed, and can read
-// answers, the session and protocol-version headers and a 401's challenge;
-// a page of any other origin gets 403 and no CORS header, preflight or not.
+// TestHTTPCORS: a page of an origin --allow-origin lists (remote, or one
+// on this machine) gets its preflight answered, with the transport's
+// headers allowed, and can read answers, the session and protocol-version
+// headers and a 401's challenge. Any other page cannot read an answer: a
+// local origin not listed is served as a program's request, with no CORS
+// header, and its preflight refused; another origin gets 403 and no CORS
+// header, preflight or not.
 func TestHTTPCORS(t *testing.T) {
 	const token = "0123456789abcdef0123"
-	access, err := httpAccessFrom("127.0.0.1:0", []string{"https://app.example.com"}, token, false, "TEST")
+	access, err := httpAccessFrom("127.0.0.1:0", []string{"https://app.example.com", "http://localhost:5173"}, token, false, "TEST")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,6 +176,7 @@ func TestHTTPCORS(t *testing.T) {
 		return resp
 	}
 	preflight := map[string]string{"Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization,content-type,mcp-protocol-version"}
+	authorized := map[string]string{"Authorization": "Bearer " + token, "Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
 	for _, origin := range []string{"https://app.example.com", "http://localhost:5173"} {
 		resp := send(http.MethodOptions, origin, preflight)
 		h := resp.Header
@@ -197,10 +201,27 @@ func TestHTTPCORS(t *testing.T) {
 	if resp.Header.Get("Access-Control-Allow-Private-Network") != "true" {
 		t.Errorf("private-network preflight: %v", resp.Header)
 	}
-	for _, method := range []string{http.MethodOptions, http.MethodPost} {
-		resp := send(method, "https://evil.example.com", preflight)
-		if resp.StatusCode != http.StatusForbidden || resp.Header.Get("Access-Control-Allow-Origin") != "" || resp.Header.Get("Access-Control-Allow-Methods") != "" {
-			t.Errorf("%s from another origin: HTTP %d %v", method, resp.StatusCode, resp.Header)
+	for _, tt := range []struct {
+		origin, method string
+		status         int
+	}{
+		// Local pages not listed: any local dev server or app must not
+		// read captured webhooks or use the server's credentials.
+		{"http://localhost:1234", http.MethodOptions, http.StatusForbidden},
+		{"http://localhost:1234", http.MethodPost, http.StatusOK},
+		{"http://127.0.0.1:5173", http.MethodOptions, http.StatusForbidden},
+		{"http://127.0.0.1:5173", http.MethodPost, http.StatusOK},
+		{"https://evil.example.com", http.MethodOptions, http.StatusForbidden},
+		{"https://evil.example.com", http.MethodPost, http.StatusForbidden},
+	} {
+		headers := preflight
+		if tt.method == http.MethodPost {
+			headers = authorized
+		}
+		resp := send(tt.method, tt.origin, headers)
+		if resp.StatusCode != tt.status || resp.Header.Get("Access-Control-Allow-Origin") != "" || resp.Header.Get("Access-Control-Allow-Methods") != "" ||
+			resp.Header.Get("Access-Control-Expose-Headers") != "" {
+			t.Errorf("%s from %s, not an allowed origin: HTTP %d %v; want %d and no CORS header", tt.method, tt.origin, resp.StatusCode, resp.Header, tt.status)
 		}
 	}
 }
