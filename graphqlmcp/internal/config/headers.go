@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpforge/servers/graphqlmcp/internal/upstream"
+	"github.com/mcpforge/servers/shared/httpx"
 )
 
 // headersExample is a good value of --headers, for messages.
@@ -31,7 +32,7 @@ func ParseHeaders(text string) (map[string]string, error) {
 	for name, value := range raw {
 		var s string
 		if err := json.Unmarshal(value, &s); err != nil {
-			return nil, fmt.Errorf(`must be a JSON object of string values; the value of %q is not a string. For example '{"X-Retries":"3"}'`, name)
+			return nil, fmt.Errorf(`must be a JSON object of string values; the value of %s is not a string. For example '{"X-Retries":"3"}'`, httpx.HeaderName(name))
 		}
 		headers[name] = s
 	}
@@ -54,7 +55,7 @@ func headersProblem(text string, err error) string {
 	case errors.As(err, &typeErr) || err == nil:
 		return "got " + jsonKind(trimmed)
 	case !strings.HasPrefix(trimmed, "{"):
-		if name, _, ok := strings.Cut(trimmed, ":"); ok && isToken(name) {
+		if name, _, ok := strings.Cut(trimmed, ":"); ok && httpx.ReadsAsHeaderName(name) {
 			return fmt.Sprintf("got a header line (%s: …), not JSON: write it as {\"%s\":\"…\"}", name, name)
 		}
 		return "got text that is not JSON: it must start with {"
@@ -128,19 +129,4 @@ func jsonKind(text string) string {
 		return "null: give an object, {\"Name\":\"value\"}"
 	}
 	return "a JSON " + map[bool]string{true: "boolean", false: "number"}[text == "true" || text == "false"]
-}
-
-// isToken reports a plausible header name, which may be shown: letters,
-// digits and dashes, starting with a letter. An underscore or a long run is
-// more likely a token (ghp_…) than a name, and is not shown.
-func isToken(name string) bool {
-	if name == "" || len(name) > 40 || !(name[0] >= 'a' && name[0] <= 'z' || name[0] >= 'A' && name[0] <= 'Z') {
-		return false
-	}
-	for _, r := range name {
-		if !(r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
-			return false
-		}
-	}
-	return true
 }

@@ -46,3 +46,27 @@ func TestParseHeadersSaysWhatAndWhere(t *testing.T) {
 		}
 	}
 }
+
+// TestHeaderNamesNeverShowASecret: a name that does not read as a header
+// name (a whole header line, a token pasted as a name) is never shown by
+// any error about it, whichever rule it breaks.
+func TestHeaderNamesNeverShowASecret(t *testing.T) {
+	const secret = "SECRETV20"
+	for _, tt := range []struct {
+		text string
+		want string
+	}{
+		{`{"Authorization: Bearer ` + secret + `":""}`, "is not a valid HTTP header name: it holds a colon at character 14"},
+		{`{"ghp_` + secret + `": 3}`, "the value of <a 13-character name, not shown: it may hold a secret> is not a string"},
+		{`{"Bearer` + secret + `0123456789abcdef":"x\r\n"}`, "the value of header <a 31-character name, not shown: it may hold a secret> contains a line break"},
+	} {
+		_, err := ParseHeaders(tt.text)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: %v, want %q", tt.text, err, tt.want)
+			continue
+		}
+		if strings.Contains(err.Error(), secret) {
+			t.Errorf("%s: the secret shows: %v", tt.text, err)
+		}
+	}
+}

@@ -137,3 +137,18 @@ func TestUnreachableEndpointErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestHeaderNameNeverShowsASecret: a per-call header whose name is a whole
+// header line is refused without showing the name, which holds the token.
+func TestHeaderNameNeverShowsASecret(t *testing.T) {
+	h := connect(t, testConfig(t, "http://"+closedPort(t)+"/graphql"), nil)
+	res := h.call(t, "graphql_query", map[string]any{"query": "{ a }", "headers": map[string]any{"Authorization: Bearer SECRETV20": ""}})
+	text := mcptest.Text(res)
+	if !res.IsError || !strings.Contains(text, "is not a valid HTTP header name: it holds a colon at character 14") ||
+		!strings.Contains(text, `give the name and the value apart, {"Name":"value"}`) {
+		t.Errorf("%q", text)
+	}
+	if strings.Contains(text+h.logs.String(), "SECRETV20") {
+		t.Errorf("the secret shows:\n%s\n%s", text, h.logs.String())
+	}
+}

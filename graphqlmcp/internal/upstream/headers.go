@@ -1,10 +1,13 @@
 package upstream
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
 	"strings"
+
+	"github.com/mcpforge/servers/shared/httpx"
 )
 
 // Defaults are the headers every GraphQL request starts from. The Accept value
@@ -30,8 +33,9 @@ func isTransportOwned(name string) bool {
 }
 
 // CheckHeaders refuses header names that are not valid HTTP tokens or that the
-// HTTP layer owns, and values with line breaks. Its errors name the header,
-// never its value.
+// HTTP layer owns, and values with line breaks. Its errors never show a
+// value, and show a name only when it reads as one (httpx.HeaderName): a
+// refused name is often a whole header line, or a token pasted as a name.
 func CheckHeaders(headers map[string]string) error {
 	names := make([]string, 0, len(headers))
 	for name := range headers {
@@ -39,29 +43,17 @@ func CheckHeaders(headers map[string]string) error {
 	}
 	slices.Sort(names)
 	for _, name := range names {
-		if !validHeaderName(name) {
-			return fmt.Errorf("header name %q is not a valid HTTP header name (letters, digits and !#$%%&'*+-.^_`|~ only)", name)
+		if !httpx.ValidHeaderName(name) {
+			return errors.New(httpx.InvalidHeaderName(name))
 		}
 		if isTransportOwned(name) {
 			return fmt.Errorf("header %q cannot be set: the HTTP layer sets %s itself; remove it", name, transportOwned)
 		}
 		if strings.ContainsAny(headers[name], "\r\n\x00") {
-			return fmt.Errorf("the value of header %q contains a line break or NUL, which HTTP does not allow", name)
+			return fmt.Errorf("the value of header %s contains a line break or NUL, which HTTP does not allow", httpx.HeaderName(name))
 		}
 	}
 	return nil
-}
-
-func validHeaderName(name string) bool {
-	if name == "" {
-		return false
-	}
-	for _, r := range name {
-		if r >= 0x7f || r <= ' ' || strings.ContainsRune(`"(),/:;<=>?@[\]{}`, r) {
-			return false
-		}
-	}
-	return true
 }
 
 // Merge builds the headers of one request: Defaults, then startup (when the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"net/http"
@@ -16,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpforge/servers/hookmcp/internal/hooksvc"
+	"github.com/mcpforge/servers/shared/httpx"
 	"github.com/mcpforge/servers/shared/mcptool"
 	"github.com/mcpforge/servers/shared/redact"
 )
@@ -184,11 +186,13 @@ func (a SendTestRequestArgs) capture(secrets redact.Redactor) (hooksvc.Capture, 
 		}
 	}
 	parts := map[string]string{"path": a.Path, "body": a.Body, "query": c.Query.Encode()}
+	// A part is named for the error, but a name that holds the key (or,
+	// for a header, does not read as a name) is not shown.
 	for name, value := range a.Query {
-		parts["query parameter "+name] = name + "=" + value
+		parts[shownName("query parameter", name, name, secrets)] = name + "=" + value
 	}
 	for name, value := range a.Headers {
-		parts["header "+name] = name + ": " + value
+		parts[shownName("header", name, httpx.HeaderName(name), secrets)] = name + ": " + value
 	}
 	for _, part := range slices.Sorted(maps.Keys(parts)) {
 		if secrets.Contains(parts[part]) {
@@ -220,6 +224,15 @@ func pathSegments(path string) ([]string, error) {
 	return segments, nil
 }
 
+// shownName labels a query parameter or header for an error: kind and
+// shown, or kind alone when the name holds a secret.
+func shownName(kind, name, shown string, secrets redact.Redactor) string {
+	if secrets.Contains(name) {
+		return "name of a " + kind
+	}
+	return kind + " " + shown
+}
+
 // checkTestHeader refuses a header the client sets itself, the API key's
 // header, and a malformed name or value.
 func checkTestHeader(name, value string) error {
@@ -228,11 +241,11 @@ func checkTestHeader(name, value string) error {
 			return fmt.Errorf("header %q cannot be set: the HTTP client sets %s itself, and Api-Key (the capture API's key header) is never sent to a capture URL", name, strings.Join(refusedTestHeaders[:len(refusedTestHeaders)-1], ", "))
 		}
 	}
-	if name == "" || strings.ContainsFunc(name, func(r rune) bool { return r <= ' ' || r >= 0x7f || strings.ContainsRune(`"(),/:;<=>?@[\]{}`, r) }) {
-		return fmt.Errorf("header name %q is not a valid HTTP header name (letters, digits and !#$%%&'*+-.^_`|~ only)", truncate(name, 100))
+	if !httpx.ValidHeaderName(name) {
+		return errors.New(httpx.InvalidHeaderName(name))
 	}
 	if len(value) > maxTestValueBytes || strings.ContainsAny(value, "\r\n\x00") {
-		return fmt.Errorf("header %q: a value is one line of at most %d bytes", name, maxTestValueBytes)
+		return fmt.Errorf("header %s: a value is one line of at most %d bytes", httpx.HeaderName(name), maxTestValueBytes)
 	}
 	return nil
 }
