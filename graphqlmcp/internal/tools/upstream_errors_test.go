@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -150,5 +151,65 @@ func TestHeaderNameNeverShowsASecret(t *testing.T) {
 	}
 	if strings.Contains(text+h.logs.String(), "SECRETV20") {
 		t.Errorf("the secret shows:\n%s\n%s", text, h.logs.String())
+	}
+}
+
+// TestRedirectingEndpoint: an endpoint that answers a POST with a 301 (http
+// to https, /graphql to /graphql/) is said to redirect, with where to and
+// that this is the URL to use, for both tools; the POST is never re-sent as
+// a GET without its query. A 308, which keeps the POST, is followed.
+func TestRedirectingEndpoint(t *testing.T) {
+	var gets int
+	var mu sync.Mutex
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			mu.Lock()
+			gets++
+			mu.Unlock()
+		}
+		switch r.URL.Path {
+		case "/graphql":
+			http.Redirect(w, r, "/graphql/?sig=s3cret", http.StatusMovedPermanently)
+		case "/secure":
+			http.Redirect(w, r, "https://user:pw@api.example/graphql", http.StatusMovedPermanently)
+		case "/kept":
+			http.Redirect(w, r, "/graphql/", http.StatusPermanentRedirect)
+		default:
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, `{"data":{"a":1}}`)
+		}
+	}))
+	t.Cleanup(api.Close)
+	for _, tt := range []struct{ path, tool, want string }{
+		{"/graphql", "graphql_query", "Sending the query to " + api.URL + "/graphql failed: the endpoint redirects (HTTP 301 Moved Permanently) to " + api.URL + "/graphql/, " +
+			"and a GraphQL POST is not sent on as a GET without its query. Use " + api.URL + "/graphql/ as the endpoint instead; the URL now is the default endpoint"},
+		{"/graphql", "graphql_introspect", "Fetching the schema of " + api.URL + "/graphql failed: the endpoint redirects (HTTP 301 Moved Permanently) to " + api.URL + "/graphql/"},
+		{"/secure", "graphql_query", "redirects (HTTP 301 Moved Permanently) to https://api.example/graphql, and a GraphQL POST is not sent on as a GET"},
+	} {
+		cfg := testConfig(t, api.URL+tt.path)
+		cfg.Validate = false
+		h := connect(t, cfg, nil)
+		res := h.call(t, tt.tool, map[string]any{"query": "{ a }"})
+		if tt.tool == "graphql_introspect" {
+			res = h.call(t, tt.tool, nil)
+		}
+		text := mcptest.Text(res)
+		if !res.IsError || !strings.Contains(text, tt.want) {
+			t.Errorf("%s %s: %q\nwant %q", tt.path, tt.tool, text, tt.want)
+		}
+		if strings.Contains(text, "s3cret") || strings.Contains(text, "pw@") {
+			t.Errorf("the Location's query or user info shows: %s", text)
+		}
+	}
+	cfg := testConfig(t, api.URL+"/kept")
+	cfg.Validate = false
+	h := connect(t, cfg, nil)
+	if res := h.call(t, "graphql_query", map[string]any{"query": "{ a }"}); res.IsError {
+		t.Errorf("a 308 is not followed: %s", mcptest.Text(res))
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if gets != 0 {
+		t.Errorf("%d requests were re-sent as GET", gets)
 	}
 }

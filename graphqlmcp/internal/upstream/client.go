@@ -108,6 +108,9 @@ func (c *Client) Post(ctx context.Context, req Request) (*Response, error) {
 			ReplacedInvalidUTF8: replaced, Dropped: doc.dropped,
 		}, nil
 	}
+	if answer.Status >= 300 && answer.Status < 400 {
+		return nil, redirected(req, answer, c.Redactor)
+	}
 	return nil, notGraphQL(req, answer, body)
 }
 

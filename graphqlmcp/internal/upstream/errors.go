@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"mime"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -189,6 +190,26 @@ func notGraphQL(req Request, answer *httpx.Answer, body []byte) *NotGraphQLError
 			mediaType = "no Content-Type"
 		}
 		e.happened = fmt.Sprintf("it answered HTTP %s with a body that is not a GraphQL response (%s): %s", status, mediaType, what)
+	}
+	return e
+}
+
+// redirected explains a redirect that was not followed because it would
+// turn the POST into a GET without the query: where it points, shown
+// without its query or user info, and that this URL is the one to use.
+func redirected(req Request, answer *httpx.Answer, redactor Redactor) *NotGraphQLError {
+	e := &NotGraphQLError{report: report{Endpoint: httpx.DisplayURL(req.Target.URL)}, Status: answer.Status}
+	status := strings.TrimSpace(fmt.Sprintf("%d %s", answer.Status, http.StatusText(answer.Status)))
+	loc, err := url.Parse(answer.Header.Get("Location"))
+	if err != nil || answer.Header.Get("Location") == "" {
+		e.happened = fmt.Sprintf("it answered HTTP %s, a redirect without a usable Location, not a GraphQL response", status)
+		e.advice = func(Purpose) string { return "Check the URL. The URL is " + source(req.Target) }
+		return e
+	}
+	where := redactor.String(httpx.DisplayURL(req.Target.URL.ResolveReference(loc)))
+	e.happened = fmt.Sprintf("the endpoint redirects (HTTP %s) to %s, and a GraphQL POST is not sent on as a GET without its query", status, where)
+	e.advice = func(Purpose) string {
+		return fmt.Sprintf("Use %s as the endpoint instead; the URL now is %s", where, source(req.Target))
 	}
 	return e
 }

@@ -18,7 +18,7 @@ import (
 )
 
 // NewHTTPClient returns the outbound client graphqlmcp uses. It follows up
-// to 10 redirects, judging each hop as if a caller had named it (Gate), and
+// to 10 redirects that keep the method and body (307, 308), judging each hop as if a caller had named it (Gate), and
 // drops every header but Accept, Content-Type and User-Agent on a hop to
 // another origin, so credentials meant for one endpoint never reach another.
 // It refuses to connect to link-local and cloud metadata addresses, after
@@ -34,6 +34,12 @@ var keptAcrossOrigins = map[string]bool{"Accept": true, "Content-Type": true, "U
 func checkRedirect(req *http.Request, via []*http.Request) error {
 	if len(via) >= 10 {
 		return errors.New("stopped after 10 redirects")
+	}
+	// A 301, 302 or 303 turns the POST into a GET without its body: the
+	// query would be lost, and the answer (a 400, a page) would say nothing
+	// of why. The redirect itself is handed back, to be said as one.
+	if req.Method != via[len(via)-1].Method {
+		return http.ErrUseLastResponse
 	}
 	if state := gateFrom(req.Context()); state != nil {
 		allowed, err := state.judge(req.URL)
