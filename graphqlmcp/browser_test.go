@@ -46,8 +46,10 @@ try {
 // scripts/browser-deps.sh), a page from an origin the server allows
 // (--allow-origin) connects with the official TypeScript client, through
 // CORS preflights and a bearer token, and calls a tool; the same page from
-// another origin is refused. Both origins are names Chromium maps to
-// loopback, so neither is a local origin the server admits anyway.
+// another origin is refused, and so is the page from a local origin
+// (http://localhost:port, as any local dev server or app serves) that
+// --allow-origin does not list. The first two origins are names Chromium
+// maps to loopback, so neither is a local origin to the server.
 func TestBrowser(t *testing.T) {
 	browser, bundle := os.Getenv("MCP_BROWSER"), os.Getenv("MCP_TS_BUNDLE")
 	if browser == "" || bundle == "" {
@@ -65,7 +67,7 @@ func TestBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, port, _ := net.SplitHostPort(pageListener.Addr().String())
-	allowed, refused := "http://app.test:"+port, "http://other.test:"+port
+	allowed, refused, local := "http://app.test:"+port, "http://other.test:"+port, "http://localhost:"+port
 
 	const token = "browser-test-token-0123456789"
 	upstream, _ := testservers.Start(t, testservers.Starwars())
@@ -127,8 +129,10 @@ func TestBrowser(t *testing.T) {
 	if got := visit(allowed); got["ok"] != true || got["origin"] != allowed || !strings.Contains(fmt.Sprint(got["text"]), `"R2-D2"`) {
 		t.Errorf("the page from the allowed origin %s: %v", allowed, got)
 	}
-	if got := visit(refused); got["ok"] != false || got["origin"] != refused || !strings.Contains(fmt.Sprint(got["error"]), "Failed to fetch") {
-		t.Errorf("the page from %s, which the server does not allow: %v, want a failed fetch", refused, got)
+	for _, origin := range []string{refused, local} {
+		if got := visit(origin); got["ok"] != false || got["origin"] != origin || !strings.Contains(fmt.Sprint(got["error"]), "Failed to fetch") {
+			t.Errorf("the page from %s, which the server does not allow: %v, want a failed fetch", origin, got)
+		}
 	}
 	mcptest.Stop(t, cmd)
 }

@@ -68,26 +68,44 @@ func bigSchema(t *testing.T) string {
 // TestTypeScriptSDK: the official TypeScript SDK reads graphqlmcp's
 // graphql://schema of over 1 MiB over Streamable HTTP, answered as one
 // JSON body (not an SSE event), byte for byte what the go-sdk client reads
-// over stdio; and a request over the 4 MiB limit shows it the limit.
+// over stdio, with or without a progress callback (graphqlmcp sends no
+// progress, so asking for it changes nothing: an SSE event of over 1 MiB
+// is more than the Python SDK 2.0 reads); and a request over the 4 MiB
+// limit shows it the limit.
 func TestTypeScriptSDK(t *testing.T) {
 	srv, _ := testservers.Start(t, testservers.Starwars())
 	schemaFile := bigSchema(t)
 	cmd := exec.Command(binary, "--transport", "http", "--listen", "127.0.0.1:0", "-e", srv.URL, "--schema", schemaFile)
 	endpoint := mcptest.StartHTTP(t, cmd)
 
-	read := tsClient(t, endpoint, "read", "graphql://schema")
 	stdio := mcptest.ConnectClient(t, &mcp.CommandTransport{Command: exec.Command(binary, "-e", srv.URL, "--schema", schemaFile)})
 	want, err := stdio.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "graphql://schema"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	sum := sha256.Sum256([]byte(want.Contents[0].Text))
-	if read["bytes"] != float64(len(want.Contents[0].Text)) || read["sha256"] != hex.EncodeToString(sum[:]) || len(want.Contents[0].Text) <= 1<<20 {
-		t.Errorf("the TypeScript SDK read %v bytes (sha256 %v); over stdio the schema is %d bytes (sha256 %x), want the same and over 1 MiB",
-			read["bytes"], read["sha256"], len(want.Contents[0].Text), sum)
+	for _, progress := range [][]string{nil, {"--progress"}} {
+		read := tsClient(t, append([]string{endpoint, "read", "graphql://schema"}, progress...)...)
+		if read["bytes"] != float64(len(want.Contents[0].Text)) || read["sha256"] != hex.EncodeToString(sum[:]) || len(want.Contents[0].Text) <= 1<<20 {
+			t.Errorf("%v: the TypeScript SDK read %v bytes (sha256 %v); over stdio the schema is %d bytes (sha256 %x), want the same and over 1 MiB",
+				progress, read["bytes"], read["sha256"], len(want.Contents[0].Text), sum)
+		}
+		if read["contentType"] != "application/json" {
+			t.Errorf("%v: resources/read was answered as %v, want application/json (one body, not an SSE event)", progress, read["contentType"])
+		}
 	}
-	if read["contentType"] != "application/json" {
-		t.Errorf("resources/read was answered as %v, want application/json (one body, not an SSE event)", read["contentType"])
+	for _, call := range [][]string{
+		{"graphql_introspect", `{}`},
+		// The upstream (Star Wars) is not the schema's: its answer is
+		// an error, which is as much an answer.
+		{"graphql_query", `{"query":"{ item0 { id } }"}`},
+	} {
+		got := tsClient(t, endpoint, "call", call[0], call[1], "--progress")
+		result, _ := got["result"].(map[string]any)
+		if got["contentType"] != "application/json" || got["progress"] != float64(0) || result["content"] == nil {
+			t.Errorf("%s with a progress callback: answered as %v, %v progress notifications, result %.300v; want application/json, none, an answer",
+				call[0], got["contentType"], got["progress"], result)
+		}
 	}
 
 	oversize := tsClient(t, endpoint, "oversize", "graphql_query", "query")

@@ -1,8 +1,15 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
 	"net/http/httptest"
+	"os"
 	"os/exec"
 	"regexp"
 	"strings"
@@ -109,9 +116,22 @@ func TestHTTPCancelStopsWait(t *testing.T) {
 
 // TestHTTPSigtermAnswersWait: SIGTERM during a long wait_for_request over
 // HTTP answers it with a "server shutting down" tool error (not an empty
-// reply) after the short grace, and the process exits cleanly.
+// reply) after the short grace, and the process exits cleanly and within
+// a few seconds even while another client holds a call's body back (it
+// sent part of it and stopped): that call is answered too, with a
+// "server shutting down" error carrying its id.
 func TestHTTPSigtermAnswersWait(t *testing.T) {
 	s := startHTTPServer(t)
+	// The held-back call goes first: the wait's round trips give the
+	// server time to be reading its body when the signal comes.
+	addr := strings.TrimSuffix(strings.TrimPrefix(s.endpoint, "http://"), "/mcp")
+	held, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	fmt.Fprintf(held, "POST /mcp HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"+
+		"Mcp-Protocol-Version: 2025-06-18\r\nContent-Length: 1000\r\n\r\n"+`{"jsonrpc":"2.0","id":"held","method":"tools/call","params":{"name":"list_tokens",`, addr)
 	outcome := startWait(t, s, context.Background())
 	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
@@ -120,6 +140,12 @@ func TestHTTPSigtermAnswersWait(t *testing.T) {
 	if !res.IsError || !strings.Contains(mcptest.Text(res), "server shutting down") || !strings.Contains(mcptest.Text(res), "wait_for_request") {
 		t.Errorf("the call in flight at SIGTERM got: %s", mcptest.Text(res))
 	}
+	held.SetReadDeadline(time.Now().Add(15 * time.Second)) // a safety net
+	if resp, err := http.ReadResponse(bufio.NewReader(held), nil); err != nil {
+		t.Errorf("the held-back call got no answer: %v", err)
+	} else if body, _ := io.ReadAll(resp.Body); !strings.Contains(string(body), `"id":"held"`) || !strings.Contains(string(body), "server shutting down") {
+		t.Errorf("the held-back call got HTTP %d: %s", resp.StatusCode, body)
+	}
 	exited := make(chan error, 1)
 	go func() { exited <- s.cmd.Wait() }()
 	select {
@@ -127,7 +153,24 @@ func TestHTTPSigtermAnswersWait(t *testing.T) {
 		if err != nil {
 			t.Errorf("exit: %v; the log:\n%s", err, s.log.String())
 		}
-	case <-time.After(15 * time.Second):
-		t.Error("the process did not exit after SIGTERM")
+	// A safety net, under the 10 s an http.Server's shutdown may wait.
+	case <-time.After(8 * time.Second):
+		t.Errorf("the process did not exit after SIGTERM; the log:\n%s", s.log.String())
+	}
+}
+
+// TestListenVariableAloneIsStdio: HOOKSVC_LISTEN alone in the environment
+// (a stdio client that inherits it from a shell set up for an HTTP server)
+// leaves hookmcp on stdio: a session piped in is answered there.
+func TestListenVariableAloneIsStdio(t *testing.T) {
+	cmd := exec.Command(binary)
+	cmd.Env = append(os.Environ(), "HOOKSVC_LISTEN=127.0.0.1:0")
+	cmd.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"sh","version":"1"}}}` + "\n" +
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" + `{"jsonrpc":"2.0","id":2,"method":"ping"}` + "\n")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil || !strings.Contains(string(out), `"id":1`) || !strings.Contains(string(out), `{"jsonrpc":"2.0","id":2,"result":{}}`) {
+		t.Errorf("printf <session> | HOOKSVC_LISTEN=127.0.0.1:0 hookmcp: %v; stdout %q; stderr %q", err, out, stderr.String())
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
@@ -83,21 +84,45 @@ func TestTypeScriptSDK(t *testing.T) {
 	})
 
 	t.Run("large body", func(t *testing.T) {
-		body := strings.Repeat("0123456789abcdef", 3<<16) // 3 MiB / 2
-		resp, err := http.Post(created["capture_url"].(string), "text/plain", strings.NewReader(body))
-		if err != nil {
-			t.Fatal(err)
+		capture := func(body string) {
+			t.Helper()
+			resp, err := http.Post(created["capture_url"].(string), "text/plain", strings.NewReader(body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
 		}
-		resp.Body.Close()
-		_, _, result := tsClient(t, s.endpoint, "call", "get_latest_request", `{"token_id":"`+id+`"}`)
+		// A small request first, for wait_for_request to wait after.
+		capture("before")
+		before := mcptest.Structured(t, mcptest.Call(t, context.Background(), session, "get_latest_request", map[string]any{"token_id": id}))["request_id"].(string)
+		body := strings.Repeat("0123456789abcdef", 3<<16) // 3 MiB / 2
+		capture(body)
+		// With a progress callback too: get_latest_request sends no
+		// progress, so its answer is still one JSON body, which the
+		// Python SDK 2.0 (1 MiB per SSE event) reads whatever its size.
+		for _, progress := range [][]string{nil, {"--progress"}} {
+			_, _, result := tsClient(t, append([]string{s.endpoint, "call", "get_latest_request", `{"token_id":"` + id + `"}`}, progress...)...)
+			got := <-result
+			res, _ := got["result"].(map[string]any)
+			structured, _ := res["structuredContent"].(map[string]any)
+			if structured["body"] != body {
+				t.Errorf("%v: get_latest_request over HTTP gave a body of %d bytes, want the %d captured (%.300v)", progress, len(asString(structured["body"])), len(body), got)
+			}
+			if got["contentType"] != "application/json" {
+				t.Errorf("%v: get_latest_request was answered as %v, want application/json (one body, not an SSE event)", progress, got["contentType"])
+			}
+		}
+		// wait_for_request with a progress callback streams its progress,
+		// so its answer is an SSE stream whose last event holds the whole
+		// request: the one case docs/clients.md gives as over 1 MiB per
+		// event for a large body. The TypeScript SDK reads it.
+		_, _, result := tsClient(t, s.endpoint, "call", "wait_for_request", `{"token_id":"`+id+`","after_request_id":"`+before+`","timeout_seconds":60}`, "--progress")
 		got := <-result
 		res, _ := got["result"].(map[string]any)
 		structured, _ := res["structuredContent"].(map[string]any)
-		if structured["body"] != body {
-			t.Errorf("get_latest_request over HTTP gave a body of %d bytes, want the %d captured (%v)", len(asString(structured["body"])), len(body), got)
-		}
-		if got["contentType"] != "application/json" {
-			t.Errorf("get_latest_request was answered as %v, want application/json (one body, not an SSE event)", got["contentType"])
+		if got["contentType"] != "text/event-stream" || got["progress"] == float64(0) || !strings.Contains(fmt.Sprint(structured), body) {
+			t.Errorf("wait_for_request with a progress callback: answered as %v after %v progress notifications, %.300v; want an SSE stream with progress and the %d-byte body",
+				got["contentType"], got["progress"], got, len(body))
 		}
 	})
 }

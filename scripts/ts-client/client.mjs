@@ -3,6 +3,9 @@
 // line on stdout:
 //   node client.mjs URL read URI              -> {bytes, sha256, contentType}
 //   node client.mjs URL call TOOL ARGS_JSON   -> {result, contentType}
+//   (read and call take --progress last: the request then asks for progress
+//   notifications, as a client with a progress callback does, and
+//   progress counts those that came)
 //   node client.mjs URL oversize TOOL ARG     -> {error}: a call whose ARG is 5 MiB
 //   node client.mjs URL cancel TOOL ARGS_JSON -> {error}: the call, asking for
 //     progress, aborted at its first progress notification; the client
@@ -12,7 +15,10 @@ import { createHash } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-const [url, command, ...rest] = process.argv.slice(2);
+const [url, command, ...args] = process.argv.slice(2);
+const rest = args.filter((arg) => arg !== '--progress');
+let progress = 0;
+const options = args.includes('--progress') ? { onprogress: () => progress++ } : undefined;
 const contentTypes = [];
 const transport = new StreamableHTTPClientTransport(new URL(url), {
   // Records how the server answered each POST (JSON or an SSE stream).
@@ -29,17 +35,22 @@ const message = (error) => (error instanceof Error ? error.message : String(erro
 
 switch (command) {
   case 'read': {
-    const result = await client.readResource({ uri: rest[0] });
+    const result = await client.readResource({ uri: rest[0] }, options);
     const text = result.contents[0].text;
     print({
       bytes: Buffer.byteLength(text),
       sha256: createHash('sha256').update(text).digest('hex'),
       contentType: contentTypes.at(-1),
+      progress,
     });
     break;
   }
   case 'call':
-    print({ result: await client.callTool({ name: rest[0], arguments: JSON.parse(rest[1]) }), contentType: contentTypes.at(-1) });
+    print({
+      result: await client.callTool({ name: rest[0], arguments: JSON.parse(rest[1]) }, undefined, options),
+      contentType: contentTypes.at(-1),
+      progress,
+    });
     break;
   case 'oversize':
     try {
