@@ -56,28 +56,30 @@ func (f *EnvOnlyFlag) IsVisible() bool          { return false }
 // left alone as an argument and "--api-key" alone is refused the same way.
 func (f *EnvOnlyFlag) IsBoolFlag() bool { return true }
 
-func (f *EnvOnlyFlag) refusal(spec Spec) string {
-	return fmt.Sprintf("--%s is not a flag: %s reads %s from the environment variable %s only, because a flag's value shows in process listings. "+
-		"Set %s in %s's environment instead (the env of its entry in your MCP client's configuration), and remove --%s",
-		f.Name, spec.Name, f.What, f.EnvVar, f.EnvVar, spec.Name, f.Name)
+// refusal says that typed, the name the command line used (the flag's or
+// an alias), is not a flag: the user is told of what they wrote.
+func (f *EnvOnlyFlag) refusal(spec Spec, typed string) string {
+	return fmt.Sprintf("%s is not a flag: %s reads %s from the environment variable %s only, because a flag's value shows in process listings. "+
+		"Set %s in %s's environment instead (the env of its entry in your MCP client's configuration), and remove %s",
+		dashed(typed), spec.Name, f.What, f.EnvVar, f.EnvVar, spec.Name, dashed(typed))
 }
 
 // envOnlyRefused finds the EnvOnlyFlag that msg, a command-line error,
-// refuses.
-func envOnlyRefused(flags []cli.Flag, msg string) *EnvOnlyFlag {
+// refuses, and the name it was given by.
+func envOnlyRefused(flags []cli.Flag, msg string) (*EnvOnlyFlag, string) {
 	if !strings.HasPrefix(msg, "invalid value ") || !strings.HasSuffix(msg, ": "+errEnvOnly.Error()) {
-		return nil
+		return nil, ""
 	}
 	for _, f := range flags {
 		if envOnly, ok := f.(*EnvOnlyFlag); ok {
 			for _, name := range envOnly.Names() {
 				if strings.HasSuffix(msg, " for flag -"+name+": "+errEnvOnly.Error()) || strings.HasSuffix(msg, " for flag --"+name+": "+errEnvOnly.Error()) {
-					return envOnly
+					return envOnly, name
 				}
 			}
 		}
 	}
-	return nil
+	return nil, ""
 }
 
 // flagErrorTexts are the errors urfave/cli and the flag package return for a
@@ -109,8 +111,8 @@ func describeError(spec Spec, flags []cli.Flag, err error) (string, bool) {
 	msg := err.Error()
 	// First: the value of an env-only flag is a secret, and the error
 	// urfave/cli made holds it.
-	if envOnly := envOnlyRefused(flags, msg); envOnly != nil {
-		return envOnly.refusal(spec), true
+	if envOnly, typed := envOnlyRefused(flags, msg); envOnly != nil {
+		return envOnly.refusal(spec, typed), true
 	}
 	texts := compileFlagErrorTexts()
 	if m := texts.unknownFlag.FindStringSubmatch(msg); m != nil {

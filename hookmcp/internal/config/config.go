@@ -71,7 +71,7 @@ func Flags() []cli.Flag {
 			Sources: cli.EnvVars("HOOKSVC_RESOURCE_MAX_BYTES"),
 		},
 		// Not a flag: refused with the variable to set instead.
-		&app.EnvOnlyFlag{Name: "api-key", Aliases: []string{"apikey", "key"}, EnvVar: APIKeyVariable, What: "the API key"},
+		&app.EnvOnlyFlag{Name: "api-key", Aliases: []string{"apikey", "api_key", "key"}, EnvVar: APIKeyVariable, What: "the API key"},
 	}
 }
 
