@@ -353,20 +353,36 @@ func (cl *Client) explainStatus(c Call, resp *httpx.Answer, retries int, redacto
 	return errors.New(text)
 }
 
-// apiError reports whether resp carries the API's own error envelope,
-// {"success":false,"error":{"message":...}}: a 404 without it comes from a
-// server that is not the API, and says nothing of the token.
+// apiError reports whether resp carries an error body the API sends: its
+// envelope, {"success":false,"error":{"message":...}}, or the framework's
+// own {"message":...} (with debug members at most). A 404 without one comes
+// from a server that is not the API, and says nothing of the token.
 func apiError(resp *httpx.Answer) bool {
+	var members map[string]json.RawMessage
+	if json.Unmarshal(resp.Body, &members) != nil {
+		return false
+	}
 	var envelope struct {
 		Success *bool `json:"success"`
 		Error   *struct {
 			Message *string `json:"message"`
 		} `json:"error"`
+		Message *string `json:"message"`
 	}
-	if json.Unmarshal(resp.Body, &envelope) != nil {
+	if json.Unmarshal(resp.Body, &envelope) != nil || envelope.Success != nil && *envelope.Success {
 		return false
 	}
-	return envelope.Error != nil && envelope.Error.Message != nil && (envelope.Success == nil || !*envelope.Success)
+	if envelope.Error != nil && envelope.Error.Message != nil {
+		return true
+	}
+	for name := range members {
+		switch name {
+		case "message", "success", "exception", "file", "line", "trace":
+		default:
+			return false
+		}
+	}
+	return envelope.Message != nil
 }
 
 // location is where a redirect points, resolved against the address the

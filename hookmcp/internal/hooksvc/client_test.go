@@ -122,3 +122,23 @@ func TestDecodePageLoosely(t *testing.T) {
 		t.Error("HTML decoded as a page")
 	}
 }
+
+// TestAPIError: the API's own 404 is told from another server's by its
+// body: the error envelope, or the framework's {"message":…}; anything else
+// (plain text, a page, another service's JSON) is not the API's.
+func TestAPIError(t *testing.T) {
+	for body, want := range map[string]bool{
+		`{"success":false,"error":{"message":"Token not found.","id":null}}`:               true,
+		`{"message":"No query results for model [App\\Token]."}`:                           true,
+		`{"message":"Not Found.","exception":"NotFoundHttpException","file":"x","line":1}`: true,
+		`{"detail":"Not Found"}`: false,
+		`{"timestamp":"2026-01-01","status":404,"error":"Not Found","path":"/token/x"}`: false,
+		`{"ok":true,"message":"hi"}`:      false,
+		`404 page not found`:              false,
+		`<html><title>404</title></html>`: false,
+	} {
+		if got := apiError(&httpx.Answer{Status: 404, Body: []byte(body)}); got != want {
+			t.Errorf("apiError(%s) = %v, want %v", body, got, want)
+		}
+	}
+}

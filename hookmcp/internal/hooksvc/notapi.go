@@ -122,8 +122,11 @@ func pageProblem(body []byte) string {
 // which setting to check. Nothing was read from it, and nothing reported
 // done on its word.
 func (cl *Client) foreignSuccess(c Call, resp *httpx.Answer, what string) error {
-	text := fmt.Sprintf("%s failed: %s answered HTTP %d with %s: %s. ", c.doing(), httpx.DisplayURL(cl.BaseURL), resp.Status, what,
-		describeBody(resp, cl.redactor(c)))
+	text := fmt.Sprintf("%s failed: %s answered HTTP %d with %s", c.doing(), httpx.DisplayURL(cl.BaseURL), resp.Status, what)
+	if len(bytes.TrimSpace(resp.Body)) > 0 {
+		text += ": " + describeBody(resp, cl.redactor(c))
+	}
+	text += ". "
 	if c.expect == expectDone {
 		text += "Nothing confirms that anything was deleted. "
 	}

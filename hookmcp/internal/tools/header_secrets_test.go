@@ -8,8 +8,9 @@ import (
 )
 
 // TestTestRequestNamesNeverShowASecret: send_test_request refuses a header
-// whose name is a whole header line, or a header or query parameter whose
-// name is the API key, without showing the name: it holds the secret.
+// whose name is a whole header line, a query parameter whose name is too
+// long, or a header or query parameter whose name is the API key, without
+// showing the name: it may hold a secret.
 func TestTestRequestNamesNeverShowASecret(t *testing.T) {
 	h := connect(t, config.Config{APIKey: envKey})
 	id := h.createToken(t, nil)
@@ -24,6 +25,8 @@ func TestTestRequestNamesNeverShowASecret(t *testing.T) {
 			"header <a 13-character name, not shown: it may hold a secret>: a value is one line", "SECRETV20"},
 		{map[string]any{"headers": map[string]any{envKey: "x"}}, "the name of a header holds the API key", envKey},
 		{map[string]any{"query": map[string]any{envKey: "1"}}, "the name of a query parameter holds the API key", envKey},
+		{map[string]any{"query": map[string]any{"token=SECRETV20" + strings.Repeat("x", maxTestValueBytes): "1"}},
+			"query parameter <a 8015-character name, not shown: it may hold a secret>: a name must not be empty", "SECRETV20"},
 	} {
 		h.fake.Reset()
 		tt.args["token_id"] = id

@@ -166,7 +166,7 @@ func (a SendTestRequestArgs) capture(secrets redact.Redactor) (hooksvc.Capture, 
 	}
 	for name, value := range a.Query {
 		if name == "" || len(name)+len(value) > maxTestValueBytes {
-			return hooksvc.Capture{}, fmt.Errorf("query parameter %q: a name must not be empty, and a name and value together are at most %d bytes", truncate(name, 100), maxTestValueBytes)
+			return hooksvc.Capture{}, fmt.Errorf("query parameter %s: a name must not be empty, and a name and value together are at most %d bytes", httpx.HeaderName(name), maxTestValueBytes)
 		}
 		c.Query.Set(name, value)
 	}
