@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -68,6 +69,10 @@ type Client struct {
 	// captureToken is the token whose capture URL HOOKSVC_API_URL turned
 	// out to be: once seen, no call sends the key there again.
 	captured atomic.Pointer[captured]
+	// probeMu guards probed: whether a base URL with a path has been
+	// checked, without the key, for a capture URL (checkBeforeKey).
+	probeMu sync.Mutex
+	probed  bool
 	// Sleep waits between retries; a timer honouring ctx when nil. Tests
 	// replace it to record the waits instead of spending them.
 	Sleep func(ctx context.Context, d time.Duration) error
@@ -129,6 +134,9 @@ func (cl *Client) Do(ctx context.Context, c Call) (*httpx.Answer, error) {
 	if seen := cl.captured.Load(); seen != nil && c.expect != expectRaw {
 		return nil, cl.knownCaptureURLError(c, *seen)
 	}
+	if err := cl.checkBeforeKey(ctx, c, redactor); err != nil {
+		return nil, err
+	}
 	for attempt := 0; ; attempt++ {
 		resp, err := cl.once(ctx, c, redactor)
 		var tooLarge *httpx.TooLargeError
@@ -164,6 +172,39 @@ func (cl *Client) Do(ctx context.Context, c Call) (*httpx.Answer, error) {
 				httpx.AsFailure(httpx.Explain(ctx, err)))
 		}
 	}
+}
+
+// probeToken is the token a check without the key asks for: one that no
+// service holds.
+const probeToken = "00000000-0000-4000-8000-000000000000"
+
+// checkBeforeKey makes sure, once, that a base URL with a path is not a
+// capture URL by its alias (https://webhook.site/my-hook), which the start-up
+// check cannot tell by a UUID, before a key is sent there: a request without
+// the key goes first, and the capture mark (X-Token-Id) on its answer stops
+// this call and every later one. A base URL without a path is never a
+// capture URL, and costs no check.
+func (cl *Client) checkBeforeKey(ctx context.Context, c Call, redactor redact.Redactor) error {
+	if c.Key == "" || strings.Trim(cl.BaseURL.Path, "/") == "" {
+		return nil
+	}
+	cl.probeMu.Lock()
+	defer cl.probeMu.Unlock()
+	if !cl.probed {
+		// A failure leaves the check for the next call; this one goes on
+		// and meets the same failure, said as its own.
+		resp, err := cl.once(ctx, Call{Method: http.MethodGet, Path: tokenPath(probeToken)}, redactor)
+		if err == nil {
+			cl.probed = true
+			if token := resp.Header.Get("X-Token-Id"); token != "" {
+				cl.captured.CompareAndSwap(nil, &captured{token: token, check: true})
+			}
+		}
+	}
+	if seen := cl.captured.Load(); seen != nil {
+		return cl.knownCaptureURLError(c, *seen)
+	}
+	return nil
 }
 
 // unreachable explains a call that got no answer from where: which setting

@@ -166,19 +166,25 @@ func (cl *Client) captureURLError(c Call, resp *httpx.Answer, token string) erro
 	return fmt.Errorf("%s", text)
 }
 
-// captured is what the client learnt when a call was captured: the base URL
-// is the capture URL of token, and whether a key went there.
+// captured is what the client learnt when a request was captured: the base
+// URL is the capture URL of token, whether a key went there, and how it was
+// found.
 type captured struct {
 	token   string
 	keySent bool
+	check   bool // the capture was of checkBeforeKey's request
 }
 
 // knownCaptureURLError refuses a call once HOOKSVC_API_URL has shown itself
 // a capture URL: sending it would hand the key to the capture URL again.
 func (cl *Client) knownCaptureURLError(c Call, seen captured) error {
-	text := fmt.Sprintf("%s failed: nothing was sent: HOOKSVC_API_URL (%s) is a capture URL of token %s, not the capture API (an earlier call was captured there). "+
+	how := "an earlier call was captured there"
+	if seen.check {
+		how = "a request sent there without the key, to check, was captured"
+	}
+	text := fmt.Sprintf("%s failed: nothing was sent: HOOKSVC_API_URL (%s) is a capture URL of token %s, not the capture API (%s). "+
 		"Set HOOKSVC_API_URL to the service's base URL, %s, when starting hookmcp (and HOOKSVC_TOKEN_ID=%s to make that token the default)",
-		c.doing(), httpx.DisplayURL(cl.BaseURL), seen.token, BaseOfCaptureURL(cl.BaseURL, seen.token), seen.token)
+		c.doing(), httpx.DisplayURL(cl.BaseURL), seen.token, how, BaseOfCaptureURL(cl.BaseURL, seen.token), seen.token)
 	if seen.keySent {
 		text += ". The API key was sent with that earlier call, and whoever has the capture URL can read it there: " +
 			"delete the token's requests once hookmcp uses the right URL, or change the key"

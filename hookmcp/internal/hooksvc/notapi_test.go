@@ -39,10 +39,14 @@ func TestNotTheAPI(t *testing.T) {
 		"Check that HOOKSVC_API_URL (--api-url) is the API's base URL") {
 		t.Errorf("plain text: %v", err)
 	}
-	err = client(srv.URL+"/"+token).DeleteToken(ctx, "env-key-0123456789", token)
+	err = client(srv.URL+"/"+token).DeleteToken(ctx, "", token)
 	if err == nil || !strings.Contains(err.Error(), "is a capture URL, not the capture API: the request was captured by token "+token) ||
 		!strings.Contains(err.Error(), "base URL, "+srv.URL+", when starting hookmcp") {
 		t.Errorf("a delete sent to a capture URL: %v", err)
+	}
+	err = client(srv.URL+"/"+token).DeleteToken(ctx, "env-key-0123456789", token)
+	if err == nil || !strings.Contains(err.Error(), "nothing was sent: HOOKSVC_API_URL ("+srv.URL+"/"+token+") is a capture URL of token "+token) {
+		t.Errorf("a delete with a key, to a capture URL: %v", err)
 	}
 	body, err := client(srv.URL).RawBody(ctx, "", token, token)
 	if err != nil || string(body) != "hello " {

@@ -195,16 +195,16 @@ func TestAPIURLIsAWebPage(t *testing.T) {
 
 // TestAPIURLIsACaptureURL: HOOKSVC_API_URL set to a token's capture URL
 // sends the API's requests there, where they are captured and answered with
-// the token's default response: the first call says so and names the base
-// URL to use; later calls send nothing (the key went there once already),
-// and a delete is not reported done.
+// the token's default response. With a key set, a request without it goes
+// first and is captured: no call sends anything more, and the key never
+// goes there. Without a key, the first call is captured and says so, and
+// later calls send nothing. Every call names the base URL to use, and no
+// delete is reported done.
 func TestAPIURLIsACaptureURL(t *testing.T) {
 	h := connect(t, config.Config{})
 	capture := h.createToken(t, nil)
 	other := h.createToken(t, nil)
-	wrong := h.reconnect(t, config.Config{APIURL: mustParse(t, h.url+"/"+capture), APIKey: envKey})
-	h.fake.Reset()
-	for i, call := range []struct {
+	calls := []struct {
 		tool, doing string
 		args        map[string]any
 	}{
@@ -212,24 +212,40 @@ func TestAPIURLIsACaptureURL(t *testing.T) {
 		{"get_token", "Reading token " + other, map[string]any{"token_id": other}},
 		{"delete_token", "Deleting token " + other, map[string]any{"token_id": other}},
 		{"list_requests", "Listing the requests of token " + other, map[string]any{"token_id": other}},
-	} {
-		text := wrong.failure(t, call.tool, call.args)
+	}
+	nothingSent := func(doing, how string) string {
+		return doing + " failed: nothing was sent: HOOKSVC_API_URL (" + h.url + "/" + capture + ") is a capture URL of token " + capture +
+			", not the capture API (" + how + "). Set HOOKSVC_API_URL to the service's base URL, " + h.url + ", when starting hookmcp"
+	}
+
+	keyed := h.reconnect(t, config.Config{APIURL: mustParse(t, h.url+"/"+capture), APIKey: envKey})
+	h.fake.Reset()
+	for _, call := range calls {
+		text := keyed.failure(t, call.tool, call.args)
+		contains(t, text, nothingSent(call.doing, "a request sent there without the key, to check, was captured"))
+		if strings.Contains(text, envKey) || strings.Contains(text, "The API key was sent") {
+			t.Errorf("%s: %s", call.tool, text)
+		}
+	}
+	received := h.fake.Received()
+	if len(received) != 1 || received[0].Header.Get("Api-Key") != "" {
+		t.Errorf("the capture URL received %v, want one request without the key", received)
+	}
+
+	keyless := h.reconnect(t, config.Config{APIURL: mustParse(t, h.url+"/"+capture)})
+	h.fake.Reset()
+	for i, call := range calls {
+		text := keyless.failure(t, call.tool, call.args)
 		if i == 0 {
 			contains(t, text, call.doing+" failed: HOOKSVC_API_URL ("+h.url+"/"+capture+") is a capture URL, not the capture API: "+
 				"the request was captured by token "+capture+" and answered with its default response (HTTP 200, text/html) instead of the API's JSON. "+
-				"Set HOOKSVC_API_URL to the service's base URL, "+h.url+", when starting hookmcp (and HOOKSVC_TOKEN_ID="+capture+" to make that token the default)",
-				"The API key was sent with that request")
+				"Set HOOKSVC_API_URL to the service's base URL, "+h.url+", when starting hookmcp (and HOOKSVC_TOKEN_ID="+capture+" to make that token the default)")
 		} else {
-			contains(t, text, call.doing+" failed: nothing was sent: HOOKSVC_API_URL ("+h.url+"/"+capture+") is a capture URL of token "+capture+
-				", not the capture API (an earlier call was captured there). Set HOOKSVC_API_URL to the service's base URL, "+h.url+", when starting hookmcp",
-				"The API key was sent with that earlier call")
-		}
-		if strings.Contains(text, envKey) {
-			t.Errorf("%s: the key shows: %s", call.tool, text)
+			contains(t, text, nothingSent(call.doing, "an earlier call was captured there"))
 		}
 	}
 	if got := len(h.fake.Received()); got != 1 {
-		t.Errorf("the capture URL received %d requests, want 1 (the key must go there at most once)", got)
+		t.Errorf("the capture URL received %d requests, want 1", got)
 	}
 	h.ok(t, "get_token", map[string]any{"token_id": other}) // the delete did not happen
 }

@@ -98,8 +98,8 @@ func text(res *mcp.CallToolResult) string {
 
 // TestJSONCaptureURLIsNotTheAPI: an alias-form capture URL (which the
 // start-up check cannot tell by a UUID) whose token answers JSON marks its
-// answer with X-Token-Id: no call takes it for the API, and the key goes
-// there once at most.
+// answer with X-Token-Id: no call takes it for the API, and the key never
+// goes there (a request without it is sent first, and is captured).
 func TestJSONCaptureURLIsNotTheAPI(t *testing.T) {
 	capture := newStranger(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("X-Token-Id", someRequest)
@@ -108,17 +108,24 @@ func TestJSONCaptureURLIsNotTheAPI(t *testing.T) {
 	})
 	h := connect(t, config.Config{})
 	wrong := h.reconnect(t, config.Config{APIURL: mustParse(t, capture.URL+"/my-alias"), APIKey: envKey})
-	texts := failAll(t, wrong)
-	contains(t, texts["get_token"], "HOOKSVC_API_URL ("+capture.URL+"/my-alias) is a capture URL, not the capture API: the request was captured by token "+someRequest,
-		"Set HOOKSVC_API_URL to the service's base URL, "+capture.URL+", when starting hookmcp", "The API key was sent with that request")
-	for tool, text := range texts {
-		contains(t, text, "is a capture URL")
-		if strings.Contains(text, "has not captured") || strings.Contains(text, "deleted") && !strings.Contains(text, "delete the token's requests") {
+	for tool, text := range failAll(t, wrong) {
+		contains(t, text, "nothing was sent: HOOKSVC_API_URL ("+capture.URL+"/my-alias) is a capture URL of token "+someRequest,
+			"Set HOOKSVC_API_URL to the service's base URL, "+capture.URL+", when starting hookmcp")
+		if strings.Contains(text, "has not captured") || strings.Contains(text, "deleted") {
 			t.Errorf("%s: %s", tool, text)
 		}
 	}
-	if got := capture.keysReceived(); got != 1 {
-		t.Errorf("the capture URL received the key %d times, want once", got)
+	if got := capture.keysReceived(); got != 0 {
+		t.Errorf("the capture URL received the key %d times, want never", got)
+	}
+	// Without a key nothing is checked first: the first call is captured,
+	// and says so.
+	keyless := h.reconnect(t, config.Config{APIURL: mustParse(t, capture.URL+"/my-alias")})
+	for tool, text := range failAll(t, keyless) {
+		contains(t, text, "is a capture URL", capture.URL+", when starting hookmcp")
+		if strings.Contains(text, "has not captured") || strings.Contains(text, "deleted") {
+			t.Errorf("%s: %s", tool, text)
+		}
 	}
 }
 
