@@ -163,7 +163,10 @@ func TestHTTPSigtermAnswersWait(t *testing.T) {
 // (a stdio client that inherits it from a shell set up for an HTTP server)
 // leaves hookmcp on stdio: a session piped in is answered there.
 func TestListenVariableAloneIsStdio(t *testing.T) {
-	cmd := exec.Command(binary)
+	// A safety net: a server that listens instead never ends.
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary)
 	cmd.Env = append(os.Environ(), "HOOKSVC_LISTEN=127.0.0.1:0")
 	cmd.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"sh","version":"1"}}}` + "\n" +
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" + `{"jsonrpc":"2.0","id":2,"method":"ping"}` + "\n")

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestListenFlag: a --listen without its port says the port is missing (not
@@ -85,7 +86,10 @@ func TestListenVariableAloneIsStdio(t *testing.T) {
 	t.Setenv("TESTMCP_LISTEN", "127.0.0.1:0")
 	var stdout, stderr strings.Builder
 	in := initialize + "\n" + `{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" + `{"jsonrpc":"2.0","id":2,"method":"ping"}` + "\n"
-	code := Run(context.Background(), testSpec(), []string{"testmcp"}, Streams{Stdin: strings.NewReader(in), Stdout: &stdout, Stderr: &stderr})
+	// A safety net: a server that listens instead ends only with it.
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	code := Run(ctx, testSpec(), []string{"testmcp"}, Streams{Stdin: strings.NewReader(in), Stdout: &stdout, Stderr: &stderr})
 	if code != exitOK || !strings.Contains(stdout.String(), `"id":1`) || !strings.Contains(stdout.String(), `{"jsonrpc":"2.0","id":2,"result":{}}`) ||
 		strings.Contains(stderr.String(), "Streamable HTTP") {
 		t.Errorf("exit %d; stdout %q; stderr %q; want both answers over stdio", code, stdout.String(), stderr.String())
