@@ -110,6 +110,7 @@ func TestDocErrors(t *testing.T) {
 	}
 	session := start(t, "HOOKSVC_API_URL="+api.URL, "HOOKSVC_API_KEY="+apiKey)
 	keyless := start(t, "HOOKSVC_API_URL="+api.URL)
+	refused := start(t, "HOOKSVC_API_URL="+api.URL, "HOOKSVC_API_KEY=a-key-the-api-refuses")
 	call := func(s *mcp.ClientSession, tool string, args map[string]any) func(*testing.T) string {
 		return func(t *testing.T) string {
 			res, err := s.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
@@ -150,7 +151,8 @@ func TestDocErrors(t *testing.T) {
 		"unknown argument, wrong JSON type": texts(call(session, "get_token", map[string]any{"token": token}),
 			call(session, "update_token", map[string]any{"token_id": token, "cors": "yes"})),
 		"401, 403, or any 3xx": texts(call(session, "get_token", map[string]any{"token_id": token, "api_key": "another-key-0123"}),
-			call(keyless, "get_token", map[string]any{"token_id": token})),
+			call(keyless, "get_token", map[string]any{"token_id": token}),
+			call(refused, "get_token", map[string]any{"token_id": token})),
 		"404, 410":            texts(call(session, "get_token", map[string]any{"token_id": unknown})),
 		"404 for one request": texts(call(session, "get_request", map[string]any{"token_id": token, "request_id": unknown})),
 		"404 to `POST /token` (the base URL is not the API)": texts(on(answer(http.StatusNotFound, "", "", "not here"), "create_token", map[string]any{})),
