@@ -21,10 +21,14 @@ let progress = 0;
 const options = args.includes('--progress') ? { onprogress: () => progress++ } : undefined;
 const contentTypes = [];
 const transport = new StreamableHTTPClientTransport(new URL(url), {
-  // Records how the server answered each POST (JSON or an SSE stream).
+  // Records how the server answered each call's POST (JSON or an SSE
+  // stream): not the standalone GET stream's refusal, which may come in
+  // at any time, nor a notification's empty 202.
   fetch: async (input, init) => {
     const response = await fetch(input, init);
-    contentTypes.push(response.headers.get('content-type'));
+    if (init?.method === 'POST' && response.status !== 202) {
+      contentTypes.push(response.headers.get('content-type'));
+    }
     return response;
   },
 });
