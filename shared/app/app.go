@@ -141,8 +141,8 @@ func sharedFlags(envPrefix string) []cli.Flag {
 		&cli.StringFlag{
 			Name:  "listen",
 			Value: "127.0.0.1:8080",
-			Usage: "address to serve Streamable HTTP on, host:port; on the command line it implies --transport http, " +
-				"while its variable alone does not (over stdio it is ignored)",
+			Usage: "address to serve Streamable HTTP on, host:port. On the command line it implies --transport http; " +
+				"set only as " + envPrefix + "_LISTEN it applies with --transport http and is ignored over stdio",
 			// Its own source: see transportFrom.
 			Sources: cli.NewValueSourceChain(&listenVariable{key: envPrefix + "_LISTEN"}),
 		},
