@@ -159,9 +159,6 @@ type rpcPeek struct {
 	ID     json.RawMessage `json:"id"`
 	Method string          `json:"method"`
 	Params struct {
-		Meta struct {
-			ProgressToken json.RawMessage `json:"progressToken"`
-		} `json:"_meta"`
 		RequestID json.RawMessage `json:"requestId"` // of notifications/cancelled
 	} `json:"params"`
 }
@@ -230,7 +227,7 @@ func (h *mcpHTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // readBody reads the request body, at most maxBody bytes within
-// maxBodyReadTime, and cut short when the shutdown grace ends. When it
+// maxBodyTime, and cut short when the shutdown grace ends. When it
 // cannot, it answers the request and reports false.
 func (h *mcpHTTP) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 	rc := http.NewResponseController(w)
