@@ -182,6 +182,15 @@ func TestHTTPCancelledNotification(t *testing.T) {
 	if answer := <-answers; !strings.Contains(answer, `"id":7`) || !strings.Contains(answer, "cancelled") {
 		t.Errorf("the cancelled call's answer: %s", answer)
 	}
+	// A cancellation a web page could send without a CORS preflight (not
+	// JSON, which the SDK refuses) stops nothing: client-b's call runs on
+	// (checked below).
+	resp, err := rpcPost(context.Background(), url, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}`,
+		map[string]string{"User-Agent": "client-b", "Content-Type": "text/plain"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
 
 	// client-b's call runs on; a second call of client-b with the same id
 	// makes its cancellation ambiguous, so nothing is stopped.
