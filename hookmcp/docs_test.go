@@ -150,7 +150,7 @@ func TestDocErrors(t *testing.T) {
 		"a date in another format":                texts(call(session, "list_requests", map[string]any{"token_id": token, "date_from": "2026-11-21T14:30"})),
 		"unknown argument, wrong JSON type": texts(call(session, "get_token", map[string]any{"token": token}),
 			call(session, "update_token", map[string]any{"token_id": token, "cors": "yes"})),
-		"401, 403, or any 3xx": texts(call(session, "get_token", map[string]any{"token_id": token, "api_key": "another-key-0123"}),
+		"401, 403, or a redirect to the login page": texts(call(session, "get_token", map[string]any{"token_id": token, "api_key": "another-key-0123"}),
 			call(keyless, "get_token", map[string]any{"token_id": token}),
 			call(refused, "get_token", map[string]any{"token_id": token})),
 		"404, 410":            texts(call(session, "get_token", map[string]any{"token_id": unknown})),
