@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"regexp"
@@ -221,4 +222,17 @@ func CheckSurvivesMalformedLines(t *testing.T, binary string, args ...string) {
 			t.Fatalf("after line %d the ping got %v", i, msg)
 		}
 	}
+}
+
+// ClosedPort returns a loopback address nothing listens on: a port a
+// listener of this test just released, for a refused connection.
+func ClosedPort(t testing.TB) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	return addr
 }

@@ -2,7 +2,6 @@ package tools
 
 import (
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -15,19 +14,6 @@ import (
 
 // startupSecret is a startup header value: no error may show it.
 const startupSecret = "Bearer ghp_startupSecret0123456789"
-
-// closedPort is a loopback address nothing listens on: one a listener of
-// this test just released.
-func closedPort(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	return addr
-}
 
 // TestUnreachableEndpointErrors: an endpoint that cannot be reached, or
 // answers something that is not a GraphQL API, is a tool error that says what
@@ -54,7 +40,7 @@ func TestUnreachableEndpointErrors(t *testing.T) {
 	}))
 	t.Cleanup(api.Close)
 	t.Cleanup(func() { close(release) }) // before Close, which waits for the handlers
-	refused := "http://" + closedPort(t) + "/graphql"
+	refused := "http://" + mcptest.ClosedPort(t) + "/graphql"
 
 	tests := []struct {
 		name     string
@@ -142,7 +128,7 @@ func TestUnreachableEndpointErrors(t *testing.T) {
 // TestHeaderNameNeverShowsASecret: a per-call header whose name is a whole
 // header line is refused without showing the name, which holds the token.
 func TestHeaderNameNeverShowsASecret(t *testing.T) {
-	h := connect(t, testConfig(t, "http://"+closedPort(t)+"/graphql"), nil)
+	h := connect(t, testConfig(t, "http://"+mcptest.ClosedPort(t)+"/graphql"), nil)
 	res := h.call(t, "graphql_query", map[string]any{"query": "{ a }", "headers": map[string]any{"Authorization: Bearer SECRETV20": ""}})
 	text := mcptest.Text(res)
 	if !res.IsError || !strings.Contains(text, "is not a valid HTTP header name: it holds a colon at character 14") ||

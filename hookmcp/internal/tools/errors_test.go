@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -137,24 +136,11 @@ func TestWrongAPIURL(t *testing.T) {
 		"nothing is served there, so "+h.url+"/not-the-api is not the capture API's base URL. Check the path of HOOKSVC_API_URL (--api-url)")
 }
 
-// closedPort is a loopback address nothing listens on: one a listener of
-// this test just released.
-func closedPort(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	return addr
-}
-
 // TestUnreachableAPI: a refused connection says what was being done, that
 // nothing listens there, and which setting holds the URL.
 func TestUnreachableAPI(t *testing.T) {
 	h := connect(t, config.Config{})
-	addr := closedPort(t)
+	addr := mcptest.ClosedPort(t)
 	h2 := h.reconnect(t, config.Config{APIURL: mustParse(t, "http://"+addr)})
 	contains(t, h2.failure(t, "create_token", nil), "Creating a token failed: could not reach the capture API at http://"+addr+
 		": the connection to "+addr+" was refused: no server is listening there. Check the URL's host and port, and that the server is running. "+
