@@ -15,38 +15,27 @@ import (
 	"github.com/mcpforge/servers/shared/mcptest"
 )
 
-// exitBound is how soon after its input ends or a SIGTERM the server must
-// have answered every call and exited: a grace of 2 s for calls to finish,
-// and room on a busy machine. The call in flight would wait 30 s here.
-const exitBound = 8 * time.Second
-
 // TestShutdownAnswersHangingCall: a graphql_query whose endpoint hangs (the
 // schema's introspection never answers) when the input ends, or when a
 // SIGTERM comes, gets a tool error saying the server is shutting down, and
 // the process exits cleanly and promptly.
 func TestShutdownAnswersHangingCall(t *testing.T) {
-	for _, tt := range []struct {
-		name, reason string
-		stop         func(*mcptest.RawStdio) error
-	}{
-		{"end of input", "(its input ended)", func(s *mcptest.RawStdio) error { return s.CloseInput() }},
-		{"SIGTERM", "(the server was stopped", func(s *mcptest.RawStdio) error { return s.Cmd.Process.Signal(syscall.SIGTERM) }},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
+	for _, tt := range mcptest.Endings() {
+		t.Run(tt.Name, func(t *testing.T) {
 			url, arrived := hangingEndpoint(t)
 			s := startHanging(t, exec.Command(binary, "--endpoint", url), arrived)
-			if err := tt.stop(s); err != nil {
+			if err := tt.Do(s); err != nil {
 				t.Fatal(err)
 			}
 			start := time.Now()
 			text, isErr := mcptest.ToolError(s.Answer(t, 2))
-			if !isErr || !strings.HasPrefix(text, "server shutting down "+tt.reason) || !strings.Contains(text, "graphql_query") {
-				t.Errorf("the call in flight got %q (tool error %v), want a tool error saying the server is shutting down %s", text, isErr, tt.reason)
+			if !isErr || !strings.HasPrefix(text, "server shutting down "+tt.Reason) || !strings.Contains(text, "graphql_query") {
+				t.Errorf("the call in flight got %q (tool error %v), want a tool error saying the server is shutting down %s", text, isErr, tt.Reason)
 			}
-			if err := s.Exit(t, exitBound); err != nil {
+			if err := s.Exit(t, mcptest.ExitBound); err != nil {
 				t.Errorf("exit: %v", err)
 			}
-			t.Logf("answered and exited %s after the %s", time.Since(start).Round(time.Millisecond), tt.name)
+			t.Logf("answered and exited %s after the %s", time.Since(start).Round(time.Millisecond), tt.Name)
 		})
 	}
 }
@@ -74,7 +63,7 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	var exit *exec.ExitError
-	if err := s.Exit(t, exitBound); !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGTERM {
+	if err := s.Exit(t, mcptest.ExitBound); !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGTERM {
 		t.Errorf("exit after a second SIGTERM: %v, want death by that signal", err)
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -15,24 +14,13 @@ import (
 	"github.com/mcpforge/servers/shared/mcptest"
 )
 
-// exitBound is how soon after its input ends or a SIGTERM the server must
-// have answered every call and exited: a grace of 2 s for calls to finish,
-// and room on a busy machine. Calls in flight wait for up to a minute here.
-const exitBound = 8 * time.Second
-
 // TestShutdownAnswersWaitForRequest: a wait_for_request that is watching
 // (its first progress notification sent) when the input ends, or when a
 // SIGTERM comes, gets a tool error saying the server is shutting down, and
 // the process exits cleanly and promptly.
 func TestShutdownAnswersWaitForRequest(t *testing.T) {
-	for _, tt := range []struct {
-		name, reason string
-		stop         func(*mcptest.RawStdio) error
-	}{
-		{"end of input", "(its input ended)", func(s *mcptest.RawStdio) error { return s.CloseInput() }},
-		{"SIGTERM", "(the server was stopped", func(s *mcptest.RawStdio) error { return s.Cmd.Process.Signal(syscall.SIGTERM) }},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
+	for _, tt := range mcptest.Endings() {
+		t.Run(tt.Name, func(t *testing.T) {
 			srv := httptest.NewServer(fakehooksvc.New(fakehooksvc.Options{}))
 			defer srv.Close()
 			resp, err := http.Post(srv.URL+"/token", "application/json", strings.NewReader("{}"))
@@ -52,18 +40,18 @@ func TestShutdownAnswersWaitForRequest(t *testing.T) {
 			if msg := s.Next(t); msg["method"] != "notifications/progress" {
 				t.Fatalf("want the wait's first progress notification, got %v", msg)
 			}
-			if err := tt.stop(s); err != nil {
+			if err := tt.Do(s); err != nil {
 				t.Fatal(err)
 			}
 			start := time.Now()
 			text, isErr := mcptest.ToolError(s.Answer(t, 2))
-			if !isErr || !strings.HasPrefix(text, "server shutting down "+tt.reason) || !strings.Contains(text, "wait_for_request") {
-				t.Errorf("the wait in flight got %q (tool error %v), want a tool error saying the server is shutting down %s", text, isErr, tt.reason)
+			if !isErr || !strings.HasPrefix(text, "server shutting down "+tt.Reason) || !strings.Contains(text, "wait_for_request") {
+				t.Errorf("the wait in flight got %q (tool error %v), want a tool error saying the server is shutting down %s", text, isErr, tt.Reason)
 			}
-			if err := s.Exit(t, exitBound); err != nil {
+			if err := s.Exit(t, mcptest.ExitBound); err != nil {
 				t.Errorf("exit: %v", err)
 			}
-			t.Logf("answered and exited %s after the %s", time.Since(start).Round(time.Millisecond), tt.name)
+			t.Logf("answered and exited %s after the %s", time.Since(start).Round(time.Millisecond), tt.Name)
 		})
 	}
 }

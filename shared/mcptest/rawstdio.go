@@ -6,6 +6,7 @@ import (
 	"io"
 	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -170,3 +171,24 @@ func ToolError(msg map[string]any) (text string, ok bool) {
 	text, _ = first["text"].(string)
 	return text, true
 }
+
+// Ending is one way a stdio server is told to end, with the reason its
+// "server shutting down" answers give.
+type Ending struct {
+	Name, Reason string
+	Do           func(*RawStdio) error
+}
+
+// Endings are the ways a client ends a stdio server: it closes the input,
+// or its process manager sends SIGTERM.
+func Endings() []Ending {
+	return []Ending{
+		{"end of input", "(its input ended)", func(s *RawStdio) error { return s.CloseInput() }},
+		{"SIGTERM", "(the server was stopped", func(s *RawStdio) error { return s.Cmd.Process.Signal(syscall.SIGTERM) }},
+	}
+}
+
+// ExitBound is how soon after its input ends or a SIGTERM a server must
+// have answered every call and exited: a grace of 2 s for calls to finish,
+// and room on a busy machine.
+const ExitBound = 8 * time.Second
