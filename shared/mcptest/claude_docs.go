@@ -34,6 +34,7 @@ type DocLine struct {
 	Name   string // the name the client gives it
 	Line   string // the shell line as written (claude)
 	Argv   []string
+	Env    map[string]string // the entry's env (mcp-remote)
 }
 
 // DocLines scans the Markdown files for every command line a client runs.
@@ -140,7 +141,7 @@ func docLines(t reporter, servers []string, files ...string) []DocLine {
 						continue
 					}
 					lines = append(lines, DocLine{Where: block.where + " " + entry.name, Client: "mcp-remote",
-						Name: entry.name, Argv: append([]string{entry.command}, entry.args...)})
+						Name: entry.name, Argv: append([]string{entry.command}, entry.args...), Env: entry.env})
 				case entry.command != "":
 					t.Errorf("%s, server %s: no test knows how to run %s", block.where, entry.name, entry.command)
 				}
@@ -390,6 +391,9 @@ func (c *DocClients) runBridge(ctx context.Context, t *testing.T, line DocLine, 
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	// npx finds the pinned package installed here, with no registry.
 	cmd.Dir, cmd.Env = c.npmDir, stand.env(home)
+	for k, v := range line.Env { // as the client passes the entry's env
+		cmd.Env = append(cmd.Env, k+"="+stand.substitute(t, line.Where, v))
+	}
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	client := mcp.NewClient(&mcp.Implementation{Name: "docs-bridge-test", Version: "v1"}, nil)
