@@ -47,7 +47,13 @@ type Options struct {
 	// a new token answers an empty text/plain body and shows expiry 604800
 	// and request_limit 10000; timeout is 0 to 10; a PUT silently ignores
 	// cors, alias, expiry, listen, request_limit, actions and description;
-	// there is no /request/latest/raw.
+	// there is no /request/latest/raw; deleting a token answers 200
+	// {"status":true}, and deleting a token's requests 200 {"status":b}
+	// where b says whether any was deleted (RequestController::deleteByToken
+	// returns Redis DEL's count). It still differs from that server in: the
+	// answer to deleting one request (200 {"status":true} here, whatever the
+	// server says), and its error bodies (the hosted service's envelope
+	// here).
 	OpenSource bool
 	// OmitRequestID leaves the X-Request-Id header out of capture answers,
 	// which the hosted service is not known to always send.
@@ -258,6 +264,10 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rest []string,
 			s.updateToken(w, t, body)
 		case http.MethodDelete:
 			delete(s.tokens, t.UUID)
+			if s.openSource {
+				writeJSON(w, http.StatusOK, map[string]any{"status": true})
+				return
+			}
 			w.WriteHeader(http.StatusNoContent)
 		default:
 			methodNotAllowed(w, "GET, HEAD, PUT, DELETE")

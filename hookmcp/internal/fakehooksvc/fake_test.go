@@ -161,6 +161,30 @@ func TestOpenSourceMode(t *testing.T) {
 	}
 }
 
+// TestOpenSourceDeletes: as the open-source server, a delete of a token's
+// requests answers 200 {"status": whether any was deleted}, and a delete of
+// a token 200 {"status":true}; the hosted service's answers stay 204 and
+// {"status":true}.
+func TestOpenSourceDeletes(t *testing.T) {
+	h := startWith(t, Options{OpenSource: true})
+	id := h.create(`{}`)
+	if status, _, body := h.do("DELETE", "/token/"+id+"/request", "", ""); status != 200 || body["status"] != false {
+		t.Errorf("deleting no requests: %d %v, want 200 status false", status, body)
+	}
+	h.captureN(id, 2)
+	if status, _, body := h.do("DELETE", "/token/"+id+"/request", "", ""); status != 200 || body["status"] != true {
+		t.Errorf("deleting two requests: %d %v, want 200 status true", status, body)
+	}
+	if status, _, body := h.do("DELETE", "/token/"+id, "", ""); status != 200 || body["status"] != true {
+		t.Errorf("deleting the token: %d %v, want 200 status true", status, body)
+	}
+	hosted := start(t)
+	id = hosted.create(`{}`)
+	if status, _, body := hosted.do("DELETE", "/token/"+id+"/request", "", ""); status != 200 || body["status"] != true {
+		t.Errorf("hosted, deleting no requests: %d %v, want 200 status true", status, body)
+	}
+}
+
 func TestValidation(t *testing.T) {
 	h := start(t)
 	h.create(`{"alias":"taken"}`)

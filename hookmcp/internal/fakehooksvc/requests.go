@@ -144,8 +144,11 @@ func (s *Server) deleteRequests(w http.ResponseWriter, r *http.Request, t *token
 			kept = append(kept, req)
 		}
 	}
+	deleted := len(kept) < len(t.requests)
 	t.requests = kept
-	writeJSON(w, http.StatusOK, map[string]any{"status": true})
+	// The open-source server answers Redis DEL's count as a bool: false
+	// when the token had no requests. The hosted service says true.
+	writeJSON(w, http.StatusOK, map[string]any{"status": deleted || !s.openSource})
 }
 
 // serveOneRequest serves /token/{id}/request/{requestId|latest}[/raw].

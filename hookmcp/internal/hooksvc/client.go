@@ -191,20 +191,41 @@ func (cl *Client) checkBeforeKey(ctx context.Context, c Call, redactor redact.Re
 	cl.probeMu.Lock()
 	defer cl.probeMu.Unlock()
 	if !cl.probed {
-		// A failure leaves the check for the next call; this one goes on
-		// and meets the same failure, said as its own.
+		// Without an answer nothing is known of the URL, so the key stays
+		// here: the call is refused, and the next one checks again.
 		resp, err := cl.once(ctx, Call{Method: http.MethodGet, Path: tokenPath(probeToken)}, redactor)
-		if err == nil {
-			cl.probed = true
-			if token := resp.Header.Get("X-Token-Id"); token != "" {
-				cl.captured.CompareAndSwap(nil, &captured{token: token, check: true})
-			}
+		if err != nil {
+			return cl.checkFailed(ctx, c, err)
+		}
+		cl.probed = true
+		if token := resp.Header.Get("X-Token-Id"); token != "" {
+			cl.captured.CompareAndSwap(nil, &captured{token: token, check: true})
 		}
 	}
 	if seen := cl.captured.Load(); seen != nil {
 		return cl.knownCaptureURLError(c, *seen)
 	}
 	return nil
+}
+
+// checkFailed refuses a call whose check without the key (checkBeforeKey)
+// got no answer: what failed, and that the key was not sent.
+func (cl *Client) checkFailed(ctx context.Context, c Call, err error) error {
+	reason := err.Error()
+	var tooLarge *httpx.TooLargeError
+	if errors.As(err, &tooLarge) {
+		reason = fmt.Sprintf("its answer is over the limit of %d MiB", tooLarge.Limit>>20)
+	} else if failure := httpx.AsFailure(err); failure != nil {
+		reason = failure.Reason
+		if failure.Kind == httpx.Cancelled || failure.Kind == httpx.DeadlinePassed || ctx.Err() != nil {
+			return fmt.Errorf("%s failed: nothing was sent with the API key: %s", c.doing(), reason)
+		}
+	}
+	return fmt.Errorf("%s failed: nothing was sent with the API key. HOOKSVC_API_URL (%s) has a path, so hookmcp first sends a request without the key "+
+		"to make sure it is not a capture URL (https://webhook.site/<alias> is one), and that check failed: %s. "+
+		"The key goes there only once the check gets an answer; the next call tries again. "+
+		"Check HOOKSVC_API_URL (--api-url): it must be the API's base URL (for the hosted service: %s), set when starting hookmcp",
+		c.doing(), httpx.DisplayURL(cl.BaseURL), cl.redactor(c).String(reason), hostedURL)
 }
 
 // unreachable explains a call that got no answer from where: which setting
@@ -347,7 +368,7 @@ func (e *authError) Unwrap() error { return ErrAuth }
 
 func (cl *Client) explainStatus(c Call, resp *httpx.Answer, retries int, redactor redact.Redactor) error {
 	status := fmt.Sprintf("HTTP %d", resp.Status)
-	page := httpx.IsWebPage(resp.Header, resp.Body)
+	page := isWebPage(resp)
 	switch {
 	case resp.Status >= 300 && resp.Status < 400 && !cl.toLogin(c, resp):
 		return cl.redirectError(c, resp)
@@ -394,36 +415,12 @@ func (cl *Client) explainStatus(c Call, resp *httpx.Answer, retries int, redacto
 	return errors.New(text)
 }
 
-// apiError reports whether resp carries an error body the API sends: its
-// envelope, {"success":false,"error":{"message":...}}, or the framework's
-// own {"message":...} (with debug members at most). A 404 without one comes
-// from a server that is not the API, and says nothing of the token.
+// apiError reports whether resp carries an error body the API sends (see
+// apiRefusal). A 404 without one comes from a server that is not the API,
+// and says nothing of the token.
 func apiError(resp *httpx.Answer) bool {
-	var members map[string]json.RawMessage
-	if json.Unmarshal(resp.Body, &members) != nil {
-		return false
-	}
-	var envelope struct {
-		Success *bool `json:"success"`
-		Error   *struct {
-			Message *string `json:"message"`
-		} `json:"error"`
-		Message *string `json:"message"`
-	}
-	if json.Unmarshal(resp.Body, &envelope) != nil || envelope.Success != nil && *envelope.Success {
-		return false
-	}
-	if envelope.Error != nil && envelope.Error.Message != nil {
-		return true
-	}
-	for name := range members {
-		switch name {
-		case "message", "success", "exception", "file", "line", "trace":
-		default:
-			return false
-		}
-	}
-	return envelope.Message != nil
+	_, ok := apiRefusal(resp.Body)
+	return ok
 }
 
 // location is where a redirect points, resolved against the address the
@@ -501,7 +498,7 @@ func (cl *Client) authText(c Call, status string) string {
 // describeBody says what an answer's body is, for an error: a web page by
 // its title, else its start.
 func describeBody(resp *httpx.Answer, redactor redact.Redactor) string {
-	if httpx.IsWebPage(resp.Header, resp.Body) {
+	if isWebPage(resp) {
 		if title := httpx.PageTitle(resp.Body); title != "" {
 			return fmt.Sprintf("a web page (HTML) titled %q", redactor.String(title))
 		}
@@ -528,24 +525,33 @@ func formatWait(d time.Duration) string {
 func fieldMessages(body []byte) string {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(body, &fields); err == nil {
-		var parts []string
-		for _, name := range slices.Sorted(maps.Keys(fields)) {
-			var messages []string
-			if json.Unmarshal(fields[name], &messages) == nil && len(messages) > 0 {
-				parts = append(parts, name+": "+strings.Join(messages, " "))
-			}
-		}
-		if len(parts) > 0 {
-			return strings.Join(parts, "; ")
+		if text := fieldList(fields); text != "" {
+			return text
 		}
 	}
+	if message, ok := apiRefusal(body); ok {
+		return message
+	}
 	return envelopeMessage(body)
+}
+
+// fieldList renders {"field":["message", ...]} as "field: message; field:
+// message", skipping members of another shape; "" when none has messages.
+func fieldList(fields map[string]json.RawMessage) string {
+	var parts []string
+	for _, name := range slices.Sorted(maps.Keys(fields)) {
+		var messages []string
+		if json.Unmarshal(fields[name], &messages) == nil && len(messages) > 0 {
+			parts = append(parts, name+": "+strings.Join(messages, " "))
+		}
+	}
+	return strings.Join(parts, "; ")
 }
 
 // errorDetail is the error envelope's message, else a web page's title, else
 // the start of the body.
 func errorDetail(resp *httpx.Answer) string {
-	if httpx.IsWebPage(resp.Header, resp.Body) {
+	if isWebPage(resp) {
 		if title := httpx.PageTitle(resp.Body); title != "" {
 			return fmt.Sprintf("a web page (HTML) titled %q", title)
 		}

@@ -1,6 +1,7 @@
 package hooksvc
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -54,8 +55,23 @@ func (cl *Client) PutToken(ctx context.Context, key, id string, body map[string]
 
 // DeleteToken deletes a token and everything it captured.
 func (cl *Client) DeleteToken(ctx context.Context, key, id string) error {
-	_, err := cl.Do(ctx, Call{Method: http.MethodDelete, Path: tokenPath(id), Key: key, What: what(id), Doing: "Deleting token " + id, expect: expectDone})
-	return err
+	c := Call{Method: http.MethodDelete, Path: tokenPath(id), Key: key, What: what(id), Doing: "Deleting token " + id, expect: expectDone}
+	return cl.deleteOne(ctx, c, "get_token shows whether it still exists")
+}
+
+// deleteOne performs c, the delete of one thing, and takes the API's word
+// that nothing was deleted ({"status":false}) as a failure: the tools report
+// such a delete done, and must not report more than was done.
+func (cl *Client) deleteOne(ctx context.Context, c Call, check string) error {
+	resp, err := cl.Do(ctx, c)
+	if err != nil {
+		return err
+	}
+	if none, _ := deleteVerdict(resp.Body); none {
+		return fmt.Errorf("%s failed: the capture API answered HTTP %d with %s: it deleted nothing (%s may be gone already); %s",
+			c.doing(), resp.Status, httpx.Snippet(bytes.TrimSpace(resp.Body), 120), c.What, check)
+	}
+	return nil
 }
 
 // ListRequests returns one page envelope of a token's requests.
@@ -116,8 +132,7 @@ func (cl *Client) RawBody(ctx context.Context, key, id, requestID string) ([]byt
 func (cl *Client) DeleteRequest(ctx context.Context, key, id, requestID string) error {
 	c := requestCall(http.MethodDelete, key, id, requestID, "", "Deleting")
 	c.expect = expectDone
-	_, err := cl.Do(ctx, c)
-	return err
+	return cl.deleteOne(ctx, c, "list_requests shows the token's request ids")
 }
 
 // Capture is a request to send to a token's capture URL.
@@ -180,11 +195,17 @@ func (cl *Client) Capture(ctx context.Context, tokenID string, c Capture, callKe
 
 // DeleteRequests deletes a token's requests matching query (date_from,
 // date_to, query), or all of them when it is empty. The path is singular:
-// the plural one does not exist.
-func (cl *Client) DeleteRequests(ctx context.Context, key, id string, query url.Values) error {
-	_, err := cl.Do(ctx, Call{Method: http.MethodDelete, Path: tokenPath(id) + "/request", Query: query, Key: key, What: what(id),
+// the plural one does not exist. none reports the API's word that nothing
+// was deleted: the open-source server answers {"status":false} when the
+// token had no requests.
+func (cl *Client) DeleteRequests(ctx context.Context, key, id string, query url.Values) (none bool, err error) {
+	resp, err := cl.Do(ctx, Call{Method: http.MethodDelete, Path: tokenPath(id) + "/request", Query: query, Key: key, What: what(id),
 		Doing: "Deleting the requests of token " + id, expect: expectDone})
-	return err
+	if err != nil {
+		return false, err
+	}
+	none, _ = deleteVerdict(resp.Body)
+	return none, nil
 }
 
 // Page is a listing envelope, as DecodePage reads it. Data holds the requests as the API sent them;

@@ -45,29 +45,43 @@ func hasUUID(raw json.RawMessage) bool {
 	return json.Unmarshal(raw, &probe) == nil && probe.UUID != nil && *probe.UUID != ""
 }
 
+// isWebPage reports an answer that is an HTML page. An empty body is no
+// page, whatever its Content-Type: a server (or framework) may label an
+// empty 204 text/html.
+func isWebPage(resp *httpx.Answer) bool {
+	return len(bytes.TrimSpace(resp.Body)) > 0 && httpx.IsWebPage(resp.Header, resp.Body)
+}
+
 // notTheAPI explains a success that the API would not give, or nil when it
-// is the API's.
+// is the API's. A delete takes what the real servers answer: an empty body
+// with any 2xx (the hosted service answers 200 where its docs say 204), or
+// {"status":true|false} / {"success":...}; the delete's caller reads which
+// (deleteVerdict).
 func (cl *Client) notTheAPI(c Call, resp *httpx.Answer) error {
 	if c.expect == expectAny || c.expect == expectRaw {
 		return nil
 	}
-	if httpx.IsWebPage(resp.Header, resp.Body) {
+	body := bytes.TrimSpace(resp.Body)
+	if len(body) == 0 {
+		if c.expect == expectDone {
+			return nil
+		}
+		return cl.foreignSuccess(c, resp, "an empty body, not the capture API's JSON")
+	}
+	if isWebPage(resp) {
 		return cl.webPageError(c, resp)
 	}
-	body := bytes.TrimSpace(resp.Body)
-	if c.expect == expectDone && len(body) == 0 && resp.Status == http.StatusNoContent {
-		return nil
-	}
-	if len(body) == 0 || (body[0] != '{' && body[0] != '[') {
+	if body[0] != '{' && body[0] != '[' {
 		mediaType, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 		if mediaType == "" {
 			mediaType = "typeless"
 		}
-		what := fmt.Sprintf("a %s body", mediaType)
-		if len(body) == 0 {
-			what = "an empty body"
-		}
-		return cl.foreignSuccess(c, resp, what+", not the capture API's JSON")
+		return cl.foreignSuccess(c, resp, fmt.Sprintf("a %s body, not the capture API's JSON", mediaType))
+	}
+	// The API's own error answer, sent with a 2xx: the API refusing, not
+	// another server.
+	if message, ok := apiRefusal(body); ok {
+		return cl.refusedWith2xx(c, resp, message)
 	}
 	var why string
 	switch c.expect {
@@ -78,18 +92,92 @@ func (cl *Client) notTheAPI(c Call, resp *httpx.Answer) error {
 	case expectPage:
 		why = pageProblem(body)
 	case expectDone:
-		var proof struct {
-			Status  *bool `json:"status"`
-			Success *bool `json:"success"`
-		}
-		if json.Unmarshal(body, &proof) != nil || !((proof.Status != nil && *proof.Status) || (proof.Success != nil && *proof.Success)) {
-			why = `JSON that does not confirm the delete (the API answers HTTP 204, or {"status":true})`
+		if _, ok := deleteVerdict(body); !ok {
+			why = `JSON that is not the API's answer to a delete (an empty body, or {"status":true} / {"status":false})`
 		}
 	}
 	if why == "" {
 		return nil
 	}
 	return cl.foreignSuccess(c, resp, why+", not the capture API's answer")
+}
+
+// deleteVerdict reads the API's answer to a delete that notTheAPI took:
+// none reports the API's word that nothing was deleted ({"status":false},
+// as the open-source server answers a delete of a token's requests when it
+// had none, or {"success":false}); an empty body, or true, is a delete
+// done. ok is false for JSON of another shape.
+func deleteVerdict(body []byte) (none bool, ok bool) {
+	body = bytes.TrimSpace(body)
+	if len(body) == 0 {
+		return false, true
+	}
+	var proof struct {
+		Status  *bool `json:"status"`
+		Success *bool `json:"success"`
+	}
+	// A status or success of another type fails to decode: not the API's.
+	if json.Unmarshal(body, &proof) != nil {
+		return false, false
+	}
+	switch {
+	case proof.Status != nil:
+		return !*proof.Status, true
+	case proof.Success != nil:
+		return !*proof.Success, true
+	}
+	return false, false
+}
+
+// apiRefusal is the message of an error answer the API sends: its
+// envelope, {"success":false,"error":{"message":...}}, or Laravel's
+// {"message":...} with at most "errors" (a validation failure, whose field
+// messages it adds) and debug members. ok is false for any other body.
+func apiRefusal(body []byte) (message string, ok bool) {
+	var members map[string]json.RawMessage
+	if json.Unmarshal(body, &members) != nil {
+		return "", false
+	}
+	var envelope struct {
+		Success *bool `json:"success"`
+		Error   *struct {
+			Message *string `json:"message"`
+		} `json:"error"`
+		Message *string                    `json:"message"`
+		Errors  map[string]json.RawMessage `json:"errors"`
+	}
+	if json.Unmarshal(body, &envelope) != nil || envelope.Success != nil && *envelope.Success {
+		return "", false
+	}
+	if envelope.Error != nil && envelope.Error.Message != nil {
+		return *envelope.Error.Message, true
+	}
+	for name := range members {
+		switch name {
+		case "message", "errors", "success", "exception", "file", "line", "trace":
+		default:
+			return "", false
+		}
+	}
+	if envelope.Message == nil {
+		return "", false
+	}
+	message = *envelope.Message
+	if fields := fieldList(envelope.Errors); fields != "" {
+		message += " (" + fields + ")"
+	}
+	return message, true
+}
+
+// refusedWith2xx says the API's own refusal, which came with a 2xx status:
+// the base URL is right, the API said no.
+func (cl *Client) refusedWith2xx(c Call, resp *httpx.Answer, message string) error {
+	text := fmt.Sprintf("%s failed: the capture API refused it (HTTP %d with its error answer): %s", c.doing(), resp.Status,
+		cl.redactor(c).String(httpx.Snippet([]byte(message), 300)))
+	if c.expect == expectDone {
+		text += ". Nothing confirms that anything was deleted"
+	}
+	return errors.New(text)
 }
 
 // pageProblem says why body is not the API's listing envelope, or "".

@@ -81,10 +81,14 @@ func (h *handlers) deleteRequests(ctx context.Context, _ *mcp.CallToolRequest, a
 	}
 	out := DeleteRequestsResult{TokenID: id, Scope: "all", DateFrom: from, DateTo: to, Query: args.Query}
 	if len(filters) == 0 {
-		if err := h.client.DeleteRequests(ctx, key, id, query); err != nil {
+		none, err := h.client.DeleteRequests(ctx, key, id, query)
+		if err != nil {
 			return nil, DeleteRequestsResult{}, err
 		}
 		out.Message = fmt.Sprintf("Asked the API to delete all requests of token %s; it accepted. The token itself remains.", id)
+		if none {
+			out.Message = fmt.Sprintf("Token %s had no requests to delete: the API answered that it deleted nothing (0 deleted). The token itself remains.", id)
+		}
 		return mcptool.Text(out.Message), out, nil
 	}
 	out.Scope = "matching"
@@ -97,10 +101,15 @@ func (h *handlers) deleteRequests(ctx context.Context, _ *mcp.CallToolRequest, a
 		out.Message = fmt.Sprintf("No request of token %s is %s, so nothing was deleted.", id, strings.Join(filters, " and "))
 		return mcptool.Text(out.Message), out, nil
 	}
-	if err := h.client.DeleteRequests(ctx, key, id, query); err != nil {
+	none, err := h.client.DeleteRequests(ctx, key, id, query)
+	if err != nil {
 		return nil, DeleteRequestsResult{}, err
 	}
 	out.Message = fmt.Sprintf("Asked the API to delete the requests of token %s %s (%d matched just before); it accepted. Other requests and the token remain.", id, strings.Join(filters, " and "), matched)
+	if none {
+		out.Message = fmt.Sprintf("The API answered that it deleted nothing (0 deleted) of the requests of token %s %s, though %d matched just before; they may have been deleted meanwhile. Other requests and the token remain.",
+			id, strings.Join(filters, " and "), matched)
+	}
 	return mcptool.Text(out.Message), out, nil
 }
 
