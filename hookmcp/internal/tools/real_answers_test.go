@@ -231,3 +231,51 @@ func TestKeylessCheckFailsClosed(t *testing.T) {
 		t.Errorf("the key went %d times after the check, want 2 (one per call)", got)
 	}
 }
+
+// TestKeylessCheckAnsweredTooLarge: a check whose answer is over the size
+// bound is no answer either: the call is refused and the key not sent.
+func TestKeylessCheckAnsweredTooLarge(t *testing.T) {
+	big := newStranger(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		chunk := []byte(strings.Repeat(" ", 1<<20))
+		for range 33 {
+			if _, err := w.Write(chunk); err != nil {
+				return
+			}
+		}
+	})
+	h := connect(t, config.Config{})
+	api := h.reconnect(t, config.Config{APIURL: mustParse(t, big.URL+"/api"), APIKey: envKey})
+	got := api.failure(t, "get_token", map[string]any{"token_id": someToken})
+	contains(t, got, "Reading token "+someToken+" failed: nothing was sent with the API key", "that check failed: its answer is over the limit of 32 MiB")
+	if n := big.keysReceived(); n != 0 {
+		t.Errorf("the key was sent %d times, want never", n)
+	}
+}
+
+// TestFilteredDeleteOfNothing: a filtered delete that the API answers with
+// {"status":false} says it deleted nothing, though requests matched just
+// before: never that they were deleted.
+func TestFilteredDeleteOfNothing(t *testing.T) {
+	fake := fakehooksvc.New(fakehooksvc.Options{APIKeys: []string{envKey}})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodDelete && strings.HasSuffix(r.URL.Path, "/request") {
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, `{"status":false}`)
+			return
+		}
+		fake.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	h := serve(t, fake, srv.URL, config.Config{})
+	id := h.createToken(t, nil)
+	h.capture(t, id, "PUT", "text/plain", "one")
+	res := h.call(t, "delete_requests", map[string]any{"token_id": id, "query": "method:PUT"})
+	if res.IsError {
+		t.Fatalf("delete_requests: %s", mcptest.Text(res))
+	}
+	contains(t, mcptest.Text(res), "The API answered that it deleted nothing (0 deleted) of the requests of token "+id, "though 1 matched just before")
+	if strings.Contains(mcptest.Text(res), "accepted") {
+		t.Errorf("a delete of nothing said as done: %s", mcptest.Text(res))
+	}
+}
