@@ -217,6 +217,9 @@ func (cl *Client) checkFailed(ctx context.Context, c Call, err error) error {
 		reason = fmt.Sprintf("its answer is over the limit of %d MiB", tooLarge.Limit>>20)
 	} else if failure := httpx.AsFailure(err); failure != nil {
 		reason = failure.Reason
+		if failure.Kind == httpx.TimedOut {
+			reason += " (" + timeoutAdvice(failure.After) + ")"
+		}
 		if failure.Kind == httpx.Cancelled || failure.Kind == httpx.DeadlinePassed || ctx.Err() != nil {
 			return fmt.Errorf("%s failed: nothing was sent with the API key: %s", c.doing(), reason)
 		}

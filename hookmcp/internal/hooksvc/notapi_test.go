@@ -53,3 +53,46 @@ func TestNotTheAPI(t *testing.T) {
 		t.Errorf("raw body: %q, %v", body, err)
 	}
 }
+
+// TestDeleteVerdict: the real servers' answers to a delete are read as
+// done or as nothing deleted; JSON of another shape is no verdict.
+func TestDeleteVerdict(t *testing.T) {
+	for _, tc := range []struct {
+		body     string
+		none, ok bool
+	}{
+		{"", false, true},
+		{" \n", false, true},
+		{`{"status":true}`, false, true},
+		{`{"status":false}`, true, true},
+		{`{"success":true}`, false, true},
+		{`{"success":false}`, true, true},
+		{`{"status":"ok"}`, false, false},
+		{`{"deleted":1}`, false, false},
+		{`[true]`, false, false},
+	} {
+		if none, ok := deleteVerdict([]byte(tc.body)); none != tc.none || ok != tc.ok {
+			t.Errorf("deleteVerdict(%q) = %v, %v; want %v, %v", tc.body, none, ok, tc.none, tc.ok)
+		}
+	}
+}
+
+// TestAPIRefusal: the API's error envelope and Laravel's are read with
+// their message (and field messages); a success or another shape is not.
+func TestAPIRefusal(t *testing.T) {
+	for _, tc := range []struct {
+		body, message string
+		ok            bool
+	}{
+		{`{"success":false,"error":{"message":"No.","id":null}}`, "No.", true},
+		{`{"message":"The given data was invalid.","errors":{"alias":["Taken."]}}`, "The given data was invalid. (alias: Taken.)", true},
+		{`{"message":"Server Error"}`, "Server Error", true},
+		{`{"success":true,"message":"done"}`, "", false},
+		{`{"message":"hi","uuid":"x"}`, "", false},
+		{`{"status":false}`, "", false},
+	} {
+		if message, ok := apiRefusal([]byte(tc.body)); message != tc.message || ok != tc.ok {
+			t.Errorf("apiRefusal(%s) = %q, %v; want %q, %v", tc.body, message, ok, tc.message, tc.ok)
+		}
+	}
+}
