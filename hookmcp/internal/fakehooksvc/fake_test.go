@@ -299,6 +299,10 @@ func TestFilters(t *testing.T) {
 		{"query=method:POST+AND+NOT+content:%22body+0%22", []string{"body 1", "body 2", "body 3", "body 4"}},
 		{"query=headers.content-type:text/plain+AND+(query.i:0+OR+query.i:2)", []string{"body 0", "body 2"}},
 		{"query=_exists_:query.nope", nil},
+		// The service's cursor: microseconds since the epoch.
+		{fmt.Sprintf("query=sorting:>%d", time.Date(2026, 11, 21, 10, 0, 2, 0, time.UTC).UnixMicro()), []string{"body 3", "body 4"}},
+		{fmt.Sprintf("query=sorting:<=%d+AND+method:POST", time.Date(2026, 11, 21, 10, 0, 1, 0, time.UTC).UnixMicro()), []string{"body 0", "body 1"}},
+		{"query=sorting:>x", nil},
 	}
 	for _, tt := range tests {
 		_, _, page := h.do("GET", "/token/"+id+"/requests?"+tt.query, "", "")

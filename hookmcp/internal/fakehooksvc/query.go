@@ -3,6 +3,7 @@ package fakehooksvc
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -10,7 +11,8 @@ import (
 // understands a useful subset: bare words (searched in the body), field:value
 // and field:"quoted value" on method, type, ip, hostname, user_agent, url,
 // content, uuid, headers.<name> and query.<name>, a trailing * for a prefix,
-// _exists_:field, AND, OR, NOT and parentheses. Ranges are refused with a
+// _exists_:field, sorting:>N (and >=, <, <=: the service's cursor, an
+// integer), AND, OR, NOT and parentheses. Bracket ranges are refused with a
 // 422 that says the fake does not support them.
 
 type queryNode interface {
@@ -54,6 +56,9 @@ func (t term) match(r *request) bool {
 	if t.field == "_exists_" {
 		return len(fieldValues(r, t.value)) > 0
 	}
+	if t.field == "sorting" {
+		return t.compare(r.sorting)
+	}
 	for _, v := range fieldValues(r, t.field) {
 		if t.field == "content" && strings.Contains(strings.ToLower(v), strings.ToLower(t.value)) {
 			return true
@@ -67,6 +72,33 @@ func (t term) match(r *request) bool {
 		}
 	}
 	return false
+}
+
+// compare matches a numeric field against the term's value: N, >N, >=N,
+// <N or <=N. A value that is not an integer matches nothing.
+func (t term) compare(v int64) bool {
+	for _, op := range []string{">=", "<=", ">", "<"} {
+		rest, ok := strings.CutPrefix(t.value, op)
+		if !ok {
+			continue
+		}
+		n, err := strconv.ParseInt(rest, 10, 64)
+		if err != nil {
+			return false
+		}
+		switch op {
+		case ">=":
+			return v >= n
+		case "<=":
+			return v <= n
+		case ">":
+			return v > n
+		default:
+			return v < n
+		}
+	}
+	n, err := strconv.ParseInt(t.value, 10, 64)
+	return err == nil && v == n
 }
 
 // fieldValues are a request's values of a query field.

@@ -20,7 +20,7 @@ func (h *handlers) getLatestRequestTool() mcptool.Tool[GetLatestRequestArgs, Req
 	return mcptool.Tool[GetLatestRequestArgs, RequestResult]{
 		Name:         "get_latest_request",
 		Title:        "Get the latest captured request",
-		Description:  "Get a token's newest request: method, URL, headers, query, form, files and the exact body (base64 when not UTF-8). captured: false when it has none.",
+		Description:  "Get a token's newest request: method, URL, headers, query, form, files, exact body (base64 if not UTF-8). captured: false if none.",
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(true)},
 		AdjustInput:  func(s *jsonschema.Schema) { adjustTokenArg(s) },
 		AdjustOutput: adjustRequestResult,
@@ -55,5 +55,6 @@ func (h *handlers) getLatestRequest(ctx context.Context, _ *mcp.CallToolRequest,
 	if err != nil {
 		return nil, RequestResult{}, err
 	}
+	h.seeMeta(id, meta)
 	return mcptool.Text(requestText("Latest request", out)...), out, nil
 }

@@ -48,5 +48,6 @@ func (h *handlers) getRequest(ctx context.Context, _ *mcp.CallToolRequest, args 
 	if err != nil {
 		return nil, RequestResult{}, err
 	}
+	h.seeMeta(id, meta)
 	return mcptool.Text(requestText("Request", out)...), out, nil
 }

@@ -107,6 +107,7 @@ func (h *handlers) listRequests(ctx context.Context, _ *mcp.CallToolRequest, arg
 	if err != nil {
 		return nil, nil, err
 	}
+	h.seePage(id, raw)
 	// The API's escapes (a PHP service writes https:\/\/ and \u00e9) are
 	// spelt out, so that the model reads the text itself.
 	return nil, mcptool.Document[ListRequestsResult](jsonx.Unescape(raw)), nil
@@ -207,4 +208,21 @@ func cutNote(page *hooksvc.Page, kept, n int) string {
 	return fmt.Sprintf("Only the first %d of the %d requests on this page fit in %d bytes of JSON; %d were left out. "+
 		"To read them, call list_requests again with the same filters and per_page %d: page %d at that size holds the first one left out, and the pages after it the rest. Or narrow with query, date_from or date_to.",
 		kept, n, maxResultBytes, n-kept, size, firstLeftOut/size+1)
+}
+
+// seePage records the newest request a list_requests result shows (the
+// requests it kept, when the page was cut), for wait_for_request to start
+// after it.
+func (h *handlers) seePage(id string, raw json.RawMessage) {
+	var shown struct {
+		Data []json.RawMessage `json:"data"`
+	}
+	if json.Unmarshal(raw, &shown) != nil {
+		return
+	}
+	for _, item := range shown.Data {
+		if meta, err := decodeMeta(item); err == nil {
+			h.seeMeta(id, meta)
+		}
+	}
 }

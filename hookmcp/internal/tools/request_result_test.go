@@ -29,9 +29,5 @@ func FuzzDecodeMeta(f *testing.F) {
 		if _, err := json.Marshal(out); err != nil {
 			t.Fatalf("the result does not encode: %v", err)
 		}
-		b := boundaryOf(meta)
-		if b.before(meta) {
-			t.Fatal("a request is after itself")
-		}
 	})
 }

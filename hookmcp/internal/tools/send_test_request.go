@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -59,7 +60,7 @@ type SendTestRequestResult struct {
 	Encoding      string              `json:"encoding" jsonschema:"text when the answer's body is valid UTF-8 and given as is; base64 otherwise"`
 	Body          string              `json:"body" jsonschema:"request body, sent as is; at most 1,048,576 bytes of UTF-8"`
 	RequestID     string              `json:"request_id,omitempty" jsonschema:"the uuid of the request captured; get_request reads it"`
-	RequestIDFrom string              `json:"request_id_from,omitempty" jsonschema:"header when the capture URL named the request (X-Request-Id), newest when it was taken as the token's newest request"`
+	RequestIDFrom string              `json:"request_id_from,omitempty" jsonschema:"cursor: the first of its method and path after the newest before sending; header: X-Request-Id, not listed yet"`
 	Note          string              `json:"note,omitempty"`
 }
 
@@ -67,8 +68,8 @@ func (h *handlers) sendTestRequestTool() mcptool.Tool[SendTestRequestArgs, SendT
 	return mcptool.Tool[SendTestRequestArgs, SendTestRequestResult]{
 		Name:  "send_test_request",
 		Title: "Send a test request to a capture URL",
-		Description: "Send one HTTP request to the token's own capture URL, as a webhook sender would, to check the token's answer or make sample data. " +
-			"Returns the answer and the captured request's id. The API key is never sent there: what a capture URL receives, anyone with the URL can read.",
+		Description: "Send one HTTP request to the token's capture URL, as a webhook sender would, to check the token's answer or make sample data; returns the answer and the captured request's id. " +
+			"The API key is never sent there (anyone with the URL reads what it receives).",
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(false), OpenWorldHint: ptr(true)},
 		AdjustInput: func(s *jsonschema.Schema) {
 			adjustTokenArg(s)
@@ -83,7 +84,7 @@ func (h *handlers) sendTestRequestTool() mcptool.Tool[SendTestRequestArgs, SendT
 		},
 		AdjustOutput: func(s *jsonschema.Schema) {
 			s.Properties["encoding"].Enum = []any{"text", "base64"}
-			s.Properties["request_id_from"].Enum = []any{"header", "newest"}
+			s.Properties["request_id_from"].Enum = []any{"cursor", "header"}
 			s.Properties["url"].Format = "uri"
 			headerMap(s.Properties["headers"])
 		},
@@ -101,6 +102,17 @@ func (h *handlers) sendTestRequest(ctx context.Context, _ *mcp.CallToolRequest, 
 	if err != nil {
 		return nil, SendTestRequestResult{}, err
 	}
+	// The newest request before sending is the cursor: the one sent is
+	// the first after it of its method and path, whoever else sends.
+	cursor, found, err := h.newestCursor(ctx, key, id)
+	if err != nil {
+		return nil, SendTestRequestResult{}, fmt.Errorf("reading the token's newest request before sending (nothing was sent): %w", err)
+	}
+	// The newest request before sending counts as seen, the one sent
+	// does not: wait_for_request returns it next.
+	if found {
+		h.seen.see(id, cursor)
+	}
 	answer, err := h.client.Capture(ctx, id, capture, key)
 	if err != nil {
 		return nil, SendTestRequestResult{}, err
@@ -115,9 +127,7 @@ func (h *handlers) sendTestRequest(ctx context.Context, _ *mcp.CallToolRequest, 
 	} else {
 		out.Encoding, out.Body = "base64", base64.StdEncoding.EncodeToString(answer.Body)
 	}
-	if rid := answer.Header.Get("X-Request-Id"); hooksvc.UUIDPattern.MatchString(rid) {
-		out.RequestID, out.RequestIDFrom = strings.ToLower(rid), "header"
-	} else if err := h.newestRequest(ctx, key, id, &out); err != nil {
+	if err := h.sentRequest(ctx, key, id, cursor, capture, answer.Header.Get("X-Request-Id"), &out); err != nil {
 		return nil, SendTestRequestResult{}, err
 	}
 	summary := fmt.Sprintf("Sent %s %s; the capture URL answered %d (%d bytes, body as %s).", out.Method, out.URL, out.Status, len(answer.Body), out.Encoding)
@@ -130,23 +140,45 @@ func (h *handlers) sendTestRequest(ctx context.Context, _ *mcp.CallToolRequest, 
 	return mcptool.Text(summary, out.Body), out, nil
 }
 
-// newestRequest takes the token's newest request as the one just sent,
-// for a service that does not name it in X-Request-Id.
-func (h *handlers) newestRequest(ctx context.Context, key, id string, out *SendTestRequestResult) error {
-	page, err := h.client.ListRequests(ctx, key, id, url.Values{"sorting": {"newest"}, "per_page": {"1"}, "page": {"1"}})
-	if err != nil {
-		return fmt.Errorf("the request was sent (the capture URL answered %d), but listing the token's requests to find its id failed: %w", out.Status, err)
+// Reading back the request sent: a service may list a capture a moment
+// after answering it, so the read is tried a few times.
+const (
+	sentReadTries = 4
+	sentReadPause = 500 * time.Millisecond
+	sentReadPage  = 20
+)
+
+// sentRequest finds the request just sent: the first after cursor with its
+// method and path (the service's own order; the newest request may be
+// another sender's). X-Request-Id is used only when the listing does not
+// show it: a proxy may strip or forge that header.
+func (h *handlers) sentRequest(ctx context.Context, key, id string, cursor int64, c hooksvc.Capture, header string, out *SendTestRequestResult) error {
+	path := strings.Trim(h.client.CaptureAddress(id, c).Path, "/")
+	for try := 1; ; try++ {
+		after, err := h.afterCursor(ctx, key, id, cursor, "", sentReadPage)
+		if err != nil {
+			return fmt.Errorf("the request was sent (the capture URL answered %d), but listing the token's requests to find its id failed: %w", out.Status, err)
+		}
+		for _, meta := range after {
+			u, err := url.Parse(meta.URL)
+			if err == nil && strings.EqualFold(meta.Method, c.Method) && strings.Trim(u.Path, "/") == path {
+				out.RequestID, out.RequestIDFrom = meta.UUID, "cursor"
+				return nil
+			}
+		}
+		if try == sentReadTries {
+			break
+		}
+		if err := h.pause(ctx, sentReadPause); err != nil {
+			return err
+		}
 	}
-	if len(page.Data) == 0 {
-		out.Note = "The token holds no request after it (its request_limit may be 0), so there is no request id."
+	if hooksvc.UUIDPattern.MatchString(header) {
+		out.RequestID, out.RequestIDFrom = strings.ToLower(header), "header"
+		out.Note = "The token's listing does not show the request yet; request_id is the one the capture URL named (X-Request-Id)."
 		return nil
 	}
-	meta, err := decodeMeta(page.Data[0])
-	if err != nil {
-		return err
-	}
-	out.RequestID, out.RequestIDFrom = meta.UUID, "newest"
-	out.Note = "The capture URL did not name the request (no X-Request-Id), so request_id is the token's newest request: another sent at the same moment could be it."
+	out.Note = fmt.Sprintf("No %s request to this path was listed after sending (the token's request_limit may be reached, or it is 0), so there is no request id.", c.Method)
 	return nil
 }
 

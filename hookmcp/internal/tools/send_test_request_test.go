@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -26,12 +27,17 @@ func TestSendTestRequest(t *testing.T) {
 		"headers": map[string]any{"X-GitHub-Event": "push"}, "body": `{"ref":"main"}`,
 	})
 	if out["status"] != 201.0 || out["body"] != `{"ok":true}` || out["encoding"] != "text" || out["content_type"] != "application/json" ||
-		out["method"] != "POST" || out["url"] != h.url+"/"+id+"/github/push?delivery=42" || out["request_id_from"] != "header" {
+		out["method"] != "POST" || out["url"] != h.url+"/"+id+"/github/push?delivery=42" || out["request_id_from"] != "cursor" {
 		t.Errorf("result: %v", out)
 	}
-	received := h.fake.Received()
+	var received []fakehooksvc.Received
+	for _, r := range h.fake.Received() {
+		if !strings.HasPrefix(r.Path, "/token") {
+			received = append(received, r)
+		}
+	}
 	if len(received) != 1 {
-		t.Fatalf("the fake received %v, want the capture alone", received)
+		t.Fatalf("the capture URL received %v, want the one request", received)
 	}
 	sent := received[0]
 	if sent.Method != "POST" || sent.Path != "/"+id+"/github/push" || sent.Query.Get("delivery") != "42" || string(sent.Body) != `{"ref":"main"}` ||
@@ -47,21 +53,64 @@ func TestSendTestRequest(t *testing.T) {
 	}
 }
 
-// TestSendTestRequestNoRequestID: a service that does not name the
-// captured request: the newest one is taken, and the result says so.
-func TestSendTestRequestNoRequestID(t *testing.T) {
-	h := connectFake(t, fakehooksvc.Options{OmitRequestID: true}, config.Config{})
-	id := h.createToken(t, nil)
-	out := h.ok(t, "send_test_request", map[string]any{"token_id": id, "method": "get", "body": "plain"})
+// TestSendTestRequestOtherSender: another sender's request, captured
+// right after the test request, is the token's newest; the result still
+// names the request sent (the first after the cursor of its method and
+// path), and wait_for_request returns it next.
+func TestSendTestRequestOtherSender(t *testing.T) {
+	c := newClock()
+	var h *harness
+	var id string
+	h = connectClock(t, fakehooksvc.Options{OmitRequestID: true}, c, func(next http.RoundTripper) http.RoundTripper {
+		return roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			resp, err := next.RoundTrip(r)
+			if err == nil && !strings.HasPrefix(r.URL.Path, "/token") {
+				h.capture(t, id, "POST", "text/plain", "another sender")
+			}
+			return resp, err
+		})
+	}, nil)
+	id = h.createToken(t, nil)
+	out := h.ok(t, "send_test_request", map[string]any{"token_id": id, "method": "get", "path": "ping", "body": "plain"})
 	latest := h.ok(t, "get_latest_request", map[string]any{"token_id": id})
-	if out["request_id"] != latest["request_id"] || out["request_id_from"] != "newest" || out["method"] != "GET" {
-		t.Errorf("result: %v", out)
+	if latest["body"] != "another sender" || out["request_id"] == latest["request_id"] || out["request_id_from"] != "cursor" || out["method"] != "GET" {
+		t.Errorf("result: %v (the newest: %v)", out, latest["request_id"])
 	}
-	contains(t, out["note"].(string), "no X-Request-Id")
-	if latest["content_type"] != "text/plain; charset=utf-8" {
-		t.Errorf("content type of a text body: %v", latest["content_type"])
+	sent := h.ok(t, "get_request", map[string]any{"token_id": id, "request_id": out["request_id"]})
+	if sent["body"] != "plain" || sent["content_type"] != "text/plain; charset=utf-8" {
+		t.Errorf("the request named: %v", sent)
 	}
 }
+
+// TestSendTestRequestNotListedYet: a service that does not list the
+// capture yet is asked again a few times; then X-Request-Id names it, and
+// the result says so.
+func TestSendTestRequestNotListedYet(t *testing.T) {
+	c := newClock()
+	h := connectClock(t, fakehooksvc.Options{}, c, func(next http.RoundTripper) http.RoundTripper {
+		return roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			if strings.HasPrefix(r.URL.Query().Get("query"), "sorting:>") {
+				return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/json"}}, Request: r,
+					Body: io.NopCloser(strings.NewReader(`{"data":[],"total":0,"per_page":20,"current_page":1,"is_last_page":true,"from":1,"to":0}`))}, nil
+			}
+			return next.RoundTrip(r)
+		})
+	}, nil)
+	id := h.createToken(t, nil)
+	out := h.ok(t, "send_test_request", map[string]any{"token_id": id, "body": "plain"})
+	latest := h.ok(t, "get_latest_request", map[string]any{"token_id": id})
+	if out["request_id"] != latest["request_id"] || out["request_id_from"] != "header" {
+		t.Errorf("result: %v", out)
+	}
+	contains(t, out["note"].(string), "X-Request-Id")
+	if got := c.paused(); len(got) != sentReadTries-1 {
+		t.Errorf("paused %v, want %d pauses between %d reads", got, sentReadTries-1, sentReadTries)
+	}
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 // TestSendTestRequestStaysHome: no path reaches anything but the token's
 // own capture URL on the configured service, and nothing holding the key
@@ -79,12 +128,18 @@ func TestSendTestRequestStaysHome(t *testing.T) {
 	} {
 		h.fake.Reset()
 		res := h.call(t, "send_test_request", map[string]any{"token_id": id, "path": path})
+		captures := 0
 		for _, r := range h.fake.Received() {
-			if !strings.HasPrefix(r.Path, "/"+id+"/") && r.Path != "/"+id {
+			switch {
+			case r.Method == "GET" && r.Path == "/token/"+id+"/requests":
+				// The listings that read the cursor and find the request.
+			case !strings.HasPrefix(r.Path, "/"+id+"/") && r.Path != "/"+id:
 				t.Errorf("path %q reached %s", path, r.Path)
+			default:
+				captures++
 			}
 		}
-		if !res.IsError && len(h.fake.Received()) != 1 {
+		if !res.IsError && captures != 1 {
 			t.Errorf("path %q: %s", path, mcptest.Text(res))
 		}
 	}

@@ -27,6 +27,10 @@ type Options struct {
 	Version string
 	// Sleep waits between retries of a read; a real timer when nil.
 	Sleep func(ctx context.Context, d time.Duration) error
+	// Now and Pause are wait_for_request's clock: what time it is, and the
+	// wait between two polls. The real clock when nil.
+	Now   func() time.Time
+	Pause func(ctx context.Context, d time.Duration) error
 }
 
 // handlers holds what every tool needs.
@@ -34,6 +38,10 @@ type handlers struct {
 	cfg    config.Config
 	client *hooksvc.Client
 	logger *slog.Logger
+	now    func() time.Time
+	pause  func(ctx context.Context, d time.Duration) error
+	// seen is the newest request shown per token, where a wait starts.
+	seen *seenCursors
 }
 
 // NewServer returns hookmcp's MCP server with its tools and resources.
@@ -41,6 +49,9 @@ func NewServer(opts Options) *mcp.Server {
 	h := &handlers{
 		cfg:    opts.Config,
 		logger: opts.Logger,
+		now:    opts.Now,
+		pause:  opts.Pause,
+		seen:   newSeenCursors(maxSeenTokens),
 		client: &hooksvc.Client{
 			Caller:  &httpx.Caller{HTTP: opts.HTTP, Logger: opts.Logger},
 			BaseURL: opts.Config.APIURL,
@@ -49,6 +60,12 @@ func NewServer(opts Options) *mcp.Server {
 			Logger:  opts.Logger,
 			Sleep:   opts.Sleep,
 		},
+	}
+	if h.now == nil {
+		h.now = time.Now
+	}
+	if h.pause == nil {
+		h.pause = hooksvc.Sleep
 	}
 	server := mcp.NewServer(
 		&mcp.Implementation{Name: "hookmcp", Title: "Webhook capture", Version: opts.Version},
@@ -82,8 +99,7 @@ func NewHTTPClient(userAgent string) *http.Client {
 func instructions(cfg config.Config) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Manages webhook-capture tokens at %s: a token is a unique URL (<base>/<token uuid>) that records every HTTP request sent to it.\n", httpx.DisplayURL(cfg.APIURL))
-	b.WriteString("Debugging loop: create_token (or use an existing token), start wait_for_request, trigger the sender (or send_test_request), inspect what wait_for_request returns; get_request reads any older request by id, list_requests pages through them.\n")
-	b.WriteString("When the sender is triggered before the wait starts, pass after_request_id (the newest id seen before triggering) so the request is not missed.\n")
+	b.WriteString("Debugging loop: create_token (or use an existing token), trigger the sender (or send_test_request) and call wait_for_request, in either order, inspect what it returns; get_request reads any older request by id, list_requests pages through them.\n")
 	b.WriteString("Tokens and requests are addressed by UUID only (not by alias). Times are UTC, written yyyy-MM-dd HH:mm:ss; date filters also take now-1h, now-7d.\n")
 	if cfg.TokenID != "" {
 		b.WriteString("A default token is configured (HOOKSVC_TOKEN_ID): calls may omit token_id.\n")

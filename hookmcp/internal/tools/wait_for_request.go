@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
-	"strconv"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -20,11 +18,15 @@ import (
 type WaitForRequestArgs struct {
 	TokenArg
 	TimeoutSeconds *float64 `json:"timeout_seconds,omitempty" jsonschema:"how long to wait"`
-	Query          string   `json:"query,omitempty" jsonschema:"wait for a match of this list_requests filter (hosted service only)"`
-	AfterRequestID string   `json:"after_request_id,omitempty" jsonschema:"return the first request captured after this one: the newest id seen before triggering the sender"`
+	Query          string   `json:"query,omitempty" jsonschema:"a list_requests filter to match (hosted service only)"`
+	SinceSeconds   *float64 `json:"since_seconds,omitempty"`
+	AfterRequestID string   `json:"after_request_id,omitempty"`
 }
 
-var waitSeconds = mcptool.Whole{Min: 1, Max: 300, Default: 60}
+var (
+	waitSeconds  = mcptool.Whole{Min: 1, Max: 300, Default: 60}
+	sinceSeconds = mcptool.Whole{Min: 0, Max: 3600, Default: 120}
+)
 
 // Polling pace: a capture is seen about a second after it lands at first,
 // then the pace slows to at most one listing every maxPollInterval, far
@@ -32,10 +34,10 @@ var waitSeconds = mcptool.Whole{Min: 1, Max: 300, Default: 60}
 const (
 	firstPollInterval = time.Second
 	maxPollInterval   = 5 * time.Second
-	// pollPerPage is the listing size of a poll: enough to see a burst.
+	// pollPerPage is the page size of a walk down to the cursor, on a
+	// server that ignores the cursor filter.
 	pollPerPage = 10
-	// maxCatchUpPages bounds the pages read back when more requests than a
-	// poll's page arrived since the last one.
+	// maxCatchUpPages bounds the pages such a walk reads.
 	maxCatchUpPages = 10
 )
 
@@ -43,49 +45,19 @@ func (h *handlers) waitForRequestTool() mcptool.Tool[WaitForRequestArgs, Request
 	return mcptool.Tool[WaitForRequestArgs, RequestResult]{
 		Name:  "wait_for_request",
 		Title: "Wait for the next captured request",
-		Description: "Wait for the token's next request and return it as get_latest_request does: the first captured after this call starts (or after after_request_id) that matches query. " +
-			"Trigger the sender, wait, inspect. When none arrives in time: captured: false, with the capture URL to send to.",
+		Description: "Return the first request (matching query) captured after after_request_id, else after the newest request this server has shown you for the token, else in the last since_seconds: at once if there, else when it arrives. " +
+			"Trigger the sender before or after. None in time: captured: false, with the capture URL.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(true)},
 		AdjustInput: func(s *jsonschema.Schema) {
 			adjustTokenArg(s)
 			waitSeconds.Schema(s.Properties["timeout_seconds"])
+			sinceSeconds.Schema(s.Properties["since_seconds"])
 			s.Properties["after_request_id"].Format = "uuid"
 		},
 		AdjustOutput: adjustRequestResult,
 		Verbatim:     []string{"body", "note"},
 		Handle:       h.waitForRequest,
 	}
-}
-
-// boundary is the last request not to return: requests captured after it
-// are awaited. Its zero value lets every request through.
-type boundary struct {
-	uuid      string
-	order     int64
-	hasOrder  bool
-	createdAt string
-}
-
-func boundaryOf(meta requestMeta) boundary {
-	order, ok := meta.order()
-	return boundary{uuid: meta.UUID, order: order, hasOrder: ok, createdAt: meta.CreatedAt}
-}
-
-// before reports whether meta was captured after b. Listings run newest
-// first, so the first request that is not stops a walk. The API's sorting
-// number orders captures finer than a second; without it the capture
-// second decides, a request of b's own second counting as later.
-func (b boundary) before(meta requestMeta) bool {
-	if b.uuid == "" {
-		return true
-	}
-	if meta.UUID == b.uuid {
-		return false
-	}
-	if order, ok := meta.order(); ok && b.hasOrder {
-		return order > b.order
-	}
-	return meta.CreatedAt >= b.createdAt
 }
 
 func (h *handlers) waitForRequest(ctx context.Context, req *mcp.CallToolRequest, args WaitForRequestArgs) (*mcp.CallToolResult, RequestResult, error) {
@@ -97,26 +69,35 @@ func (h *handlers) waitForRequest(ctx context.Context, req *mcp.CallToolRequest,
 	if err != nil {
 		return nil, RequestResult{}, err
 	}
+	since, err := sinceSeconds.Value("since_seconds", args.SinceSeconds)
+	if err != nil {
+		return nil, RequestResult{}, err
+	}
 	if args.AfterRequestID != "" && !hooksvc.UUIDPattern.MatchString(args.AfterRequestID) {
 		return nil, RequestResult{}, fmt.Errorf("after_request_id must be a request UUID such as %s; got %q. get_latest_request or list_requests gives the ids", hooksvc.ExampleUUID, truncate(args.AfterRequestID, 100))
 	}
-	start := time.Now()
+	start := h.now()
 	limit := time.Duration(seconds) * time.Second
+	// The wait's limit also bounds, in real time, what the API takes to
+	// answer: a hanging API does not hold the call past timeout_seconds.
 	waitCtx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	w := &waiter{h: h, id: id, key: key, query: args.Query, req: req, start: start, limit: limit}
-	if err := w.begin(waitCtx, args.AfterRequestID); err != nil {
+	if err := w.begin(waitCtx, args.AfterRequestID, time.Duration(since)*time.Second); err != nil {
 		return nil, RequestResult{}, err
 	}
 	// The first notification tells the client the wait is watching: a
 	// request captured from now on will be returned.
 	w.progress(waitCtx)
-	meta, err := w.wait(waitCtx, args.AfterRequestID != "")
+	meta, found, err := w.wait(waitCtx)
 	switch {
 	case ctx.Err() != nil:
-		h.logger.Info("wait_for_request stopped: the call was cancelled", "token", id, "waited", time.Since(start).Round(time.Millisecond))
-		return nil, RequestResult{}, fmt.Errorf("wait_for_request was cancelled after %s", time.Since(start).Round(time.Second))
-	case waitCtx.Err() != nil:
+		waited := h.now().Sub(start)
+		h.logger.Info("wait_for_request stopped: the call was cancelled", "token", id, "waited", waited.Round(time.Millisecond))
+		return nil, RequestResult{}, fmt.Errorf("wait_for_request was cancelled after %s", waited.Round(time.Second))
+	case err != nil:
+		return nil, RequestResult{}, err
+	case !found:
 		captureURL := h.client.CaptureURL(id)
 		what := "No request"
 		if args.Query != "" {
@@ -126,8 +107,6 @@ func (h *handlers) waitForRequest(ctx context.Context, req *mcp.CallToolRequest,
 		res, out := nothingCaptured(id, captureURL, note)
 		out.Waited = float64(seconds)
 		return res, out, nil
-	case err != nil:
-		return nil, RequestResult{}, err
 	}
 	// The body is read under the call's own context: the request is there,
 	// and the wait's limit should not cut its reading short.
@@ -135,7 +114,8 @@ func (h *handlers) waitForRequest(ctx context.Context, req *mcp.CallToolRequest,
 	if err != nil {
 		return nil, RequestResult{}, err
 	}
-	out.Waited = time.Since(start).Round(100 * time.Millisecond).Seconds()
+	h.seeMeta(id, meta)
+	out.Waited = h.now().Sub(start).Round(100 * time.Millisecond).Seconds()
 	return mcptool.Text(requestText("New request", out)...), out, nil
 }
 
@@ -147,15 +127,16 @@ type waiter struct {
 	req      *mcp.CallToolRequest
 	start    time.Time
 	limit    time.Duration
-	after    boundary
+	cursor   int64 // the service's sorting number: requests after it are awaited
 	interval time.Duration
 }
 
-// begin fixes the boundary: the request after_request_id names, else the
-// newest request when the call starts. With a query, it first proves the
-// server applies filters: on one that ignores them, the first request of
-// any kind would come back as a match.
-func (w *waiter) begin(ctx context.Context, afterID string) error {
+// begin fixes the cursor: the request after_request_id names, else the
+// newest request this server has shown for the token, else the moment
+// since before now. With a query, it first proves the server applies
+// filters: on one that ignores them, the first request of any kind would
+// come back as a match.
+func (w *waiter) begin(ctx context.Context, afterID string, since time.Duration) error {
 	if w.query != "" {
 		ignored, err := w.h.ignoredFilters(ctx, w.key, w.id, filterKinds{query: true})
 		if err != nil {
@@ -175,91 +156,69 @@ func (w *waiter) begin(ctx context.Context, afterID string) error {
 		if err != nil {
 			return err
 		}
-		meta.UUID = afterID
-		w.after = boundaryOf(meta)
+		order, ok := meta.order()
+		if !ok {
+			return fmt.Errorf("after_request_id: the capture API gave request %s no sorting number, so what came after it cannot be told; call without after_request_id", afterID)
+		}
+		w.cursor = order
 		return nil
 	}
-	page, err := w.h.client.ListRequests(ctx, w.key, w.id, url.Values{"sorting": {"newest"}, "per_page": {"1"}, "page": {"1"}})
-	if err != nil {
-		return err
+	if cursor, ok := w.h.seen.last(w.id); ok {
+		w.cursor = cursor
+		return nil
 	}
-	if len(page.Data) > 0 {
-		meta, err := decodeMeta(page.Data[0])
-		if err != nil {
-			return err
-		}
-		w.after = boundaryOf(meta)
-	}
+	// The service's sorting number is microseconds since the epoch.
+	w.cursor = w.start.Add(-since).UnixMicro()
 	return nil
 }
 
-// wait polls until a request after the boundary arrives, or ctx ends. A
-// rate limit or a gateway error slows the pace instead of ending the wait.
-func (w *waiter) wait(ctx context.Context, pollFirst bool) (requestMeta, error) {
+// wait polls until a request after the cursor arrives or the limit
+// passes, and reports whether one did. A rate limit or a gateway error
+// slows the pace instead of ending the wait.
+func (w *waiter) wait(ctx context.Context) (requestMeta, bool, error) {
 	w.interval = firstPollInterval
-	if !pollFirst {
-		if err := hooksvc.Sleep(ctx, w.interval); err != nil {
-			return requestMeta{}, err
-		}
-	}
+	deadline := w.start.Add(w.limit)
+	polled := false // a poll has been answered: the API is there
 	for {
-		meta, found, err := w.poll(ctx)
+		found, err := w.h.afterCursor(ctx, w.key, w.id, w.cursor, w.query, 1)
+		if err != nil && polled && ctx.Err() == context.DeadlineExceeded {
+			// The limit fell during a poll: the wait timed out.
+			return requestMeta{}, false, nil
+		}
+		polled = polled || err == nil
 		var status *hooksvc.StatusError
+		// The pace slows by a quarter after each empty poll.
+		pause, next := w.interval, min(w.interval*5/4, maxPollInterval)
 		switch {
-		case found:
-			return meta, nil
+		case err == nil && len(found) > 0:
+			return found[0], true, nil
 		case errors.As(err, &status) && status.Transient():
-			pause := 2 * w.interval
+			pause = 2 * w.interval
 			if status.Asked {
 				pause = max(pause, status.Wait)
 			}
+			pause = min(pause, time.Minute)
+			next = pause
 			w.h.logger.Info("wait_for_request slowing down", "token", w.id, "status", status.Status, "pause", pause)
-			w.interval = min(pause, time.Minute)
 		case err != nil:
-			return requestMeta{}, err
-		default:
-			w.interval = min(w.interval*5/4, maxPollInterval)
+			return requestMeta{}, false, err
 		}
-		w.progress(ctx)
-		if err := hooksvc.Sleep(ctx, w.interval); err != nil {
-			return requestMeta{}, err
+		left := deadline.Sub(w.h.now())
+		if left <= 0 {
+			return requestMeta{}, false, nil
 		}
-	}
-}
-
-// poll lists the newest requests matching the query and returns the
-// oldest one after the boundary, reading further pages while a whole page
-// is newer than it.
-func (w *waiter) poll(ctx context.Context) (requestMeta, bool, error) {
-	var oldest requestMeta
-	found := false
-	for page := 1; page <= maxCatchUpPages; page++ {
-		query := url.Values{"sorting": {"newest"}, "per_page": {strconv.Itoa(pollPerPage)}, "page": {strconv.Itoa(page)}}
-		if w.query != "" {
-			query.Set("query", w.query)
-		}
-		listing, err := w.h.client.PollRequests(ctx, w.key, w.id, query)
-		if err != nil {
-			if found {
-				return oldest, true, nil
+		if err := w.h.pause(ctx, min(pause, left)); err != nil {
+			if ctx.Err() == context.DeadlineExceeded {
+				return requestMeta{}, false, nil
 			}
 			return requestMeta{}, false, err
 		}
-		for _, item := range listing.Data {
-			meta, err := decodeMeta(item)
-			if err != nil {
-				return requestMeta{}, false, err
-			}
-			if !w.after.before(meta) {
-				return oldest, found, nil
-			}
-			oldest, found = meta, true
+		if pause >= left {
+			return requestMeta{}, false, nil
 		}
-		if listing.IsLastPage || len(listing.Data) < pollPerPage {
-			break
-		}
+		w.progress(ctx)
+		w.interval = next
 	}
-	return oldest, found, nil
 }
 
 // progress tells a client that asked for progress how long the wait has
@@ -270,7 +229,7 @@ func (w *waiter) progress(ctx context.Context) {
 	if token == nil || w.req.Session == nil {
 		return
 	}
-	elapsed := time.Since(w.start)
+	elapsed := w.h.now().Sub(w.start)
 	err := w.req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
 		ProgressToken: token,
 		Progress:      elapsed.Seconds(),

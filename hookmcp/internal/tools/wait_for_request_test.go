@@ -2,7 +2,13 @@ package tools
 
 import (
 	"context"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -14,91 +20,236 @@ import (
 	"github.com/mcpforge/servers/shared/mcptest"
 )
 
-// listings counts the listings of a token's requests the fake received
-// with per_page n.
-func listings(received []fakehooksvc.Received, perPage string) int {
-	n := 0
-	for _, r := range received {
-		if strings.HasSuffix(r.Path, "/requests") && r.Query.Get("per_page") == perPage {
-			n++
-		}
+// clock is the virtual time of a wait test, shared by the server and the
+// fake (whose sorting cursor follows it). A pause moves it on at once,
+// after onPause, which plays what happens meanwhile.
+type clock struct {
+	mu      sync.Mutex
+	now     time.Time
+	pauses  []time.Duration
+	onPause func(ctx context.Context, n int) // n counts pauses from 1
+}
+
+func newClock() *clock {
+	return &clock{now: time.Date(2026, 11, 26, 3, 0, 0, 0, time.UTC)}
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *clock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+func (c *clock) Pause(ctx context.Context, d time.Duration) error {
+	c.mu.Lock()
+	c.pauses = append(c.pauses, d)
+	n, hook := len(c.pauses), c.onPause
+	c.mu.Unlock()
+	if hook != nil {
+		hook(ctx, n)
 	}
-	return n
+	c.advance(d)
+	return ctx.Err()
 }
 
-// awaitListings waits until the fake has served n listings of per_page.
-func (h *harness) awaitListings(t *testing.T, perPage string, n int) {
+func (c *clock) paused() []time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]time.Duration(nil), c.pauses...)
+}
+
+// connectClock is connectFake on a virtual clock. wrap, when set, wraps
+// the server's outbound transport.
+func connectClock(t *testing.T, opts fakehooksvc.Options, c *clock, wrap func(http.RoundTripper) http.RoundTripper, client *mcp.ClientOptions) *harness {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := h.fake.Await(ctx, func(r []fakehooksvc.Received) bool { return listings(r, perPage) >= n }); err != nil {
-		t.Fatalf("waiting for %d listings of per_page %s: %v", n, perPage, err)
+	opts.APIKeys = []string{envKey, callKey}
+	opts.Now = c.Now
+	fake := fakehooksvc.New(opts)
+	srv := httptest.NewServer(fake)
+	t.Cleanup(srv.Close)
+	apiURL, _ := url.Parse(srv.URL)
+	h := &harness{fake: fake, url: srv.URL, logs: &mcptest.SyncBuffer{}}
+	httpClient := NewHTTPClient("hookmcp-test")
+	if wrap != nil {
+		httpClient.Transport = wrap(httpClient.Transport)
 	}
+	server := NewServer(Options{
+		Config:  config.Config{APIURL: apiURL, Timeout: 5 * time.Second},
+		HTTP:    httpClient,
+		Logger:  slog.New(slog.NewTextHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		Version: "test",
+		Sleep:   func(ctx context.Context, _ time.Duration) error { return ctx.Err() },
+		Now:     c.Now,
+		Pause:   c.Pause,
+	})
+	h.session = mcptest.ConnectWith(t, server, client)
+	return h
 }
 
-// startWait calls wait_for_request in the background and returns where its
-// result will arrive.
-func (h *harness) startWait(t *testing.T, ctx context.Context, args map[string]any) <-chan *mcp.CallToolResult {
-	t.Helper()
-	done := make(chan *mcp.CallToolResult, 1)
-	go func() {
-		res, err := h.session.CallTool(ctx, &mcp.CallToolParams{Name: "wait_for_request", Arguments: args})
-		if err != nil {
-			res = &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "protocol error: " + err.Error()}}}
-		}
-		done <- res
-	}()
-	return done
-}
-
-// TestWaitForRequestWoken: a request captured a second after the call
-// starts is returned within 2 s of its capture; one captured before the
-// call is not.
+// TestWaitForRequestWoken: wait first, trigger second. The request the
+// sender fires during the wait is returned after the poll that follows;
+// the one the assistant had already seen is not.
 func TestWaitForRequestWoken(t *testing.T) {
 	t.Parallel()
-	h := connect(t, config.Config{})
+	c := newClock()
+	h := connectClock(t, fakehooksvc.Options{}, c, nil, nil)
 	id := h.createToken(t, nil)
-	h.capture(t, id, "POST", "text/plain", "before the call")
-	h.fake.Reset()
-	done := h.startWait(t, context.Background(), map[string]any{"token_id": id, "timeout_seconds": 30})
-	h.awaitListings(t, "1", 1) // the boundary is read: the call has started
-	time.Sleep(time.Second)    // the scenario: the sender fires a second later
-	captured := time.Now()
-	h.capture(t, id, "POST", "application/json", `{"event":"paid"}`)
-	res := <-done
-	elapsed := time.Since(captured)
+	h.capture(t, id, "POST", "text/plain", "seen before the call")
+	h.ok(t, "get_latest_request", map[string]any{"token_id": id})
+	c.onPause = func(_ context.Context, n int) {
+		if n == 1 { // the sender fires during the first pause
+			h.capture(t, id, "POST", "application/json", `{"event":"paid"}`)
+		}
+	}
+	res := h.call(t, "wait_for_request", map[string]any{"token_id": id, "timeout_seconds": 30})
 	if res.IsError {
 		t.Fatal(mcptest.Text(res))
 	}
 	out := mcptest.Structured(t, res)
-	if out["body"] != `{"event":"paid"}` || out["captured"] != true || out["content_type"] != "application/json" {
+	if out["body"] != `{"event":"paid"}` || out["captured"] != true || out["content_type"] != "application/json" || out["waited_seconds"] != 1.0 {
 		t.Errorf("structured: %v", out)
 	}
-	if elapsed > 2*time.Second {
-		t.Errorf("the result came %s after the capture, want within 2 s", elapsed)
-	}
 	contains(t, mcptest.Text(res), "New request "+out["request_id"].(string)+": POST")
-	for _, r := range h.fake.Received() {
-		if strings.HasSuffix(r.Path, "/requests") && r.Query.Get("per_page") == "10" && r.Query.Get("sorting") != "newest" {
-			t.Errorf("a poll listed %v, want the newest first", r.Query)
-		}
+	if got := c.paused(); len(got) != 1 || got[0] != firstPollInterval {
+		t.Errorf("paused %v, want one pause of %s", got, firstPollInterval)
+	}
+}
+
+// TestWaitForRequestTriggerFirst: send_test_request, then
+// wait_for_request: the request sent is returned at once, without a
+// pause, and a second wait does not return it again.
+func TestWaitForRequestTriggerFirst(t *testing.T) {
+	t.Parallel()
+	c := newClock()
+	h := connectClock(t, fakehooksvc.Options{}, c, nil, nil)
+	id := h.createToken(t, nil)
+	h.capture(t, id, "POST", "text/plain", "an older one")
+	sent := h.ok(t, "send_test_request", map[string]any{"token_id": id, "body": "the test"})
+	out := h.ok(t, "wait_for_request", map[string]any{"token_id": id, "timeout_seconds": 30})
+	if out["request_id"] != sent["request_id"] || out["body"] != "the test" || out["waited_seconds"] != nil {
+		t.Errorf("got %v, want request %v at once", out, sent["request_id"])
+	}
+	if got := c.paused(); len(got) != 0 {
+		t.Errorf("paused %v, want none", got)
+	}
+	again := h.ok(t, "wait_for_request", map[string]any{"token_id": id, "timeout_seconds": 2})
+	if again["captured"] != false {
+		t.Errorf("the request already returned came back: %v", again)
+	}
+	// Unless asked: after_request_id keeps its meaning.
+	older := h.ok(t, "list_requests", map[string]any{"token_id": id, "sorting": "oldest", "per_page": 1})["data"].([]any)[0].(map[string]any)["uuid"]
+	if out := h.ok(t, "wait_for_request", map[string]any{"token_id": id, "after_request_id": older, "timeout_seconds": 1}); out["body"] != "the test" {
+		t.Errorf("after_request_id %v: got %v", older, out["body"])
+	}
+}
+
+// TestWaitForRequestWindow: a request fired before the first call of the
+// server for the token is returned at once up to since_seconds later, and
+// not after.
+func TestWaitForRequestWindow(t *testing.T) {
+	t.Parallel()
+	c := newClock()
+	h := connectClock(t, fakehooksvc.Options{}, c, nil, nil)
+	early, late, zero := h.createToken(t, nil), h.createToken(t, nil), h.createToken(t, nil)
+	for _, id := range []string{early, late, zero} {
+		h.capture(t, id, "POST", "text/plain", "fired first")
+	}
+	c.advance(119 * time.Second)
+	if out := h.ok(t, "wait_for_request", map[string]any{"token_id": early, "timeout_seconds": 5}); out["body"] != "fired first" || out["waited_seconds"] != nil {
+		t.Errorf("119 s later, within the default window: %v", out)
+	}
+	if out := h.ok(t, "wait_for_request", map[string]any{"token_id": zero, "since_seconds": 0, "timeout_seconds": 1}); out["captured"] != false {
+		t.Errorf("since_seconds 0: %v", out)
+	}
+	c.advance(2 * time.Second)
+	if out := h.ok(t, "wait_for_request", map[string]any{"token_id": late, "timeout_seconds": 1}); out["captured"] != false {
+		t.Errorf("121 s later, past the default window: %v", out)
+	}
+	if out := h.ok(t, "wait_for_request", map[string]any{"token_id": late, "since_seconds": 3600, "timeout_seconds": 1}); out["body"] != "fired first" {
+		t.Errorf("since_seconds 3600: %v", out)
+	}
+	contains(t, h.failure(t, "wait_for_request", map[string]any{"token_id": late, "since_seconds": 3601}), "since_seconds must be a whole number from 0 to 3600")
+}
+
+// TestWaitForRequestAfterListing: what list_requests showed counts as
+// seen; the wait returns the first request after it.
+func TestWaitForRequestAfterListing(t *testing.T) {
+	t.Parallel()
+	c := newClock()
+	h := connectClock(t, fakehooksvc.Options{}, c, nil, nil)
+	id := h.createToken(t, nil)
+	h.capture(t, id, "POST", "text/plain", "one")
+	h.capture(t, id, "POST", "text/plain", "two")
+	h.ok(t, "list_requests", map[string]any{"token_id": id})
+	h.capture(t, id, "POST", "text/plain", "three")
+	h.capture(t, id, "POST", "text/plain", "four")
+	if out := h.ok(t, "wait_for_request", map[string]any{"token_id": id, "timeout_seconds": 1}); out["body"] != "three" {
+		t.Errorf("got %v, want the first request after the listing", out["body"])
+	}
+	if out := h.ok(t, "wait_for_request", map[string]any{"token_id": id, "timeout_seconds": 1}); out["body"] != "four" {
+		t.Errorf("got %v, want the next one", out["body"])
+	}
+}
+
+// TestWaitForRequestOpenSource: a server that ignores the cursor filter
+// (the open-source one) is read newest first down to the cursor.
+func TestWaitForRequestOpenSource(t *testing.T) {
+	t.Parallel()
+	c := newClock()
+	h := connectClock(t, fakehooksvc.Options{OpenSource: true}, c, nil, nil)
+	id := h.createToken(t, nil)
+	h.capture(t, id, "POST", "text/plain", "seen")
+	h.ok(t, "get_latest_request", map[string]any{"token_id": id})
+	for _, body := range []string{"next", "after next"} {
+		h.capture(t, id, "POST", "text/plain", body)
+	}
+	if out := h.ok(t, "wait_for_request", map[string]any{"token_id": id, "timeout_seconds": 1}); out["body"] != "next" {
+		t.Errorf("got %v, want the first request after the one seen", out["body"])
+	}
+	if out := h.ok(t, "wait_for_request", map[string]any{"token_id": id, "timeout_seconds": 1}); out["body"] != "after next" {
+		t.Errorf("got %v, want the next one", out["body"])
 	}
 }
 
 // TestWaitForRequestQuery: only a matching request ends the wait, and with
-// several new ones the first captured is returned.
+// several new ones the first captured is returned; the cursor is sent as
+// the service's own sorting filter.
 func TestWaitForRequestQuery(t *testing.T) {
 	t.Parallel()
-	h := connect(t, config.Config{})
+	c := newClock()
+	h := connectClock(t, fakehooksvc.Options{}, c, nil, nil)
 	id := h.createToken(t, nil)
-	done := h.startWait(t, context.Background(), map[string]any{"token_id": id, "query": "method:PUT", "timeout_seconds": 30})
-	h.awaitListings(t, "1", 2) // the filter probe, then the boundary
-	h.capture(t, id, "POST", "text/plain", "not this one")
-	h.capture(t, id, "PUT", "text/plain", "first put")
-	h.capture(t, id, "PUT", "text/plain", "second put")
-	res := <-done
+	c.onPause = func(_ context.Context, n int) {
+		if n == 1 {
+			h.capture(t, id, "POST", "text/plain", "not this one")
+			h.capture(t, id, "PUT", "text/plain", "first put")
+			h.capture(t, id, "PUT", "text/plain", "second put")
+		}
+	}
+	h.fake.Reset()
+	res := h.call(t, "wait_for_request", map[string]any{"token_id": id, "query": "method:PUT", "timeout_seconds": 30})
 	if out := mcptest.Structured(t, res); res.IsError || out["body"] != "first put" {
 		t.Errorf("got %s", mcptest.Text(res))
+	}
+	cursor := c.Now().Add(-time.Second - 120*time.Second).UnixMicro()
+	want := "sorting:>" + itoa(cursor) + " AND (method:PUT)"
+	polled := false
+	for _, r := range h.fake.Received() {
+		if strings.HasSuffix(r.Path, "/requests") && r.Query.Get("sorting") == "oldest" {
+			polled = true
+			if r.Query.Get("query") != want {
+				t.Errorf("a poll asked for %q, want %q", r.Query.Get("query"), want)
+			}
+		}
+	}
+	if !polled {
+		t.Error("no poll listed the requests oldest first after the cursor")
 	}
 }
 
@@ -106,7 +257,8 @@ func TestWaitForRequestQuery(t *testing.T) {
 // request, even when it arrived before the call.
 func TestWaitForRequestAfterID(t *testing.T) {
 	t.Parallel()
-	h := connect(t, config.Config{})
+	c := newClock()
+	h := connectClock(t, fakehooksvc.Options{}, c, nil, nil)
 	id := h.createToken(t, nil)
 	h.capture(t, id, "POST", "text/plain", "seen")
 	seen := h.ok(t, "get_latest_request", map[string]any{"token_id": id})["request_id"]
@@ -118,31 +270,52 @@ func TestWaitForRequestAfterID(t *testing.T) {
 	}
 }
 
-// TestWaitForRequestNothing: a clean timeout is a result, not an error.
+// TestWaitForRequestNothing: a clean timeout is a result, not an error;
+// the pauses add up to the limit, the last poll falling on it.
 func TestWaitForRequestNothing(t *testing.T) {
 	t.Parallel()
-	h := connect(t, config.Config{})
+	c := newClock()
+	h := connectClock(t, fakehooksvc.Options{}, c, nil, nil)
 	id := h.createToken(t, nil)
-	res := h.call(t, "wait_for_request", map[string]any{"token_id": id, "timeout_seconds": 1})
+	res := h.call(t, "wait_for_request", map[string]any{"token_id": id, "timeout_seconds": 3})
 	if res.IsError {
 		t.Fatalf("a timeout is not an error: %s", mcptest.Text(res))
 	}
 	out := mcptest.Structured(t, res)
-	if out["captured"] != false || out["waited_seconds"] != 1.0 || out["capture_url"] != h.url+"/"+id {
+	if out["captured"] != false || out["waited_seconds"] != 3.0 || out["capture_url"] != h.url+"/"+id {
 		t.Errorf("structured: %v", out)
 	}
-	contains(t, mcptest.Text(res), "No request arrived at token "+id+" within 1 seconds", "Send one to "+h.url+"/"+id)
+	contains(t, mcptest.Text(res), "No request arrived at token "+id+" within 3 seconds", "Send one to "+h.url+"/"+id)
+	var total time.Duration
+	for _, d := range c.paused() {
+		total += d
+	}
+	if total != 3*time.Second {
+		t.Errorf("paused %v in all (%v), want the 3 s limit", total, c.paused())
+	}
 }
 
-// TestWaitForRequestCancelled: cancelling the call ends the wait at once;
-// no listing is sent after it.
+// TestWaitForRequestCancelled: cancelling the call ends the wait at once.
 func TestWaitForRequestCancelled(t *testing.T) {
 	t.Parallel()
-	h := connect(t, config.Config{})
+	c := newClock()
+	h := connectClock(t, fakehooksvc.Options{}, c, nil, nil)
 	id := h.createToken(t, nil)
 	ctx, cancel := context.WithCancel(context.Background())
-	done := h.startWait(t, ctx, map[string]any{"token_id": id, "timeout_seconds": 300})
-	h.awaitListings(t, "10", 1) // polling
+	pausing := make(chan struct{}, 1)
+	c.onPause = func(ctx context.Context, _ int) {
+		pausing <- struct{}{}
+		<-ctx.Done() // a long pause, ended only by the cancel
+	}
+	done := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		res, err := h.session.CallTool(ctx, &mcp.CallToolParams{Name: "wait_for_request", Arguments: map[string]any{"token_id": id, "timeout_seconds": 300}})
+		if err != nil {
+			res = &mcp.CallToolResult{IsError: true}
+		}
+		done <- res
+	}()
+	<-pausing
 	cancel()
 	<-done
 	wait, stop := context.WithTimeout(context.Background(), 10*time.Second)
@@ -150,43 +323,47 @@ func TestWaitForRequestCancelled(t *testing.T) {
 	if err := h.logs.Await(wait, "wait_for_request stopped: the call was cancelled"); err != nil {
 		t.Fatal(err)
 	}
-	polls := listings(h.fake.Received(), "10")
-	// The handler has returned: a listing after this point would come from
-	// a wait still running. A running one would poll within 1.25 s.
-	quiet, stopQuiet := context.WithTimeout(context.Background(), 2500*time.Millisecond)
-	defer stopQuiet()
-	if err := h.fake.Await(quiet, func(r []fakehooksvc.Received) bool { return listings(r, "10") > polls }); err == nil {
-		t.Errorf("a listing was sent after the cancelled call returned")
+	if got := c.paused(); len(got) != 1 {
+		t.Errorf("paused %v, want the one pause the cancel ended", got)
 	}
 }
 
-// TestWaitForRequestRateLimited: 429s slow the polling down instead of
-// failing the wait.
+// TestWaitForRequestRateLimited: a 429 slows the polling down (at least
+// its Retry-After) instead of failing the wait.
 func TestWaitForRequestRateLimited(t *testing.T) {
 	t.Parallel()
-	h := connect(t, config.Config{})
+	c := newClock()
+	h := connectClock(t, fakehooksvc.Options{}, c, nil, nil)
 	id := h.createToken(t, nil)
-	done := h.startWait(t, context.Background(), map[string]any{"token_id": id, "timeout_seconds": 60})
-	h.awaitListings(t, "1", 1)
-	h.fake.Inject(fakehooksvc.Fault{Method: "GET", Status: 429, RetryAfter: "1"})
-	h.capture(t, id, "POST", "text/plain", "through the limit")
-	res := <-done
+	h.fake.Inject(fakehooksvc.Fault{Method: "GET", Status: 429, RetryAfter: "7"})
+	c.onPause = func(_ context.Context, n int) {
+		if n == 1 {
+			h.capture(t, id, "POST", "text/plain", "through the limit")
+		}
+	}
+	res := h.call(t, "wait_for_request", map[string]any{"token_id": id, "timeout_seconds": 60})
 	if out := mcptest.Structured(t, res); res.IsError || out["body"] != "through the limit" {
 		t.Fatalf("got %s", mcptest.Text(res))
+	}
+	if got := c.paused(); len(got) != 1 || got[0] != 7*time.Second {
+		t.Errorf("paused %v, want 7 s as Retry-After asked", got)
 	}
 	contains(t, h.logs.String(), "wait_for_request slowing down", "status=429")
 }
 
 // TestWaitForRequestProgress: a client that asks for progress hears how
-// long the wait has gone on.
+// long the wait has gone on, in the wait's own time.
 func TestWaitForRequestProgress(t *testing.T) {
 	t.Parallel()
-	var heard atomic.Int32
+	var mu sync.Mutex
+	var heard []float64
 	var total atomic.Value
-	plain := connect(t, config.Config{})
-	h := serveWith(t, plain.fake, plain.url, config.Config{}, &mcp.ClientOptions{
+	c := newClock()
+	h := connectClock(t, fakehooksvc.Options{}, c, nil, &mcp.ClientOptions{
 		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
-			heard.Add(1)
+			mu.Lock()
+			defer mu.Unlock()
+			heard = append(heard, req.Params.Progress)
 			total.Store(req.Params.Total)
 		},
 	})
@@ -197,8 +374,10 @@ func TestWaitForRequestProgress(t *testing.T) {
 	if err != nil || res.IsError {
 		t.Fatalf("%v %v", err, res)
 	}
-	if heard.Load() < 1 || total.Load() != 3.0 {
-		t.Errorf("heard %d progress notifications, total %v", heard.Load(), total.Load())
+	mu.Lock()
+	defer mu.Unlock()
+	if len(heard) < 2 || heard[0] != 0 || heard[1] != 1 || total.Load() != 3.0 {
+		t.Errorf("heard progress %v, total %v; want 0, 1, ... of 3", heard, total.Load())
 	}
 }
 
@@ -212,3 +391,5 @@ func TestWaitForRequestIgnoredQuery(t *testing.T) {
 	contains(t, h.failure(t, "wait_for_request", map[string]any{"token_id": id, "query": "method:PUT"}),
 		"does not apply query filters", "call it without query")
 }
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -1,0 +1,170 @@
+package tools
+
+import (
+	"container/list"
+	"context"
+	"fmt"
+	"net/url"
+	"strconv"
+	"sync"
+)
+
+// maxSeenTokens bounds the seen memory: past it, the token used least
+// recently is forgotten, and a wait on it starts from the recent window.
+const maxSeenTokens = 10_000
+
+// seenCursors remembers, per token, the newest request (by the service's
+// sorting cursor) that any call of this server returned or listed, so that
+// wait_for_request starts right after what the assistant last saw. It is
+// per server process and bounded (least recently used tokens go first).
+type seenCursors struct {
+	mu    sync.Mutex
+	limit int
+	order *list.List               // of *seenEntry, most recently used first
+	byID  map[string]*list.Element // token id -> its element in order
+}
+
+type seenEntry struct {
+	token  string
+	cursor int64
+}
+
+func newSeenCursors(limit int) *seenCursors {
+	return &seenCursors{limit: limit, order: list.New(), byID: map[string]*list.Element{}}
+}
+
+// see records that a request at cursor was shown for token; the memory
+// only moves forward.
+func (s *seenCursors) see(token string, cursor int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if el, ok := s.byID[token]; ok {
+		e := el.Value.(*seenEntry)
+		e.cursor = max(e.cursor, cursor)
+		s.order.MoveToFront(el)
+		return
+	}
+	s.byID[token] = s.order.PushFront(&seenEntry{token: token, cursor: cursor})
+	for s.order.Len() > s.limit {
+		oldest := s.order.Back()
+		s.order.Remove(oldest)
+		delete(s.byID, oldest.Value.(*seenEntry).token)
+	}
+}
+
+// last returns the newest cursor seen for token.
+func (s *seenCursors) last(token string) (int64, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	el, ok := s.byID[token]
+	if !ok {
+		return 0, false
+	}
+	s.order.MoveToFront(el)
+	return el.Value.(*seenEntry).cursor, true
+}
+
+// seeMeta records a request shown for token, when it has a cursor.
+func (h *handlers) seeMeta(token string, meta requestMeta) {
+	if order, ok := meta.order(); ok {
+		h.seen.see(token, order)
+	}
+}
+
+// cursorQuery is the API's query for requests captured after cursor,
+// within the filter q when there is one.
+func cursorQuery(cursor int64, q string) string {
+	after := "sorting:>" + strconv.FormatInt(cursor, 10)
+	if q == "" {
+		return after
+	}
+	return after + " AND (" + q + ")"
+}
+
+// afterCursor returns up to n of the token's requests captured after
+// cursor that match q, oldest first. It asks the service for them by the
+// cursor; a service that ignores the filter (the open-source server) shows
+// it by answering with a request at or before the cursor, and is then read
+// newest first down to the cursor instead.
+func (h *handlers) afterCursor(ctx context.Context, key, id string, cursor int64, q string, n int) ([]requestMeta, error) {
+	query := url.Values{"sorting": {"oldest"}, "per_page": {strconv.Itoa(n)}, "page": {"1"}, "query": {cursorQuery(cursor, q)}}
+	listing, err := h.client.PollRequests(ctx, key, id, query)
+	if err != nil {
+		return nil, err
+	}
+	var out []requestMeta
+	for _, item := range listing.Data {
+		meta, err := decodeMeta(item)
+		if err != nil {
+			return nil, err
+		}
+		order, ok := meta.order()
+		if !ok {
+			return nil, fmt.Errorf("the capture API sent request %s without a sorting number, so the requests after another cannot be told apart", meta.UUID)
+		}
+		if order <= cursor {
+			if q != "" {
+				// Callers refuse a query on a server that ignores filters
+				// before asking; this is a server that changed its mind.
+				return nil, fmt.Errorf("the capture API ignored the query filter")
+			}
+			return h.afterCursorNewestFirst(ctx, key, id, cursor, n)
+		}
+		out = append(out, meta)
+	}
+	return out, nil
+}
+
+// afterCursorNewestFirst reads newest first, page by page, down to cursor
+// (at most maxCatchUpPages pages) and returns the oldest n after it.
+func (h *handlers) afterCursorNewestFirst(ctx context.Context, key, id string, cursor int64, n int) ([]requestMeta, error) {
+	var newer []requestMeta // newest first
+	for page := 1; page <= maxCatchUpPages; page++ {
+		query := url.Values{"sorting": {"newest"}, "per_page": {strconv.Itoa(pollPerPage)}, "page": {strconv.Itoa(page)}}
+		listing, err := h.client.PollRequests(ctx, key, id, query)
+		if err != nil {
+			return nil, err
+		}
+		for _, item := range listing.Data {
+			meta, err := decodeMeta(item)
+			if err != nil {
+				return nil, err
+			}
+			if order, ok := meta.order(); !ok || order <= cursor {
+				return oldestN(newer, n), nil
+			}
+			newer = append(newer, meta)
+		}
+		if listing.IsLastPage || len(listing.Data) < pollPerPage {
+			break
+		}
+	}
+	return oldestN(newer, n), nil
+}
+
+// oldestN returns the last n of a newest-first list, oldest first.
+func oldestN(newer []requestMeta, n int) []requestMeta {
+	out := make([]requestMeta, 0, min(n, len(newer)))
+	for i := len(newer) - 1; i >= 0 && len(out) < n; i-- {
+		out = append(out, newer[i])
+	}
+	return out
+}
+
+// newestCursor returns the sorting cursor of the token's newest request,
+// and false when it has none.
+func (h *handlers) newestCursor(ctx context.Context, key, id string) (int64, bool, error) {
+	page, err := h.client.ListRequests(ctx, key, id, url.Values{"sorting": {"newest"}, "per_page": {"1"}, "page": {"1"}})
+	if err != nil || len(page.Data) == 0 {
+		return 0, false, err
+	}
+	meta, err := decodeMeta(page.Data[0])
+	if err != nil {
+		return 0, false, err
+	}
+	order, ok := meta.order()
+	if !ok {
+		return 0, false, fmt.Errorf("the capture API sent request %s without a sorting number", meta.UUID)
+	}
+	return order, true, nil
+}
