@@ -227,6 +227,21 @@ func (d *demo) hooks(ctx context.Context) error {
 	if arrived["request_id"] != sent["request_id"] {
 		return fmt.Errorf("wait_for_request returned %v, want the request sent, %v", arrived["request_id"], sent["request_id"])
 	}
+	// The other order: the sender fires first, the wait comes after and
+	// finds the request at once (it starts after the last one shown).
+	again, err := d.call(ctx, session, "send_test_request", map[string]any{
+		"token_id": id, "path": "shop/refunds", "body": `{"event":"order.refunded","order":42}`,
+	}, false)
+	if err != nil {
+		return err
+	}
+	found, err := d.call(ctx, session, "wait_for_request", map[string]any{"token_id": id, "timeout_seconds": 30}, false)
+	if err != nil {
+		return err
+	}
+	if found["request_id"] != again["request_id"] || found["waited_seconds"] != nil {
+		return fmt.Errorf("wait_for_request after the send returned %v after %v s, want %v at once", found["request_id"], found["waited_seconds"], again["request_id"])
+	}
 
 	steps := []struct {
 		tool string

@@ -65,7 +65,7 @@ func TestSendTestRequestOtherSender(t *testing.T) {
 		return roundTripFunc(func(r *http.Request) (*http.Response, error) {
 			resp, err := next.RoundTrip(r)
 			if err == nil && !strings.HasPrefix(r.URL.Path, "/token") {
-				h.capture(t, id, "POST", "text/plain", "another sender")
+				h.send(t, id, "POST", "another sender")
 			}
 			return resp, err
 		})
