@@ -168,8 +168,8 @@ func capture(ctx context.Context, url string, n int) error {
 // wakeUp measures how long wait_for_request takes to return a request
 // after it is captured. The server polls (at once when the call starts,
 // then 1 s later, each pause a quarter longer, up to 5 s), so the capture
-// is sent at a different
-// moment of the cycle each round, from when the server says it is watching.
+// is sent at a different moment of the cycle each round, from when the
+// server says it is watching.
 func (b *bench) wakeUp(ctx context.Context, l launch, api string) error {
 	// Each wait says it is watching in its first progress notification; one
 	// of an earlier round must not start the clock.
