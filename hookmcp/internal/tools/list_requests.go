@@ -107,7 +107,12 @@ func (h *handlers) listRequests(ctx context.Context, _ *mcp.CallToolRequest, arg
 	if err != nil {
 		return nil, nil, err
 	}
-	h.seePage(id, raw)
+	// A filtered page shows matches, not the requests between them: only
+	// an unfiltered one moves the memory of what was shown, so that a wait
+	// still returns what the filter left out.
+	if !kinds.query && !kinds.dates {
+		h.seePage(id, raw)
+	}
 	// The API's escapes (a PHP service writes https:\/\/ and \u00e9) are
 	// spelt out, so that the model reads the text itself.
 	return nil, mcptool.Document[ListRequestsResult](jsonx.Unescape(raw)), nil

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcpforge/servers/hookmcp/internal/config"
+	"github.com/mcpforge/servers/hookmcp/internal/fakehooksvc"
 	"github.com/mcpforge/servers/shared/mcptest"
 )
 
@@ -126,4 +127,23 @@ func TestListRequestsOneHugeRequest(t *testing.T) {
 		t.Errorf("want the huge request alone with its content cut, got %d requests, truncated=%v", len(data), first["content_truncated"])
 	}
 	contains(t, out["note"].(string), "over 100000 bytes by itself", "the other 1 requests")
+}
+
+// TestListRequestsFilteredLeavesUnshown: a page filtered by query or date
+// does not move the memory of what was shown past the requests it left
+// out; an unfiltered page does.
+func TestListRequestsFilteredLeavesUnshown(t *testing.T) {
+	h := connectClock(t, fakehooksvc.Options{}, newClock(), nil, nil)
+	id := h.createToken(t, nil)
+	h.capture(t, id, "GET", "text/plain", "left out")
+	h.capture(t, id, "POST", "text/plain", "listed")
+	h.ok(t, "list_requests", map[string]any{"token_id": id, "query": "method:POST"})
+	h.ok(t, "list_requests", map[string]any{"token_id": id, "query": "method:POST", "date_from": "now-1h"})
+	if out := h.ok(t, "wait_for_request", map[string]any{"token_id": id, "timeout_seconds": 1}); out["body"] != "left out" {
+		t.Errorf("after filtered pages: got %q (captured %v), want the request they left out", out["body"], out["captured"])
+	}
+	h.ok(t, "list_requests", map[string]any{"token_id": id})
+	if out := h.ok(t, "wait_for_request", map[string]any{"token_id": id, "timeout_seconds": 1}); out["captured"] != false {
+		t.Errorf("after an unfiltered page: got %v, want none", out)
+	}
 }

@@ -3,6 +3,7 @@ package tools
 import (
 	"container/list"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -22,6 +23,11 @@ type seenCursors struct {
 	limit int
 	order *list.List               // of *seenEntry, most recently used first
 	byID  map[string]*list.Element // token id -> its element in order
+	// claimed holds the ids send_test_request has named, oldest first in
+	// claimOrder, so that two sends of this server never name the same
+	// request. Bounded like the cursors.
+	claimed    map[string]struct{}
+	claimOrder []string
 }
 
 type seenEntry struct {
@@ -30,7 +36,24 @@ type seenEntry struct {
 }
 
 func newSeenCursors(limit int) *seenCursors {
-	return &seenCursors{limit: limit, order: list.New(), byID: map[string]*list.Element{}}
+	return &seenCursors{limit: limit, order: list.New(), byID: map[string]*list.Element{}, claimed: map[string]struct{}{}}
+}
+
+// claim records that a send_test_request named requestID, and reports
+// false when another one of this server already had.
+func (s *seenCursors) claim(requestID string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.claimed[requestID]; ok {
+		return false
+	}
+	s.claimed[requestID] = struct{}{}
+	s.claimOrder = append(s.claimOrder, requestID)
+	if len(s.claimOrder) > s.limit {
+		delete(s.claimed, s.claimOrder[0])
+		s.claimOrder = s.claimOrder[1:]
+	}
+	return true
 }
 
 // see records that a request at cursor was shown for token; the memory
@@ -81,70 +104,94 @@ func cursorQuery(cursor int64, q string) string {
 	return after + " AND (" + q + ")"
 }
 
+// listedRequest is a request as a listing shows it: its metadata, and its
+// raw body when the listing carries one (send_test_request matches on it).
+type listedRequest struct {
+	requestMeta
+	content *string
+}
+
+func decodeListed(item json.RawMessage) (listedRequest, error) {
+	meta, err := decodeMeta(item)
+	if err != nil {
+		return listedRequest{}, err
+	}
+	var body struct {
+		Content *string `json:"content"`
+	}
+	// A content that is not a string is treated as absent: matching on
+	// it is a refinement, not a requirement.
+	_ = json.Unmarshal(item, &body)
+	return listedRequest{requestMeta: meta, content: body.Content}, nil
+}
+
 // afterCursor returns up to n of the token's requests captured after
 // cursor that match q, oldest first. It asks the service for them by the
 // cursor; a service that ignores the filter (the open-source server) shows
 // it by answering with a request at or before the cursor, and is then read
-// newest first down to the cursor instead.
-func (h *handlers) afterCursor(ctx context.Context, key, id string, cursor int64, q string, n int) ([]requestMeta, error) {
+// newest first down to the cursor instead. partial is true when that walk
+// stopped at its page cap before reaching the cursor: older requests after
+// the cursor may remain unread.
+func (h *handlers) afterCursor(ctx context.Context, key, id string, cursor int64, q string, n int) (found []listedRequest, partial bool, err error) {
 	query := url.Values{"sorting": {"oldest"}, "per_page": {strconv.Itoa(n)}, "page": {"1"}, "query": {cursorQuery(cursor, q)}}
 	listing, err := h.client.PollRequests(ctx, key, id, query)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	var out []requestMeta
+	var out []listedRequest
 	for _, item := range listing.Data {
-		meta, err := decodeMeta(item)
+		meta, err := decodeListed(item)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		order, ok := meta.order()
 		if !ok {
-			return nil, fmt.Errorf("the capture API sent request %s without a sorting number, so the requests after another cannot be told apart", meta.UUID)
+			return nil, false, fmt.Errorf("the capture API sent request %s without a sorting number, so the requests after another cannot be told apart", meta.UUID)
 		}
 		if order <= cursor {
 			if q != "" {
 				// Callers refuse a query on a server that ignores filters
 				// before asking; this is a server that changed its mind.
-				return nil, fmt.Errorf("the capture API ignored the query filter")
+				return nil, false, fmt.Errorf("the capture API ignored the query filter")
 			}
 			return h.afterCursorNewestFirst(ctx, key, id, cursor, n)
 		}
 		out = append(out, meta)
 	}
-	return out, nil
+	return out, false, nil
 }
 
 // afterCursorNewestFirst reads newest first, page by page, down to cursor
-// (at most maxCatchUpPages pages) and returns the oldest n after it.
-func (h *handlers) afterCursorNewestFirst(ctx context.Context, key, id string, cursor int64, n int) ([]requestMeta, error) {
-	var newer []requestMeta // newest first
+// (at most maxCatchUpPages pages) and returns the oldest n after it that
+// it read, and whether the cap stopped it before the cursor.
+func (h *handlers) afterCursorNewestFirst(ctx context.Context, key, id string, cursor int64, n int) ([]listedRequest, bool, error) {
+	var newer []listedRequest // newest first
 	for page := 1; page <= maxCatchUpPages; page++ {
 		query := url.Values{"sorting": {"newest"}, "per_page": {strconv.Itoa(pollPerPage)}, "page": {strconv.Itoa(page)}}
 		listing, err := h.client.PollRequests(ctx, key, id, query)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		for _, item := range listing.Data {
-			meta, err := decodeMeta(item)
+			meta, err := decodeListed(item)
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
 			if order, ok := meta.order(); !ok || order <= cursor {
-				return oldestN(newer, n), nil
+				return oldestN(newer, n), false, nil
 			}
 			newer = append(newer, meta)
 		}
 		if listing.IsLastPage || len(listing.Data) < pollPerPage {
-			break
+			return oldestN(newer, n), false, nil
 		}
 	}
-	return oldestN(newer, n), nil
+	return oldestN(newer, n), true, nil
 }
 
 // oldestN returns the last n of a newest-first list, oldest first.
-func oldestN(newer []requestMeta, n int) []requestMeta {
-	out := make([]requestMeta, 0, min(n, len(newer)))
+func oldestN(newer []listedRequest, n int) []listedRequest {
+	out := make([]listedRequest, 0, min(n, len(newer)))
 	for i := len(newer) - 1; i >= 0 && len(out) < n; i-- {
 		out = append(out, newer[i])
 	}

@@ -34,3 +34,20 @@ func TestSeenCursors(t *testing.T) {
 		t.Errorf("holds %d tokens (%d indexed), want at most %d", n, len(big.byID), maxSeenTokens)
 	}
 }
+
+// TestSeenClaims: a request id is claimed once, and past the bound the
+// oldest claim is forgotten first.
+func TestSeenClaims(t *testing.T) {
+	s := newSeenCursors(2)
+	if !s.claim("a") || s.claim("a") {
+		t.Error("a: the first claim must win and the second lose")
+	}
+	s.claim("b")
+	s.claim("c")
+	if !s.claim("a") {
+		t.Error("a is still claimed past the bound")
+	}
+	if s.claim("c") || len(s.claimed) != 2 || len(s.claimOrder) != 2 {
+		t.Errorf("holds %v, want the 2 newest claims", s.claimOrder)
+	}
+}

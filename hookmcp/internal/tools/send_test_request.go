@@ -60,7 +60,7 @@ type SendTestRequestResult struct {
 	Encoding      string              `json:"encoding" jsonschema:"text when the answer's body is valid UTF-8 and given as is; base64 otherwise"`
 	Body          string              `json:"body" jsonschema:"request body, sent as is; at most 1,048,576 bytes of UTF-8"`
 	RequestID     string              `json:"request_id,omitempty" jsonschema:"the uuid of the request captured; get_request reads it"`
-	RequestIDFrom string              `json:"request_id_from,omitempty" jsonschema:"cursor: the first of its method and path after the newest before sending; header: X-Request-Id, not listed yet"`
+	RequestIDFrom string              `json:"request_id_from,omitempty" jsonschema:"header: the answer's X-Request-Id; cursor: the first request after sending that matches what was sent"`
 	Note          string              `json:"note,omitempty"`
 }
 
@@ -103,15 +103,12 @@ func (h *handlers) sendTestRequest(ctx context.Context, _ *mcp.CallToolRequest, 
 		return nil, SendTestRequestResult{}, err
 	}
 	// The newest request before sending is the cursor: the one sent is
-	// the first after it of its method and path, whoever else sends.
-	cursor, found, err := h.newestCursor(ctx, key, id)
+	// among those after it, whoever else sends. Nothing is marked as seen:
+	// sending shows the assistant no request, so a wait that follows
+	// still returns whatever came before the one sent, and then that one.
+	cursor, _, err := h.newestCursor(ctx, key, id)
 	if err != nil {
 		return nil, SendTestRequestResult{}, fmt.Errorf("reading the token's newest request before sending (nothing was sent): %w", err)
-	}
-	// The newest request before sending counts as seen, the one sent
-	// does not: wait_for_request returns it next.
-	if found {
-		h.seen.see(id, cursor)
 	}
 	answer, err := h.client.Capture(ctx, id, capture, key)
 	if err != nil {
@@ -148,22 +145,35 @@ const (
 	sentReadPage  = 20
 )
 
-// sentRequest finds the request just sent: the first after cursor with its
-// method and path (the service's own order; the newest request may be
-// another sender's). X-Request-Id is used only when the listing does not
-// show it: a proxy may strip or forge that header.
+// sentRequest finds the request just sent among those after cursor: the
+// one the capture answer's X-Request-Id names when the listing shows it,
+// else the first that matches what was sent (method, path, query, body,
+// Content-Type) and that no other send_test_request of this server has
+// named. The newest request may be another sender's, and a proxy may strip
+// or forge the header, so neither is taken on trust alone.
 func (h *handlers) sentRequest(ctx context.Context, key, id string, cursor int64, c hooksvc.Capture, header string, out *SendTestRequestResult) error {
-	path := strings.Trim(h.client.CaptureAddress(id, c).Path, "/")
+	header = strings.ToLower(header)
+	if !hooksvc.UUIDPattern.MatchString(header) {
+		header = ""
+	}
 	for try := 1; ; try++ {
-		after, err := h.afterCursor(ctx, key, id, cursor, "", sentReadPage)
+		after, _, err := h.afterCursor(ctx, key, id, cursor, "", sentReadPage)
 		if err != nil {
 			return fmt.Errorf("the request was sent (the capture URL answered %d), but listing the token's requests to find its id failed: %w", out.Status, err)
 		}
-		for _, meta := range after {
-			u, err := url.Parse(meta.URL)
-			if err == nil && strings.EqualFold(meta.Method, c.Method) && strings.Trim(u.Path, "/") == path {
-				out.RequestID, out.RequestIDFrom = meta.UUID, "cursor"
-				return nil
+		if header != "" && slices.ContainsFunc(after, func(r listedRequest) bool { return strings.EqualFold(r.UUID, header) }) {
+			h.seen.claim(header)
+			out.RequestID, out.RequestIDFrom = header, "header"
+			return nil
+		}
+		// While the named request may still be listed, a look-alike is
+		// not taken for it; on the last try it is.
+		if header == "" || try == sentReadTries {
+			for _, r := range after {
+				if h.sentMatches(id, c, r) && h.seen.claim(strings.ToLower(r.UUID)) {
+					out.RequestID, out.RequestIDFrom = r.UUID, "cursor"
+					return nil
+				}
 			}
 		}
 		if try == sentReadTries {
@@ -173,13 +183,38 @@ func (h *handlers) sentRequest(ctx context.Context, key, id string, cursor int64
 			return err
 		}
 	}
-	if hooksvc.UUIDPattern.MatchString(header) {
-		out.RequestID, out.RequestIDFrom = strings.ToLower(header), "header"
+	if header != "" {
+		h.seen.claim(header)
+		out.RequestID, out.RequestIDFrom = header, "header"
 		out.Note = "The token's listing does not show the request yet; request_id is the one the capture URL named (X-Request-Id)."
 		return nil
 	}
 	out.Note = fmt.Sprintf("No %s request to this path was listed after sending (the token's request_limit may be reached, or it is 0), so there is no request id.", c.Method)
 	return nil
+}
+
+// sentMatches reports whether a listed request is what c sent: method,
+// path, query, Content-Type and body. A listing that leaves out the body
+// (the hosted service keeps none for multipart) is matched without it.
+func (h *handlers) sentMatches(id string, c hooksvc.Capture, r listedRequest) bool {
+	sent := h.client.CaptureAddress(id, c)
+	u, err := url.Parse(r.URL)
+	if err != nil || !strings.EqualFold(r.Method, c.Method) || strings.Trim(u.Path, "/") != strings.Trim(sent.Path, "/") {
+		return false
+	}
+	if u.Query().Encode() != sent.Query().Encode() {
+		return false
+	}
+	contentType := ""
+	for name, values := range r.headers() {
+		if len(values) > 0 && strings.EqualFold(name, "Content-Type") {
+			contentType = values[0]
+		}
+	}
+	if !strings.EqualFold(strings.TrimSpace(contentType), strings.TrimSpace(c.Header.Get("Content-Type"))) {
+		return false
+	}
+	return r.content == nil || *r.content == string(c.Body) || (*r.content == "" && strings.HasPrefix(strings.ToLower(contentType), "multipart/"))
 }
 
 // capture checks the arguments and returns the request to send. Nothing

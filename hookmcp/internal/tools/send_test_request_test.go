@@ -1,14 +1,17 @@
 package tools
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpforge/servers/hookmcp/internal/config"
 	"github.com/mcpforge/servers/hookmcp/internal/fakehooksvc"
@@ -27,7 +30,7 @@ func TestSendTestRequest(t *testing.T) {
 		"headers": map[string]any{"X-GitHub-Event": "push"}, "body": `{"ref":"main"}`,
 	})
 	if out["status"] != 201.0 || out["body"] != `{"ok":true}` || out["encoding"] != "text" || out["content_type"] != "application/json" ||
-		out["method"] != "POST" || out["url"] != h.url+"/"+id+"/github/push?delivery=42" || out["request_id_from"] != "cursor" {
+		out["method"] != "POST" || out["url"] != h.url+"/"+id+"/github/push?delivery=42" || out["request_id_from"] != "header" {
 		t.Errorf("result: %v", out)
 	}
 	var received []fakehooksvc.Received
@@ -162,5 +165,88 @@ func TestSendTestRequestStaysHome(t *testing.T) {
 	}
 	if n := strays.Load(); n != 0 {
 		t.Errorf("another host on loopback received %d requests", n)
+	}
+}
+
+// TestSendTestRequestSamePathSender: another sender posts to the same
+// method and path between the cursor read and the capture; the result
+// names the request sent, by X-Request-Id where the answer has it, else by
+// what was sent (its body differs).
+func TestSendTestRequestSamePathSender(t *testing.T) {
+	for _, omit := range []bool{false, true} {
+		c := newClock()
+		var h *harness
+		var id string
+		h = connectClock(t, fakehooksvc.Options{OmitRequestID: omit}, c, func(next http.RoundTripper) http.RoundTripper {
+			return roundTripFunc(func(r *http.Request) (*http.Response, error) {
+				if !strings.HasPrefix(r.URL.Path, "/token") {
+					other, err := http.NewRequest("POST", h.url+"/"+id+"/hook", strings.NewReader("other"))
+					if err != nil {
+						return nil, err
+					}
+					other.Header.Set("Content-Type", "text/plain; charset=utf-8")
+					resp, err := http.DefaultClient.Do(other)
+					if err != nil {
+						return nil, err
+					}
+					resp.Body.Close()
+				}
+				return next.RoundTrip(r)
+			})
+		}, nil)
+		id = h.createToken(t, nil)
+		out := h.ok(t, "send_test_request", map[string]any{"token_id": id, "path": "hook", "body": "mine"})
+		got := h.ok(t, "get_request", map[string]any{"token_id": id, "request_id": out["request_id"]})
+		if got["body"] != "mine" {
+			t.Errorf("without X-Request-Id %v: named %v (%v), another sender's request (body %q)", omit, out["request_id"], out["request_id_from"], got["body"])
+		}
+	}
+}
+
+// TestSendTestRequestParallel: sends of one server running at once never
+// name the same request, even when they send the same thing and the
+// answers carry no X-Request-Id.
+func TestSendTestRequestParallel(t *testing.T) {
+	for _, omit := range []bool{false, true} {
+		c := newClock()
+		h := connectClock(t, fakehooksvc.Options{OmitRequestID: omit}, c, nil, nil)
+		for range 10 {
+			id := h.createToken(t, nil)
+			var wg sync.WaitGroup
+			ids := make([]any, 2)
+			for j := range ids {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					res, err := h.session.CallTool(context.Background(), &mcp.CallToolParams{Name: "send_test_request", Arguments: map[string]any{"token_id": id, "body": "same"}})
+					if err != nil || res.IsError {
+						t.Errorf("send_test_request: %v %v", err, res)
+						return
+					}
+					ids[j] = res.StructuredContent.(map[string]any)["request_id"]
+				}()
+			}
+			wg.Wait()
+			if ids[0] == nil || ids[0] == ids[1] {
+				t.Errorf("without X-Request-Id %v: two parallel sends named %v and %v", omit, ids[0], ids[1])
+			}
+		}
+	}
+}
+
+// TestSendTestRequestMarksNothingSeen: sending shows no request, so a
+// wait that follows returns a real sender's request captured before the
+// test one and never shown, then the test one, then nothing.
+func TestSendTestRequestMarksNothingSeen(t *testing.T) {
+	c := newClock()
+	h := connectClock(t, fakehooksvc.Options{}, c, nil, nil)
+	id := h.createToken(t, nil)
+	h.capture(t, id, "POST", "text/plain", "real sender, never shown")
+	h.ok(t, "send_test_request", map[string]any{"token_id": id, "body": "test"})
+	for _, want := range []string{"real sender, never shown", "test", ""} {
+		out := h.ok(t, "wait_for_request", map[string]any{"token_id": id, "timeout_seconds": 1})
+		if out["body"] != want || out["captured"] != (want != "") {
+			t.Errorf("got %q (captured %v), want %q", out["body"], out["captured"], want)
+		}
 	}
 }

@@ -40,6 +40,9 @@ type handlers struct {
 	logger *slog.Logger
 	now    func() time.Time
 	pause  func(ctx context.Context, d time.Duration) error
+	// realClock is set when now is the wall clock: only then does a wait's
+	// limit also bound its API calls as a real-time deadline.
+	realClock bool
 	// seen is the newest request shown per token, where a wait starts.
 	seen *seenCursors
 }
@@ -62,7 +65,7 @@ func NewServer(opts Options) *mcp.Server {
 		},
 	}
 	if h.now == nil {
-		h.now = time.Now
+		h.now, h.realClock = time.Now, true
 	}
 	if h.pause == nil {
 		h.pause = hooksvc.Sleep

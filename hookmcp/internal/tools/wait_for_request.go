@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -78,10 +79,17 @@ func (h *handlers) waitForRequest(ctx context.Context, req *mcp.CallToolRequest,
 	}
 	start := h.now()
 	limit := time.Duration(seconds) * time.Second
-	// The wait's limit also bounds, in real time, what the API takes to
-	// answer: a hanging API does not hold the call past timeout_seconds.
-	waitCtx, cancel := context.WithTimeout(ctx, limit)
-	defer cancel()
+	// The limit is kept by the wait's clock (now and pause); the call's
+	// context still cancels the wait. On the wall clock, the limit also
+	// bounds what the API takes to answer, so a hanging API does not hold
+	// the call past timeout_seconds; an injected clock does not race a
+	// real-time timer.
+	waitCtx := ctx
+	if h.realClock {
+		var cancel context.CancelFunc
+		waitCtx, cancel = context.WithDeadline(ctx, start.Add(limit))
+		defer cancel()
+	}
 	w := &waiter{h: h, id: id, key: key, query: args.Query, req: req, start: start, limit: limit}
 	if err := w.begin(waitCtx, args.AfterRequestID, time.Duration(since)*time.Second); err != nil {
 		return nil, RequestResult{}, err
@@ -89,7 +97,7 @@ func (h *handlers) waitForRequest(ctx context.Context, req *mcp.CallToolRequest,
 	// The first notification tells the client the wait is watching: a
 	// request captured from now on will be returned.
 	w.progress(waitCtx)
-	meta, found, err := w.wait(waitCtx)
+	meta, found, err := w.wait(ctx, waitCtx)
 	switch {
 	case ctx.Err() != nil:
 		waited := h.now().Sub(start)
@@ -110,11 +118,20 @@ func (h *handlers) waitForRequest(ctx context.Context, req *mcp.CallToolRequest,
 	}
 	// The body is read under the call's own context: the request is there,
 	// and the wait's limit should not cut its reading short.
-	out, err := h.requestResult(ctx, key, id, meta)
+	out, err := h.requestResult(ctx, key, id, meta.requestMeta)
 	if err != nil {
 		return nil, RequestResult{}, err
 	}
-	h.seeMeta(id, meta)
+	switch {
+	case w.partial:
+		// Requests older than this one, yet after the cursor, were not
+		// read: the memory stays before them.
+		out.Note = strings.TrimSpace(out.Note + " " + fmt.Sprintf("Older requests after the last one shown may remain unread: the capture API does not filter by cursor, and only its newest %d requests were read. list_requests reads them.", maxCatchUpPages*pollPerPage))
+	case args.Query == "":
+		// A filtered wait shows one match, not the requests it left out
+		// before it: only an unfiltered one moves the memory.
+		h.seeMeta(id, meta.requestMeta)
+	}
 	out.Waited = h.now().Sub(start).Round(100 * time.Millisecond).Seconds()
 	return mcptool.Text(requestText("New request", out)...), out, nil
 }
@@ -129,6 +146,7 @@ type waiter struct {
 	limit    time.Duration
 	cursor   int64 // the service's sorting number: requests after it are awaited
 	interval time.Duration
+	partial  bool // the request found may have unread ones after the cursor before it
 }
 
 // begin fixes the cursor: the request after_request_id names, else the
@@ -173,17 +191,21 @@ func (w *waiter) begin(ctx context.Context, afterID string, since time.Duration)
 }
 
 // wait polls until a request after the cursor arrives or the limit
-// passes, and reports whether one did. A rate limit or a gateway error
-// slows the pace instead of ending the wait.
-func (w *waiter) wait(ctx context.Context) (requestMeta, bool, error) {
+// passes, and reports whether one did. The last poll is at the limit, so a
+// request captured during the last pause is still returned; on the wall
+// clock it runs under the call's own context, since waitCtx has expired
+// by then. A rate limit or a gateway error slows the pace instead of
+// ending the wait.
+func (w *waiter) wait(callCtx, waitCtx context.Context) (listedRequest, bool, error) {
 	w.interval = firstPollInterval
 	deadline := w.start.Add(w.limit)
+	ctx, last := waitCtx, false
 	polled := false // a poll has been answered: the API is there
 	for {
-		found, err := w.h.afterCursor(ctx, w.key, w.id, w.cursor, w.query, 1)
-		if err != nil && polled && ctx.Err() == context.DeadlineExceeded {
-			// The limit fell during a poll: the wait timed out.
-			return requestMeta{}, false, nil
+		found, partial, err := w.h.afterCursor(ctx, w.key, w.id, w.cursor, w.query, 1)
+		if err != nil && polled && !last && ctx.Err() == context.DeadlineExceeded {
+			// The real-time limit fell during a poll: the wait timed out.
+			return listedRequest{}, false, nil
 		}
 		polled = polled || err == nil
 		var status *hooksvc.StatusError
@@ -191,6 +213,7 @@ func (w *waiter) wait(ctx context.Context) (requestMeta, bool, error) {
 		pause, next := w.interval, min(w.interval*5/4, maxPollInterval)
 		switch {
 		case err == nil && len(found) > 0:
+			w.partial = partial
 			return found[0], true, nil
 		case errors.As(err, &status) && status.Transient():
 			pause = 2 * w.interval
@@ -201,23 +224,23 @@ func (w *waiter) wait(ctx context.Context) (requestMeta, bool, error) {
 			next = pause
 			w.h.logger.Info("wait_for_request slowing down", "token", w.id, "status", status.Status, "pause", pause)
 		case err != nil:
-			return requestMeta{}, false, err
+			return listedRequest{}, false, err
 		}
-		left := deadline.Sub(w.h.now())
-		if left <= 0 {
-			return requestMeta{}, false, nil
+		if last {
+			return listedRequest{}, false, nil
 		}
-		if err := w.h.pause(ctx, min(pause, left)); err != nil {
-			if ctx.Err() == context.DeadlineExceeded {
-				return requestMeta{}, false, nil
+		if left := deadline.Sub(w.h.now()); left > 0 {
+			err := w.h.pause(ctx, min(pause, left))
+			switch {
+			case err != nil && ctx.Err() != context.DeadlineExceeded:
+				return listedRequest{}, false, err
+			case err == nil && pause < left:
+				w.progress(ctx)
+				w.interval = next
+				continue
 			}
-			return requestMeta{}, false, err
 		}
-		if pause >= left {
-			return requestMeta{}, false, nil
-		}
-		w.progress(ctx)
-		w.interval = next
+		ctx, last = callCtx, true
 	}
 }
 

@@ -140,13 +140,15 @@ func TestWaitForRequestWoken(t *testing.T) {
 
 // TestWaitForRequestTriggerFirst: send_test_request, then
 // wait_for_request: the request sent is returned at once, without a
-// pause, and a second wait does not return it again.
+// pause (the one before it was shown), and a second wait does not return
+// it again.
 func TestWaitForRequestTriggerFirst(t *testing.T) {
 	t.Parallel()
 	c := newClock()
 	h := connectClock(t, fakehooksvc.Options{}, c, nil, nil)
 	id := h.createToken(t, nil)
 	h.capture(t, id, "POST", "text/plain", "an older one")
+	h.ok(t, "get_latest_request", map[string]any{"token_id": id})
 	sent := h.ok(t, "send_test_request", map[string]any{"token_id": id, "body": "the test"})
 	out := h.ok(t, "wait_for_request", map[string]any{"token_id": id, "timeout_seconds": 30})
 	if out["request_id"] != sent["request_id"] || out["body"] != "the test" || out["waited_seconds"] != nil {
@@ -410,3 +412,96 @@ func TestWaitForRequestIgnoredQuery(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// TestWaitForRequestLastPoll: a request captured during the last pause
+// is returned by a poll at the limit, not reported as none.
+func TestWaitForRequestLastPoll(t *testing.T) {
+	t.Parallel()
+	c := newClock()
+	h := connectClock(t, fakehooksvc.Options{}, c, nil, nil)
+	id := h.createToken(t, nil)
+	var pauses atomic.Int32
+	c.onPause = func(_ context.Context, n int) {
+		pauses.Store(int32(n))
+		if n == 3 {
+			h.send(t, id, "POST", "late")
+		}
+	}
+	out := h.ok(t, "wait_for_request", map[string]any{"token_id": id, "timeout_seconds": 3})
+	if out["captured"] != true || out["body"] != "late" {
+		t.Errorf("a request captured in the last pause of a 3 s wait: %v", out)
+	}
+	var total time.Duration
+	for _, d := range c.paused() {
+		total += d
+	}
+	if total != 3*time.Second || pauses.Load() != 3 {
+		t.Errorf("paused %v, want 3 pauses ending at the limit", c.paused())
+	}
+}
+
+// TestWaitForRequestClockOnly: on an injected clock the limit is the
+// clock's alone, so an API answering slower than timeout_seconds in real
+// time (a loaded CI) does not end the wait. The transport's delay plays
+// that slowness; nothing waits on it.
+func TestWaitForRequestClockOnly(t *testing.T) {
+	t.Parallel()
+	c := newClock()
+	h := connectClock(t, fakehooksvc.Options{}, c, func(next http.RoundTripper) http.RoundTripper {
+		return roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			if strings.HasPrefix(r.URL.Query().Get("query"), "sorting:>") {
+				time.Sleep(1100 * time.Millisecond)
+			}
+			return next.RoundTrip(r)
+		})
+	}, nil)
+	id := h.createToken(t, nil)
+	h.capture(t, id, "POST", "text/plain", "there")
+	if out := h.ok(t, "wait_for_request", map[string]any{"token_id": id, "timeout_seconds": 1}); out["body"] != "there" {
+		t.Errorf("got %v, want the request captured before the call", out)
+	}
+}
+
+// TestWaitForRequestQueryLeavesUnshown: a filtered wait shows its match,
+// not the requests it passed over: an unfiltered wait after it still
+// returns the one the filter left out.
+func TestWaitForRequestQueryLeavesUnshown(t *testing.T) {
+	t.Parallel()
+	c := newClock()
+	h := connectClock(t, fakehooksvc.Options{}, c, nil, nil)
+	id := h.createToken(t, nil)
+	h.capture(t, id, "GET", "text/plain", "unshown get")
+	h.capture(t, id, "POST", "text/plain", "post")
+	if out := h.ok(t, "wait_for_request", map[string]any{"token_id": id, "query": "method:POST", "timeout_seconds": 1}); out["body"] != "post" {
+		t.Errorf("filtered: %v", out)
+	}
+	if out := h.ok(t, "wait_for_request", map[string]any{"token_id": id, "timeout_seconds": 1}); out["body"] != "unshown get" {
+		t.Errorf("unfiltered after a filtered wait: got %q (captured %v), want the request the filter left out", out["body"], out["captured"])
+	}
+}
+
+// TestWaitForRequestOpenSourcePageCap: on a server that ignores the
+// cursor filter, more new requests than the walk reads: the oldest read
+// is returned, the note says older ones may remain, and the memory does
+// not move past them (the same request comes back).
+func TestWaitForRequestOpenSourcePageCap(t *testing.T) {
+	t.Parallel()
+	c := newClock()
+	h := connectClock(t, fakehooksvc.Options{OpenSource: true}, c, nil, nil)
+	id := h.createToken(t, nil)
+	h.capture(t, id, "POST", "text/plain", "seen")
+	h.ok(t, "get_latest_request", map[string]any{"token_id": id})
+	extra := 5
+	for i := range maxCatchUpPages*pollPerPage + extra {
+		h.capture(t, id, "POST", "text/plain", "n"+strconv.Itoa(i))
+	}
+	want := "n" + strconv.Itoa(extra)
+	for range 2 {
+		out := h.ok(t, "wait_for_request", map[string]any{"token_id": id, "timeout_seconds": 1})
+		if out["body"] != want {
+			t.Errorf("got %v, want %s, the oldest read", out["body"], want)
+		}
+		note, _ := out["note"].(string)
+		contains(t, note, "Older requests after the last one shown may remain unread", "list_requests reads them")
+	}
+}
