@@ -168,10 +168,10 @@ func TestSendTestRequestStaysHome(t *testing.T) {
 	}
 }
 
-// TestSendTestRequestSamePathSender: another sender posts to the same
-// method and path between the cursor read and the capture; the result
-// names the request sent, by X-Request-Id where the answer has it, else by
-// what was sent (its body differs).
+// TestSendTestRequestSamePathSender: another sender posts the same body
+// to the same method and path, without the query, between the cursor read
+// and the capture; the result names the request sent, by X-Request-Id
+// where the answer has it, else by what was sent (its query differs).
 func TestSendTestRequestSamePathSender(t *testing.T) {
 	for _, omit := range []bool{false, true} {
 		c := newClock()
@@ -180,7 +180,7 @@ func TestSendTestRequestSamePathSender(t *testing.T) {
 		h = connectClock(t, fakehooksvc.Options{OmitRequestID: omit}, c, func(next http.RoundTripper) http.RoundTripper {
 			return roundTripFunc(func(r *http.Request) (*http.Response, error) {
 				if !strings.HasPrefix(r.URL.Path, "/token") {
-					other, err := http.NewRequest("POST", h.url+"/"+id+"/hook", strings.NewReader("other"))
+					other, err := http.NewRequest("POST", h.url+"/"+id+"/hook", strings.NewReader("mine"))
 					if err != nil {
 						return nil, err
 					}
@@ -195,10 +195,10 @@ func TestSendTestRequestSamePathSender(t *testing.T) {
 			})
 		}, nil)
 		id = h.createToken(t, nil)
-		out := h.ok(t, "send_test_request", map[string]any{"token_id": id, "path": "hook", "body": "mine"})
+		out := h.ok(t, "send_test_request", map[string]any{"token_id": id, "path": "hook", "query": map[string]any{"a": "b"}, "body": "mine"})
 		got := h.ok(t, "get_request", map[string]any{"token_id": id, "request_id": out["request_id"]})
-		if got["body"] != "mine" {
-			t.Errorf("without X-Request-Id %v: named %v (%v), another sender's request (body %q)", omit, out["request_id"], out["request_id_from"], got["body"])
+		if got["url"] != h.url+"/"+id+"/hook?a=b" {
+			t.Errorf("without X-Request-Id %v: named %v (%v), another sender's request (%v)", omit, out["request_id"], out["request_id_from"], got["url"])
 		}
 	}
 }
