@@ -1,11 +1,13 @@
 package tools
 
 import (
+	"cmp"
 	"container/list"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"sync"
 )
@@ -133,7 +135,11 @@ func decodeListed(item json.RawMessage) (listedRequest, error) {
 // stopped at its page cap before reaching the cursor: older requests after
 // the cursor may remain unread.
 func (h *handlers) afterCursor(ctx context.Context, key, id string, cursor int64, q string, n int) (found []listedRequest, partial bool, err error) {
-	query := url.Values{"sorting": {"oldest"}, "per_page": {strconv.Itoa(n)}, "page": {"1"}, "query": {cursorQuery(cursor, q)}}
+	// A page of at least pollPerPage, put in order here: a service that
+	// answers newest first despite sorting=oldest still yields the oldest
+	// of the page, not the newest.
+	size := max(n, pollPerPage)
+	query := url.Values{"sorting": {"oldest"}, "per_page": {strconv.Itoa(size)}, "page": {"1"}, "query": {cursorQuery(cursor, q)}}
 	listing, err := h.client.PollRequests(ctx, key, id, query)
 	if err != nil {
 		return nil, false, err
@@ -158,7 +164,18 @@ func (h *handlers) afterCursor(ctx context.Context, key, id string, cursor int64
 		}
 		out = append(out, meta)
 	}
-	return out, false, nil
+	inOrder := slices.IsSortedFunc(out, byOrder)
+	slices.SortStableFunc(out, byOrder)
+	// A full page that came newest first may have older ones after it.
+	partial = !inOrder && len(listing.Data) >= size && !listing.IsLastPage
+	return out[:min(n, len(out))], partial, nil
+}
+
+// byOrder orders requests by the service's sorting cursor, oldest first.
+func byOrder(a, b listedRequest) int {
+	x, _ := a.order()
+	y, _ := b.order()
+	return cmp.Compare(x, y)
 }
 
 // afterCursorNewestFirst reads newest first, page by page, down to cursor

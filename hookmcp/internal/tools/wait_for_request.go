@@ -126,7 +126,7 @@ func (h *handlers) waitForRequest(ctx context.Context, req *mcp.CallToolRequest,
 	case w.partial:
 		// Requests older than this one, yet after the cursor, were not
 		// read: the memory stays before them.
-		out.Note = strings.TrimSpace(out.Note + " " + fmt.Sprintf("Older requests after the last one shown may remain unread: the capture API does not filter by cursor, and only its newest %d requests were read. list_requests reads them.", maxCatchUpPages*pollPerPage))
+		out.Note = strings.TrimSpace(out.Note + " " + "Older requests after the last one shown may remain unread: the capture API's listing could not be read down to them. list_requests reads them.")
 	case args.Query == "":
 		// A filtered wait shows one match, not the requests it left out
 		// before it: only an unfiltered one moves the memory.

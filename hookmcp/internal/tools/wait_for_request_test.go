@@ -505,3 +505,32 @@ func TestWaitForRequestOpenSourcePageCap(t *testing.T) {
 		contains(t, note, "Older requests after the last one shown may remain unread", "list_requests reads them")
 	}
 }
+
+// TestWaitForRequestNewestFirstAnswer: a service that answers a cursor
+// query newest first despite sorting=oldest still gives the oldest new
+// request first, and the next one after it.
+func TestWaitForRequestNewestFirstAnswer(t *testing.T) {
+	t.Parallel()
+	c := newClock()
+	h := connectClock(t, fakehooksvc.Options{}, c, func(next http.RoundTripper) http.RoundTripper {
+		return roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			if q := r.URL.Query(); q.Get("query") != "" {
+				q.Set("sorting", "newest")
+				r.URL.RawQuery = q.Encode()
+			}
+			return next.RoundTrip(r)
+		})
+	}, nil)
+	id := h.createToken(t, nil)
+	c.onPause = func(_ context.Context, n int) {
+		if n == 1 {
+			h.send(t, id, "POST", "first")
+			h.send(t, id, "POST", "second")
+		}
+	}
+	for _, want := range []string{"first", "second"} {
+		if out := h.ok(t, "wait_for_request", map[string]any{"token_id": id, "timeout_seconds": 5}); out["body"] != want {
+			t.Errorf("got %q (captured %v), want %q", out["body"], out["captured"], want)
+		}
+	}
+}
