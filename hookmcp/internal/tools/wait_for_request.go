@@ -193,9 +193,9 @@ func (w *waiter) begin(ctx context.Context, afterID string, since time.Duration)
 // wait polls until a request after the cursor arrives or the limit
 // passes, and reports whether one did. The last poll is at the limit, so a
 // request captured during the last pause is still returned; on the wall
-// clock it runs under the call's own context, since waitCtx has expired
-// by then. A rate limit or a gateway error slows the pace instead of
-// ending the wait.
+// clock it runs under the call's own context with a short bound of its
+// own, since waitCtx has expired by then. A rate limit or a gateway error
+// slows the pace instead of ending the wait.
 func (w *waiter) wait(callCtx, waitCtx context.Context) (listedRequest, bool, error) {
 	w.interval = firstPollInterval
 	deadline := w.start.Add(w.limit)
@@ -203,8 +203,10 @@ func (w *waiter) wait(callCtx, waitCtx context.Context) (listedRequest, bool, er
 	polled := false // a poll has been answered: the API is there
 	for {
 		found, partial, err := w.h.afterCursor(ctx, w.key, w.id, w.cursor, w.query, 1)
-		if err != nil && polled && !last && ctx.Err() == context.DeadlineExceeded {
-			// The real-time limit fell during a poll: the wait timed out.
+		limitFell := err != nil && polled && !last && ctx.Err() == context.DeadlineExceeded
+		if err != nil && polled && last {
+			// The poll at the limit failed after others were answered:
+			// the wait timed out.
 			return listedRequest{}, false, nil
 		}
 		polled = polled || err == nil
@@ -212,6 +214,9 @@ func (w *waiter) wait(callCtx, waitCtx context.Context) (listedRequest, bool, er
 		// The pace slows by a quarter after each empty poll.
 		pause, next := w.interval, min(w.interval*5/4, maxPollInterval)
 		switch {
+		case limitFell:
+			// The real-time limit fell during a poll: the poll at the
+			// limit follows.
 		case err == nil && len(found) > 0:
 			w.partial = partial
 			return found[0], true, nil
@@ -229,7 +234,7 @@ func (w *waiter) wait(callCtx, waitCtx context.Context) (listedRequest, bool, er
 		if last {
 			return listedRequest{}, false, nil
 		}
-		if left := deadline.Sub(w.h.now()); left > 0 {
+		if left := deadline.Sub(w.h.now()); left > 0 && !limitFell {
 			err := w.h.pause(ctx, min(pause, left))
 			switch {
 			case err != nil && ctx.Err() != context.DeadlineExceeded:
@@ -241,6 +246,12 @@ func (w *waiter) wait(callCtx, waitCtx context.Context) (listedRequest, bool, er
 			}
 		}
 		ctx, last = callCtx, true
+		if w.h.realClock {
+			// The call does not outlast timeout_seconds by much.
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(callCtx, maxPollInterval)
+			defer cancel()
+		}
 	}
 }
 

@@ -534,3 +534,40 @@ func TestWaitForRequestNewestFirstAnswer(t *testing.T) {
 		}
 	}
 }
+
+// TestWaitForRequestWallClockLastPoll: on the wall clock, a poll that the
+// limit cuts short (the API hangs) is followed by the poll at the limit,
+// which returns the request captured meanwhile. Real time is what is under
+// test here: the wait lasts its 2 s.
+func TestWaitForRequestWallClockLastPoll(t *testing.T) {
+	t.Parallel()
+	fake := fakehooksvc.New(fakehooksvc.Options{APIKeys: []string{envKey, callKey}})
+	srv := httptest.NewServer(fake)
+	t.Cleanup(srv.Close)
+	apiURL, _ := url.Parse(srv.URL)
+	h := &harness{fake: fake, url: srv.URL, logs: &mcptest.SyncBuffer{}}
+	var id string
+	var polls atomic.Int32
+	httpClient := NewHTTPClient("hookmcp-test")
+	next := httpClient.Transport
+	httpClient.Transport = roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		if strings.HasPrefix(r.URL.Query().Get("query"), "sorting:>") && polls.Add(1) == 2 {
+			h.send(t, id, "POST", "during the cut poll")
+			<-r.Context().Done()
+			return nil, r.Context().Err()
+		}
+		return next.RoundTrip(r)
+	})
+	server := NewServer(Options{
+		Config:  config.Config{APIURL: apiURL, Timeout: 30 * time.Second},
+		HTTP:    httpClient,
+		Logger:  slog.New(slog.NewTextHandler(h.logs, nil)),
+		Version: "test",
+	})
+	h.session = mcptest.ConnectWith(t, server, nil)
+	id = h.createToken(t, nil)
+	out := h.ok(t, "wait_for_request", map[string]any{"token_id": id, "timeout_seconds": 2})
+	if out["body"] != "during the cut poll" || polls.Load() != 3 {
+		t.Errorf("after %d polls: %v", polls.Load(), out)
+	}
+}
