@@ -108,6 +108,13 @@ func (h *harness) ok(t testing.TB, tool string, args map[string]any) map[string]
 	return mcptest.Structured(t, res)
 }
 
+// waitBody runs a one-second wait_for_request on token id, which must
+// succeed, and returns the body it returned ("" when none was captured).
+func (h *harness) waitBody(t testing.TB, id string) any {
+	t.Helper()
+	return h.ok(t, "wait_for_request", map[string]any{"token_id": id, "timeout_seconds": 1})["body"]
+}
+
 // failure calls a tool that must fail and returns its error text.
 func (h *harness) failure(t *testing.T, tool string, args map[string]any) string {
 	t.Helper()

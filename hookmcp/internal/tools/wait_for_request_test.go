@@ -208,11 +208,11 @@ func TestWaitForRequestAfterListing(t *testing.T) {
 	h.ok(t, "list_requests", map[string]any{"token_id": id})
 	h.capture(t, id, "POST", "text/plain", "three")
 	h.capture(t, id, "POST", "text/plain", "four")
-	if out := h.ok(t, "wait_for_request", map[string]any{"token_id": id, "timeout_seconds": 1}); out["body"] != "three" {
-		t.Errorf("got %v, want the first request after the listing", out["body"])
+	if got := h.waitBody(t, id); got != "three" {
+		t.Errorf("got %v, want the first request after the listing", got)
 	}
-	if out := h.ok(t, "wait_for_request", map[string]any{"token_id": id, "timeout_seconds": 1}); out["body"] != "four" {
-		t.Errorf("got %v, want the next one", out["body"])
+	if got := h.waitBody(t, id); got != "four" {
+		t.Errorf("got %v, want the next one", got)
 	}
 }
 
@@ -228,11 +228,11 @@ func TestWaitForRequestOpenSource(t *testing.T) {
 	for _, body := range []string{"next", "after next"} {
 		h.capture(t, id, "POST", "text/plain", body)
 	}
-	if out := h.ok(t, "wait_for_request", map[string]any{"token_id": id, "timeout_seconds": 1}); out["body"] != "next" {
-		t.Errorf("got %v, want the first request after the one seen", out["body"])
+	if got := h.waitBody(t, id); got != "next" {
+		t.Errorf("got %v, want the first request after the one seen", got)
 	}
-	if out := h.ok(t, "wait_for_request", map[string]any{"token_id": id, "timeout_seconds": 1}); out["body"] != "after next" {
-		t.Errorf("got %v, want the next one", out["body"])
+	if got := h.waitBody(t, id); got != "after next" {
+		t.Errorf("got %v, want the next one", got)
 	}
 }
 
