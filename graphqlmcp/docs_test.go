@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -73,18 +72,7 @@ func TestDocErrors(t *testing.T) {
 	never := start("--mutations", "never")
 	allowed := start("--allow-endpoint", api.URL)
 	unchecked := start("--validate=false") // the fragment checks of the pricing, which validation would otherwise come before
-	call := func(s *mcp.ClientSession, tool string, args map[string]any) func(*testing.T) string {
-		return func(t *testing.T) string {
-			res, err := s.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
-			if err != nil {
-				return "protocol error: " + err.Error()
-			}
-			if !res.IsError {
-				t.Errorf("%s %v: not an error: %s", tool, args, mcptest.Text(res))
-			}
-			return mcptest.Text(res)
-		}
-	}
+	call := mcptest.ErrorText
 	query := func(args map[string]any) func(*testing.T) string { return call(session, "graphql_query", args) }
 	q := func(text string) func(*testing.T) string { return query(map[string]any{"query": text}) }
 	at := func(endpoint, text string) func(*testing.T) string {

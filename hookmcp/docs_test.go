@@ -111,18 +111,7 @@ func TestDocErrors(t *testing.T) {
 	session := start(t, "HOOKSVC_API_URL="+api.URL, "HOOKSVC_API_KEY="+apiKey)
 	keyless := start(t, "HOOKSVC_API_URL="+api.URL)
 	refused := start(t, "HOOKSVC_API_URL="+api.URL, "HOOKSVC_API_KEY=a-key-the-api-refuses")
-	call := func(s *mcp.ClientSession, tool string, args map[string]any) func(*testing.T) string {
-		return func(t *testing.T) string {
-			res, err := s.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
-			if err != nil {
-				return "protocol error: " + err.Error()
-			}
-			if !res.IsError {
-				t.Errorf("%s %v: not an error: %s", tool, args, mcptest.Text(res))
-			}
-			return mcptest.Text(res)
-		}
-	}
+	call := mcptest.ErrorText
 	on := func(apiURL, tool string, args map[string]any, env ...string) func(*testing.T) string {
 		return func(t *testing.T) string {
 			return call(start(t, append(env, "HOOKSVC_API_URL="+apiURL)...), tool, args)(t)

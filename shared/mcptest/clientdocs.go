@@ -415,3 +415,19 @@ func docMessagePattern(message string, anchored bool) *regexp.Regexp {
 	}
 	return regexp.MustCompile(pattern)
 }
+
+// ErrorText returns a scenario step of CheckDocErrors: it calls tool on s,
+// which must fail, and gives the text the client sees (a protocol error's
+// message when the call is not a tool error at all).
+func ErrorText(s *mcp.ClientSession, tool string, args map[string]any) func(*testing.T) string {
+	return func(t *testing.T) string {
+		res, err := s.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
+		if err != nil {
+			return "protocol error: " + err.Error()
+		}
+		if !res.IsError {
+			t.Errorf("%s %v: not an error: %s", tool, args, Text(res))
+		}
+		return Text(res)
+	}
+}
