@@ -11,8 +11,13 @@ import (
 
 // IsWebPage reports an answer that is an HTML page: a site, a login page or
 // a server's error page, where an API was expected. It goes by the
-// Content-Type, and by the body's start when that says nothing.
+// Content-Type, and by the body's start when that says nothing. An empty
+// body is no page, whatever its Content-Type: a server (or framework) may
+// label an empty 204 text/html.
 func IsWebPage(header http.Header, body []byte) bool {
+	if len(bytes.TrimSpace(body)) == 0 {
+		return false
+	}
 	mediaType, _, _ := mime.ParseMediaType(header.Get("Content-Type"))
 	switch mediaType {
 	case "text/html", "application/xhtml+xml":

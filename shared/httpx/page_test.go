@@ -16,6 +16,7 @@ func TestIsWebPage(t *testing.T) {
 		{"application/json", "<html>", false},
 		{"text/plain", "hello", false},
 		{"", "", false},
+		{"text/html", " \n", false}, // an empty 204 labelled text/html
 	}
 	for _, tt := range tests {
 		if got := IsWebPage(http.Header{"Content-Type": {tt.contentType}}, []byte(tt.body)); got != tt.want {

@@ -371,7 +371,7 @@ func (e *authError) Unwrap() error { return ErrAuth }
 
 func (cl *Client) explainStatus(c Call, resp *httpx.Answer, retries int, redactor redact.Redactor) error {
 	status := fmt.Sprintf("HTTP %d", resp.Status)
-	page := isWebPage(resp)
+	page := httpx.IsWebPage(resp.Header, resp.Body)
 	switch {
 	case resp.Status >= 300 && resp.Status < 400 && !cl.toLogin(c, resp):
 		return cl.redirectError(c, resp)
@@ -501,7 +501,7 @@ func (cl *Client) authText(c Call, status string) string {
 // describeBody says what an answer's body is, for an error: a web page by
 // its title, else its start.
 func describeBody(resp *httpx.Answer, redactor redact.Redactor) string {
-	if isWebPage(resp) {
+	if httpx.IsWebPage(resp.Header, resp.Body) {
 		if title := httpx.PageTitle(resp.Body); title != "" {
 			return fmt.Sprintf("a web page (HTML) titled %q", redactor.String(title))
 		}
@@ -554,7 +554,7 @@ func fieldList(fields map[string]json.RawMessage) string {
 // errorDetail is the error envelope's message, else a web page's title, else
 // the start of the body.
 func errorDetail(resp *httpx.Answer) string {
-	if isWebPage(resp) {
+	if httpx.IsWebPage(resp.Header, resp.Body) {
 		if title := httpx.PageTitle(resp.Body); title != "" {
 			return fmt.Sprintf("a web page (HTML) titled %q", title)
 		}

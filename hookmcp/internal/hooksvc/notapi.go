@@ -45,13 +45,6 @@ func hasUUID(raw json.RawMessage) bool {
 	return json.Unmarshal(raw, &probe) == nil && probe.UUID != nil && *probe.UUID != ""
 }
 
-// isWebPage reports an answer that is an HTML page. An empty body is no
-// page, whatever its Content-Type: a server (or framework) may label an
-// empty 204 text/html.
-func isWebPage(resp *httpx.Answer) bool {
-	return len(bytes.TrimSpace(resp.Body)) > 0 && httpx.IsWebPage(resp.Header, resp.Body)
-}
-
 // notTheAPI explains a success that the API would not give, or nil when it
 // is the API's. A delete takes what the real servers answer: an empty body
 // with any 2xx (the hosted service answers 200 where its docs say 204), or
@@ -68,7 +61,7 @@ func (cl *Client) notTheAPI(c Call, resp *httpx.Answer) error {
 		}
 		return cl.foreignSuccess(c, resp, "an empty body, not the capture API's JSON")
 	}
-	if isWebPage(resp) {
+	if httpx.IsWebPage(resp.Header, resp.Body) {
 		return cl.webPageError(c, resp)
 	}
 	if body[0] != '{' && body[0] != '[' {
