@@ -62,6 +62,9 @@ type Options struct {
 	// (Laravel's JSON responses): every / as \/ and every character beyond
 	// ASCII as \uXXXX.
 	PHPEscapes bool
+	// NoSocket makes the fake run no live-push socket, as a self-hosted
+	// server may not: /socket.io/ answers 404.
+	NoSocket bool
 }
 
 // Received is one request the fake received, as it arrived.
@@ -95,6 +98,8 @@ type Server struct {
 	openSource    bool
 	omitRequestID bool
 	phpEscapes    bool
+	noSocket      bool
+	hub           *socketHub // live push to socket subscribers (socket.go)
 
 	mu       sync.Mutex
 	tokens   map[string]*token // by UUID, live ones
@@ -112,6 +117,8 @@ func New(opts Options) *Server {
 		openSource:    opts.OpenSource,
 		omitRequestID: opts.OmitRequestID,
 		phpEscapes:    opts.PHPEscapes,
+		noSocket:      opts.NoSocket,
+		hub:           newSocketHub(),
 		tokens:        map[string]*token{},
 		arrived:       make(chan struct{}),
 	}
@@ -181,6 +188,12 @@ func newUUID() string {
 const timeLayout = "2006-01-02 15:04:05"
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// The socket holds its connection open, so it is served outside the
+	// lock that serialises the API.
+	if strings.HasPrefix(r.URL.Path, "/socket.io/") {
+		s.serveSocket(w, r)
+		return
+	}
 	body, _ := io.ReadAll(io.LimitReader(r.Body, 10<<20+1))
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -64,6 +64,7 @@ func (s *Server) capture(w http.ResponseWriter, r *http.Request, segments []stri
 			t.requests = append([]*request(nil), t.requests[over:]...)
 		}
 	}
+	s.announce(t, req)
 	status := t.settings.DefaultStatus
 	if len(segments) > 1 {
 		if code, err := strconv.Atoi(segments[1]); err == nil && code >= 100 && code <= 599 {

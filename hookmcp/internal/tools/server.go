@@ -31,6 +31,8 @@ type Options struct {
 	// wait between two polls. The real clock when nil.
 	Now   func() time.Time
 	Pause func(ctx context.Context, d time.Duration) error
+	// Live configures live updates (live.go).
+	Live LiveOptions
 }
 
 // handlers holds what every tool needs.
@@ -45,6 +47,9 @@ type handlers struct {
 	realClock bool
 	// seen is the newest request shown per token, where a wait starts.
 	seen *seenCursors
+	// live is the service's push of new requests and the subscriptions to
+	// the requests resource (live.go).
+	live *live
 }
 
 // NewServer returns hookmcp's MCP server with its tools and resources.
@@ -70,10 +75,14 @@ func NewServer(opts Options) *mcp.Server {
 	if h.pause == nil {
 		h.pause = hooksvc.Sleep
 	}
+	h.live = h.newLive(opts)
+	serverOpts := &mcp.ServerOptions{Instructions: instructions(opts.Config), Logger: app.SDKLogger(opts.Logger)}
+	h.live.serverOptions(serverOpts)
 	server := mcp.NewServer(
 		&mcp.Implementation{Name: "hookmcp", Title: "Webhook capture", Version: opts.Version},
-		&mcp.ServerOptions{Instructions: instructions(opts.Config), Logger: app.SDKLogger(opts.Logger)},
+		serverOpts,
 	)
+	h.live.attach(server)
 	server.AddReceivingMiddleware(mcptool.RecoverPanics(opts.Logger), mcptool.NotFoundByVersion("it has "+requestsURITemplate+", with a token UUID"))
 	mcptool.Register(server,
 		h.createTokenTool(),
