@@ -15,14 +15,22 @@ import (
 	"github.com/mcpforge/servers/shared/redact"
 )
 
+// TokenID is a token's UUID, as the API's paths take it (never an alias).
+// Token and request ids have types of their own so that a call cannot take
+// one for the other.
+type TokenID string
+
+// RequestID is a captured request's UUID.
+type RequestID string
+
 // CaptureURL is where a token receives requests: <base>/<uuid>.
-func (cl *Client) CaptureURL(tokenID string) string {
-	return cl.BaseURL.JoinPath(tokenID).String()
+func (cl *Client) CaptureURL(tokenID TokenID) string {
+	return cl.BaseURL.JoinPath(string(tokenID)).String()
 }
 
-func tokenPath(id string) string { return "/token/" + url.PathEscape(id) }
+func tokenPath(id TokenID) string { return "/token/" + url.PathEscape(string(id)) }
 
-func what(id string) string { return "token " + id }
+func what(id TokenID) string { return "token " + string(id) }
 
 // CreateToken creates a token from body (only the fields to set) and returns
 // the API's token object.
@@ -35,8 +43,8 @@ func (cl *Client) CreateToken(ctx context.Context, key string, body map[string]a
 }
 
 // GetToken returns a token object.
-func (cl *Client) GetToken(ctx context.Context, key, id string) (json.RawMessage, error) {
-	resp, err := cl.Do(ctx, Call{Method: http.MethodGet, Path: tokenPath(id), Key: key, What: what(id), Doing: "Reading token " + id, expect: expectObject})
+func (cl *Client) GetToken(ctx context.Context, key string, id TokenID) (json.RawMessage, error) {
+	resp, err := cl.Do(ctx, Call{Method: http.MethodGet, Path: tokenPath(id), Key: key, What: what(id), Doing: "Reading token " + string(id), expect: expectObject})
 	if err != nil {
 		return nil, err
 	}
@@ -45,8 +53,8 @@ func (cl *Client) GetToken(ctx context.Context, key, id string) (json.RawMessage
 
 // PutToken replaces a token's settings with body and returns the token.
 // The API resets every setting body leaves out.
-func (cl *Client) PutToken(ctx context.Context, key, id string, body map[string]any) (json.RawMessage, error) {
-	resp, err := cl.Do(ctx, Call{Method: http.MethodPut, Path: tokenPath(id), Body: body, Key: key, What: what(id), Doing: "Updating token " + id, expect: expectObject})
+func (cl *Client) PutToken(ctx context.Context, key string, id TokenID, body map[string]any) (json.RawMessage, error) {
+	resp, err := cl.Do(ctx, Call{Method: http.MethodPut, Path: tokenPath(id), Body: body, Key: key, What: what(id), Doing: "Updating token " + string(id), expect: expectObject})
 	if err != nil {
 		return nil, err
 	}
@@ -54,8 +62,8 @@ func (cl *Client) PutToken(ctx context.Context, key, id string, body map[string]
 }
 
 // DeleteToken deletes a token and everything it captured.
-func (cl *Client) DeleteToken(ctx context.Context, key, id string) error {
-	c := Call{Method: http.MethodDelete, Path: tokenPath(id), Key: key, What: what(id), Doing: "Deleting token " + id, expect: expectDone}
+func (cl *Client) DeleteToken(ctx context.Context, key string, id TokenID) error {
+	c := Call{Method: http.MethodDelete, Path: tokenPath(id), Key: key, What: what(id), Doing: "Deleting token " + string(id), expect: expectDone}
 	return cl.deleteOne(ctx, c, "get_token shows whether it still exists")
 }
 
@@ -75,20 +83,32 @@ func (cl *Client) deleteOne(ctx context.Context, c Call, check string) error {
 }
 
 // ListRequests returns one page envelope of a token's requests.
-func (cl *Client) ListRequests(ctx context.Context, key, id string, query url.Values) (*Page, error) {
+func (cl *Client) ListRequests(ctx context.Context, key string, id TokenID, query url.Values) (*Page, error) {
 	resp, err := cl.Do(ctx, Call{Method: http.MethodGet, Path: tokenPath(id) + "/requests", Query: query, Key: key, What: what(id),
-		Doing: "Listing the requests of token " + id, expect: expectPage})
+		Doing: "Listing the requests of token " + string(id), expect: expectPage})
 	if err != nil {
 		return nil, err
 	}
 	return DecodePage(resp.Body)
 }
 
+// LatestRequest returns the token's newest request object as listed, and
+// false when it has none. It lists instead of reading /request/latest: a
+// listing tells an unknown token (404) from one with no requests (total 0),
+// which /request/latest answers 404 for both.
+func (cl *Client) LatestRequest(ctx context.Context, key string, id TokenID) (json.RawMessage, bool, error) {
+	page, err := cl.ListRequests(ctx, key, id, url.Values{"sorting": {"newest"}, "per_page": {"1"}, "page": {"1"}})
+	if err != nil || len(page.Data) == 0 {
+		return nil, false, err
+	}
+	return page.Data[0], true, nil
+}
+
 // requestCall addresses one captured request, below the token's path;
 // doing is what the call does to it ("Reading", "Deleting").
-func requestCall(method, key, id, requestID, below, doing string) Call {
+func requestCall(method, key string, id TokenID, requestID RequestID, below, doing string) Call {
 	return Call{
-		Method: method, Path: tokenPath(id) + "/request/" + url.PathEscape(requestID) + below, Key: key,
+		Method: method, Path: tokenPath(id) + "/request/" + url.PathEscape(string(requestID)) + below, Key: key,
 		What:     fmt.Sprintf("request %s of token %s", requestID, id),
 		Doing:    fmt.Sprintf("%s request %s of token %s", doing, requestID, id),
 		NotFound: "the token or the request does not exist (a deleted request, or one past the token's request_limit, is gone); list_requests shows the token's request ids",
@@ -96,7 +116,7 @@ func requestCall(method, key, id, requestID, below, doing string) Call {
 }
 
 // GetRequest returns one captured request's object (metadata and content).
-func (cl *Client) GetRequest(ctx context.Context, key, id, requestID string) (json.RawMessage, error) {
+func (cl *Client) GetRequest(ctx context.Context, key string, id TokenID, requestID RequestID) (json.RawMessage, error) {
 	c := requestCall(http.MethodGet, key, id, requestID, "", "Reading")
 	c.expect = expectObject
 	resp, err := cl.Do(ctx, c)
@@ -108,9 +128,9 @@ func (cl *Client) GetRequest(ctx context.Context, key, id, requestID string) (js
 
 // PollRequests is ListRequests sent once: a 429 or a gateway error comes
 // back as a *StatusError at once, for a caller that paces its own polls.
-func (cl *Client) PollRequests(ctx context.Context, key, id string, query url.Values) (*Page, error) {
+func (cl *Client) PollRequests(ctx context.Context, key string, id TokenID, query url.Values) (*Page, error) {
 	resp, err := cl.Do(ctx, Call{Method: http.MethodGet, Path: tokenPath(id) + "/requests", Query: query, Key: key, What: what(id), NoRetry: true,
-		Doing: "Checking token " + id + " for new requests", expect: expectPage})
+		Doing: "Checking token " + string(id) + " for new requests", expect: expectPage})
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +138,7 @@ func (cl *Client) PollRequests(ctx context.Context, key, id string, query url.Va
 }
 
 // RawBody returns a captured request's body exactly as it arrived.
-func (cl *Client) RawBody(ctx context.Context, key, id, requestID string) ([]byte, error) {
+func (cl *Client) RawBody(ctx context.Context, key string, id TokenID, requestID RequestID) ([]byte, error) {
 	c := requestCall(http.MethodGet, key, id, requestID, "/raw", "Reading the body of")
 	c.expect = expectRaw
 	resp, err := cl.Do(ctx, c)
@@ -129,7 +149,7 @@ func (cl *Client) RawBody(ctx context.Context, key, id, requestID string) ([]byt
 }
 
 // DeleteRequest deletes one captured request.
-func (cl *Client) DeleteRequest(ctx context.Context, key, id, requestID string) error {
+func (cl *Client) DeleteRequest(ctx context.Context, key string, id TokenID, requestID RequestID) error {
 	c := requestCall(http.MethodDelete, key, id, requestID, "", "Deleting")
 	c.expect = expectDone
 	return cl.deleteOne(ctx, c, "list_requests shows the token's request ids")
@@ -152,8 +172,8 @@ const maxCaptureAnswerBytes = 1 << 20
 
 // CaptureAddress is where Capture sends c: the token's capture URL, with
 // c's path and query.
-func (cl *Client) CaptureAddress(tokenID string, c Capture) *url.URL {
-	u := cl.BaseURL.JoinPath(append([]string{tokenID}, c.Segments...)...)
+func (cl *Client) CaptureAddress(tokenID TokenID, c Capture) *url.URL {
+	u := cl.BaseURL.JoinPath(append([]string{string(tokenID)}, c.Segments...)...)
 	u.RawQuery = c.Query.Encode()
 	return u
 }
@@ -162,10 +182,10 @@ func (cl *Client) CaptureAddress(tokenID string, c Capture) *url.URL {
 // returns its answer, secrets redacted. The API key is never sent there:
 // whatever a capture URL receives is stored and shown to anyone who has the
 // URL. It is sent once, never retried, and never to another host.
-func (cl *Client) Capture(ctx context.Context, tokenID string, c Capture, callKey string) (*httpx.Answer, error) {
+func (cl *Client) Capture(ctx context.Context, tokenID TokenID, c Capture, callKey string) (*httpx.Answer, error) {
 	ctx, cancel := httpx.WithTimeout(ctx, cl.Timeout)
 	defer cancel()
-	u, home := cl.CaptureAddress(tokenID, c), cl.BaseURL.JoinPath(tokenID)
+	u, home := cl.CaptureAddress(tokenID, c), cl.BaseURL.JoinPath(string(tokenID))
 	if u.Scheme != home.Scheme || u.Host != home.Host || u.User != nil || (u.Path != home.Path && !strings.HasPrefix(u.Path, home.Path+"/")) {
 		// Checked segments cannot get here; this guards the guarantee.
 		return nil, fmt.Errorf("the address %s is not below the token's capture URL %s: nothing was sent", httpx.DisplayURL(u), home)
@@ -198,9 +218,9 @@ func (cl *Client) Capture(ctx context.Context, tokenID string, c Capture, callKe
 // the plural one does not exist. none reports the API's word that nothing
 // was deleted: the open-source server answers {"status":false} when the
 // token had no requests.
-func (cl *Client) DeleteRequests(ctx context.Context, key, id string, query url.Values) (none bool, err error) {
+func (cl *Client) DeleteRequests(ctx context.Context, key string, id TokenID, query url.Values) (none bool, err error) {
 	resp, err := cl.Do(ctx, Call{Method: http.MethodDelete, Path: tokenPath(id) + "/request", Query: query, Key: key, What: what(id),
-		Doing: "Deleting the requests of token " + id, expect: expectDone})
+		Doing: "Deleting the requests of token " + string(id), expect: expectDone})
 	if err != nil {
 		return false, err
 	}

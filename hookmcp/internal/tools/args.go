@@ -90,7 +90,7 @@ type RequestArg struct {
 }
 
 // request resolves the token, key and request id of a call.
-func (h *handlers) request(args RequestArg) (id, key, requestID string, err error) {
+func (h *handlers) request(args RequestArg) (id hooksvc.TokenID, key string, requestID hooksvc.RequestID, err error) {
 	id, key, err = h.access(args.TokenID, args.APIKey)
 	if err != nil {
 		return "", "", "", err
@@ -101,7 +101,7 @@ func (h *handlers) request(args RequestArg) (id, key, requestID string, err erro
 	if !hooksvc.UUIDPattern.MatchString(args.RequestID) {
 		return "", "", "", fmt.Errorf("request_id must be a request UUID such as %s; got %q. list_requests shows the ids of a token's requests", hooksvc.ExampleUUID, truncate(args.RequestID, 100))
 	}
-	return id, key, strings.ToLower(args.RequestID), nil
+	return id, key, hooksvc.RequestID(strings.ToLower(args.RequestID)), nil
 }
 
 func adjustRequestArg(s *jsonschema.Schema) {

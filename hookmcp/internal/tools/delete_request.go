@@ -43,7 +43,7 @@ func (h *handlers) deleteRequest(ctx context.Context, _ *mcp.CallToolRequest, ar
 		return nil, DeleteRequestResult{}, err
 	}
 	out := DeleteRequestResult{
-		TokenID: id, RequestID: requestID, Deleted: true,
+		TokenID: string(id), RequestID: string(requestID), Deleted: true,
 		Message: fmt.Sprintf("Request %s of token %s was deleted; the token and its other requests remain.", requestID, id),
 	}
 	return mcptool.Text(out.Message), out, nil

@@ -10,6 +10,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpforge/servers/hookmcp/internal/hooksvc"
 	"github.com/mcpforge/servers/shared/httpx"
 	"github.com/mcpforge/servers/shared/mcptool"
 )
@@ -79,7 +80,7 @@ func (h *handlers) deleteRequests(ctx context.Context, _ *mcp.CallToolRequest, a
 		query.Set("query", args.Query)
 		filters = append(filters, fmt.Sprintf("matching the query %q", args.Query))
 	}
-	out := DeleteRequestsResult{TokenID: id, Scope: "all", DateFrom: from, DateTo: to, Query: args.Query}
+	out := DeleteRequestsResult{TokenID: string(id), Scope: "all", DateFrom: from, DateTo: to, Query: args.Query}
 	if len(filters) == 0 {
 		none, err := h.client.DeleteRequests(ctx, key, id, query)
 		if err != nil {
@@ -116,7 +117,7 @@ func (h *handlers) deleteRequests(ctx context.Context, _ *mcp.CallToolRequest, a
 // provenFilteredCount returns how many requests query matches, after proving
 // that the server applies every kind of filter in it; a server that does not
 // gets an error and no delete.
-func (h *handlers) provenFilteredCount(ctx context.Context, key, id string, query url.Values, kinds filterKinds) (int, error) {
+func (h *handlers) provenFilteredCount(ctx context.Context, key string, id hooksvc.TokenID, query url.Values, kinds filterKinds) (int, error) {
 	total, err := h.count(ctx, key, id, nil)
 	if err != nil || total == 0 {
 		return 0, err

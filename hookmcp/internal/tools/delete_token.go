@@ -43,7 +43,7 @@ func (h *handlers) deleteToken(ctx context.Context, _ *mcp.CallToolRequest, args
 		return nil, DeleteTokenResult{}, err
 	}
 	out := DeleteTokenResult{
-		TokenID: id,
+		TokenID: string(id),
 		Deleted: true,
 		Message: fmt.Sprintf("Token %s was deleted with every request it captured; %s no longer accepts requests.", id, h.client.CaptureURL(id)),
 	}

@@ -8,6 +8,8 @@ import (
 	"maps"
 	"net/url"
 	"strings"
+
+	"github.com/mcpforge/servers/hookmcp/internal/hooksvc"
 )
 
 // A filtered delete must never delete more than its filter says. Two things
@@ -61,7 +63,7 @@ func (k filterKinds) neverMatching() map[string]url.Values {
 // the filter answers total 0; one that ignores it answers with the token's
 // requests. It returns the kinds the server ignores, or an error when it
 // could not be asked.
-func (h *handlers) ignoredFilters(ctx context.Context, key, id string, kinds filterKinds) ([]string, error) {
+func (h *handlers) ignoredFilters(ctx context.Context, key string, id hooksvc.TokenID, kinds filterKinds) ([]string, error) {
 	var ignored []string
 	for kind, filter := range kinds.neverMatching() {
 		filter.Set("per_page", "1")
@@ -79,7 +81,7 @@ func (h *handlers) ignoredFilters(ctx context.Context, key, id string, kinds fil
 
 // count returns how many of a token's requests match query (all of them when
 // it has no filter).
-func (h *handlers) count(ctx context.Context, key, id string, query url.Values) (int, error) {
+func (h *handlers) count(ctx context.Context, key string, id hooksvc.TokenID, query url.Values) (int, error) {
 	q := url.Values{"per_page": {"1"}, "page": {"1"}}
 	maps.Copy(q, query)
 	page, err := h.client.ListRequests(ctx, key, id, q)

@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	"fmt"
-	"net/url"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -29,25 +28,24 @@ func (h *handlers) getLatestRequestTool() mcptool.Tool[GetLatestRequestArgs, Req
 	}
 }
 
-// getLatestRequest lists the newest request, then fetches that request's raw
-// body by its id. One listing tells apart an unknown token (404) from one
-// with no requests (total 0), which /request/latest does not: it answers 404
-// for both, and the open-source server has no /request/latest/raw.
+// getLatestRequest reads the newest request as listed, then fetches that
+// request's raw body by its id (the open-source server has no
+// /request/latest/raw).
 func (h *handlers) getLatestRequest(ctx context.Context, _ *mcp.CallToolRequest, args GetLatestRequestArgs) (*mcp.CallToolResult, RequestResult, error) {
 	id, key, err := h.access(args.TokenID, args.APIKey)
 	if err != nil {
 		return nil, RequestResult{}, err
 	}
-	page, err := h.client.ListRequests(ctx, key, id, url.Values{"sorting": {"newest"}, "per_page": {"1"}, "page": {"1"}})
+	item, ok, err := h.client.LatestRequest(ctx, key, id)
 	if err != nil {
 		return nil, RequestResult{}, err
 	}
-	if len(page.Data) == 0 {
+	if !ok {
 		captureURL := h.client.CaptureURL(id)
 		res, out := nothingCaptured(id, captureURL, fmt.Sprintf("Token %s has not captured any request yet. Requests sent to %s will show here.", id, captureURL))
 		return res, out, nil
 	}
-	meta, err := decodeMeta(page.Data[0])
+	meta, err := decodeMeta(item)
 	if err != nil {
 		return nil, RequestResult{}, err
 	}

@@ -52,7 +52,7 @@ func (h *handlers) tokenResult(token json.RawMessage) (TokenResult, error) {
 	if err := json.Unmarshal(token, &head); err != nil || head.UUID == "" {
 		return TokenResult{}, fmt.Errorf("the capture API sent a token without a uuid")
 	}
-	out := TokenResult{Token: jsonx.Unescape(token), CaptureURL: h.client.CaptureURL(head.UUID)}
+	out := TokenResult{Token: jsonx.Unescape(token), CaptureURL: h.client.CaptureURL(hooksvc.TokenID(head.UUID))}
 	if h.hosted() && hooksvc.UUIDPattern.MatchString(head.UUID) {
 		id := strings.ToLower(head.UUID)
 		out.EmailAddress = id + "@emailhook.site"

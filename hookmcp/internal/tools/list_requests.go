@@ -218,7 +218,7 @@ func cutNote(page *hooksvc.Page, kept, n int) string {
 // seePage records the newest request a list_requests result shows (the
 // requests it kept, when the page was cut), for wait_for_request to start
 // after it.
-func (h *handlers) seePage(id string, raw json.RawMessage) {
+func (h *handlers) seePage(id hooksvc.TokenID, raw json.RawMessage) {
 	var shown struct {
 		Data []json.RawMessage `json:"data"`
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpforge/servers/hookmcp/internal/hooksvc"
 	"github.com/mcpforge/servers/shared/mcptool"
 )
 
@@ -58,17 +59,17 @@ func headerMap(p *jsonschema.Schema) {
 // loosely: the API is PHP, so an empty map may come as [], and a member of
 // an unexpected type leaves only that member empty.
 type requestMeta struct {
-	UUID      string          `json:"uuid"`
-	Type      string          `json:"type"`
-	Method    string          `json:"method"`
-	URL       string          `json:"url"`
-	CreatedAt string          `json:"created_at"`
-	IP        string          `json:"ip"`
-	Sorting   json.Number     `json:"sorting"`
-	Headers   json.RawMessage `json:"headers"`
-	Query     json.RawMessage `json:"query"`
-	Form      json.RawMessage `json:"request"`
-	Files     json.RawMessage `json:"files"`
+	UUID      hooksvc.RequestID `json:"uuid"`
+	Type      string            `json:"type"`
+	Method    string            `json:"method"`
+	URL       string            `json:"url"`
+	CreatedAt string            `json:"created_at"`
+	IP        string            `json:"ip"`
+	Sorting   json.Number       `json:"sorting"`
+	Headers   json.RawMessage   `json:"headers"`
+	Query     json.RawMessage   `json:"query"`
+	Form      json.RawMessage   `json:"request"`
+	Files     json.RawMessage   `json:"files"`
 }
 
 // decodeMeta reads a request object as listed or fetched.
@@ -127,13 +128,13 @@ func object(raw json.RawMessage) map[string]any {
 // requestResult fetches the exact body of the request described by meta
 // and returns both as a result. Asking for the body by the request's id
 // keeps body and metadata from the same request.
-func (h *handlers) requestResult(ctx context.Context, key, tokenID string, meta requestMeta) (RequestResult, error) {
+func (h *handlers) requestResult(ctx context.Context, key string, tokenID hooksvc.TokenID, meta requestMeta) (RequestResult, error) {
 	body, err := h.client.RawBody(ctx, key, tokenID, meta.UUID)
 	if err != nil {
 		return RequestResult{}, err
 	}
 	out := RequestResult{
-		TokenID: tokenID, Captured: true, RequestID: meta.UUID, Type: meta.Type, Method: meta.Method,
+		TokenID: string(tokenID), Captured: true, RequestID: string(meta.UUID), Type: meta.Type, Method: meta.Method,
 		URL: meta.URL, CreatedAt: meta.CreatedAt, IP: meta.IP, Headers: meta.headers(),
 		Query: object(meta.Query), Form: object(meta.Form), Files: object(meta.Files), Size: len(body),
 	}
@@ -167,6 +168,6 @@ func requestText(label string, out RequestResult) []string {
 }
 
 // nothingCaptured is a result that shows no request, with why.
-func nothingCaptured(tokenID, captureURL, note string) (*mcp.CallToolResult, RequestResult) {
-	return mcptool.Text(note), RequestResult{TokenID: tokenID, CaptureURL: captureURL, Note: note}
+func nothingCaptured(tokenID hooksvc.TokenID, captureURL, note string) (*mcp.CallToolResult, RequestResult) {
+	return mcptool.Text(note), RequestResult{TokenID: string(tokenID), CaptureURL: captureURL, Note: note}
 }

@@ -67,7 +67,7 @@ func (h *handlers) readRequests(ctx context.Context, req *mcp.ReadResourceReques
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf(
 			"%s: the token in %s must be a token UUID such as %s (the API does not take aliases)", truncate(uri, 200), requestsURITemplate, hooksvc.ExampleUUID)}
 	}
-	contents, err := h.readRequestPages(ctx, uri, strings.ToLower(id))
+	contents, err := h.readRequestPages(ctx, uri, hooksvc.TokenID(strings.ToLower(id)))
 	if err != nil {
 		return nil, resourceError(req, uri, err, h.cfg.APIKey != "")
 	}
@@ -94,7 +94,7 @@ func resourceError(req *mcp.ReadResourceRequest, uri string, err error, keySet b
 
 // readRequestPages reads the token's requests page by page into the
 // resource's contents.
-func (h *handlers) readRequestPages(ctx context.Context, uri, id string) ([]*mcp.ResourceContents, error) {
+func (h *handlers) readRequestPages(ctx context.Context, uri string, id hooksvc.TokenID) ([]*mcp.ResourceContents, error) {
 	ctx, cancel := httpx.WithTimeout(ctx, h.cfg.Timeout)
 	defer cancel()
 	limit := h.resourceMaxBytes()

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+
+	"github.com/mcpforge/servers/hookmcp/internal/hooksvc"
 )
 
 // maxSeenTokens bounds the seen memory: past it, the token used least
@@ -23,27 +25,27 @@ const maxSeenTokens = 10_000
 type seenCursors struct {
 	mu    sync.Mutex
 	limit int
-	order *list.List               // of *seenEntry, most recently used first
-	byID  map[string]*list.Element // token id -> its element in order
+	order *list.List                        // of *seenEntry, most recently used first
+	byID  map[hooksvc.TokenID]*list.Element // token id -> its element in order
 	// claimed holds the ids send_test_request has named, oldest first in
 	// claimOrder, so that two sends of this server never name the same
 	// request. Bounded like the cursors.
-	claimed    map[string]struct{}
-	claimOrder []string
+	claimed    map[hooksvc.RequestID]struct{}
+	claimOrder []hooksvc.RequestID
 }
 
 type seenEntry struct {
-	token  string
+	token  hooksvc.TokenID
 	cursor int64
 }
 
 func newSeenCursors(limit int) *seenCursors {
-	return &seenCursors{limit: limit, order: list.New(), byID: map[string]*list.Element{}, claimed: map[string]struct{}{}}
+	return &seenCursors{limit: limit, order: list.New(), byID: map[hooksvc.TokenID]*list.Element{}, claimed: map[hooksvc.RequestID]struct{}{}}
 }
 
 // claim records that a send_test_request named requestID, and reports
 // false when another one of this server already had.
-func (s *seenCursors) claim(requestID string) bool {
+func (s *seenCursors) claim(requestID hooksvc.RequestID) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, ok := s.claimed[requestID]; ok {
@@ -60,7 +62,7 @@ func (s *seenCursors) claim(requestID string) bool {
 
 // see records that a request at cursor was shown for token; the memory
 // only moves forward.
-func (s *seenCursors) see(token string, cursor int64) {
+func (s *seenCursors) see(token hooksvc.TokenID, cursor int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if el, ok := s.byID[token]; ok {
@@ -78,7 +80,7 @@ func (s *seenCursors) see(token string, cursor int64) {
 }
 
 // last returns the newest cursor seen for token.
-func (s *seenCursors) last(token string) (int64, bool) {
+func (s *seenCursors) last(token hooksvc.TokenID) (int64, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	el, ok := s.byID[token]
@@ -90,7 +92,7 @@ func (s *seenCursors) last(token string) (int64, bool) {
 }
 
 // seeMeta records a request shown for token, when it has a cursor.
-func (h *handlers) seeMeta(token string, meta requestMeta) {
+func (h *handlers) seeMeta(token hooksvc.TokenID, meta requestMeta) {
 	if order, ok := meta.order(); ok {
 		h.seen.see(token, order)
 	}
@@ -134,7 +136,7 @@ func decodeListed(item json.RawMessage) (listedRequest, error) {
 // newest first down to the cursor instead. partial is true when that walk
 // stopped at its page cap before reaching the cursor: older requests after
 // the cursor may remain unread.
-func (h *handlers) afterCursor(ctx context.Context, key, id string, cursor int64, q string, n int) (found []listedRequest, partial bool, err error) {
+func (h *handlers) afterCursor(ctx context.Context, key string, id hooksvc.TokenID, cursor int64, q string, n int) (found []listedRequest, partial bool, err error) {
 	// A page of at least pollPerPage, put in order here: a service that
 	// answers newest first despite sorting=oldest still yields the oldest
 	// of the page, not the newest.
@@ -181,7 +183,7 @@ func byOrder(a, b listedRequest) int {
 // afterCursorNewestFirst reads newest first, page by page, down to cursor
 // (at most maxCatchUpPages pages) and returns the oldest n after it that
 // it read, and whether the cap stopped it before the cursor.
-func (h *handlers) afterCursorNewestFirst(ctx context.Context, key, id string, cursor int64, n int) ([]listedRequest, bool, error) {
+func (h *handlers) afterCursorNewestFirst(ctx context.Context, key string, id hooksvc.TokenID, cursor int64, n int) ([]listedRequest, bool, error) {
 	var newer []listedRequest // newest first
 	for page := 1; page <= maxCatchUpPages; page++ {
 		query := url.Values{"sorting": {"newest"}, "per_page": {strconv.Itoa(pollPerPage)}, "page": {strconv.Itoa(page)}}
@@ -217,12 +219,12 @@ func oldestN(newer []listedRequest, n int) []listedRequest {
 
 // newestCursor returns the sorting cursor of the token's newest request,
 // and false when it has none.
-func (h *handlers) newestCursor(ctx context.Context, key, id string) (int64, bool, error) {
-	page, err := h.client.ListRequests(ctx, key, id, url.Values{"sorting": {"newest"}, "per_page": {"1"}, "page": {"1"}})
-	if err != nil || len(page.Data) == 0 {
+func (h *handlers) newestCursor(ctx context.Context, key string, id hooksvc.TokenID) (int64, bool, error) {
+	item, ok, err := h.client.LatestRequest(ctx, key, id)
+	if err != nil || !ok {
 		return 0, false, err
 	}
-	meta, err := decodeMeta(page.Data[0])
+	meta, err := decodeMeta(item)
 	if err != nil {
 		return 0, false, err
 	}

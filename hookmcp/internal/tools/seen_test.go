@@ -3,6 +3,8 @@ package tools
 import (
 	"strconv"
 	"testing"
+
+	"github.com/mcpforge/servers/hookmcp/internal/hooksvc"
 )
 
 // TestSeenCursors: the memory only moves forward, and past its bound the
@@ -21,14 +23,14 @@ func TestSeenCursors(t *testing.T) {
 	if _, ok := s.last("b"); ok {
 		t.Error("b is still remembered past the bound")
 	}
-	for _, token := range []string{"a", "c", "d"} {
+	for _, token := range []hooksvc.TokenID{"a", "c", "d"} {
 		if _, ok := s.last(token); !ok {
 			t.Errorf("%s was forgotten", token)
 		}
 	}
 	big := newSeenCursors(maxSeenTokens)
 	for i := range maxSeenTokens + 100 {
-		big.see(strconv.Itoa(i), int64(i))
+		big.see(hooksvc.TokenID(strconv.Itoa(i)), int64(i))
 	}
 	if n := big.order.Len(); n != maxSeenTokens || len(big.byID) != maxSeenTokens {
 		t.Errorf("holds %d tokens (%d indexed), want at most %d", n, len(big.byID), maxSeenTokens)

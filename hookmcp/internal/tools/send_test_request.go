@@ -115,7 +115,7 @@ func (h *handlers) sendTestRequest(ctx context.Context, _ *mcp.CallToolRequest, 
 		return nil, SendTestRequestResult{}, err
 	}
 	out := SendTestRequestResult{
-		TokenID: id, Method: capture.Method, URL: h.client.CaptureAddress(id, capture).String(),
+		TokenID: string(id), Method: capture.Method, URL: h.client.CaptureAddress(id, capture).String(),
 		Status: answer.Status, Headers: answerHeaders(answer.Header, redact.New(h.cfg.APIKey, key)),
 		ContentType: answer.Header.Get("Content-Type"),
 	}
@@ -151,27 +151,27 @@ const (
 // Content-Type) and that no other send_test_request of this server has
 // named. The newest request may be another sender's, and a proxy may strip
 // or forge the header, so neither is taken on trust alone.
-func (h *handlers) sentRequest(ctx context.Context, key, id string, cursor int64, c hooksvc.Capture, header string, out *SendTestRequestResult) error {
-	header = strings.ToLower(header)
-	if !hooksvc.UUIDPattern.MatchString(header) {
-		header = ""
+func (h *handlers) sentRequest(ctx context.Context, key string, id hooksvc.TokenID, cursor int64, c hooksvc.Capture, named string, out *SendTestRequestResult) error {
+	var header hooksvc.RequestID
+	if hooksvc.UUIDPattern.MatchString(named) {
+		header = hooksvc.RequestID(strings.ToLower(named))
 	}
 	for try := 1; ; try++ {
 		after, _, err := h.afterCursor(ctx, key, id, cursor, "", sentReadPage)
 		if err != nil {
 			return fmt.Errorf("the request was sent (the capture URL answered %d), but listing the token's requests to find its id failed: %w", out.Status, err)
 		}
-		if header != "" && slices.ContainsFunc(after, func(r listedRequest) bool { return strings.EqualFold(r.UUID, header) }) {
+		if header != "" && slices.ContainsFunc(after, func(r listedRequest) bool { return strings.EqualFold(string(r.UUID), string(header)) }) {
 			h.seen.claim(header)
-			out.RequestID, out.RequestIDFrom = header, "header"
+			out.RequestID, out.RequestIDFrom = string(header), "header"
 			return nil
 		}
 		// While the named request may still be listed, a look-alike is
 		// not taken for it; on the last try it is.
 		if header == "" || try == sentReadTries {
 			for _, r := range after {
-				if h.sentMatches(id, c, r) && h.seen.claim(strings.ToLower(r.UUID)) {
-					out.RequestID, out.RequestIDFrom = r.UUID, "cursor"
+				if h.sentMatches(id, c, r) && h.seen.claim(hooksvc.RequestID(strings.ToLower(string(r.UUID)))) {
+					out.RequestID, out.RequestIDFrom = string(r.UUID), "cursor"
 					return nil
 				}
 			}
@@ -185,7 +185,7 @@ func (h *handlers) sentRequest(ctx context.Context, key, id string, cursor int64
 	}
 	if header != "" {
 		h.seen.claim(header)
-		out.RequestID, out.RequestIDFrom = header, "header"
+		out.RequestID, out.RequestIDFrom = string(header), "header"
 		out.Note = "The token's listing does not show the request yet; request_id is the one the capture URL named (X-Request-Id)."
 		return nil
 	}
@@ -196,7 +196,7 @@ func (h *handlers) sentRequest(ctx context.Context, key, id string, cursor int64
 // sentMatches reports whether a listed request is what c sent: method,
 // path, query, Content-Type and body. A listing that leaves out the body
 // (the hosted service keeps none for multipart) is matched without it.
-func (h *handlers) sentMatches(id string, c hooksvc.Capture, r listedRequest) bool {
+func (h *handlers) sentMatches(id hooksvc.TokenID, c hooksvc.Capture, r listedRequest) bool {
 	sent := h.client.CaptureAddress(id, c)
 	u, err := url.Parse(r.URL)
 	if err != nil || !strings.EqualFold(r.Method, c.Method) || strings.Trim(u.Path, "/") != strings.Trim(sent.Path, "/") {

@@ -128,22 +128,22 @@ func instructions(cfg config.Config) string {
 
 // access resolves the token and key of a call: the arguments, else the
 // defaults.
-func (h *handlers) access(tokenID, apiKey string) (id, key string, err error) {
+func (h *handlers) access(tokenID, apiKey string) (id hooksvc.TokenID, key string, err error) {
 	key, err = h.key(apiKey)
 	if err != nil {
 		return "", "", err
 	}
-	id = tokenID
-	if id == "" {
-		id = h.cfg.TokenID
+	given := tokenID
+	if given == "" {
+		given = h.cfg.TokenID
 	}
-	if id == "" {
+	if given == "" {
 		return "", "", fmt.Errorf("no token given: pass token_id (a token UUID, as create_token returns), or set HOOKSVC_TOKEN_ID when starting hookmcp")
 	}
-	if err := checkUUID("token_id", id); err != nil {
+	if err := checkUUID("token_id", given); err != nil {
 		return "", "", err
 	}
-	return strings.ToLower(id), key, nil
+	return hooksvc.TokenID(strings.ToLower(given)), key, nil
 }
 
 // key returns the key in effect: api_key when given, else the configured one.

@@ -139,7 +139,8 @@ func (h *handlers) waitForRequest(ctx context.Context, req *mcp.CallToolRequest,
 // waiter is one wait_for_request call in progress.
 type waiter struct {
 	h        *handlers
-	id, key  string
+	id       hooksvc.TokenID
+	key      string
 	query    string
 	req      *mcp.CallToolRequest
 	start    time.Time
@@ -166,7 +167,7 @@ func (w *waiter) begin(ctx context.Context, afterID string, since time.Duration)
 		}
 	}
 	if afterID != "" {
-		item, err := w.h.client.GetRequest(ctx, w.key, w.id, afterID)
+		item, err := w.h.client.GetRequest(ctx, w.key, w.id, hooksvc.RequestID(afterID))
 		if err != nil {
 			return fmt.Errorf("after_request_id: %w", err)
 		}
