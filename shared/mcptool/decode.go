@@ -8,6 +8,9 @@ import (
 	"io"
 	"reflect"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // argumentError describes one argument of a call that could not be decoded.
@@ -20,16 +23,20 @@ type argumentError struct {
 
 func (e *argumentError) Error() string { return e.Message }
 
-// decodeStrict decodes the JSON object data into v. Unknown members and values
-// of the wrong JSON type are reported as *argumentError, naming the member and
-// what it should be, so that a caller can fix the call without reading Go
-// error text. Empty data decodes as {}.
-func decodeStrict(data []byte, v any) error {
+// decodeStrict decodes the JSON object data into v, whose schema is s.
+// Members named twice, members that are not properties by exact name (see
+// exactMembers) and values of the wrong JSON type are reported as
+// *argumentError, naming the member and what it should be, so that a caller
+// can fix the call without reading Go error text. Empty data decodes as {}.
+func decodeStrict(data []byte, s *jsonschema.Schema, v any) error {
 	if len(bytes.TrimSpace(data)) == 0 || string(bytes.TrimSpace(data)) == "null" {
 		data = []byte("{}")
 	}
 	if trimmed := bytes.TrimSpace(data); trimmed[0] != '{' {
 		return &argumentError{Message: "arguments must be a JSON object"}
+	}
+	if err := exactMembers(data, s); err != nil {
+		return err
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -143,4 +150,112 @@ func article(value string) string {
 	default:
 		return "a " + value
 	}
+}
+
+// maxQuotedName is the most characters of a member name an error quotes.
+const maxQuotedName = 40
+
+// exactMembers refuses, before anything is decoded, the two ways a call's
+// arguments can mean something other than what a client shows: a member
+// named twice in any object (encoding/json keeps the last, a client's view
+// may show the first) and, in an object whose members the schema lists and
+// closes (the arguments themselves, a struct-typed argument), a member that
+// is not one of them by exact name (encoding/json would match "Query" to
+// query, case-insensitively). Maps (headers, variables) keep their names
+// as given; only duplicates are refused there.
+func exactMembers(data []byte, s *jsonschema.Schema) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	return exactValue(dec, s, "")
+}
+
+// exactValue checks the value dec is at, whose schema is s (nil: any), and
+// which belongs to argument arg ("" for the arguments object itself).
+func exactValue(dec *json.Decoder, s *jsonschema.Schema, arg string) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return &argumentError{Message: "arguments are not valid JSON: " + err.Error()}
+	}
+	switch tok {
+	case json.Delim('['):
+		var items *jsonschema.Schema
+		if s != nil {
+			items = s.Items
+		}
+		for dec.More() {
+			if err := exactValue(dec, items, arg); err != nil {
+				return err
+			}
+		}
+		_, err = dec.Token()
+	case json.Delim('{'):
+		seen := map[string]bool{}
+		for dec.More() {
+			keyTok, err := dec.Token()
+			if err != nil {
+				return &argumentError{Message: "arguments are not valid JSON: " + err.Error()}
+			}
+			key, _ := keyTok.(string)
+			owner := arg
+			if owner == "" {
+				owner = key
+			}
+			if seen[key] {
+				if arg == "" {
+					return &argumentError{Argument: key, Message: fmt.Sprintf("argument %s is given twice; give each argument once", quoteName(key))}
+				}
+				return &argumentError{Argument: arg, Message: fmt.Sprintf("argument %q holds the member %s twice; give each member once", arg, quoteName(key))}
+			}
+			seen[key] = true
+			var child *jsonschema.Schema
+			switch {
+			case s == nil:
+			case s.Properties[key] != nil:
+				child = s.Properties[key]
+			case closed(s) && arg == "":
+				return &argumentError{Argument: key, Message: fmt.Sprintf("unknown argument %s%s", quoteName(key), spellingHint(key, s))}
+			case closed(s):
+				return &argumentError{Argument: arg, Message: fmt.Sprintf("argument %q has no member %s%s", arg, quoteName(key), spellingHint(key, s))}
+			default:
+				child = s.AdditionalProperties
+			}
+			if err := exactValue(dec, child, owner); err != nil {
+				return err
+			}
+		}
+		_, err = dec.Token()
+	}
+	if err != nil {
+		return &argumentError{Message: "arguments are not valid JSON: " + err.Error()}
+	}
+	return nil
+}
+
+// closed reports a schema that admits no members beyond its properties: a
+// Go struct's, whose additionalProperties is {"not": {}} (or false).
+func closed(s *jsonschema.Schema) bool {
+	extra := s.AdditionalProperties
+	return s.Properties != nil && extra != nil && extra.Not != nil && reflect.ValueOf(*extra.Not).IsZero()
+}
+
+// spellingHint names the property key differs from only in case: names are
+// matched exactly, so that what runs is what a client shows.
+func spellingHint(key string, s *jsonschema.Schema) string {
+	for name := range s.Properties {
+		if strings.EqualFold(name, key) {
+			return fmt.Sprintf(" (names are matched exactly, case included: did you mean %q?)", name)
+		}
+	}
+	return ""
+}
+
+// quoteName quotes a member name for an error, at most maxQuotedName
+// characters of it and its length, so that a huge name does not make a
+// huge error.
+func quoteName(name string) string {
+	if utf8.RuneCountInString(name) <= maxQuotedName {
+		return fmt.Sprintf("%q", name)
+	}
+	runes := []rune(name)
+	return fmt.Sprintf("%q… (%d characters)", string(runes[:maxQuotedName]), len(runes))
 }

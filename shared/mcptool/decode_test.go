@@ -3,6 +3,7 @@ package mcptool
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -26,6 +27,9 @@ type Inner struct {
 	ID string `json:"id,omitempty"`
 }
 
+// argsSchema is args' input schema, as Register derives it.
+var argsSchema = Tool[args, struct{}]{}.InputSchema()
+
 func TestDecodeStrict(t *testing.T) {
 	tests := []struct {
 		in       string
@@ -42,12 +46,22 @@ func TestDecodeStrict(t *testing.T) {
 		{`{"flag":"yes"}`, "flag", `argument "flag" must be a boolean (true or false), not a string`},
 		{`{"status":"200"}`, "status", `argument "status" must be a number, not a string`},
 		{`{"id":true}`, "id", `argument "id" must be a string, not a bool`},
+		{`{"Query":"x"}`, "Query", `unknown argument "Query" (names are matched exactly, case included: did you mean "query"?)`},
+		{`{"query":"x","QUERY":"y"}`, "QUERY", `unknown argument "QUERY"`},
+		{`{"ID":"x"}`, "ID", `unknown argument "ID" (names are matched exactly, case included: did you mean "id"?)`},
+		{`{"query":"x","query":"y"}`, "query", `argument "query" is given twice; give each argument once`},
+		{`{"qu\u0065ry":"x","query":"y"}`, "query", `argument "query" is given twice`},
+		{`{"status":1,"status":2}`, "status", `argument "status" is given twice`},
+		{`{"headers":{"A":"1","A":"2"}}`, "headers", `argument "headers" holds the member "A" twice; give each member once`},
+		{`{"variables":{"v":{"a":1,"a":2}}}`, "variables", `argument "variables" holds the member "a" twice`},
+		{`{"variables":{"v":[{"a":1,"a":2}]}}`, "variables", `argument "variables" holds the member "a" twice`},
+		{`{"` + strings.Repeat("k", 5000) + `":1}`, strings.Repeat("k", 5000), `unknown argument "` + strings.Repeat("k", 40) + `"… (5000 characters)`},
 		{`[1]`, "", "arguments must be a JSON object"},
 		{`{"query":"x"} {}`, "", "arguments must be a single JSON object"},
 	}
 	for _, tt := range tests {
 		var v args
-		err := decodeStrict([]byte(tt.in), &v)
+		err := decodeStrict([]byte(tt.in), argsSchema, &v)
 		var argErr *argumentError
 		if !errors.As(err, &argErr) {
 			t.Errorf("decodeStrict(%s) = %v, want an argumentError", tt.in, err)
@@ -62,15 +76,28 @@ func TestDecodeStrict(t *testing.T) {
 func TestDecodeStrictAccepts(t *testing.T) {
 	for _, in := range []string{``, `null`, `{}`, ` {"query":"q","timeout":null,"variables":{"n":12345678901234567890}} `} {
 		var v args
-		if err := decodeStrict([]byte(in), &v); err != nil {
+		if err := decodeStrict([]byte(in), argsSchema, &v); err != nil {
 			t.Errorf("decodeStrict(%q): %v", in, err)
 		}
 	}
 	var v args
-	if err := decodeStrict([]byte(`{"variables":{"n":12345678901234567890}}`), &v); err != nil {
+	if err := decodeStrict([]byte(`{"variables":{"n":12345678901234567890}}`), argsSchema, &v); err != nil {
 		t.Fatal(err)
 	}
 	if n, ok := v.Vars["n"].(json.Number); !ok || n.String() != "12345678901234567890" {
 		t.Errorf("a large variable lost precision: %#v", v.Vars["n"])
+	}
+}
+
+// TestDecodeStrictKeepsMapNames: map arguments (headers, variables) keep
+// their members' names as given, case included; only a name given twice is
+// refused there.
+func TestDecodeStrictKeepsMapNames(t *testing.T) {
+	var v args
+	if err := decodeStrict([]byte(`{"headers":{"X-A":"1","x-a":"2"},"variables":{"N":1,"n":2}}`), argsSchema, &v); err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Headers) != 2 || len(v.Vars) != 2 {
+		t.Errorf("map members were merged: %v %v", v.Headers, v.Vars)
 	}
 }

@@ -80,7 +80,7 @@ func (t Tool[In, Out]) Register(s *mcp.Server) {
 	}
 	s.AddTool(def, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var in In
-		if err := decodeStrict(req.Params.Arguments, &in); err != nil {
+		if err := decodeStrict(req.Params.Arguments, input, &in); err != nil {
 			var argErr *argumentError
 			if errors.As(err, &argErr) && strings.HasPrefix(argErr.Message, "unknown argument") {
 				return errorResult(fmt.Errorf("%s: %s accepts only %s; remove it or check its spelling", argErr.Message, t.Name, strings.Join(accepted, ", "))), nil
