@@ -8,13 +8,14 @@ package httpx
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -22,22 +23,52 @@ import (
 type Options struct {
 	// UserAgent is sent on every request that does not set its own.
 	UserAgent string
-	// DialControl, when set, runs on every address about to be dialled,
-	// after DNS resolution; its error refuses the connection.
-	DialControl func(ctx context.Context, network, address string, c syscall.RawConn) error
+	// Guard, when set, gives the rule that the IP addresses of a request's
+	// target must pass, for the request whose context it is given; nil
+	// lets that request reach any address. Every address the target's name
+	// resolves to is checked, before a connection is made or a proxy is
+	// asked, and one refused address refuses the request.
+	Guard func(ctx context.Context) AddressRule
 	// CheckRedirect, when set, is the redirect policy, as http.Client's.
 	// When nil, no redirect is followed: a 3xx answer is handed back as it
 	// is.
 	CheckRedirect func(req *http.Request, via []*http.Request) error
+	// Proxy picks a request's proxy, as http.Transport's Proxy does; nil
+	// is http.ProxyFromEnvironment (HTTP_PROXY, HTTPS_PROXY, NO_PROXY).
+	Proxy func(*http.Request) (*url.URL, error)
+	// Resolver looks names up; nil is the system's. Tests inject one.
+	Resolver Resolver
+}
+
+// AddressRule judges an address a request would reach; its error refuses
+// the request, and says why in words (it is shown as the reason).
+type AddressRule func(netip.Addr) error
+
+// Resolver looks up the IP addresses of a host name, as net.Resolver does.
+type Resolver interface {
+	LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
 }
 
 // NewClient returns an HTTP client configured by opts. It sets no overall
 // timeout: each request carries its own deadline in its context (see
 // WithTimeout), so that a caller's choice of timeout is honoured exactly.
+//
+// Every request goes to its host's canonical form (CanonicalHost), the one
+// every decision about hosts compares: the name dialled, sent as Host and
+// as the TLS server name is the name that was judged. A request whose host
+// has no canonical form is refused.
 func NewClient(opts Options) *http.Client {
-	dialer := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second, ControlContext: opts.DialControl}
+	dialer := &guardedDialer{
+		net:      &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second},
+		resolver: opts.Resolver,
+		guard:    opts.Guard,
+	}
+	proxy := opts.Proxy
+	if proxy == nil {
+		proxy = http.ProxyFromEnvironment
+	}
 	transport := &http.Transport{
-		Proxy:                 http.ProxyFromEnvironment,
+		Proxy:                 dialer.proxyChecked(proxy),
 		DialContext:           dialer.DialContext,
 		ForceAttemptHTTP2:     true,
 		MaxIdleConns:          32,
@@ -45,24 +76,178 @@ func NewClient(opts Options) *http.Client {
 		TLSHandshakeTimeout:   10 * time.Second,
 		ExpectContinueTimeout: time.Second,
 	}
-	client := &http.Client{Transport: userAgentTransport{next: transport, userAgent: opts.UserAgent}, CheckRedirect: opts.CheckRedirect}
+	client := &http.Client{Transport: outboundTransport{next: transport, userAgent: opts.UserAgent}, CheckRedirect: opts.CheckRedirect}
 	if client.CheckRedirect == nil {
 		client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	}
 	return client
 }
 
-type userAgentTransport struct {
+// outboundTransport sends each request (and each redirect hop, which comes
+// through here too) to its canonical host, with the User-Agent.
+type outboundTransport struct {
 	next      http.RoundTripper
 	userAgent string
 }
 
-func (t userAgentTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if t.userAgent != "" && req.Header.Get("User-Agent") == "" {
+func (t outboundTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	u, err := CanonicalURL(req.URL)
+	if err != nil {
+		if req.Body != nil {
+			_ = req.Body.Close()
+		}
+		return nil, &HostError{Err: err}
+	}
+	setUA := t.userAgent != "" && req.Header.Get("User-Agent") == ""
+	if u != req.URL || setUA || (req.Host != "" && req.Host != u.Host) {
 		req = req.Clone(req.Context())
-		req.Header.Set("User-Agent", t.userAgent)
+		req.URL = u
+		// A Host set apart from the URL would be a second name, unjudged.
+		req.Host = ""
+		if setUA {
+			req.Header.Set("User-Agent", t.userAgent)
+		}
 	}
 	return t.next.RoundTrip(req)
+}
+
+// HostError refuses a URL whose host has no canonical form.
+type HostError struct{ Err error }
+
+func (e *HostError) Error() string { return "the URL's host is refused: " + e.Err.Error() }
+func (e *HostError) Unwrap() error { return e.Err }
+
+// AddressError refuses a request whose target resolves to an address its
+// rule refuses, or, when it is checked before a proxy, does not resolve.
+type AddressError struct {
+	Host string // the name, as dialled
+	Addr netip.Addr
+	Err  error
+}
+
+func (e *AddressError) Error() string {
+	if !e.Addr.IsValid() {
+		return e.Err.Error()
+	}
+	if addr, err := netip.ParseAddr(e.Host); err == nil && addr == e.Addr {
+		return fmt.Sprintf("the address %s is refused: %v", e.Addr, e.Err)
+	}
+	return fmt.Sprintf("the host %q resolves to %s, which is refused: %v", e.Host, e.Addr, e.Err)
+}
+
+func (e *AddressError) Unwrap() error { return e.Err }
+
+// guardedDialer resolves and checks a target before anything is sent
+// towards it. When it dials, it dials the addresses it checked, so a name
+// that resolves again to another address (DNS rebinding) reaches nothing
+// unchecked.
+type guardedDialer struct {
+	net      *net.Dialer
+	resolver Resolver
+	guard    func(context.Context) AddressRule
+}
+
+func (d *guardedDialer) rule(ctx context.Context) AddressRule {
+	if d.guard == nil {
+		return nil
+	}
+	return d.guard(ctx)
+}
+
+func (d *guardedDialer) DialContext(ctx context.Context, network, address string) (net.Conn, error) {
+	rule := d.rule(ctx)
+	if rule == nil && d.resolver == nil {
+		return d.net.DialContext(ctx, network, address)
+	}
+	host, port, err := net.SplitHostPort(address)
+	if err != nil {
+		return nil, err
+	}
+	addrs, err := d.checked(ctx, ipNetwork(network), host, rule)
+	if err != nil {
+		return nil, &net.OpError{Op: "dial", Net: network, Err: err}
+	}
+	var first error
+	for _, addr := range addrs {
+		conn, err := d.net.DialContext(ctx, network, net.JoinHostPort(addr.String(), port))
+		if err == nil {
+			return conn, nil
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	return nil, first
+}
+
+// proxyChecked wraps proxy: a request that goes through a proxy is
+// resolved and checked here first, since the proxy resolves the name
+// itself and this process dials only the proxy. A name that does not
+// resolve here is refused: it could not be checked.
+func (d *guardedDialer) proxyChecked(proxy func(*http.Request) (*url.URL, error)) func(*http.Request) (*url.URL, error) {
+	return func(req *http.Request) (*url.URL, error) {
+		via, err := proxy(req)
+		if err != nil || via == nil {
+			return via, err
+		}
+		rule := d.rule(req.Context())
+		if rule == nil {
+			return via, nil
+		}
+		host := req.URL.Hostname()
+		_, err = d.checked(req.Context(), "ip", host, rule)
+		var dnsErr *net.DNSError
+		if errors.As(err, &dnsErr) {
+			return nil, &AddressError{Host: host, Err: fmt.Errorf("the host name %q does not resolve on this machine (%s), and a request sent through "+
+				"the proxy (HTTP_PROXY, HTTPS_PROXY) is checked here first, by the addresses its name has: check the name, or reach it without the proxy (NO_PROXY)", host, dnsErr.Err)}
+		}
+		if err != nil {
+			return nil, err
+		}
+		return via, nil
+	}
+}
+
+// checked resolves host and checks every address by rule (none when rule
+// is nil), returning them.
+func (d *guardedDialer) checked(ctx context.Context, network, host string, rule AddressRule) ([]netip.Addr, error) {
+	var addrs []netip.Addr
+	if addr, err := netip.ParseAddr(host); err == nil {
+		addrs = []netip.Addr{addr}
+	} else {
+		resolver := d.resolver
+		if resolver == nil {
+			resolver = net.DefaultResolver
+		}
+		found, err := resolver.LookupNetIP(ctx, network, host)
+		if err != nil {
+			return nil, err
+		}
+		if len(found) == 0 {
+			return nil, &net.DNSError{Err: "no addresses", Name: host, IsNotFound: true}
+		}
+		addrs = found
+	}
+	if rule != nil {
+		for _, addr := range addrs {
+			if err := rule(addr); err != nil {
+				return nil, &AddressError{Host: host, Addr: addr, Err: err}
+			}
+		}
+	}
+	return addrs, nil
+}
+
+// ipNetwork is the lookup network for a dial network: tcp4 looks up IPv4
+// addresses only.
+func ipNetwork(network string) string {
+	switch network {
+	case "tcp4", "udp4":
+		return "ip4"
+	case "tcp6", "udp6":
+		return "ip6"
+	}
+	return "ip"
 }
 
 // DisplayURL renders u for messages: scheme, host and path only, because a

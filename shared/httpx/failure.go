@@ -48,6 +48,10 @@ const (
 	// tool's wait limit) ended before an answer came; After says how long
 	// the request had waited.
 	DeadlinePassed
+	// RefusedAddress: nothing was sent, because the URL's host has no
+	// canonical form or resolves to an address the client's rule refuses
+	// (see Options.Guard).
+	RefusedAddress
 )
 
 // Failure is an exchange that got no answer. Its Reason names what happened
@@ -133,7 +137,13 @@ func classify(host string, err error) *Failure {
 	if where == "" {
 		where = "the server"
 	}
+	var refusedAddr *AddressError
+	var refusedHost *HostError
 	switch {
+	case errors.As(err, &refusedAddr):
+		return &Failure{Kind: RefusedAddress, Reason: refusedAddr.Error()}
+	case errors.As(err, &refusedHost):
+		return &Failure{Kind: RefusedAddress, Reason: refusedHost.Error()}
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return &Failure{Kind: Refused, Reason: fmt.Sprintf("the connection to %s was refused: no server is listening there. "+
 			"Check the URL's host and port, and that the server is running", where)}

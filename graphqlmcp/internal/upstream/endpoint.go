@@ -40,6 +40,9 @@ func (p Policy) Resolve(raw string) (Target, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return Target{}, fmt.Errorf("endpoint %q is not an absolute http(s) URL: pass one such as https://api.example.com/graphql, or omit endpoint to use the default %s", httpx.RedactURL(raw), httpx.DisplayURL(p.Default))
 	}
+	if u, err = httpx.CanonicalURL(u); err != nil {
+		return Target{}, fmt.Errorf("endpoint %s is refused: %v", httpx.RedactURL(raw), err)
+	}
 	u.Fragment = ""
 	cleanPath(u)
 	isDefault := sameEndpoint(u, p.Default)
@@ -60,7 +63,7 @@ func (p Policy) Resolve(raw string) (Target, error) {
 	}
 	return Target{
 		URL:              u,
-		StartupHeaders:   p.HeadersAnyOrigin || Origin(u) == Origin(p.Default),
+		StartupHeaders:   p.HeadersAnyOrigin || httpx.SameOrigin(u, p.Default),
 		LinkLocalAllowed: explicit,
 		IsDefault:        isDefault,
 	}, nil
@@ -83,14 +86,14 @@ func (p Policy) allowedList() string {
 }
 
 func sameEndpoint(a, b *url.URL) bool {
-	return Origin(a) == Origin(b) && a.EscapedPath() == b.EscapedPath() && a.RawQuery == b.RawQuery
+	return httpx.SameOrigin(a, b) && a.EscapedPath() == b.EscapedPath() && a.RawQuery == b.RawQuery
 }
 
 // matchesPrefix reports whether u has prefix's origin and its path lies under
 // prefix's path, on a segment boundary: /graphql matches /graphql and
 // /graphql/v2 but not /graphqlx.
 func matchesPrefix(u, prefix *url.URL) bool {
-	if Origin(u) != Origin(prefix) {
+	if !httpx.SameOrigin(u, prefix) {
 		return false
 	}
 	base := strings.TrimSuffix(prefix.EscapedPath(), "/")

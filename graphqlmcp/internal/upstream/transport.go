@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"net/netip"
 	"net/url"
@@ -12,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"syscall"
 
 	"github.com/mcpforge/servers/shared/httpx"
 )
@@ -21,10 +19,18 @@ import (
 // to 10 redirects that keep the method and body (307, 308), judging each hop as if a caller had named it (Gate), and
 // drops every header but Accept, Content-Type and User-Agent on a hop to
 // another origin, so credentials meant for one endpoint never reach another.
-// It refuses to connect to link-local and cloud metadata addresses, after
-// DNS resolution, unless the URL being fetched was allowed to.
+// It refuses to reach link-local and cloud metadata addresses, checking
+// every address the host's name resolves to (before the request goes to a
+// proxy too), unless the URL being fetched was allowed to.
 func NewHTTPClient(userAgent string) *http.Client {
-	return httpx.NewClient(httpx.Options{UserAgent: userAgent, DialControl: guardLinkLocal, CheckRedirect: checkRedirect})
+	return NewHTTPClientWith(httpx.Options{UserAgent: userAgent})
+}
+
+// NewHTTPClientWith is NewHTTPClient with opts's proxy and resolver (tests
+// inject them); its guard and redirect policy are graphqlmcp's own.
+func NewHTTPClientWith(opts httpx.Options) *http.Client {
+	opts.Guard, opts.CheckRedirect = linkLocalGuard, checkRedirect
+	return httpx.NewClient(opts)
 }
 
 // keptAcrossOrigins are the headers that survive a redirect to another
@@ -48,7 +54,7 @@ func checkRedirect(req *http.Request, via []*http.Request) error {
 		}
 		state.linkLocal.Store(allowed)
 	}
-	if Origin(req.URL) != Origin(via[0].URL) {
+	if !httpx.SameOrigin(req.URL, via[0].URL) {
 		for name := range req.Header {
 			if !keptAcrossOrigins[name] {
 				req.Header.Del(name)
@@ -99,33 +105,23 @@ func linkLocalAllowed(ctx context.Context) bool {
 	return state != nil && state.linkLocal.Load()
 }
 
-// guardLinkLocal runs after DNS resolution and before the connection is
-// made, on the address actually dialled, so a name that resolves to a
-// metadata address is caught too.
-func guardLinkLocal(ctx context.Context, _, address string, _ syscall.RawConn) error {
-	host, _, err := net.SplitHostPort(address)
-	if err != nil {
-		return err
+// linkLocalGuard is the rule for every address a request reaches (each
+// address its name resolves to, checked before connecting, or before the
+// request goes to a proxy): no link-local or metadata address, unless the
+// URL being fetched was allowed one. A name that resolves to a metadata
+// address is caught too.
+func linkLocalGuard(ctx context.Context) httpx.AddressRule {
+	if linkLocalAllowed(ctx) {
+		return nil
 	}
-	if addr, ok := parseHostAddr(host); ok && isLinkLocalAddr(addr) && !linkLocalAllowed(ctx) {
+	return refuseLinkLocal
+}
+
+func refuseLinkLocal(addr netip.Addr) error {
+	if isLinkLocalAddr(addr) {
 		return errLinkLocal
 	}
 	return nil
-}
-
-// Origin returns scheme://host:port of u, with the default port made explicit,
-// so that two URLs of the same origin compare equal.
-func Origin(u *url.URL) string {
-	port := u.Port()
-	if port == "" {
-		switch strings.ToLower(u.Scheme) {
-		case "https":
-			port = "443"
-		case "http":
-			port = "80"
-		}
-	}
-	return strings.ToLower(u.Scheme) + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port)
 }
 
 // isMetadataName reports the cloud metadata services reachable by name.
@@ -151,7 +147,12 @@ var metadataAddresses = []netip.Addr{
 // compatible ::169.254.169.254, NAT64 64:ff9b::/96, 6to4 2002::/16, Teredo).
 // A name that resolves to such an address is caught where it is dialled.
 func IsLinkLocalHost(host string) bool {
-	host = strings.TrimSuffix(strings.ToLower(strings.Trim(host, "[]")), ".")
+	// In the form the transport dials: ｍｅｔａｄａｔａ is dialled as metadata.
+	if canonical, err := httpx.CanonicalHost(host); err == nil {
+		host = canonical
+	} else {
+		host = strings.TrimSuffix(strings.Trim(host, "[]"), ".")
+	}
 	if isMetadataName(host) {
 		return true
 	}

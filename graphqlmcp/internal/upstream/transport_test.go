@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"net/url"
 	"testing"
 
@@ -16,19 +17,6 @@ func TestFormatBytes(t *testing.T) {
 	for n, want := range map[int64]string{4 << 20: "4 MiB", 16 << 10: "16 KiB", 1000: "1000 bytes", 1536 << 10: "1536 KiB"} {
 		if got := FormatBytes(n); got != want {
 			t.Errorf("FormatBytes(%d) = %q, want %q", n, got, want)
-		}
-	}
-}
-
-func TestOrigin(t *testing.T) {
-	for _, tt := range []struct{ a, b string }{
-		{"https://API.example.com/graphql", "https://api.example.com:443/other"},
-		{"http://example.com", "http://example.com:80/x"},
-	} {
-		a, _ := url.Parse(tt.a)
-		b, _ := url.Parse(tt.b)
-		if Origin(a) != Origin(b) {
-			t.Errorf("Origin(%s) = %s, Origin(%s) = %s, want equal", tt.a, Origin(a), tt.b, Origin(b))
 		}
 	}
 }
@@ -51,29 +39,30 @@ func TestIsLinkLocalHost(t *testing.T) {
 	}
 }
 
-// TestGuardLinkLocal calls the dialer hook directly: it must refuse before
-// any packet leaves, so the test sends none.
-func TestGuardLinkLocal(t *testing.T) {
+// TestLinkLocalGuard calls the address rule directly: it must refuse
+// before any packet leaves, so the test sends none.
+func TestLinkLocalGuard(t *testing.T) {
+	check := func(ctx context.Context, address string) error {
+		rule := linkLocalGuard(ctx)
+		if rule == nil {
+			return nil
+		}
+		return rule(netip.MustParseAddr(address))
+	}
 	ctx := context.Background()
-	if err := guardLinkLocal(ctx, "tcp4", "169.254.169.254:80", nil); !errors.Is(err, errLinkLocal) {
-		t.Errorf("link-local address: %v, want errLinkLocal", err)
-	}
-	if err := guardLinkLocal(ctx, "tcp6", "[fe80::1%eth0]:80", nil); !errors.Is(err, errLinkLocal) {
-		t.Errorf("zoned IPv6 link-local: %v, want errLinkLocal", err)
-	}
-	for _, address := range []string{"[::169.254.169.254]:80", "[64:ff9b::a9fe:a9fe]:80", "100.100.100.200:80", "[fd00:ec2::254]:80"} {
-		if err := guardLinkLocal(ctx, "tcp6", address, nil); !errors.Is(err, errLinkLocal) {
+	for _, address := range []string{"169.254.169.254", "fe80::1%eth0", "::169.254.169.254", "64:ff9b::a9fe:a9fe", "100.100.100.200", "fd00:ec2::254", "::ffff:169.254.169.254"} {
+		if err := check(ctx, address); !errors.Is(err, errLinkLocal) {
 			t.Errorf("%s: %v, want errLinkLocal", address, err)
 		}
 	}
 	allow := func(*url.URL) (bool, error) { return true, nil }
-	if err := guardLinkLocal(WithGate(ctx, allow, true), "tcp4", "169.254.169.254:80", nil); err != nil {
+	if err := check(WithGate(ctx, allow, true), "169.254.169.254"); err != nil {
 		t.Errorf("explicitly allowed: %v", err)
 	}
-	if err := guardLinkLocal(WithGate(ctx, allow, false), "tcp4", "169.254.169.254:80", nil); !errors.Is(err, errLinkLocal) {
+	if err := check(WithGate(ctx, allow, false), "169.254.169.254"); !errors.Is(err, errLinkLocal) {
 		t.Errorf("a gate that did not allow it: %v", err)
 	}
-	if err := guardLinkLocal(ctx, "tcp4", "127.0.0.1:80", nil); err != nil {
+	if err := check(ctx, "127.0.0.1"); err != nil {
 		t.Errorf("loopback: %v", err)
 	}
 }
