@@ -1,13 +1,18 @@
 // Package fakehooksvc is an in-process stand-in for the hosted webhook-capture
 // API (webhook.site), built from what is known of it on the wire: token CRUD
-// where PUT resets what it is not sent, the hosted defaults of a new token
-// (an HTML placeholder page, expiry and request_limit null), validation 422s,
+// where PUT resets what it is not sent and takes back the whole token as
+// read, the hosted defaults of a new token (an HTML placeholder page, expiry
+// and request_limit null), account fields in token objects, Laravel's 422s,
 // 404 for unknown, deleted or expired tokens, the listing envelope and its
-// pagination formulas, newest/oldest order, date and query filters, single
-// requests with their raw bodies, single and bulk (singular path) deletes,
-// captures on any path and method answered with the token's response and
-// X-Request-Id, multipart files, private tokens (302 without a key, 401 with
-// a wrong one) and injected faults such as 429 with Retry-After.
+// pagination formulas, newest/oldest order, date filters and the query
+// string syntax (query.go), single requests with their raw bodies, single
+// and bulk (singular path) deletes, captures on any path and method answered
+// with the token's response and X-Request-Id, multipart captures kept as the
+// service keeps them (no raw body; fields, and files downloadable through a
+// redirect to storage), email and DNS captures injected by tests, a sender
+// held open while the token listens until a response is set for it, private
+// tokens (302 without a key, 401 with a wrong one) and injected faults such
+// as 429 with Retry-After.
 //
 // With Options.OpenSource it behaves as the open-source server instead.
 //
@@ -65,6 +70,15 @@ type Options struct {
 	// NoSocket makes the fake run no live-push socket, as a self-hosted
 	// server may not: /socket.io/ answers 404.
 	NoSocket bool
+	// NotYetStored makes each captured request answer 404 to its first
+	// NotYetStored reads by id (GET /token/{id}/request/{rid}, and /raw), as
+	// the hosted service may for a moment after a capture while it stores
+	// the request. Listings show it at once.
+	NotYetStored int
+	// After is the timer a held sender waits on (see token listen): it
+	// returns a channel that receives once d has passed. time.After when
+	// nil; tests give their own to end the wait without the wall clock.
+	After func(d time.Duration) <-chan time.Time
 }
 
 // Received is one request the fake received, as it arrived.
@@ -85,6 +99,7 @@ func (r Received) String() string {
 // requests of Method (any method when empty).
 type Fault struct {
 	Method     string
+	Path       string // only paths that start with it, when not empty
 	Status     int
 	RetryAfter string // the Retry-After header, when not empty
 	Body       string // defaults to the error envelope
@@ -99,13 +114,20 @@ type Server struct {
 	omitRequestID bool
 	phpEscapes    bool
 	noSocket      bool
-	hub           *socketHub // live push to socket subscribers (socket.go)
+	notYetStored  int
+	after         func(time.Duration) <-chan time.Time
+	accounts      map[string]int // an account id for each API key
+	hub           *socketHub     // live push to socket subscribers (socket.go)
 
+	// mu guards what follows. It is held while one API request is served,
+	// never while a sender is held waiting for its response.
 	mu       sync.Mutex
 	tokens   map[string]*token // by UUID, live ones
 	faults   []Fault
 	received []Received
-	arrived  chan struct{} // closed, and replaced, when a request arrives
+	arrived  chan struct{}           // closed, and replaced, when a request arrives
+	waiting  map[string]*heldCapture // senders held open, by request UUID
+	storage  map[string]*storedFile  // uploaded files, by storage key
 	seq      int64
 }
 
@@ -118,15 +140,24 @@ func New(opts Options) *Server {
 		omitRequestID: opts.OmitRequestID,
 		phpEscapes:    opts.PHPEscapes,
 		noSocket:      opts.NoSocket,
+		notYetStored:  opts.NotYetStored,
+		after:         opts.After,
+		accounts:      map[string]int{},
 		hub:           newSocketHub(),
 		tokens:        map[string]*token{},
 		arrived:       make(chan struct{}),
+		waiting:       map[string]*heldCapture{},
+		storage:       map[string]*storedFile{},
 	}
 	if s.now == nil {
 		s.now = time.Now
 	}
-	for _, k := range opts.APIKeys {
+	if s.after == nil {
+		s.after = time.After
+	}
+	for i, k := range opts.APIKeys {
 		s.keys[k] = true
+		s.accounts[k] = 1001 + i
 	}
 	return s
 }
@@ -187,6 +218,14 @@ func newUUID() string {
 
 const timeLayout = "2006-01-02 15:04:05"
 
+// maxBody is the largest captured body the service takes (413 beyond), and
+// of a response set for a waiting sender once decoded from base64.
+const maxBody = 10 << 20
+
+// maxRead bounds what the fake reads of any request: a set response's
+// content arrives base64-encoded, a third larger than maxBody.
+const maxRead = maxBody/3*4 + 1<<20
+
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// The socket holds its connection open, so it is served outside the
 	// lock that serialises the API.
@@ -194,41 +233,52 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveSocket(w, r)
 		return
 	}
-	body, _ := io.ReadAll(io.LimitReader(r.Body, 10<<20+1))
+	body, _ := io.ReadAll(io.LimitReader(r.Body, maxRead+1))
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	held := s.serveLocked(w, r, body)
+	s.mu.Unlock()
+	// A sender held for its response waits without the lock, so that the
+	// API (and the set-response call that answers it) is served meanwhile.
+	if held != nil {
+		s.awaitResponse(w, r, held)
+	}
+}
+
+// serveLocked serves r with s.mu held. A capture whose token listens is
+// not answered: it is returned, to be answered once the lock is released.
+func (s *Server) serveLocked(w http.ResponseWriter, r *http.Request, body []byte) *heldCapture {
 	s.received = append(s.received, Received{
 		Method: r.Method, Path: r.URL.Path, Query: r.URL.Query(), Header: r.Header.Clone(), Body: body,
 	})
 	close(s.arrived)
 	s.arrived = make(chan struct{})
 	segments := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
-	if segments[0] == "token" {
+	switch {
+	case segments[0] == "token":
 		if s.fault(w, r) {
-			return
+			return nil
 		}
 		if s.phpEscapes {
 			w = phpEscaping{w}
 		}
 		s.serveAPI(w, r, segments[1:], body)
-		return
-	}
-	if uuidPattern.MatchString(segments[0]) {
-		s.capture(w, r, segments, body)
-		return
-	}
-	if r.URL.Path == "/login" {
+	case segments[0] == "storage" && len(segments) == 2:
+		s.serveStorage(w, r, segments[1])
+	case uuidPattern.MatchString(segments[0]):
+		return s.capture(w, r, segments, body)
+	case r.URL.Path == "/login":
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		io.WriteString(w, "<!DOCTYPE html><html><body><form>Log in</form></body></html>")
-		return
+	default:
+		writeError(w, http.StatusNotFound, "Not found.")
 	}
-	writeError(w, http.StatusNotFound, "Not found.")
+	return nil
 }
 
 func (s *Server) fault(w http.ResponseWriter, r *http.Request) bool {
 	for i := range s.faults {
 		f := &s.faults[i]
-		if f.Method != "" && f.Method != r.Method {
+		if f.Method != "" && f.Method != r.Method || !strings.HasPrefix(r.URL.Path, f.Path) {
 			continue
 		}
 		f.Times--
@@ -301,6 +351,10 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rest []string,
 		s.serveOneRequest(w, r, t, rest[2], false)
 	case len(rest) == 4 && rest[1] == "request" && rest[3] == "raw" && !(s.openSource && rest[2] == "latest"):
 		s.serveOneRequest(w, r, t, rest[2], true)
+	case len(rest) == 4 && rest[1] == "request" && rest[3] == "response" && !s.openSource:
+		s.setResponse(w, r, t, rest[2], body)
+	case len(rest) == 5 && rest[1] == "request" && rest[3] == "download":
+		s.download(w, r, t, rest[2], rest[4])
 	default:
 		writeError(w, http.StatusNotFound, "Not found.")
 	}
@@ -336,12 +390,7 @@ func (s *Server) lookup(w http.ResponseWriter, r *http.Request, id, key string) 
 // (the hosted service) or 410 (the open-source server, even for a token
 // that never existed).
 func (s *Server) live(w http.ResponseWriter, id string) (*token, bool) {
-	t := s.tokens[id]
-	if t != nil && t.expired(s.now()) {
-		delete(s.tokens, id)
-		t = nil
-	}
-	if t != nil {
+	if t := s.liveToken(id); t != nil {
 		return t, true
 	}
 	if s.openSource {
@@ -352,9 +401,30 @@ func (s *Server) live(w http.ResponseWriter, id string) (*token, bool) {
 	return nil, false
 }
 
+// liveToken is the token with id unless it is deleted or expired.
+func (s *Server) liveToken(id string) *token {
+	t := s.tokens[id]
+	if t != nil && t.expired(s.now()) {
+		delete(s.tokens, id)
+		t = nil
+	}
+	return t
+}
+
 func methodNotAllowed(w http.ResponseWriter, allow string) {
 	w.Header().Set("Allow", allow)
 	writeError(w, http.StatusMethodNotAllowed, "The method is not supported for this route.")
+}
+
+// writeInvalid answers 422 with the field messages: in Laravel's form on
+// the hosted service, flat ({"field":[...]}) as the open-source server has
+// them.
+func (s *Server) writeInvalid(w http.ResponseWriter, errs validationErrors) {
+	if s.openSource {
+		writeJSON(w, http.StatusUnprocessableEntity, errs)
+		return
+	}
+	writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"message": "The given data was invalid.", "errors": errs})
 }
 
 // writeError writes the API's error envelope.

@@ -185,26 +185,50 @@ func TestOpenSourceDeletes(t *testing.T) {
 	}
 }
 
+// TestValidation: a 422 is Laravel's form on the hosted service, naming
+// each field and rule; integers may come as strings of digits, as
+// Laravel's integer rule takes them.
 func TestValidation(t *testing.T) {
 	h := start(t)
 	h.create(`{"alias":"taken"}`)
-	status, _, errs := h.do("POST", "/token", "", `{"default_status":99,"timeout":31,"listen":"5","alias":"a b","request_limit":10001}`)
+	status, _, body := h.do("POST", "/token", "", `{"default_status":99,"timeout":31,"cors":"yes","alias":"a b","request_limit":10001}`)
 	want := map[string]any{
-		"default_status": []any{"The default status must be between 200 and 599."},
-		"timeout":        []any{"The timeout must be between 0 and 30."},
-		"listen":         []any{"The listen must be an integer."},
-		"alias":          []any{"The alias format is invalid."},
-		"request_limit":  []any{"The request limit must be between 0 and 10000."},
+		"message": "The given data was invalid.",
+		"errors": map[string]any{
+			"default_status": []any{"The default status must be between 200 and 599."},
+			"timeout":        []any{"The timeout must be between 0 and 30."},
+			"cors":           []any{"The cors field must be true or false."},
+			"alias":          []any{"The alias format is invalid."},
+			"request_limit":  []any{"The request limit must be between 0 and 10000."},
+		},
 	}
-	if status != 422 || !cmp.Equal(errs, want) {
-		t.Errorf("422: %d %v", status, errs)
+	if status != 422 || !cmp.Equal(body, want) {
+		t.Errorf("422: %d %v", status, body)
 	}
-	if status, _, errs := h.do("POST", "/token", "", `{"alias":"taken"}`); status != 422 || errs["alias"] == nil {
-		t.Errorf("duplicate alias: %d %v", status, errs)
+	if status, _, body := h.do("POST", "/token", "", `{"alias":"taken"}`); status != 422 || fieldErrors(body)["alias"] == nil {
+		t.Errorf("duplicate alias: %d %v", status, body)
 	}
-	if status, _, errs := h.do("POST", "/token", "", `{"clone_from":"nope"}`); status != 422 || errs["clone_from"] == nil {
-		t.Errorf("bad clone_from: %d %v", status, errs)
+	if status, _, body := h.do("POST", "/token", "", `{"clone_from":"nope"}`); status != 422 || fieldErrors(body)["clone_from"] == nil {
+		t.Errorf("bad clone_from: %d %v", status, body)
 	}
+	status, _, tok := h.do("POST", "/token", "", `{"default_status":"201","timeout":" 4","cors":"1","actions":0}`)
+	if status != 201 || tok["default_status"] != 201.0 || tok["timeout"] != 4.0 || tok["cors"] != true || tok["actions"] != false {
+		t.Errorf("integers and booleans as Laravel takes them: %d %v", status, tok)
+	}
+	if status, _, body := h.do("POST", "/token", "", `{"timeout":1.5}`); status != 422 || fieldErrors(body)["timeout"] == nil {
+		t.Errorf("timeout 1.5: %d %v", status, body)
+	}
+	// The open-source server answers the flat form.
+	openSource := startWith(t, Options{OpenSource: true})
+	if status, _, body := openSource.do("POST", "/token", "", `{"timeout":11}`); status != 422 || body["timeout"] == nil || body["errors"] != nil {
+		t.Errorf("open source, timeout 11: %d %v", status, body)
+	}
+}
+
+// fieldErrors is the field messages of a 422 in Laravel's form.
+func fieldErrors(body map[string]any) map[string]any {
+	errs, _ := body["errors"].(map[string]any)
+	return errs
 }
 
 func TestCloneFrom(t *testing.T) {
@@ -273,8 +297,13 @@ func TestPagination(t *testing.T) {
 	if got := page["data"].([]any)[0].(map[string]any)["content"]; got != "body 174" {
 		t.Errorf("newest first = %v", got)
 	}
-	if status, _, errs := h.do("GET", "/token/"+id+"/requests?per_page=101", "", ""); status != 422 || errs["per_page"] == nil {
-		t.Errorf("per_page 101: %d %v", status, errs)
+	if status, _, body := h.do("GET", "/token/"+id+"/requests?per_page=101", "", ""); status != 422 || fieldErrors(body)["per_page"] == nil {
+		t.Errorf("per_page 101: %d %v", status, body)
+	}
+	// PHP keeps the last of a repeated parameter.
+	_, _, page = h.do("GET", "/token/"+id+"/requests?per_page=101&per_page=2&sorting=oldest&sorting=newest", "", "")
+	if got := page["data"].([]any); page["per_page"] != 2.0 || got[0].(map[string]any)["content"] != "body 174" {
+		t.Errorf("repeated per_page and sorting: per_page %v, first %v", page["per_page"], got[0].(map[string]any)["content"])
 	}
 	empty := h.create(`{}`)
 	_, _, page = h.do("GET", "/token/"+empty+"/requests", "", "")
@@ -302,7 +331,6 @@ func TestFilters(t *testing.T) {
 		// The service's cursor: microseconds since the epoch.
 		{fmt.Sprintf("query=sorting:>%d", time.Date(2026, 11, 21, 10, 0, 2, 0, time.UTC).UnixMicro()), []string{"body 3", "body 4"}},
 		{fmt.Sprintf("query=sorting:<=%d+AND+method:POST", time.Date(2026, 11, 21, 10, 0, 1, 0, time.UTC).UnixMicro()), []string{"body 0", "body 1"}},
-		{"query=sorting:>x", nil},
 	}
 	for _, tt := range tests {
 		_, _, page := h.do("GET", "/token/"+id+"/requests?"+tt.query, "", "")
@@ -314,8 +342,11 @@ func TestFilters(t *testing.T) {
 			t.Errorf("%s: got %v, want %v", tt.query, got, tt.want)
 		}
 	}
-	if status, _, errs := h.do("GET", "/token/"+id+"/requests?date_from=yesterday", "", ""); status != 422 || errs["date_from"] == nil {
-		t.Errorf("bad date: %d %v", status, errs)
+	if status, _, body := h.do("GET", "/token/"+id+"/requests?date_from=yesterday", "", ""); status != 422 || fieldErrors(body)["date_from"] == nil {
+		t.Errorf("bad date: %d %v", status, body)
+	}
+	if status, _, body := h.do("GET", "/token/"+id+"/requests?query=sorting:>x", "", ""); status != 422 || fieldErrors(body)["query"] == nil {
+		t.Errorf("sorting:>x: %d %v", status, body)
 	}
 }
 
@@ -400,6 +431,9 @@ func TestCapture(t *testing.T) {
 	}
 }
 
+// TestMultipart: a multipart capture is kept as the hosted service keeps
+// it: no raw body, the fields in request, the files described in files,
+// and each file's bytes behind a redirect to storage.
 func TestMultipart(t *testing.T) {
 	h := start(t)
 	id := h.create(`{}`)
@@ -414,12 +448,51 @@ func TestMultipart(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	_, _, one := h.do("GET", "/token/"+id+"/request/"+resp.Header.Get("X-Request-Id"), "", "")
+	rid := resp.Header.Get("X-Request-Id")
+	_, _, one := h.do("GET", "/token/"+id+"/request/"+rid, "", "")
 	files, _ := one["files"].(map[string]any)
 	report, _ := files["report"].(map[string]any)
-	if report["filename"] != "report.csv" || report["size"] != 8.0 || one["request"].(map[string]any)["event"] != "upload" {
+	want := map[string]any{"id": report["id"], "filename": "report.csv", "name": "report", "size": 8.0, "content_type": "application/octet-stream"}
+	if !cmp.Equal(report, want) || report["id"] == nil || one["request"].(map[string]any)["event"] != "upload" {
 		t.Errorf("multipart: files %v, request %v", one["files"], one["request"])
 	}
+	if one["content"] != "" || one["size"] != float64(body.Len()) {
+		t.Errorf("content %q, size %v: want no body kept and the size received (%d)", one["content"], one["size"], body.Len())
+	}
+	if raw := h.get(t, "/token/"+id+"/request/"+rid+"/raw"); string(raw.body) != "" {
+		t.Errorf("raw body of a multipart capture: %q, want none", raw.body)
+	}
+	download := "/token/" + id + "/request/" + rid + "/download/" + report["id"].(string)
+	status, header, _ := h.do("GET", download, "", "")
+	location := header.Get("Location")
+	if status != http.StatusFound || !strings.HasPrefix(location, h.srv.URL+"/storage/") {
+		t.Fatalf("download: %d to %q, want 302 to the storage", status, location)
+	}
+	stored := h.get(t, strings.TrimPrefix(location, h.srv.URL))
+	if string(stored.body) != "a,b\n1,2\n" || stored.contentType != "application/octet-stream" {
+		t.Errorf("stored file: %q %q", stored.body, stored.contentType)
+	}
+	if status, _, _ := h.do("GET", "/token/"+id+"/request/"+rid+"/download/00000000-0000-4000-8000-000000000000", "", ""); status != 404 {
+		t.Errorf("unknown file: %d, want 404", status)
+	}
+}
+
+type answer struct {
+	status      int
+	contentType string
+	body        []byte
+}
+
+// get reads path without a key and without following redirects.
+func (h *harness) get(t *testing.T, path string) answer {
+	t.Helper()
+	resp, err := http.Get(h.srv.URL + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return answer{resp.StatusCode, resp.Header.Get("Content-Type"), body}
 }
 
 func TestOmitRequestID(t *testing.T) {

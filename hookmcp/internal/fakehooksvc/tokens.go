@@ -3,8 +3,11 @@ package fakehooksvc
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"regexp"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -32,6 +35,7 @@ type settings struct {
 	Alias              *string `json:"alias"`
 	Actions            bool    `json:"actions"`
 	Description        *string `json:"description"`
+	GroupID            *int    `json:"group_id"`
 }
 
 // HostedPlaceholder is the page a new token answers with on the hosted
@@ -93,9 +97,12 @@ func (v validationErrors) add(field, format string, args ...any) {
 }
 
 // decodeSettings applies the members of body onto base, the way the API
-// validates them: unknown members are ignored, known ones must have the
-// right type and range.
-func (s *Server) decodeSettings(body []byte, base settings, self *token) (settings, validationErrors) {
+// validates them: unknown and read-only members are ignored (a client may
+// send back the whole token as read), known ones must have the right type
+// and range, as Laravel's rules check them: an integer may come as a
+// string of digits ("3"), a boolean as 0, 1, "0" or "1". On create the
+// hosted service ignores listen: it is set by an update.
+func (s *Server) decodeSettings(body []byte, base settings, self *token, create bool) (settings, validationErrors) {
 	errs := validationErrors{}
 	var members map[string]json.RawMessage
 	if len(body) > 0 {
@@ -110,8 +117,8 @@ func (s *Server) decodeSettings(body []byte, base settings, self *token) (settin
 		if !ok {
 			return
 		}
-		var n int
-		if err := json.Unmarshal(raw, &n); err != nil {
+		n, ok := laravelInteger(raw)
+		if !ok {
 			errs.add(name, "The %s must be an integer.", human(name))
 			return
 		}
@@ -123,7 +130,12 @@ func (s *Server) decodeSettings(body []byte, base settings, self *token) (settin
 	}
 	boolean := func(name string, dst *bool) {
 		if raw, ok := members[name]; ok {
-			if err := json.Unmarshal(raw, dst); err != nil {
+			switch string(raw) {
+			case "true", "1", `"1"`:
+				*dst = true
+			case "false", "0", `"0"`:
+				*dst = false
+			default:
 				errs.add(name, "The %s field must be true or false.", human(name))
 			}
 		}
@@ -156,8 +168,13 @@ func (s *Server) decodeSettings(body []byte, base settings, self *token) (settin
 	}
 	integer("default_status", &out.DefaultStatus, 200, 599)
 	integer("timeout", &out.Timeout, 0, maxTimeout)
-	integer("listen", &out.Listen, 0, 10)
+	if !create || s.openSource {
+		integer("listen", &out.Listen, 0, 10)
+	}
 	nullable("request_limit", &out.RequestLimit, 0, 10000)
+	if !s.openSource {
+		nullable("group_id", &out.GroupID, 1, 1<<31-1)
+	}
 	nullable("expiry", &out.Expiry, 1, 604800)
 	boolean("cors", &out.Cors)
 	boolean("actions", &out.Actions)
@@ -188,6 +205,25 @@ func (s *Server) decodeSettings(body []byte, base settings, self *token) (settin
 		}
 	}
 	return out, errs
+}
+
+// laravelInteger reads a value as Laravel's integer rule accepts it: a
+// JSON number without a fraction, or a string of digits with an optional
+// sign (PHP's filter_var trims the string first).
+func laravelInteger(raw json.RawMessage) (int, bool) {
+	var text string
+	if json.Unmarshal(raw, &text) != nil {
+		text = string(raw)
+	}
+	text = strings.TrimSpace(text)
+	if f, err := strconv.ParseFloat(text, 64); err == nil && !strings.HasPrefix(string(raw), `"`) {
+		if f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+			return 0, false
+		}
+		return int(f), true
+	}
+	n, err := strconv.Atoi(text)
+	return n, err == nil
 }
 
 func human(field string) string {
@@ -231,15 +267,15 @@ func (s *Server) createToken(w http.ResponseWriter, key string, body []byte) {
 	if json.Unmarshal(body, &probe) == nil && probe.CloneFrom != "" {
 		source := s.findByUUIDOrAlias(probe.CloneFrom)
 		if source == nil {
-			writeJSON(w, http.StatusUnprocessableEntity, validationErrors{"clone_from": {"The selected clone from is invalid."}})
+			s.writeInvalid(w, validationErrors{"clone_from": {"The selected clone from is invalid."}})
 			return
 		}
 		base = source.settings
 		base.Alias = nil // an alias is unique: a clone does not take it
 	}
-	set, errs := s.decodeSettings(body, base, nil)
+	set, errs := s.decodeSettings(body, base, nil, true)
 	if len(errs) > 0 {
-		writeJSON(w, http.StatusUnprocessableEntity, errs)
+		s.writeInvalid(w, errs)
 		return
 	}
 	now := s.now().UTC()
@@ -252,9 +288,9 @@ func (s *Server) createToken(w http.ResponseWriter, key string, body []byte) {
 // back to its default, as on the real API. The open-source server applies
 // only the response settings and silently keeps the others as they were.
 func (s *Server) updateToken(w http.ResponseWriter, t *token, body []byte) {
-	set, errs := s.decodeSettings(body, s.defaultSettings(), t)
+	set, errs := s.decodeSettings(body, s.defaultSettings(), t, false)
 	if len(errs) > 0 {
-		writeJSON(w, http.StatusUnprocessableEntity, errs)
+		s.writeInvalid(w, errs)
 		return
 	}
 	if s.openSource {
@@ -277,7 +313,7 @@ func (s *Server) tokenJSON(t *token) map[string]any {
 		latestID = t.requests[n-1].UUID
 		latestAt = t.requests[n-1].createdAt.Format(timeLayout)
 	}
-	return map[string]any{
+	out := map[string]any{
 		"uuid":                 t.UUID,
 		"redirect":             false,
 		"alias":                t.settings.Alias,
@@ -298,10 +334,33 @@ func (s *Server) tokenJSON(t *token) map[string]any {
 		"request_limit":        t.settings.RequestLimit,
 		"description":          t.settings.Description,
 		"require_auth":         t.owner != "",
-		"group_id":             nil,
 		"latest_request_id":    latestID,
 		"latest_request_at":    latestAt,
 		"created_at":           t.createdAt.Format(timeLayout),
 		"updated_at":           t.updatedAt.Format(timeLayout),
 	}
+	if !s.openSource {
+		// Account data the hosted service's token object carries: a
+		// client must not pass it on as settings. An account's token
+		// names its user and team; password says whether viewing its
+		// requests needs one (never in the fake).
+		var account any
+		if id, ok := s.accounts[t.owner]; ok {
+			account = id
+		}
+		out["user_id"] = account
+		out["team_id"] = account
+		out["group_id"] = t.settings.GroupID
+		out["password"] = false
+		out["auth_username"] = nil
+	}
+	return out
 }
+
+// EmailAddress is the address whose mail the hosted service captures for
+// the token (CaptureEmail stores such a mail).
+func EmailAddress(tokenID string) string { return tokenID + "@emailhook.site" }
+
+// DNSName is the name whose lookups (and its subdomains') the hosted
+// service captures for the token (CaptureDNS stores such a lookup).
+func DNSName(tokenID string) string { return tokenID + ".dnshook.site" }
