@@ -16,8 +16,9 @@ import (
 // price it (Score), and the whole path with validation against the schema
 // between them (PreSend). Each runs on generated queries of growing size:
 // dense ones of 10, 40 and 120 aliased repositories (8 selections each, 960
-// at most, under MaxSelections), and one of 1 MiB whose size is in long
-// string arguments, as in queries that carry search text. Their MB/s is of
+// at most, under MaxSelections), and one as long as a query may be
+// (operation.MaxQueryBytes) whose size is in long string arguments, as in
+// queries that carry search text. Their MB/s is of
 // the query's text; scripts/bench reads them, and B/op over the size to show
 // that memory grows linearly.
 
@@ -61,7 +62,7 @@ func BenchmarkPreSend(b *testing.B) {
 
 func forEachGeneratedQuery(b *testing.B, run func(b *testing.B, query string, schema *ast.Schema)) {
 	schema := loadSchema(b, githubLike)
-	queries := []string{generatedQuery(10, 0), generatedQuery(40, 0), generatedQuery(120, 0), generatedQuery(100, 1<<20)}
+	queries := []string{generatedQuery(10, 0), generatedQuery(40, 0), generatedQuery(120, 0), generatedQuery(100, operation.MaxQueryBytes)}
 	for _, query := range queries {
 		b.Run(fmt.Sprintf("bytes=%d", len(query)), func(b *testing.B) {
 			b.SetBytes(int64(len(query)))

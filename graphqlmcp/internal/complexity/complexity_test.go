@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/parser"
 
 	"github.com/mcpforge/servers/graphqlmcp/internal/operation"
 )
@@ -24,11 +25,20 @@ func score(t *testing.T, query string, vars map[string]any) (Result, error) {
 
 func scoreWith(t *testing.T, schema *ast.Schema, query string, vars map[string]any) (Result, error) {
 	t.Helper()
-	chosen, err := operation.Choose(query, "")
-	if err != nil {
-		t.Fatalf("Choose(%q): %v", query, err)
+	doc, op := parse(t, query)
+	return Score(doc, op, vars, schema)
+}
+
+// parse parses query and picks its first operation, without the bounds
+// operation.Choose puts on a document before validation, so that the
+// scorer's own caps, its second line, are tested too.
+func parse(t *testing.T, query string) (*ast.QueryDocument, *ast.OperationDefinition) {
+	t.Helper()
+	doc, err := parser.ParseQuery(&ast.Source{Input: query})
+	if err != nil || len(doc.Operations) == 0 {
+		t.Fatalf("ParseQuery(%.200q): %v", query, err)
 	}
-	return Score(chosen.Doc, chosen.Op, vars, schema)
+	return doc, doc.Operations[0]
 }
 
 func flatFields(n int) string {
@@ -331,13 +341,10 @@ func TestDepthLimit(t *testing.T) {
 func TestScoreMemoryIsLinear(t *testing.T) {
 	name := strings.Repeat("n", 40_000)
 	query := nested(MaxDepth, name) // 4 MB, the deepest allowed
-	chosen, err := operation.Choose(query, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc, op := parse(t, query)
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	res, err := Score(chosen.Doc, chosen.Op, nil, nil)
+	res, err := Score(doc, op, nil, nil)
 	runtime.ReadMemStats(&after)
 	if err != nil || res.Score != 1 {
 		t.Fatalf("Score = %v, %v", res.Score, err)

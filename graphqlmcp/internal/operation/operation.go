@@ -13,18 +13,16 @@ import (
 	"github.com/vektah/gqlparser/v2/parser"
 )
 
-// maxTokens bounds the work of parsing one document; real operations use a
-// few thousand tokens at most.
-const maxTokens = 100_000
-
 // Chosen is a parsed document and the operation selected from it.
 type Chosen struct {
 	Doc *ast.QueryDocument
 	Op  *ast.OperationDefinition
 	// Text is what to send upstream: the chosen operation and the fragments
-	// it uses, and nothing else, so that the endpoint cannot run another
-	// operation than the one judged here. It is the query as given when
-	// that holds nothing more, else the document printed again.
+	// it uses, printed again from the parsed document, and nothing else:
+	// no comment, no other operation, no byte of the query as given that
+	// the parser skipped. An endpoint that reads the body another way than
+	// as JSON (a form, with & and = in a comment) finds only what was
+	// judged here.
 	Text string
 	// Sent is the document Text holds: the operation and the fragments it
 	// uses, with positions in the query as given.
@@ -42,8 +40,14 @@ func (c Chosen) Name() string {
 // Choose parses query and selects the operation named operationName, or the
 // only operation when operationName is empty.
 func Choose(query, operationName string) (Chosen, error) {
-	doc, err := parser.ParseQueryWithTokenLimit(&ast.Source{Name: "query", Input: query}, maxTokens)
+	if len(query) > MaxQueryBytes {
+		return Chosen{}, fmt.Errorf("query is %d bytes, over the limit of %d bytes (query size); it was not checked or sent: split it into several smaller operations", len(query), MaxQueryBytes)
+	}
+	doc, err := parser.ParseQueryWithTokenLimit(&ast.Source{Name: "query", Input: query}, MaxTokens)
 	if err != nil {
+		if strings.Contains(err.Error(), "exceeded token limit") {
+			return Chosen{}, boundsError("tokens", "query has more than %d tokens (tokens), counting names, punctuation and values", MaxTokens)
+		}
 		return Chosen{}, syntaxError(err)
 	}
 	if len(doc.Operations) == 0 {
@@ -63,7 +67,10 @@ func Choose(query, operationName string) (Chosen, error) {
 	default:
 		op = doc.Operations[0]
 	}
-	text, sent := textToSend(query, doc, op)
+	text, sent := textToSend(doc, op)
+	if err := checkBounds(sent, op); err != nil {
+		return Chosen{}, err
+	}
 	return Chosen{Doc: doc, Op: op, Text: text, Sent: sent}, nil
 }
 
@@ -89,14 +96,11 @@ func checkOperationNames(ops ast.OperationList) error {
 }
 
 // textToSend is op and the fragments it spreads, directly or through other
-// fragments: query itself when the document holds nothing else, else the
-// document printed again without the rest.
-func textToSend(query string, doc *ast.QueryDocument, op *ast.OperationDefinition) (string, *ast.QueryDocument) {
+// fragments, printed from the parsed document (the formatter prints no
+// comments), and that document.
+func textToSend(doc *ast.QueryDocument, op *ast.OperationDefinition) (string, *ast.QueryDocument) {
 	used := map[string]bool{}
 	walk(doc, op, func(*ast.Field) {}, func(name string) { used[name] = true })
-	if len(doc.Operations) == 1 && len(used) == len(doc.Fragments) {
-		return query, doc
-	}
 	minimal := &ast.QueryDocument{Operations: ast.OperationList{op}}
 	for _, def := range doc.Fragments {
 		if used[def.Name] {

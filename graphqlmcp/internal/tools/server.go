@@ -7,10 +7,12 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"runtime"
 	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vektah/gqlparser/v2/validator"
 
 	"github.com/mcpforge/servers/graphqlmcp/internal/config"
 	"github.com/mcpforge/servers/graphqlmcp/internal/schema"
@@ -36,6 +38,10 @@ type handlers struct {
 	client   *upstream.Client
 	schemas  *schema.Store
 	resource schemaResource
+	// rules are the validation rules; checks holds a place for each rules
+	// check running, at most one per core (see rulesCheck).
+	rules  []validator.Rule
+	checks chan struct{}
 }
 
 // NewServer returns graphqlmcp's MCP server with both tools registered.
@@ -61,6 +67,8 @@ func NewServer(opts Options) *mcp.Server {
 		policy:  policy,
 		client:  client,
 		schemas: schema.NewStore(schema.NewCache(cfg.SchemaCacheTTL, schema.DefaultCacheBytes, opts.Now), client, cfg.Schema, opts.Now),
+		rules:   defaultRules(),
+		checks:  make(chan struct{}, runtime.GOMAXPROCS(0)),
 	}
 	server := mcp.NewServer(
 		&mcp.Implementation{Name: "graphqlmcp", Title: "GraphQL", Version: opts.Version},

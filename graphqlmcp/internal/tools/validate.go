@@ -4,11 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"runtime/debug"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/validator"
+	"github.com/vektah/gqlparser/v2/validator/rules"
 
 	"github.com/mcpforge/servers/graphqlmcp/internal/operation"
 	"github.com/mcpforge/servers/graphqlmcp/internal/schema"
@@ -16,8 +21,12 @@ import (
 	"github.com/mcpforge/servers/shared/httpx"
 )
 
-// maxValidationErrors bounds the errors a refusal lists.
-const maxValidationErrors = 10
+// maxValidationErrors bounds the errors a refusal lists, and
+// maxMessageBytes each one's message.
+const (
+	maxValidationErrors = 10
+	maxMessageBytes     = 300
+)
 
 // validate checks the chosen operation and its variables against the
 // endpoint's schema, as the endpoint would, before anything is sent. It
@@ -44,31 +53,39 @@ func (h *handlers) validate(ctx context.Context, req upstream.Request, chosen op
 	if err != nil {
 		return nil, "Not checked against the schema before sending: the schema does not load in the validator: " + httpx.Snippet([]byte(err.Error()), 300), nil
 	}
-	if errs := validator.Validate(checker, chosen.Sent); len(errs) > 0 {
-		return nil, "", invalidOperation(httpx.DisplayURL(req.Target.URL), errs)
+	errs, total, err := h.rulesCheck(ctx, req.Timeout, checker, chosen.Sent)
+	if err != nil {
+		return nil, "", err
+	}
+	if len(errs) > 0 {
+		return nil, "", invalidOperation(httpx.DisplayURL(req.Target.URL), errs, total)
 	}
 	if _, gqlErr := validator.VariableValues(checker, chosen.Op, variables); gqlErr != nil {
 		return nil, "", fmt.Errorf("variables do not match the operation's variable definitions, so it was not sent: %s; fix variables and call again",
-			strings.TrimRight(variableMessage(gqlErr), "."))
+			strings.TrimRight(httpx.Snippet([]byte(variableMessage(gqlErr)), maxMessageBytes), "."))
 	}
 	return checker, "", nil
 }
 
 // invalidOperation lists the validator's errors, each with its place in the
 // query and the validator's "Did you mean" suggestion where it has one.
-func invalidOperation(endpoint string, errs gqlerror.List) error {
+func invalidOperation(endpoint string, errs gqlerror.List, total int) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "query does not match the schema of %s, so it was not sent:", endpoint)
 	for i, e := range errs {
 		if i == maxValidationErrors {
-			fmt.Fprintf(&b, "\n- and %d more", len(errs)-maxValidationErrors)
 			break
 		}
 		b.WriteString("\n- ")
 		if len(e.Locations) > 0 {
 			fmt.Fprintf(&b, "line %d, column %d: ", e.Locations[0].Line, e.Locations[0].Column)
 		}
-		b.WriteString(e.Message)
+		// A message may quote a value whole (a 1 MB string): a prefix
+		// says which.
+		b.WriteString(httpx.Snippet([]byte(e.Message), maxMessageBytes))
+	}
+	if total > min(len(errs), maxValidationErrors) {
+		fmt.Fprintf(&b, "\n- and %d more", total-min(len(errs), maxValidationErrors))
 	}
 	b.WriteString("\nFix the query and call again; graphql_introspect shows a type's fields (types: [\"Name\"]) or finds a name (search: \"word\").")
 	return errors.New(b.String())
@@ -82,4 +99,82 @@ func variableMessage(err error) string {
 		return gqlErr.Message
 	}
 	return err.Error()
+}
+
+// rulesCheck runs gqlparser's validation rules on doc, which
+// operation.Choose has bounded so that they finish in a fraction of a
+// second. They cannot be cancelled, so they run on a goroutine of their
+// own, which the call stops waiting for at its timeout or cancellation; at
+// most one rules check per core runs at once, so calls that give up cannot
+// pile up work. It keeps the first maxValidationErrors errors (their
+// messages are built only for those) and counts the rest.
+func (h *handlers) rulesCheck(ctx context.Context, timeout time.Duration, checker *ast.Schema, doc *ast.QueryDocument) (gqlerror.List, int, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	stopped := func() error {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return fmt.Errorf("checking the query against the schema took longer than the time limit of %d ms, so it was not sent: split it into smaller operations, or raise timeout", timeout.Milliseconds())
+		}
+		return ctx.Err()
+	}
+	select {
+	case h.checks <- struct{}{}:
+	case <-ctx.Done():
+		return nil, 0, stopped()
+	}
+	type outcome struct {
+		errs     gqlerror.List
+		total    int
+		panicked any
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		defer func() { <-h.checks }()
+		var out outcome
+		defer func() {
+			if p := recover(); p != nil {
+				out.panicked = fmt.Sprintf("%v (in the validation rules)\n%s", p, debug.Stack())
+			}
+			done <- out
+		}()
+		out.errs, out.total = checkRules(h.rules, checker, doc)
+	}()
+	select {
+	case out := <-done:
+		if out.panicked != nil {
+			panic(out.panicked)
+		}
+		return out.errs, out.total, nil
+	case <-ctx.Done():
+		return nil, 0, stopped()
+	}
+}
+
+// checkRules runs rules on doc, keeping the first maxValidationErrors
+// errors (the messages of the others are never built) and counting all.
+func checkRules(all []validator.Rule, checker *ast.Schema, doc *ast.QueryDocument) (gqlerror.List, int) {
+	total := 0
+	rules := make([]validator.Rule, len(all))
+	for i, rule := range all {
+		rules[i] = validator.Rule{Name: rule.Name, RuleFunc: func(observers *validator.Events, addError validator.AddErrFunc) {
+			rule.RuleFunc(observers, func(options ...validator.ErrorOption) {
+				total++
+				if total <= maxValidationErrors {
+					addError(options...)
+				}
+			})
+		}}
+	}
+	errs := validator.Validate(checker, doc, rules...)
+	return errs, total
+}
+
+// defaultRules are gqlparser's validation rules, in their names' order.
+func defaultRules() []validator.Rule {
+	inner := rules.NewDefaultRules().GetInner()
+	list := make([]validator.Rule, 0, len(inner))
+	for _, name := range slices.Sorted(maps.Keys(inner)) {
+		list = append(list, validator.Rule{Name: name, RuleFunc: inner[name]})
+	}
+	return list
 }

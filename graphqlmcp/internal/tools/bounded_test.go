@@ -1,0 +1,158 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/graph-gophers/graphql-go/example/starwars"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vektah/gqlparser/v2"
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/mcpforge/servers/graphqlmcp/internal/operation"
+	"github.com/mcpforge/servers/graphqlmcp/internal/testservers"
+	"github.com/mcpforge/servers/shared/mcptest"
+)
+
+func repeat(n int, format string) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, format, i)
+	}
+	return b.String()
+}
+
+// worstDocuments are the documents that made gqlparser's rules run long or
+// grow large (the issue's two), and the costliest shapes the bounds still
+// let through, each as large as they allow.
+func worstDocuments() map[string]string {
+	args := repeat(operation.MaxArguments, "a%d: 1 ")
+	sameNameSets := func(field string, perSet int) string {
+		// Selection sets of one response name (hero), which the overlap
+		// rule compares pairwise, each with the most fields of one
+		// response name that fields, aliases and tokens allow: every
+		// pair of those is compared too.
+		sets := min(operation.MaxFields/(perSet+1), operation.MaxAliases/perSet, operation.MaxAllArguments/(perSet*(strings.Count(field, ":")+1)))
+		return "{ " + strings.Repeat("hero { "+strings.Repeat(field, perSet)+"} ", sets) + "}"
+	}
+	return map[string]string{
+		"3,000 x: aliases (35 KB)":           "{ " + repeat(3000, `x: echo(s:"%d") x: a `)[:35_500] + " }",
+		"25,000 copies of one field (50 KB)": "{ " + strings.Repeat("a ", 25_000) + "}",
+		"conflicting pairs":                  sameNameSets(`x: name x: id `, operation.MaxSameName/2),
+		"conflicting pairs, most arguments":  sameNameSets(`friends(`+args+`) { name } `, operation.MaxAllArguments/operation.MaxArguments/2),
+		"same field, most arguments":         "{ " + strings.Repeat(`hero(`+args+`) { name } `, operation.MaxAllArguments/operation.MaxArguments) + "}",
+		"conflicts through fragments":        "{ hero { " + repeat(operation.MaxSameName, "...F%d ") + "} } " + repeat(operation.MaxSameName, "fragment F%[1]d on Character { x: friends(a: %[1]d) { x: name(b: %[1]d) } }"),
+		"deepest":                            strings.Repeat("{ hero ", operation.MaxDepth) + strings.Repeat("}", operation.MaxDepth),
+		"largest string values":              `{ hero(episode: "` + strings.Repeat("x", operation.MaxQueryBytes-40) + `") { name } }`,
+		"most tokens":                        "{ hero(episode: [" + strings.Repeat("1 ", operation.MaxTokens-20) + "]) { name } }",
+		"many unknown fields, errors capped": "{ " + repeat(operation.MaxFields, "f%d ") + "}",
+		"deep list values":                   "{ hero(episode: " + strings.Repeat("[", 2000) + strings.Repeat("]", 2000) + ") { name } }",
+	}
+}
+
+// TestHugeDocumentsBounded: every call, whatever its document, is answered
+// within 2 s (a safety bound, not a speed target), allocates less than 256
+// MB, and leaves the server serving; the issue's two documents (named with
+// their size) are refused, and every refusal is short. The issue's two documents
+// took 1.5 GiB and 30 s of one core before validation was bounded.
+func TestHugeDocumentsBounded(t *testing.T) {
+	srv, _ := testservers.Start(t, testservers.Starwars())
+	h := connect(t, validating(t, srv.URL), nil)
+	if res := h.call(t, "graphql_query", map[string]any{"query": "{ hero { name } }"}); res.IsError {
+		t.Fatal(mcptest.Text(res))
+	}
+	for name, query := range worstDocuments() {
+		t.Run(name, func(t *testing.T) {
+			runtime.GC()
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			start := time.Now()
+			res, err := h.session.CallTool(ctx, &mcp.CallToolParams{Name: "graphql_query", Arguments: map[string]any{"query": query}})
+			elapsed := time.Since(start)
+			runtime.ReadMemStats(&after)
+			if err != nil {
+				t.Fatalf("no answer within 2 s: %v", err)
+			}
+			if grown := after.TotalAlloc - before.TotalAlloc; grown > 256<<20 {
+				t.Errorf("the call allocated %d MB, over 256 MB", grown>>20)
+			}
+			text := mcptest.Text(res)
+			if strings.Contains(name, "(") && !res.IsError {
+				t.Errorf("a %d-byte document was sent: %.300s", len(query), text)
+			}
+			if len(text) > 4000 {
+				t.Errorf("the refusal is %d bytes long", len(text))
+			}
+			t.Logf("%d bytes: %v, %d MB allocated: %.200s", len(query), elapsed, (after.TotalAlloc-before.TotalAlloc)>>20, text)
+		})
+	}
+	if res := h.call(t, "graphql_query", map[string]any{"query": "{ hero { name } }"}); res.IsError {
+		t.Fatalf("the server no longer answers: %s", mcptest.Text(res))
+	}
+}
+
+// BenchmarkWorstDocuments: the rules check of each worst document, after
+// operation.Choose; B/op shows the memory, ns/op the time.
+func BenchmarkWorstDocuments(b *testing.B) {
+	checker := starwarsChecker(b)
+	rules := defaultRules()
+	for name, query := range worstDocuments() {
+		b.Run(strings.ReplaceAll(name, " ", "_"), func(b *testing.B) {
+			b.SetBytes(int64(len(query)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if chosen, err := operation.Choose(query, ""); err == nil {
+					checkRules(rules, checker, chosen.Sent)
+				}
+			}
+		})
+	}
+}
+
+// FuzzRulesBounded: a document of up to operation.MaxQueryBytes made of
+// many copies of a fuzzed part is, once operation.Choose accepts it,
+// checked by the rules within a bounded time and with at most
+// maxValidationErrors errors kept.
+func FuzzRulesBounded(f *testing.F) {
+	for _, seed := range []string{`x: hero { name } x: droid(id: "1") { id } `, "...F ", "hero(episode: JEDI) { friends { name } } ", "a ", `x: echo(s:"0") x: a `} {
+		f.Add(seed, uint32(3000), "fragment F on Query { hero { name } }")
+	}
+	checker := starwarsChecker(f)
+	rules := defaultRules()
+	f.Fuzz(func(t *testing.T, part string, copies uint32, rest string) {
+		if len(part) == 0 {
+			return
+		}
+		n := min(int(copies), (operation.MaxQueryBytes-len(rest)-4)/len(part))
+		if n <= 0 {
+			return
+		}
+		chosen, err := operation.Choose("{ "+strings.Repeat(part, n)+" } "+rest, "")
+		if err != nil {
+			return
+		}
+		start := time.Now()
+		errs, total := checkRules(rules, checker, chosen.Sent)
+		if elapsed := time.Since(start); elapsed > 2*time.Second {
+			t.Fatalf("the rules took %v on %d copies of %q", elapsed, n, part)
+		}
+		if len(errs) > maxValidationErrors || total < len(errs) {
+			t.Fatalf("%d errors kept of %d", len(errs), total)
+		}
+	})
+}
+
+func starwarsChecker(tb testing.TB) *ast.Schema {
+	tb.Helper()
+	checker, err := gqlparser.LoadSchema(&ast.Source{Input: starwars.Schema})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return checker
+}
