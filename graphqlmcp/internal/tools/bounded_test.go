@@ -6,12 +6,14 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/graph-gophers/graphql-go/example/starwars"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/validator"
 
 	"github.com/mcpforge/servers/graphqlmcp/internal/operation"
 	"github.com/mcpforge/servers/graphqlmcp/internal/testservers"
@@ -155,4 +157,40 @@ func starwarsChecker(tb testing.TB) *ast.Schema {
 		tb.Fatal(err)
 	}
 	return checker
+}
+
+// TestRulesCheckKeepsTheTimeout: the rules cannot be cancelled, so a check
+// that runs past the call's time limit is left to finish on its own and
+// the call answers at its limit, naming it; while it runs it holds its
+// place, so checks left behind cannot pile up past one per core. (The
+// slow rule stands for work that ignores cancellation; time is synctest's.)
+func TestRulesCheckKeepsTheTimeout(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		release := make(chan struct{})
+		h := &handlers{checks: make(chan struct{}, 1), rules: append(defaultRules(), validator.Rule{
+			Name: "slow", RuleFunc: func(*validator.Events, validator.AddErrFunc) { <-release },
+		})}
+		checker := starwarsChecker(t)
+		chosen, err := operation.Choose("{ hero { name } }", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		_, _, err = h.rulesCheck(context.Background(), 3*time.Second, checker, chosen.Sent)
+		if err == nil || !strings.Contains(err.Error(), "longer than the time limit of 3000 ms") || time.Since(start) != 3*time.Second {
+			t.Fatalf("after %v: %v, want the time limit named at 3 s", time.Since(start), err)
+		}
+		// The first check still runs: the next call waits for its place,
+		// within its own limit.
+		_, _, err = h.rulesCheck(context.Background(), time.Second, checker, chosen.Sent)
+		if err == nil || !strings.Contains(err.Error(), "time limit of 1000 ms") {
+			t.Fatalf("a second check while the first runs: %v", err)
+		}
+		close(release)
+		synctest.Wait()
+		h.rules = defaultRules()
+		if errs, _, err := h.rulesCheck(context.Background(), time.Second, checker, chosen.Sent); err != nil || len(errs) > 0 {
+			t.Fatalf("once the first finished: %v %v", errs, err)
+		}
+	})
 }
