@@ -21,6 +21,7 @@
 package fakehooksvc
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/json"
@@ -172,7 +173,9 @@ func (s *Server) Inject(f Fault) {
 	s.faults = append(s.faults, f)
 }
 
-// Received returns a copy of every request received so far, in order.
+// Received returns a copy of every request received so far, in order:
+// each API request and capture as it arrives, each packet a long-polling
+// socket client posts once the socket has handled it.
 func (s *Server) Received() []Received {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -230,7 +233,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// The socket holds its connection open, so it is served outside the
 	// lock that serialises the API.
 	if strings.HasPrefix(r.URL.Path, "/socket.io/") {
-		s.serveSocket(w, r)
+		s.serveSocketRecorded(w, r)
 		return
 	}
 	body, _ := io.ReadAll(io.LimitReader(r.Body, maxRead+1))
@@ -242,6 +245,27 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if held != nil {
 		s.awaitResponse(w, r, held)
 	}
+}
+
+// serveSocketRecorded serves the socket, and records each packet a
+// long-polling client posts once it is handled: a test awaits a client's
+// subscription (socket.io-client subscribes over polling before upgrading)
+// with Await, instead of guessing when it took effect.
+func (s *Server) serveSocketRecorded(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		s.serveSocket(w, r)
+		return
+	}
+	body, _ := io.ReadAll(io.LimitReader(r.Body, maxRead+1))
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	s.serveSocket(w, r)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.received = append(s.received, Received{
+		Method: r.Method, Path: r.URL.Path, Query: r.URL.Query(), Header: r.Header.Clone(), Body: body,
+	})
+	close(s.arrived)
+	s.arrived = make(chan struct{})
 }
 
 // serveLocked serves r with s.mu held. A capture whose token listens is
