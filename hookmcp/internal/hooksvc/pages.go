@@ -1,0 +1,210 @@
+package hooksvc
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/mcpforge/servers/shared/httpx"
+	"github.com/mcpforge/servers/shared/jsonx"
+)
+
+// MaxPagesInFlight bounds the pages of one listing read at once
+// (ReadPages): enough to hide the API's latency behind the work on the
+// pages already read, few enough that one read does not take the rate limit
+// of the whole account.
+const MaxPagesInFlight = 4
+
+// callsKeptPerPageInFlight is how much of the rate limit ReadPages leaves to
+// other calls for each page it reads at once: with X-RateLimit-Remaining at
+// 20 it reads 2 pages at a time, under 16 one, so that a long read slows
+// down before the account's other calls (a wait_for_request polling, a
+// user's own tools) find the budget spent.
+const callsKeptPerPageInFlight = 8
+
+// Listing names the pages ReadPages reads: the listing of Token's requests
+// with Query (sorting and filters), PerPage requests a page, at most
+// MaxPages pages.
+type Listing struct {
+	Key      string
+	Token    TokenID
+	Query    url.Values
+	PerPage  int
+	MaxPages int
+}
+
+// ReadPages reads the pages of l, several at once, and hands each to take in
+// page order, on the caller's goroutine. Page 1 is read alone: its total
+// says how many pages follow. take returns how many pages after the one it
+// was given it is sure to use: pages are read ahead that far and no
+// further, so that a reader that stops (returns 0) spends no calls on
+// pages it would not use. The read ends after the last page (is_last_page,
+// or an empty one), after MaxPages, when take returns 0 or an error, or at
+// the first page, in page order, that fails: that page's error is returned,
+// as a read one page at a time would return it. When ReadPages returns,
+// every read it started has ended.
+func (cl *Client) ReadPages(ctx context.Context, l Listing, take func(*Page) (ahead int, err error)) error {
+	ctx, cancel := context.WithCancel(ctx)
+	var reads sync.WaitGroup
+	defer func() {
+		cancel()
+		reads.Wait()
+	}()
+	// Each read sends once to done, which has room for all of them, so none
+	// waits on the loop below, whatever it is doing when the read ends.
+	done := make(chan readPage, MaxPagesInFlight)
+	arrived := map[int]readPage{}
+	width, inFlight, next, bound := MaxPagesInFlight, 0, 1, 1
+	for page := 1; ; {
+		for ; inFlight < width && next <= bound; next++ {
+			inFlight++
+			number := next
+			reads.Go(func() { done <- cl.readPage(ctx, l, number) })
+		}
+		got, ok := arrived[page]
+		if !ok {
+			// page is being read: it is never past bound, and every read
+			// before it has been handed over.
+			r := <-done
+			inFlight--
+			if r.panicked != nil {
+				panic(r.panicked)
+			}
+			width = widthFor(r.header, width)
+			arrived[r.number] = r
+			continue
+		}
+		delete(arrived, page)
+		if got.err != nil {
+			return got.err
+		}
+		ahead, err := take(got.page)
+		if err != nil {
+			return err
+		}
+		if ahead <= 0 || got.page.IsLastPage || len(got.page.Data) == 0 || page >= l.MaxPages {
+			return nil
+		}
+		// Requests captured during the read join the end, past the total
+		// page 1 gave: a page that is not the last is followed by one more.
+		bound = min(l.MaxPages, page+ahead, max(pagesOf(got.page.Total, l.PerPage), page+1))
+		page++
+	}
+}
+
+// readPage is one page read by ReadPages.
+type readPage struct {
+	number   int
+	page     *Page
+	header   http.Header
+	err      error
+	panicked *pagePanic
+}
+
+// pagePanic is a panic of a page read, raised again by ReadPages on the
+// caller's goroutine, where the server recovers from it and reports it
+// (mcptool.RecoverPanics), instead of ending the process from a goroutine
+// nobody recovers. It is a runtime.Error, so that the report gives its
+// value, and the stack where it happened.
+type pagePanic struct {
+	value any
+	stack []byte
+}
+
+func (p *pagePanic) Error() string {
+	return fmt.Sprintf("%v (in a page read: %s)", p.value, p.stack)
+}
+
+func (p *pagePanic) RuntimeError() {}
+
+func (cl *Client) readPage(ctx context.Context, l Listing, number int) (read readPage) {
+	defer func() {
+		if p := recover(); p != nil {
+			read = readPage{number: number, panicked: &pagePanic{value: p, stack: debug.Stack()}}
+		}
+	}()
+	query := url.Values{}
+	for name, values := range l.Query {
+		query[name] = values
+	}
+	query.Set("per_page", strconv.Itoa(l.PerPage))
+	query.Set("page", strconv.Itoa(number))
+	// The page is checked once below, as ListRequests' check (expectPage)
+	// would, without decoding it four times over.
+	c := Call{Method: http.MethodGet, Path: tokenPath(l.Token) + "/requests", Query: query, Key: l.Key, What: what(l.Token),
+		Doing: "Listing the requests of token " + string(l.Token), expect: expectAny}
+	resp, err := cl.Do(ctx, c)
+	if err != nil {
+		return readPage{number: number, err: err}
+	}
+	p, err := cl.checkedPage(c, resp)
+	return readPage{number: number, page: p, header: resp.Header, err: err}
+}
+
+// checkedPage decodes a listing and checks that it is the API's, as Do
+// checks a Call that expects a page (notTheAPI): a listing of requests that
+// all have a uuid, and no error envelope, is taken at once; anything else
+// gets notTheAPI's verdict and its explanation.
+func (cl *Client) checkedPage(c Call, resp *httpx.Answer) (*Page, error) {
+	if !httpx.IsWebPage(resp.Header, resp.Body) {
+		if p, err := DecodePage(resp.Body); err == nil && plainPage(p) {
+			return p, nil
+		}
+	}
+	c.expect = expectPage
+	if err := cl.notTheAPI(c, resp); err != nil {
+		return nil, err
+	}
+	return DecodePage(resp.Body)
+}
+
+// plainPage reports a listing that notTheAPI takes without a doubt: its data
+// a list of objects with a non-empty "uuid" string each, and no "error"
+// member (the API's refusal; a listing cannot be Laravel's, which has no
+// "data"). It decodes each request once, sharing the page's bytes.
+func plainPage(p *Page) bool {
+	if _, refusal := p.Fields["error"]; refusal {
+		return false
+	}
+	if raw := p.Fields["data"]; len(raw) == 0 || raw[0] != '[' {
+		return false
+	}
+	for _, item := range p.Data {
+		var probe struct {
+			UUID *string `json:"uuid"`
+		}
+		if jsonx.UnmarshalSharing(item, &probe) != nil || probe.UUID == nil || *probe.UUID == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// widthFor is how many pages to read at once after an answer with header:
+// fewer as X-RateLimit-Remaining falls (see callsKeptPerPageInFlight);
+// width as it was when the answer does not say.
+func widthFor(header http.Header, width int) int {
+	remaining, err := strconv.Atoi(strings.TrimSpace(header.Get("X-RateLimit-Remaining")))
+	if err != nil || remaining < 0 {
+		return width
+	}
+	return min(max(remaining/callsKeptPerPageInFlight, 1), MaxPagesInFlight)
+}
+
+// pagesOf is how many pages of perPage hold total requests; any total the
+// API may claim, without overflow.
+func pagesOf(total, perPage int) int {
+	if total <= 0 || perPage <= 0 {
+		return 0
+	}
+	pages := total / perPage
+	if total%perPage != 0 {
+		pages++
+	}
+	return pages
+}

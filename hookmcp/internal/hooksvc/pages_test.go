@@ -1,0 +1,440 @@
+package hooksvc
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/mcpforge/servers/hookmcp/internal/fakehooksvc"
+	"github.com/mcpforge/servers/shared/httpx"
+)
+
+// pagesFixture is a token of the fake holding n requests, served through
+// wrap, and a client of it.
+type pagesFixture struct {
+	client *Client
+	fake   *fakehooksvc.Server
+	token  TokenID
+	mu     sync.Mutex
+	sleeps []time.Duration
+}
+
+func newPagesFixture(t *testing.T, n int, wrap func(http.Handler) http.Handler) *pagesFixture {
+	t.Helper()
+	fake := fakehooksvc.New(fakehooksvc.Options{})
+	srv := httptest.NewServer(wrap(fake))
+	t.Cleanup(srv.Close)
+	resp, err := http.Post(srv.URL+"/token", "application/json", strings.NewReader("{}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var token struct{ UUID string }
+	err = json.NewDecoder(resp.Body).Decode(&token)
+	resp.Body.Close()
+	if err != nil || token.UUID == "" {
+		t.Fatalf("creating a token: %v %+v", err, token)
+	}
+	for i := range n {
+		resp, err := http.Post(srv.URL+"/"+token.UUID, "text/plain", strings.NewReader(strconv.Itoa(i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	fake.Reset()
+	base, _ := url.Parse(srv.URL)
+	f := &pagesFixture{fake: fake, token: TokenID(token.UUID)}
+	f.client = &Client{
+		Caller:  &httpx.Caller{HTTP: httpx.NewClient(httpx.Options{}), Logger: slog.New(slog.DiscardHandler)},
+		BaseURL: base, Timeout: time.Minute, Logger: slog.New(slog.DiscardHandler),
+		Sleep: func(_ context.Context, d time.Duration) error {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			f.sleeps = append(f.sleeps, d)
+			return nil
+		},
+	}
+	return f
+}
+
+func (f *pagesFixture) listing(perPage int) Listing {
+	return Listing{Token: f.token, Query: url.Values{"sorting": {"oldest"}}, PerPage: perPage, MaxPages: 200}
+}
+
+// pagesRead are the page numbers the fake was asked for, sorted.
+func (f *pagesFixture) pagesRead() []int {
+	var pages []int
+	for _, r := range f.fake.Received() {
+		n, _ := strconv.Atoi(r.Query.Get("page"))
+		pages = append(pages, n)
+	}
+	slices.Sort(pages)
+	return pages
+}
+
+// collect is a take that keeps each page's number and first request's
+// content, and asks for ahead pages after each.
+type collect struct {
+	pages    []int
+	contents []string
+	ahead    int
+}
+
+func (c *collect) take(p *Page) (int, error) {
+	c.pages = append(c.pages, p.Page)
+	for _, d := range p.Data {
+		var r struct{ Content string }
+		json.Unmarshal(d, &r)
+		c.contents = append(c.contents, r.Content)
+	}
+	return c.ahead, nil
+}
+
+// inFlight counts the page reads a server is answering at once, and holds
+// the first hold of pages after page 1 until they have all arrived: they
+// arrive together only when they are read at once.
+type inFlight struct {
+	mu         sync.Mutex
+	now, most  int
+	hold       int
+	held       int
+	release    chan struct{}
+	rateHeader string
+}
+
+func newInFlight(hold int, rateHeader string) *inFlight {
+	return &inFlight{hold: hold, release: make(chan struct{}), rateHeader: rateHeader}
+}
+
+func (g *inFlight) wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if g.rateHeader != "" {
+			w.Header().Set("X-RateLimit-Limit", "120")
+			w.Header().Set("X-RateLimit-Remaining", g.rateHeader)
+		}
+		if !strings.HasSuffix(r.URL.Path, "/requests") {
+			next.ServeHTTP(w, r)
+			return
+		}
+		g.mu.Lock()
+		g.now++
+		g.most = max(g.most, g.now)
+		wait := r.URL.Query().Get("page") != "1" && g.held < g.hold
+		if wait {
+			g.held++
+			if g.held == g.hold {
+				close(g.release)
+			}
+		}
+		g.mu.Unlock()
+		if wait {
+			select {
+			case <-g.release:
+			case <-r.Context().Done():
+			}
+		}
+		next.ServeHTTP(w, r)
+		g.mu.Lock()
+		g.now--
+		g.mu.Unlock()
+	})
+}
+
+// TestReadPagesInOrder: the pages after the first are read four at a time,
+// never more, and reach take in page order, every request once, oldest
+// first.
+func TestReadPagesInOrder(t *testing.T) {
+	g := newInFlight(MaxPagesInFlight, "")
+	f := newPagesFixture(t, 95, g.wrap)
+	c := &collect{ahead: 100}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second) // a safety net: a reader that never reads four at once hangs
+	defer cancel()
+	if err := f.client.ReadPages(ctx, f.listing(10), c.take); err != nil {
+		t.Fatal(err)
+	}
+	want := []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
+	if !slices.Equal(c.pages, want) || !slices.Equal(f.pagesRead(), want) {
+		t.Errorf("take got pages %v, the fake served %v; want %v", c.pages, f.pagesRead(), want)
+	}
+	for i, content := range c.contents {
+		if content != strconv.Itoa(i) {
+			t.Fatalf("request %d is %q: not in order", i, content)
+		}
+	}
+	if len(c.contents) != 95 {
+		t.Errorf("%d requests, want 95", len(c.contents))
+	}
+	if g.most != MaxPagesInFlight {
+		t.Errorf("at most %d pages read at once, want %d", g.most, MaxPagesInFlight)
+	}
+}
+
+// TestReadPagesRateLimit: fewer pages are read at once as
+// X-RateLimit-Remaining falls, one when it is under 16.
+func TestReadPagesRateLimit(t *testing.T) {
+	for _, tc := range []struct {
+		remaining string
+		want      int
+	}{{"", 4}, {"119", 4}, {"24", 3}, {"16", 2}, {"15", 1}, {"0", 1}, {"soon", 4}} {
+		t.Run("remaining="+tc.remaining, func(t *testing.T) {
+			g := newInFlight(tc.want, tc.remaining)
+			f := newPagesFixture(t, 60, g.wrap)
+			c := &collect{ahead: 100}
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			if err := f.client.ReadPages(ctx, f.listing(10), c.take); err != nil {
+				t.Fatal(err)
+			}
+			if len(c.contents) != 60 || g.most != tc.want {
+				t.Errorf("%d requests, at most %d pages at once; want 60, %d", len(c.contents), g.most, tc.want)
+			}
+		})
+	}
+}
+
+// TestReadPagesAhead: pages are read only as far ahead as take asks, and
+// none after take says it has enough.
+func TestReadPagesAhead(t *testing.T) {
+	g := newInFlight(0, "")
+	f := newPagesFixture(t, 100, g.wrap)
+	c := &collect{ahead: 1}
+	stopAt3 := func(p *Page) (int, error) {
+		c.take(p)
+		if p.Page == 3 {
+			return 0, nil
+		}
+		return 1, nil
+	}
+	if err := f.client.ReadPages(context.Background(), f.listing(10), stopAt3); err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{1, 2, 3}; !slices.Equal(c.pages, want) || !slices.Equal(f.pagesRead(), want) || g.most != 1 {
+		t.Errorf("take got %v, the fake served %v, %d at once; want %v, one at a time", c.pages, f.pagesRead(), g.most, want)
+	}
+}
+
+// TestReadPagesFailure: a page that fails ends the read with its error once
+// the pages before it are taken, as a read of one page at a time does; a
+// 429 with Retry-After is retried as Do retries it.
+func TestReadPagesFailure(t *testing.T) {
+	failing := func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Query().Get("page") == "3" {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusInternalServerError)
+				io.WriteString(w, `{"success":false,"error":{"message":"page 3 broke","id":null}}`)
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+	f := newPagesFixture(t, 100, failing)
+	c := &collect{ahead: 100}
+	err := f.client.ReadPages(context.Background(), f.listing(10), c.take)
+	if err == nil || !strings.Contains(err.Error(), "page 3 broke") || !strings.Contains(err.Error(), "Listing the requests of token "+string(f.token)) {
+		t.Errorf("err = %v, want page 3's", err)
+	}
+	if !slices.Equal(c.pages, []int{1, 2}) {
+		t.Errorf("take got %v, want 1 and 2", c.pages)
+	}
+
+	f = newPagesFixture(t, 30, func(h http.Handler) http.Handler { return h })
+	f.fake.Inject(fakehooksvc.Fault{Method: "GET", Status: http.StatusTooManyRequests, RetryAfter: "2", Times: 2})
+	c = &collect{ahead: 100}
+	if err := f.client.ReadPages(context.Background(), f.listing(10), c.take); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.contents) != 30 || !slices.Equal(f.sleeps, []time.Duration{2 * time.Second, 2 * time.Second}) {
+		t.Errorf("%d requests after waits %v; want 30 after two waits of 2s", len(c.contents), f.sleeps)
+	}
+}
+
+// TestReadPagesStopsWithTake: an error of take ends the read with it.
+func TestReadPagesStopsWithTake(t *testing.T) {
+	f := newPagesFixture(t, 30, func(h http.Handler) http.Handler { return h })
+	boom := fmt.Errorf("no room")
+	err := f.client.ReadPages(context.Background(), f.listing(10), func(*Page) (int, error) { return 1, boom })
+	if err != boom {
+		t.Errorf("err = %v, want take's", err)
+	}
+}
+
+// handlerTransport serves requests with a handler in the caller's
+// goroutine, so that a test in a synctest bubble has no network.
+type handlerTransport struct{ handler http.Handler }
+
+func (t handlerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	rec := httptest.NewRecorder()
+	t.handler.ServeHTTP(rec, r)
+	if err := r.Context().Err(); err != nil {
+		return nil, err
+	}
+	return rec.Result(), nil
+}
+
+// TestReadPagesCancel: when the call's context ends while pages are being
+// read, ReadPages returns the end's error at once, and every read it
+// started has ended (synctest fails a test that leaves a goroutine
+// blocked).
+func TestReadPagesCancel(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var mu sync.Mutex
+		started, ended := 0, 0
+		handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+			if page > 1 {
+				mu.Lock()
+				started++
+				mu.Unlock()
+				<-r.Context().Done() // the API never answers the pages after the first
+				mu.Lock()
+				ended++
+				mu.Unlock()
+				return
+			}
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"data":[{"uuid":%q}],"total":50,"per_page":1,"current_page":1,"is_last_page":false}`, ExampleUUID)
+		})
+		base, _ := url.Parse("http://hooks.test")
+		cl := &Client{
+			Caller:  &httpx.Caller{HTTP: &http.Client{Transport: handlerTransport{handler}}, Logger: slog.New(slog.DiscardHandler)},
+			BaseURL: base, Timeout: time.Minute, Logger: slog.New(slog.DiscardHandler),
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		result := make(chan error, 1)
+		taken := 0
+		go func() {
+			result <- cl.ReadPages(ctx, Listing{Token: ExampleUUID, PerPage: 1, MaxPages: 200}, func(*Page) (int, error) { taken++; return 100, nil })
+		}()
+		synctest.Wait() // page 1 taken, pages 2 to 5 waiting on the API
+		mu.Lock()
+		if started != MaxPagesInFlight || taken != 1 {
+			t.Errorf("%d pages waiting, %d taken; want %d, 1", started, taken, MaxPagesInFlight)
+		}
+		mu.Unlock()
+		cancel()
+		err := <-result
+		if err == nil || !strings.Contains(err.Error(), "Listing the requests of token "+ExampleUUID) {
+			t.Errorf("err = %v, want the listing's cancellation", err)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if ended != started {
+			t.Errorf("%d of %d page reads ended when ReadPages returned", ended, started)
+		}
+	})
+}
+
+// TestReadPagesPanic: a panic in a page read is raised again on the
+// caller's goroutine, with its value, where the server's recovery takes it.
+func TestReadPagesPanic(t *testing.T) {
+	base, _ := url.Parse("http://hooks.test")
+	cl := &Client{
+		Caller:  &httpx.Caller{HTTP: &http.Client{Transport: handlerTransport{http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic("deep below") })}}, Logger: slog.New(slog.DiscardHandler)},
+		BaseURL: base, Timeout: time.Minute, Logger: slog.New(slog.DiscardHandler),
+	}
+	defer func() {
+		p, ok := recover().(*pagePanic)
+		if !ok || !strings.Contains(p.Error(), "deep below") || !strings.Contains(p.Error(), "goroutine") {
+			t.Errorf("recovered %v, want the page read's panic with its stack", p)
+		}
+	}()
+	cl.ReadPages(context.Background(), Listing{Token: ExampleUUID, PerPage: 1, MaxPages: 200}, func(*Page) (int, error) { return 1, nil })
+	t.Error("ReadPages returned")
+}
+
+// pageSeeds are listings and answers that look like them, for the check of
+// a page.
+var pageSeeds = []string{
+	`{"data":[{"uuid":"a"},{"uuid":"b"}],"total":2}`,
+	`{"data":[],"total":0}`,
+	`{"data":{},"total":0}`,
+	`{"data":null}`,
+	`{"data":"x"}`,
+	`{"data":[{"uuid":""}]}`,
+	`{"data":[{"uuid":null}]}`,
+	`{"data":[{"uuid":1}]}`,
+	`{"data":[{"UUID":"a"}]}`,
+	`{"data":[{"Uuid":"a","uuid":""}]}`,
+	`{"data":[{"uuid":"a","UUID":""}]}`,
+	`{"data":[{"uuid":"","UUID":"a"}]}`,
+	`{"data":[{"uu\u0069d":"a"}]}`,
+	`{"data":[{"id":"a"}]}`,
+	`{"data":[["uuid","a"]]}`,
+	`{"data":[{"uuid":"a"}],"error":{"message":"no"}}`,
+	`{"data":[{"uuid":"a"}],"success":false}`,
+	`{"data":[{"uuid":"a"}],"message":"x"}`,
+	`{"success":false,"error":{"message":"no","id":null}}`,
+	`{"message":"The given data was invalid.","errors":{"page":["bad"]}}`,
+	`{"total":3}`,
+	`[{"uuid":"a"}]`,
+	`<html><title>Hi</title></html>`,
+	``,
+	`{"data":[{"uuid":"a"}]} x`,
+	`{"data":[{"uuid":"a"}],"data":[{"id":1}]}`,
+	`{"data":[{"uuid":"a"}],"data":{}}`,
+	" {\"data\":[{\"uuid\":\"a\"}]}\n",
+}
+
+// checkAgainstNotTheAPI holds checkedPage's verdict on body to Do's check of
+// a listing (notTheAPI, expectPage), and its page to DecodePage's.
+func checkAgainstNotTheAPI(t *testing.T, body []byte, contentType string) {
+	base, _ := url.Parse("https://hooks.example")
+	cl := &Client{BaseURL: base}
+	c := Call{Method: http.MethodGet, Path: "/token/x/requests", What: "token x", Doing: "Listing the requests of token x", expect: expectPage}
+	resp := &httpx.Answer{Status: 200, Header: http.Header{"Content-Type": {contentType}}, Body: body}
+	want := cl.notTheAPI(c, resp)
+	wantPage, decodeErr := DecodePage(body)
+	if want == nil {
+		want = decodeErr
+	}
+	got, err := cl.checkedPage(c, resp)
+	if (err == nil) != (want == nil) || err != nil && err.Error() != want.Error() {
+		t.Fatalf("%q: checkedPage says %v, Do's check %v", body, err, want)
+	}
+	if err == nil && (len(got.Data) != len(wantPage.Data) || got.Total != wantPage.Total) {
+		t.Fatalf("%q: checkedPage gave %d requests of %d, DecodePage %d of %d", body, len(got.Data), got.Total, len(wantPage.Data), wantPage.Total)
+	}
+}
+
+// TestCheckedPage: ReadPages takes a listing exactly when Do's check of a
+// listing does, with the same error when it does not.
+func TestCheckedPage(t *testing.T) {
+	for _, seed := range pageSeeds {
+		for _, contentType := range []string{"application/json", "text/html"} {
+			checkAgainstNotTheAPI(t, []byte(seed), contentType)
+		}
+	}
+}
+
+func FuzzCheckedPage(f *testing.F) {
+	for _, seed := range pageSeeds {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		checkAgainstNotTheAPI(t, body, "application/json")
+	})
+}
+
+func TestPagesOf(t *testing.T) {
+	for _, tc := range []struct{ total, perPage, want int }{
+		{0, 100, 0}, {1, 100, 1}, {100, 100, 1}, {101, 100, 2}, {10000, 100, 100}, {-5, 100, 0}, {5, 0, 0},
+		{int(^uint(0) >> 1), 100, int(^uint(0)>>1)/100 + 1},
+	} {
+		if got := pagesOf(tc.total, tc.perPage); got != tc.want {
+			t.Errorf("pagesOf(%d, %d) = %d, want %d", tc.total, tc.perPage, got, tc.want)
+		}
+	}
+}
