@@ -70,6 +70,12 @@ func (h *handlers) graphqlIntrospect(ctx context.Context, _ *mcp.CallToolRequest
 		return nil, IntrospectResult{}, err
 	}
 	got, err := h.schemaOf(ctx, req, args.Refresh)
+	var refused *schema.FetchError
+	if errors.As(err, &refused) && refused.SendUnchecked && len(args.Headers) > 0 {
+		// Headers can make an endpoint misread a request: the failure
+		// may be theirs rather than the endpoint's introspection.
+		return nil, IntrospectResult{}, fmt.Errorf("%w; this call's headers (%s) were sent with it: call again without them to tell whether they caused it", err, headerNames(args.Headers))
+	}
 	if err != nil {
 		return nil, IntrospectResult{}, err
 	}

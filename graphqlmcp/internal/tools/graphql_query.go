@@ -126,7 +126,7 @@ func (h *handlers) graphqlQuery(ctx context.Context, _ *mcp.CallToolRequest, arg
 	if err != nil {
 		return nil, nil, err
 	}
-	checked, unchecked, err := h.validate(ctx, req, chosen, args.Variables)
+	checked, unchecked, err := h.validate(ctx, req, callTarget{args.Endpoint, args.Headers}, chosen, args.Variables)
 	if err != nil {
 		return nil, nil, err
 	}

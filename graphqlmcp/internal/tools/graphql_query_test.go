@@ -371,7 +371,7 @@ func TestHeaderRules(t *testing.T) {
 	redirecting.RedirectTo = elsewhere.URL + "/echo"
 	origin, _ := testservers.Start(t, redirecting)
 
-	startup := map[string]string{"Authorization": "Bearer " + secret, "X-Team": "platform", "Accept": "application/json"}
+	startup := map[string]string{"Authorization": "Bearer " + secret, "X-Team": "platform"}
 	newHarness := func(t *testing.T, endpoint string, anyOrigin bool) *harness {
 		cfg := testConfig(t, endpoint)
 		cfg.Headers = startup
@@ -396,7 +396,7 @@ func TestHeaderRules(t *testing.T) {
 			"Authorization": "[REDACTED]", // sent, and redacted from the echo
 			"X-Team":        "call",       // the call's header replaced the startup one, whatever the case
 			"X-Call":        "yes",
-			"Accept":        "application/json", // the startup header replaced the default
+			"Accept":        "application/graphql-response+json, application/json;q=0.9",
 			"Content-Type":  "application/json",
 			"User-Agent":    "graphqlmcp-test",
 		}
@@ -431,7 +431,7 @@ func TestHeaderRules(t *testing.T) {
 		h := newHarness(t, origin.URL+"/redirect", false)
 		got := pick(echoHeaders(t, h, map[string]any{"query": "{ a }", "headers": map[string]any{"X-Call": "yes"}}), names...)
 		want := map[string]string{
-			"Accept":       "application/json", // Accept and Content-Type describe the body and survive
+			"Accept":       "application/graphql-response+json, application/json;q=0.9", // Accept and Content-Type are graphqlmcp's and survive
 			"Content-Type": "application/json",
 			"User-Agent":   "graphqlmcp-test",
 		}

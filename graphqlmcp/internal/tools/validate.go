@@ -37,7 +37,7 @@ const (
 //
 // It returns the schema it checked against, for pricing; nil when the
 // operation goes unchecked.
-func (h *handlers) validate(ctx context.Context, req upstream.Request, chosen operation.Chosen, variables map[string]any) (checker *ast.Schema, unchecked string, err error) {
+func (h *handlers) validate(ctx context.Context, req upstream.Request, call callTarget, chosen operation.Chosen, variables map[string]any) (checker *ast.Schema, unchecked string, err error) {
 	if !h.cfg.Validate {
 		return nil, "", nil
 	}
@@ -45,7 +45,10 @@ func (h *handlers) validate(ctx context.Context, req upstream.Request, chosen op
 	var refused *schema.FetchError
 	switch {
 	case errors.As(err, &refused) && refused.SendUnchecked:
-		return nil, "Not checked against the schema before sending: " + httpx.Snippet([]byte(refused.Error()), 300), nil
+		if err := h.blameHeaders(ctx, req, call, refused); err != nil {
+			return nil, "", err
+		}
+		return nil, "Not checked against the schema before sending, since introspection failed: " + httpx.Snippet([]byte(refused.Error()), 300), nil
 	case err != nil:
 		return nil, "", err
 	}
@@ -65,6 +68,50 @@ func (h *handlers) validate(ctx context.Context, req upstream.Request, chosen op
 			strings.TrimRight(httpx.Snippet([]byte(variableMessage(gqlErr)), maxMessageBytes), "."))
 	}
 	return checker, "", nil
+}
+
+// callTarget is where a call asked to go, as it gave it.
+type callTarget struct {
+	endpoint string
+	headers  map[string]string
+}
+
+// blameHeaders decides whether an introspection that answered without a
+// schema failed because of the call's own headers, which the operation
+// would be sent with too: it asks again without them. When that gives a
+// schema, the headers changed how the endpoint reads a request (the
+// operation could be read as another), and the call is refused; when it
+// fails the same way, introspection is off whatever the headers, and the
+// operation may go unchecked.
+func (h *handlers) blameHeaders(ctx context.Context, req upstream.Request, call callTarget, refused *schema.FetchError) error {
+	if len(call.headers) == 0 {
+		return nil
+	}
+	bare, err := h.target(call.endpoint, nil, req.Timeout)
+	if err != nil {
+		return err
+	}
+	_, err = h.schemaOf(ctx, bare, false)
+	var again *schema.FetchError
+	switch {
+	case err == nil:
+		return fmt.Errorf("introspection of %s failed with this call's headers and succeeds without them, so the operation, which would be sent with them, was not sent: "+
+			"the headers change how the endpoint reads a request. Remove or fix the headers (%s); the failure: %s",
+			httpx.DisplayURL(req.Target.URL), headerNames(call.headers), httpx.Snippet([]byte(refused.Error()), 300))
+	case errors.As(err, &again) && again.SendUnchecked:
+		return nil
+	default:
+		return err
+	}
+}
+
+// headerNames lists the names of headers, as errors may show them.
+func headerNames(headers map[string]string) string {
+	names := make([]string, 0, len(headers))
+	for _, name := range slices.Sorted(maps.Keys(headers)) {
+		names = append(names, httpx.HeaderName(name))
+	}
+	return strings.Join(names, ", ")
 }
 
 // invalidOperation lists the validator's errors, each with its place in the

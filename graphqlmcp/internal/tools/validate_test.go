@@ -126,7 +126,7 @@ func TestQueryUncheckedWhenIntrospectionIsDisabled(t *testing.T) {
 	for range 2 {
 		res := h.call(t, "graphql_query", map[string]any{"query": "{ hero { name } }"})
 		if res.IsError || !strings.Contains(mcptest.Text(res), "R2-D2") ||
-			!strings.Contains(mcptest.Text(res), "Not checked against the schema before sending: introspection of") ||
+			!strings.Contains(mcptest.Text(res), "Not checked against the schema before sending, since introspection failed: introspection of") ||
 			!strings.Contains(mcptest.Text(res), "GraphQL introspection is not allowed") {
 			t.Fatalf("isError=%v: %s", res.IsError, mcptest.Text(res))
 		}

@@ -20,20 +20,35 @@ func Defaults() http.Header {
 	}
 }
 
-// transportOwned lists the headers the HTTP layer sets itself; a caller's
-// value would be ignored or would corrupt the request.
-const transportOwned = "Host, Content-Length, Transfer-Encoding, Connection"
-
-func isTransportOwned(name string) bool {
-	switch http.CanonicalHeaderKey(name) {
-	case "Host", "Content-Length", "Transfer-Encoding", "Connection":
-		return true
+// framing is why a header is graphqlmcp's: the headers that say how the
+// request is framed, what its body is and how to read it, or what the
+// request is (its method). A caller's value would make the endpoint read
+// the body as something other than the JSON the guard judged: with
+// Content-Type: application/x-www-form-urlencoded, a server that takes form
+// bodies (Yoga, express-graphql) reads "&query=mutation{…}&" inside the
+// JSON as the query to run.
+func framing(name string) (rule string, ok bool) {
+	canonical := http.CanonicalHeaderKey(name)
+	switch {
+	case strings.HasPrefix(canonical, "Content-"):
+		return "the Content-* headers describe the body, which graphqlmcp writes (JSON)", true
+	case strings.HasPrefix(canonical, "Proxy-"):
+		return "the Proxy-* headers are for a proxy, not the endpoint", true
 	}
-	return false
+	switch canonical {
+	case "Accept", "Accept-Encoding", "Range", "If-Range":
+		return "it decides the form of the answer, which graphqlmcp reads (GraphQL over HTTP, as JSON)", true
+	case "Host", "Transfer-Encoding", "Connection", "Keep-Alive", "Te", "Trailer", "Upgrade", "Expect", "Http2-Settings":
+		return "the HTTP layer frames the request itself", true
+	case "X-Http-Method-Override", "X-Http-Method", "X-Method-Override":
+		return "it changes the request's method, which is POST", true
+	}
+	return "", false
 }
 
-// CheckHeaders refuses header names that are not valid HTTP tokens or that the
-// HTTP layer owns, and values with line breaks. Its errors never show a
+// CheckHeaders refuses header names that are not valid HTTP tokens, that
+// frame the request (framing), or that name one header twice (names differ
+// in case only), and values with line breaks. Its errors never show a
 // value, and show a name only when it reads as one (httpx.HeaderName): a
 // refused name is often a whole header line, or a token pasted as a name.
 func CheckHeaders(headers map[string]string) error {
@@ -42,13 +57,20 @@ func CheckHeaders(headers map[string]string) error {
 		names = append(names, name)
 	}
 	slices.Sort(names)
+	seen := map[string]string{}
 	for _, name := range names {
 		if !httpx.ValidHeaderName(name) {
 			return errors.New(httpx.InvalidHeaderName(name))
 		}
-		if isTransportOwned(name) {
-			return fmt.Errorf("header %q cannot be set: the HTTP layer sets %s itself; remove it", name, transportOwned)
+		if rule, ok := framing(name); ok {
+			return fmt.Errorf("header %s cannot be set: %s, so that the endpoint reads the operation graphqlmcp checked; remove it", httpx.HeaderName(name), rule)
 		}
+		canonical := http.CanonicalHeaderKey(name)
+		if other, ok := seen[canonical]; ok {
+			// Which one would be sent depends on map order: neither is.
+			return fmt.Errorf("headers %s and %s name the same header (header names ignore case); give it once", httpx.HeaderName(other), httpx.HeaderName(name))
+		}
+		seen[canonical] = name
 		if strings.ContainsAny(headers[name], "\r\n\x00") {
 			return fmt.Errorf("the value of header %s contains a line break or NUL, which HTTP does not allow", httpx.HeaderName(name))
 		}
@@ -56,15 +78,22 @@ func CheckHeaders(headers map[string]string) error {
 	return nil
 }
 
-// Merge builds the headers of one request: Defaults, then startup (when the
-// caller decided they apply), then call; a later header replaces an earlier
-// one of the same name, compared case-insensitively.
+// Merge builds the headers of one request: startup (when the caller
+// decided they apply), then call, a later header replacing an earlier one
+// of the same name, compared case-insensitively; then Defaults, which no
+// layer replaces (CheckHeaders refuses them in both: this holds when a
+// caller skipped it), and no framing header of either layer.
 func Merge(startup, call map[string]string) http.Header {
-	merged := Defaults()
+	merged := http.Header{}
 	for _, layer := range []map[string]string{startup, call} {
 		for name, value := range layer {
-			merged.Set(name, value)
+			if _, ok := framing(name); !ok {
+				merged.Set(name, value)
+			}
 		}
+	}
+	for name, values := range Defaults() {
+		merged[name] = values
 	}
 	return merged
 }

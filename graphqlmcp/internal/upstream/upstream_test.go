@@ -81,7 +81,7 @@ func TestMerge(t *testing.T) {
 	)
 	want := http.Header{
 		"Content-Type":  {"application/json"},
-		"Accept":        {"application/json"},
+		"Accept":        {"application/graphql-response+json, application/json;q=0.9"}, // framing: the default stays
 		"Authorization": {"Bearer b"},
 		"X-Team":        {"1"},
 		"X-Call":        {"2"},
