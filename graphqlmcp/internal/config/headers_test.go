@@ -77,9 +77,9 @@ func TestHeaderNamesNeverShowASecret(t *testing.T) {
 func TestParseHeadersRefusesFraming(t *testing.T) {
 	for text, want := range map[string]string{
 		`{"Content-Type": "application/x-www-form-urlencoded"}`: `header "Content-Type" cannot be set: the Content-* headers describe the body, which graphqlmcp writes (JSON), so that the endpoint reads the operation graphqlmcp checked; remove it`,
-		`{"accept": "text/html"}`:                                `header "accept" cannot be set`,
-		`{"Proxy-Authorization": "Basic x"}`:                     `header "Proxy-Authorization" cannot be set: the Proxy-* headers are for a proxy`,
-		`{"Authorization": "a", "AUTHORIZATION": "b"}`:           `headers "AUTHORIZATION" and "Authorization" name the same header (header names ignore case); give it once`,
+		`{"accept": "text/html"}`:                               `header "accept" cannot be set`,
+		`{"Proxy-Authorization": "Basic x"}`:                    `header "Proxy-Authorization" cannot be set: the Proxy-* headers are for a proxy`,
+		`{"Authorization": "a", "AUTHORIZATION": "b"}`:          `headers "AUTHORIZATION" and "Authorization" name the same header (header names ignore case); give it once`,
 	} {
 		_, err := ParseHeaders(text)
 		if err == nil || !strings.Contains(err.Error(), "must hold only headers a caller may set: "+want) {
