@@ -14,6 +14,9 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/net/netutil"
+
+	"github.com/mcpforge/servers/shared/httpx"
 )
 
 // httpAccess is who may use the Streamable HTTP endpoint.
@@ -64,31 +67,30 @@ func isLoopbackListen(listen string) bool {
 	if err != nil {
 		return false
 	}
-	if strings.EqualFold(host, "localhost") {
+	// Compared in canonical form (httpx.CanonicalHost): EqualFold would
+	// take "localhoſt" (LONG S) for localhost.
+	host, err = httpx.CanonicalHost(host)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
 		return true
 	}
-	addr, err := netip.ParseAddr(strings.Trim(host, "[]"))
+	addr, err := netip.ParseAddr(host)
 	return err == nil && addr.Unmap().IsLoopback()
 }
 
-// normalizeOrigin renders an origin as browsers send it: lower-case scheme
-// and host, and the port only when it is not the scheme's default.
+// normalizeOrigin renders an origin in the one form origins are compared
+// in (httpx.Origin): the host as the transport names it (IDNA, ASCII lower
+// case; browsers send a page's origin so), the port always written. A
+// host with no such form is no origin.
 func normalizeOrigin(raw string) (string, bool) {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.User != nil {
 		return "", false
 	}
-	host, port := strings.ToLower(u.Hostname()), u.Port()
-	if (u.Scheme == "http" && port == "80") || (u.Scheme == "https" && port == "443") {
-		port = ""
-	}
-	if strings.Contains(host, ":") {
-		host = "[" + host + "]"
-	}
-	if port != "" {
-		host += ":" + port
-	}
-	return strings.ToLower(u.Scheme) + "://" + host, true
+	origin, err := httpx.Origin(u)
+	return origin, err == nil
 }
 
 // isLocalOrigin reports an origin on this machine: a page served from
@@ -138,6 +140,7 @@ func (a httpAccess) guard(next http.Handler) http.Handler {
 				return
 			}
 		}
+		admit(w, r)
 		next.ServeHTTP(w, r)
 	})
 }
@@ -146,15 +149,23 @@ func (a httpAccess) guard(next http.Handler) http.Handler {
 // request stands alone, so any number of clients and replicas work), with a
 // liveness probe at /healthz that needs no token and tells nothing. The
 // go-sdk handler also rejects requests whose Host is not local when they
-// arrive on a loopback address (DNS rebinding).
+// arrive on a loopback address (DNS rebinding). Only a request the guard
+// admits keeps its connection (hangUpUnadmitted).
 func httpHandler(server *mcp.Server, logger *slog.Logger, access httpAccess, calls *httpCalls) http.Handler {
+	return httpHandlerWith(server, logger, access, calls, maxBodyReadTime)
+}
+
+// httpHandlerWith is httpHandler with the time a request body may take.
+func httpHandlerWith(server *mcp.Server, logger *slog.Logger, access httpAccess, calls *httpCalls, bodyTime time.Duration) http.Handler {
+	mcpHandler := newMCPHTTP(server, logger, calls)
+	mcpHandler.maxBodyTime = bodyTime
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", access.guard(newMCPHTTP(server, logger, calls)))
+	mux.Handle("/mcp", access.guard(mcpHandler))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = w.Write([]byte("ok\n"))
 	})
-	return mux
+	return hangUpUnadmitted(mux)
 }
 
 // serveHTTP listens on addr and serves httpHandler until ctx is done. Then
@@ -175,12 +186,18 @@ func serveHTTP(ctx context.Context, server *mcp.Server, addr string, access http
 // request body still arriving when the grace ends is cut short and its call
 // answered too (see mcpHTTP.readBody).
 func serveMCP(ctx context.Context, listener net.Listener, server *mcp.Server, access httpAccess, logger *slog.Logger, grace time.Duration) error {
+	return serveMCPWith(ctx, listener, server, access, logger, grace, defaultHTTPLimits())
+}
+
+// serveMCPWith is serveMCP with the listener's limits (tests make them
+// short).
+func serveMCPWith(ctx context.Context, listener net.Listener, server *mcp.Server, access httpAccess, logger *slog.Logger, grace time.Duration, limits httpLimits) error {
 	end := newShutdown(grace)
 	server.AddReceivingMiddleware(end.middleware)
 	calls := newHTTPCalls(logger, end.expired)
-	return serveDraining(ctx, listener, httpHandler(server, logger, access, calls), logger, func() {
+	return serveDraining(ctx, listener, httpHandlerWith(server, logger, access, calls, limits.body), logger, func() {
 		end.begin(stopReason(ctx))
-	}, grace+shutdownAnswerWait)
+	}, grace+shutdownAnswerWait, limits)
 }
 
 // Serve serves handler on listener until ctx is done, then shuts down
@@ -188,7 +205,7 @@ func serveMCP(ctx context.Context, listener net.Listener, server *mcp.Server, ac
 // to finish, then every connection still open is closed. The loopback
 // stand-ins (the sample GraphQL API, the capture-API fake) use it too.
 func Serve(ctx context.Context, listener net.Listener, handler http.Handler, logger *slog.Logger) error {
-	return serveDraining(ctx, listener, handler, logger, func() {}, shutdownGrace+shutdownAnswerWait)
+	return serveDraining(ctx, listener, handler, logger, func() {}, shutdownGrace+shutdownAnswerWait, defaultHTTPLimits())
 }
 
 // serveDraining is Serve with drain called as shutdown starts, while
@@ -196,13 +213,15 @@ func Serve(ctx context.Context, listener net.Listener, handler http.Handler, log
 // connections still open are closed: a client that holds a request body
 // back, or stops reading its answer, does not hold the process, whose end
 // stays within a few seconds and a success.
-func serveDraining(ctx context.Context, listener net.Listener, handler http.Handler, logger *slog.Logger, drain func(), wait time.Duration) error {
+func serveDraining(ctx context.Context, listener net.Listener, handler http.Handler, logger *slog.Logger, drain func(), wait time.Duration, limits httpLimits) error {
+	listener = netutil.LimitListener(listener, limits.conns)
 	httpServer := &http.Server{
 		Handler: handler,
 		// No ReadTimeout or WriteTimeout: they would end a long call (a
 		// 300 s wait_for_request) or its stream; the MCP handler bounds
-		// the time a request body takes instead (maxBodyReadTime).
-		ReadHeaderTimeout: 10 * time.Second,
+		// the time a request body takes instead (limits.body).
+		ReadHeaderTimeout: limits.readHeader,
+		IdleTimeout:       limits.idle,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
 	served := make(chan error, 1)

@@ -1,0 +1,252 @@
+package app
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// countingListener counts the connections the server holds open, and the
+// most it held at once.
+type countingListener struct {
+	net.Listener
+	mu         sync.Mutex
+	open, most int
+}
+
+func (l *countingListener) Accept() (net.Conn, error) {
+	conn, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	l.mu.Lock()
+	l.open++
+	l.most = max(l.most, l.open)
+	l.mu.Unlock()
+	return &countedConn{Conn: conn, l: l}, nil
+}
+
+func (l *countingListener) mostOpen() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.most
+}
+
+type countedConn struct {
+	net.Conn
+	l    *countingListener
+	once sync.Once
+}
+
+func (c *countedConn) Close() error {
+	c.once.Do(func() {
+		c.l.mu.Lock()
+		c.l.open--
+		c.l.mu.Unlock()
+	})
+	return c.Conn.Close()
+}
+
+// bearer adds the token to every request of a client.
+type bearer struct{ token string }
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// hold is one connection of the load: it sends what it is given and reads
+// until the server closes the connection, reporting the status line it
+// got (or "" for none) and whether the server closed it before the safety
+// deadline.
+// sent is told once what there was to send is sent (or failed to be).
+func hold(addr, send string, deadline time.Time, sent *sync.WaitGroup, report chan<- string) {
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		sent.Done()
+		report <- "dial: " + err.Error()
+		return
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(deadline)
+	if send != "" {
+		if _, err := io.WriteString(conn, send); err != nil {
+			sent.Done()
+			report <- "write: " + err.Error()
+			return
+		}
+	}
+	sent.Done()
+	r := bufio.NewReader(conn)
+	status, _ := r.ReadString('\n')
+	_, err = io.Copy(io.Discard, r)
+	var netErr net.Error
+	if errors.As(err, &netErr) && netErr.Timeout() {
+		report <- fmt.Sprintf("still open at the safety deadline (status %q)", strings.TrimSpace(status))
+		return
+	}
+	report <- strings.TrimSpace(status)
+}
+
+// TestHTTPListenerCannotBeHeld: without a token, 1,000 keep-alive
+// connections to /healthz, 5 POSTs whose bodies never finish, and 5
+// connections that send nothing at all; with the token, 5 POSTs whose
+// bodies never finish, and a connection left idle after its call. Each is
+// closed by the server (within its limit: no waiting for the unadmitted,
+// the body time, the header time, the idle time), the server never holds
+// more connections than its cap, and an authenticated call made while the
+// load stands is answered. The limits are short ones (serveMCPWith), so
+// the test takes no wall-clock wait of the real ones.
+func TestHTTPListenerCannotBeHeld(t *testing.T) {
+	const token = "0123456789abcdef-limits"
+	limits := httpLimits{readHeader: 500 * time.Millisecond, idle: 300 * time.Millisecond, body: 300 * time.Millisecond, conns: 64}
+	inner, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	listener := &countingListener{Listener: inner}
+	server := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() {
+		served <- serveMCPWith(ctx, listener, server, httpAccess{token: token}, slog.New(slog.DiscardHandler), time.Second, limits)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-served; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	})
+	addr := inner.Addr().String()
+
+	// Safety net only: every connection is expected to end long before.
+	deadline := time.Now().Add(20 * time.Second)
+	const healthz = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+	trickle := func(auth string) string {
+		return "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n" +
+			auth + "Content-Length: 4096\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":1,"
+	}
+	type load struct {
+		name, send string
+		count      int
+		want       string // the status line, "" for none
+	}
+	loads := []load{
+		{"keep-alive /healthz without a token", healthz, 1000, "HTTP/1.1 200 OK"},
+		{"a trickling POST without a token", trickle(""), 5, "HTTP/1.1 401 Unauthorized"},
+		{"a connection that sends nothing", "", 5, ""},
+		{"a trickling POST with the token", trickle("Authorization: Bearer " + token + "\r\n"), 5, "HTTP/1.1 200 OK"},
+	}
+	reports := make([]chan string, len(loads))
+	var sent sync.WaitGroup
+	for i, l := range loads {
+		reports[i] = make(chan string, l.count)
+		sent.Add(l.count)
+		for range l.count {
+			go hold(addr, l.send, deadline, &sent, reports[i])
+		}
+	}
+	sent.Wait()
+
+	// The authenticated call, once the whole load is on the wire.
+	client := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil)
+	callCtx, callCancel := context.WithDeadline(context.Background(), deadline)
+	defer callCancel()
+	start := time.Now()
+	session, err := client.Connect(callCtx, &mcp.StreamableClientTransport{
+		Endpoint: "http://" + addr + "/mcp", HTTPClient: &http.Client{Transport: bearer{token}}, MaxRetries: -1,
+	}, nil)
+	if err != nil {
+		t.Fatalf("the authenticated client could not connect under load: %v", err)
+	}
+	if _, err := session.ListTools(callCtx, nil); err != nil {
+		t.Errorf("the authenticated call under load: %v", err)
+	}
+	t.Logf("the authenticated call was answered in %s under load", time.Since(start).Round(time.Millisecond))
+	session.Close()
+
+	for i, l := range loads {
+		for range l.count {
+			if got := <-reports[i]; got != l.want {
+				t.Errorf("%s: %q, want %q and the connection closed by the server", l.name, got, l.want)
+				break
+			}
+		}
+	}
+
+	// An admitted connection is kept alive between calls, but not idle
+	// for longer than the idle limit.
+	ping := `{"jsonrpc":"2.0","id":2,"method":"ping"}`
+	idle := make(chan string, 1)
+	var idleSent sync.WaitGroup
+	idleSent.Add(1)
+	hold(addr, fmt.Sprintf("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"+
+		"Authorization: Bearer %s\r\nContent-Length: %d\r\n\r\n%s", token, len(ping), ping), deadline, &idleSent, idle)
+	if got := <-idle; got != "HTTP/1.1 200 OK" {
+		t.Errorf("an idle authenticated connection: %q, want an answer, then the connection closed", got)
+	}
+
+	if most := listener.mostOpen(); most > limits.conns {
+		t.Errorf("the server held %d connections at once, over its cap of %d", most, limits.conns)
+	}
+}
+
+// TestUnadmittedAnswersClose: every answer to a request the guard did not
+// admit says Connection: close; an admitted one does not.
+func TestUnadmittedAnswersClose(t *testing.T) {
+	access, err := httpAccessFrom("127.0.0.1:0", []string{"https://app.example"}, "0123456789abcdef-close", false, "TEST")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := serveTest(t, access)
+	for _, tt := range []struct {
+		method, path string
+		headers      map[string]string
+		close        bool
+	}{
+		{"GET", "/healthz", nil, true},
+		{"GET", "/nothing-here", nil, true},
+		{"POST", "/healthz", nil, true},
+		{"POST", "/mcp", nil, true},
+		{"POST", "/mcp", map[string]string{"Authorization": "Bearer wrong-token-wrong-token"}, true},
+		{"POST", "/mcp", map[string]string{"Origin": "https://evil.example", "Authorization": "Bearer 0123456789abcdef-close"}, true},
+		{"OPTIONS", "/mcp", map[string]string{"Origin": "https://app.example", "Access-Control-Request-Method": "POST"}, true},
+		{"POST", "/mcp", map[string]string{"Authorization": "Bearer 0123456789abcdef-close"}, false},
+	} {
+		req, _ := http.NewRequest(tt.method, url+tt.path, strings.NewReader(initialize))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		for k, v := range tt.headers {
+			req.Header.Set(k, v)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.Close != tt.close {
+			t.Errorf("%s %s %v: HTTP %d, Connection: close %v, want %v", tt.method, tt.path, tt.headers, resp.StatusCode, resp.Close, tt.close)
+		}
+	}
+}
+
+func TestConnectionCap(t *testing.T) {
+	limit, ok := descriptorLimit()
+	got := connectionCap()
+	if got < minConnections || got > maxConnections || (ok && uint64(got) > max(limit/2, minConnections)) {
+		t.Errorf("connectionCap() = %d with a descriptor limit of %d (%v)", got, limit, ok)
+	}
+}
