@@ -32,6 +32,8 @@ func ExactArguments(t *testing.T, session *mcp.ClientSession, valid func(tool st
 		t.Fatal(err)
 	}
 	r := rand.New(rand.NewPCG(9, 9))
+	calls := 0
+	defer func() { t.Logf("%d tools, %d calls refused", len(list.Tools), calls) }()
 	for _, tool := range list.Tools {
 		schema := decodeSchema(t, tool.InputSchema)
 		base := valid(tool.Name)
@@ -39,7 +41,10 @@ func ExactArguments(t *testing.T, session *mcp.ClientSession, valid func(tool st
 			value, ok := base[name]
 			if !ok {
 				if value, ok = valueFor(r, schema.Properties[name]); !ok {
-					t.Fatalf("%s: no value for %s", tool.Name, name)
+					// A value the schema may not allow (a pattern not met
+					// by chance) serves too: it must be refused for its
+					// key before it is judged.
+					value = map[string]any{"string": "abcd", "integer": 1, "number": 1, "boolean": true, "array": []any{}}[schema.Properties[name].Type]
 				}
 			}
 			for _, variant := range caseVariants(name) {
@@ -51,10 +56,12 @@ func ExactArguments(t *testing.T, session *mcp.ClientSession, valid func(tool st
 					args = map[string]any{}
 				}
 				args[variant] = value
+				calls++
 				refused(t, session, tool.Name, args, `unknown argument "`+variant+`"`, sent)
 			}
 			rest := maps.Clone(base)
 			delete(rest, name)
+			calls++
 			refused(t, session, tool.Name, twice(t, rest, name, value), `argument "`+name+`" is given twice`, sent)
 		}
 	}
