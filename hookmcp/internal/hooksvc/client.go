@@ -98,6 +98,8 @@ type Call struct {
 	Doing string
 	// expect is what a success must carry to be the API's (see notTheAPI).
 	expect expect
+	// maxBytes bounds the answer; maxResponseBytes when 0.
+	maxBytes int64
 }
 
 func (c Call) doing() string {
@@ -156,7 +158,7 @@ func (cl *Client) Do(ctx context.Context, c Call) (*httpx.Answer, error) {
 			cl.captured.CompareAndSwap(nil, &captured{token: token, keySent: c.Key != ""})
 			return nil, cl.captureURLError(c, resp, token)
 		}
-		if resp.Status >= 200 && resp.Status < 300 {
+		if resp.Status >= 200 && resp.Status < 300 || c.expect == expectRedirect && isRedirect(resp.Status) && !cl.toLogin(c, resp) {
 			if err := cl.notTheAPI(c, resp); err != nil {
 				return nil, err
 			}
@@ -279,7 +281,11 @@ func (cl *Client) once(ctx context.Context, c Call, redactor redact.Redactor) (*
 	if len(c.Query) > 0 {
 		u.RawQuery = c.Query.Encode()
 	}
-	out := httpx.Outbound{Method: c.Method, URL: u, Header: http.Header{}, MaxBytes: maxResponseBytes, Redactor: redactor}
+	limit := c.maxBytes
+	if limit == 0 {
+		limit = maxResponseBytes
+	}
+	out := httpx.Outbound{Method: c.Method, URL: u, Header: http.Header{}, MaxBytes: limit, Redactor: redactor}
 	out.Header.Set("Accept", "application/json")
 	if c.Body != nil {
 		encoded, err := jsonx.Marshal(c.Body)
@@ -523,11 +529,19 @@ func formatWait(d time.Duration) string {
 	return fmt.Sprintf("%d s", int(d.Round(time.Second)/time.Second))
 }
 
-// fieldMessages renders a 422 body, {"field":["message", ...]}, as
-// "field: message; field: message", falling back to the error envelope.
+// fieldMessages renders a 422 body as "field: message; field: message":
+// Laravel's form, {"message":"The given data was invalid.","errors":{"field":
+// ["message", ...]}}, which the hosted service answers, or the flat
+// {"field":["message", ...]}; else the error envelope's message.
 func fieldMessages(body []byte) string {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(body, &fields); err == nil {
+		var nested map[string]json.RawMessage
+		if json.Unmarshal(fields["errors"], &nested) == nil {
+			if text := fieldList(nested); text != "" {
+				return text
+			}
+		}
 		if text := fieldList(fields); text != "" {
 			return text
 		}

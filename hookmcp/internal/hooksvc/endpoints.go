@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/mcpforge/servers/shared/httpx"
 	"github.com/mcpforge/servers/shared/jsonx"
@@ -115,11 +116,41 @@ func requestCall(method, key string, id TokenID, requestID RequestID, below, doi
 	}
 }
 
+// A request captured a moment ago may answer 404 for a second or two while
+// the hosted service stores it: a read of one request is tried again after
+// freshReadFirstWait, doubling up to a second, freshReadRetries times (2.75
+// s in all) before the request is said not to exist.
+const (
+	freshReadRetries   = 4
+	freshReadFirstWait = 250 * time.Millisecond
+)
+
+// readFresh is Do for a read of one request, tried again while the API does
+// not find it (see freshReadRetries).
+func (cl *Client) readFresh(ctx context.Context, c Call) (*httpx.Answer, error) {
+	var waited time.Duration
+	for attempt := 0; ; attempt++ {
+		resp, err := cl.Do(ctx, c)
+		if !errors.Is(err, ErrNotFound) {
+			return resp, err
+		}
+		wait := min(freshReadFirstWait<<attempt, time.Second)
+		if attempt == freshReadRetries || !fits(ctx, wait) || cl.sleep(ctx, wait) != nil {
+			if attempt == 0 {
+				return nil, err
+			}
+			return nil, fmt.Errorf("%w. It was read %d times over %s, since a request just captured may take a moment to be stored", err, attempt+1, waited)
+		}
+		waited += wait
+		cl.Logger.Debug("reading a request again after a 404", "path", c.Path, "wait", wait, "attempt", attempt+1)
+	}
+}
+
 // GetRequest returns one captured request's object (metadata and content).
 func (cl *Client) GetRequest(ctx context.Context, key string, id TokenID, requestID RequestID) (json.RawMessage, error) {
 	c := requestCall(http.MethodGet, key, id, requestID, "", "Reading")
 	c.expect = expectObject
-	resp, err := cl.Do(ctx, c)
+	resp, err := cl.readFresh(ctx, c)
 	if err != nil {
 		return nil, err
 	}
@@ -141,7 +172,7 @@ func (cl *Client) PollRequests(ctx context.Context, key string, id TokenID, quer
 func (cl *Client) RawBody(ctx context.Context, key string, id TokenID, requestID RequestID) ([]byte, error) {
 	c := requestCall(http.MethodGet, key, id, requestID, "/raw", "Reading the body of")
 	c.expect = expectRaw
-	resp, err := cl.Do(ctx, c)
+	resp, err := cl.readFresh(ctx, c)
 	if err != nil {
 		return nil, err
 	}

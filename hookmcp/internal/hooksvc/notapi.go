@@ -34,7 +34,19 @@ const (
 	// expectRaw: a captured body, of any kind and with any headers, which
 	// says nothing of where it came from.
 	expectRaw
+	// expectRedirect: a redirect to where the answer is (a file's storage),
+	// or the answer itself, of any kind.
+	expectRedirect
 )
+
+// isRedirect reports a status that sends the client elsewhere with a GET.
+func isRedirect(status int) bool {
+	switch status {
+	case http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther, http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
+		return true
+	}
+	return false
+}
 
 // hasUUID reports whether raw is a JSON object with a non-empty "uuid"
 // string.
@@ -51,7 +63,7 @@ func hasUUID(raw json.RawMessage) bool {
 // {"status":true|false} / {"success":...}; the delete's caller reads which
 // (deleteVerdict).
 func (cl *Client) notTheAPI(c Call, resp *httpx.Answer) error {
-	if c.expect == expectAny || c.expect == expectRaw {
+	if c.expect == expectAny || c.expect == expectRaw || c.expect == expectRedirect {
 		return nil
 	}
 	body := bytes.TrimSpace(resp.Body)

@@ -42,9 +42,9 @@ func adjustDates(s *jsonschema.Schema) {
 	}
 }
 
-func adjustTokenArg(s *jsonschema.Schema) {
-	s.Properties["token_id"].Format = "uuid"
-}
+// adjustTokenArg leaves token_id a plain string: it takes a capture URL, an
+// email address or a DNS name as well as a UUID (hooksvc.ParseToken).
+func adjustTokenArg(s *jsonschema.Schema) {}
 
 // adjustSettings shows the API's rules of the token settings.
 func adjustSettings(s *jsonschema.Schema) {

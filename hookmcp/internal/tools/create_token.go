@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -25,10 +26,10 @@ type TokenResult struct {
 	Token        json.RawMessage `json:"token" jsonschema:"the token object as the API returns it (uuid, alias, default_status, expires_at, ...)"`
 	CaptureURL   string          `json:"capture_url" jsonschema:"the URL that captures HTTP requests sent to it (any method, any path below it)"`
 	EmailAddress string          `json:"email_address,omitempty" jsonschema:"hosted service only: mail sent here is captured (type email)"`
-	DNSName      string          `json:"dns_name,omitempty" jsonschema:"hosted service only: DNS lookups of this name and any name below it are captured (type dns)"`
+	DNSName      string          `json:"dns_name,omitempty" jsonschema:"hosted service only: DNS lookups of any name below <uuid>.dnshook.site (the *) are captured (type dns)"`
 	SubdomainURL string          `json:"subdomain_url,omitempty" jsonschema:"hosted service only: the token's own subdomain, which captures like capture_url"`
 	Updated      []string        `json:"updated,omitempty" jsonschema:"update_token only: the settings the server applied"`
-	NotApplied   []string        `json:"not_applied,omitempty" jsonschema:"update_token only: settings asked for that the server's answer does not show (it ignored them)"`
+	NotApplied   []string        `json:"not_applied,omitempty" jsonschema:"settings asked for that the server's answer does not show (it ignored them); create_token: listen only"`
 	Note         string          `json:"note,omitempty"`
 }
 
@@ -66,15 +67,64 @@ func (h *handlers) createToken(ctx context.Context, _ *mcp.CallToolRequest, args
 	}
 	body := args.TokenSettings.Fields()
 	if args.CloneFrom != "" {
-		if !hooksvc.CloneFromPattern.MatchString(args.CloneFrom) {
-			return nil, TokenResult{}, fmt.Errorf("clone_from must be a token UUID such as %s or an alias of 3 to 32 letters, digits, _ or -; got %q", hooksvc.ExampleUUID, args.CloneFrom)
+		// The API takes an alias here, and a UUID; a capture URL, email
+		// address or DNS name is read for the UUID it holds.
+		from := args.CloneFrom
+		if !hooksvc.CloneFromPattern.MatchString(from) {
+			id, err := h.client.ParseToken("clone_from", from)
+			switch {
+			case err != nil && strings.Contains(from, "://"):
+				return nil, TokenResult{}, err
+			case err != nil:
+				return nil, TokenResult{}, fmt.Errorf("clone_from must be a token UUID such as %s or an alias of 3 to 32 letters, digits, _ or - (or a capture URL, email address or DNS name that holds the UUID); got %q",
+					hooksvc.ExampleUUID, truncate(from, 100))
+			}
+			from = string(id)
 		}
-		body["clone_from"] = args.CloneFrom
+		body["clone_from"] = from
 	}
 	token, err := h.client.CreateToken(ctx, key, body)
 	if err != nil {
 		return nil, TokenResult{}, err
 	}
+	listen, listenApplied := "", true
+	if v, ok := body["listen"]; ok {
+		token, listenApplied, listen = h.listenAfterCreate(ctx, key, token, v)
+	}
 	out, err := h.tokenResult(token)
-	return nil, out, err
+	if err != nil {
+		return nil, TokenResult{}, err
+	}
+	if !listenApplied {
+		out.NotApplied, out.Note = []string{"listen"}, listen
+	}
+	return nil, out, nil
+}
+
+// listenAfterCreate sets listen on a token just created, whose answer
+// (token) does not show it: the hosted service ignores listen on create.
+// It writes the whole token back with listen set, as update_token does,
+// and reads the answer. It returns the token as last seen, whether listen
+// shows as asked, and when not, a note that says why: the token exists
+// either way, so no failure here fails the call.
+func (h *handlers) listenAfterCreate(ctx context.Context, key string, token json.RawMessage, listen any) (json.RawMessage, bool, string) {
+	var created map[string]json.RawMessage
+	var uuid string
+	if json.Unmarshal(token, &created) != nil || json.Unmarshal(created["uuid"], &uuid) != nil || uuid == "" {
+		return token, false, "" // tokenResult refuses it
+	}
+	if sameJSON(listen, created["listen"]) {
+		return token, true, ""
+	}
+	if !hooksvc.UUIDPattern.MatchString(uuid) {
+		return token, false, fmt.Sprintf("The token was created, but listen was not applied: the service ignores it when creating a token, and its uuid %q is not one the API's paths take, so it could not be updated.", truncate(uuid, 100))
+	}
+	updated, answer, err := h.putSettings(ctx, key, hooksvc.TokenID(strings.ToLower(uuid)), map[string]any{"listen": listen})
+	if err != nil {
+		return token, false, fmt.Sprintf("The token was created, but listen was not applied: the service ignores it when creating a token, and the update that sets it failed: %v. Call update_token with listen to try again.", err)
+	}
+	if !sameJSON(listen, answer["listen"]) {
+		return updated, false, fmt.Sprintf("The token was created, but the service did not apply listen (it shows %s): it ignores listen when creating a token, and ignored the update that followed too.", shown(answer, []string{"listen"}))
+	}
+	return updated, true, ""
 }

@@ -2,12 +2,15 @@ package tools
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"sync/atomic"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcpforge/servers/hookmcp/internal/config"
+	"github.com/mcpforge/servers/hookmcp/internal/fakehooksvc"
 )
 
 func TestCreateToken(t *testing.T) {
@@ -99,4 +102,60 @@ func TestCreateTokenRefused(t *testing.T) {
 	contains(t, msg, "the API refused the values (HTTP 422): alias: The alias has already been taken.")
 	msg = h.failure(t, "create_token", map[string]any{"clone_from": "no-such-alias"})
 	contains(t, msg, "clone_from: The selected clone from is invalid.")
+}
+
+// TestCreateTokenRefusedLaravel: the hosted service's 422 comes in
+// Laravel's form; the error names the field and its rule as for the flat
+// form.
+func TestCreateTokenRefusedLaravel(t *testing.T) {
+	h := connect(t, config.Config{})
+	h.fake.Inject(fakehooksvc.Fault{Method: "POST", Status: 422,
+		Body: `{"message":"The given data was invalid.","errors":{"default_status":["The default status must be between 200 and 599."]}}`})
+	contains(t, h.failure(t, "create_token", map[string]any{"default_status": 201}),
+		"Creating a token failed: the API refused the values (HTTP 422): default_status: The default status must be between 200 and 599.")
+}
+
+// TestCreateTokenListenHosted: the hosted service ignores listen when a
+// token is created, so create_token sets it with an update (the whole token
+// read and written back, as update_token does) and reads it back; when the
+// update is ignored too, the result says listen was not applied.
+func TestCreateTokenListenHosted(t *testing.T) {
+	fake := fakehooksvc.New(fakehooksvc.Options{APIKeys: []string{envKey, callKey}})
+	var ignorePut atomic.Bool
+	url := proxyFake(t, fake, func(r *http.Request, body []byte) []byte {
+		var fields map[string]any
+		if (r.Method == http.MethodPost && r.URL.Path == "/token" || r.Method == http.MethodPut && ignorePut.Load()) && json.Unmarshal(body, &fields) == nil {
+			delete(fields, "listen")
+			body, _ = json.Marshal(fields)
+		}
+		return body
+	}, nil)
+	h := serve(t, fake, url, config.Config{})
+	out := h.ok(t, "create_token", map[string]any{"listen": 5, "default_status": 201})
+	token := out["token"].(map[string]any)
+	id := token["uuid"].(string)
+	if token["listen"] != 5.0 || token["default_status"] != 201.0 || out["not_applied"] != nil || out["note"] != nil {
+		t.Errorf("result: %v", out)
+	}
+	if diff := cmp.Diff([]string{"POST /token", "GET /token/" + id, "PUT /token/" + id}, h.apiCalls()); diff != "" {
+		t.Errorf("calls (-want +got):\n%s", diff)
+	}
+	if got := h.ok(t, "get_token", map[string]any{"token_id": id})["token"].(map[string]any)["listen"]; got != 5.0 {
+		t.Errorf("listen read back = %v", got)
+	}
+
+	ignorePut.Store(true)
+	out = h.ok(t, "create_token", map[string]any{"listen": 3})
+	if diff := cmp.Diff([]any{"listen"}, out["not_applied"]); diff != "" {
+		t.Errorf("not_applied (-want +got):\n%s", diff)
+	}
+	contains(t, fmt.Sprint(out["note"]), "The token was created, but the service did not apply listen (it shows listen 0)")
+
+	// A service that applies listen on create (the open-source server)
+	// gets no update.
+	h = connectFake(t, fakehooksvc.Options{OpenSource: true}, config.Config{})
+	h.ok(t, "create_token", map[string]any{"listen": 2})
+	if diff := cmp.Diff([]string{"POST /token"}, h.apiCalls()); diff != "" {
+		t.Errorf("calls where create applies listen (-want +got):\n%s", diff)
+	}
 }

@@ -19,7 +19,7 @@ func (h *handlers) getLatestRequestTool() mcptool.Tool[GetLatestRequestArgs, Req
 	return mcptool.Tool[GetLatestRequestArgs, RequestResult]{
 		Name:         "get_latest_request",
 		Title:        "Get the latest captured request",
-		Description:  "Get a token's newest request: method, URL, headers, query, form, files, exact body (base64 if not UTF-8). captured: false if none.",
+		Description:  "Get a token's newest request: method, URL, headers, query, form, files, email, exact body (base64 if not UTF-8). captured: false if none.",
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(true)},
 		AdjustInput:  func(s *jsonschema.Schema) { adjustTokenArg(s) },
 		AdjustOutput: adjustRequestResult,

@@ -2,14 +2,24 @@ package tools
 
 import (
 	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
+	"maps"
 	"mime/multipart"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpforge/servers/hookmcp/internal/config"
+	"github.com/mcpforge/servers/hookmcp/internal/fakehooksvc"
 	"github.com/mcpforge/servers/shared/mcptest"
 )
 
@@ -57,23 +67,195 @@ func TestGetRequest(t *testing.T) {
 	}
 }
 
-func TestGetRequestMultipart(t *testing.T) {
-	h := connect(t, config.Config{})
-	id := h.createToken(t, nil)
-	var body bytes.Buffer
-	form := multipart.NewWriter(&body)
+// multipartBody is a form with a field (event=upload) and a file (report,
+// report.bin, 3 bytes that are not UTF-8).
+func multipartBody() (body, contentType string) {
+	var b bytes.Buffer
+	form := multipart.NewWriter(&b)
 	form.WriteField("event", "upload")
 	part, _ := form.CreateFormFile("report", "report.bin")
 	part.Write([]byte{0xff, 0x00, 0xfe})
 	form.Close()
-	h.capture(t, id, "POST", form.FormDataContentType(), body.String())
+	return b.String(), form.FormDataContentType()
+}
+
+// TestGetRequestMultipart: the hosted service keeps no multipart body, so
+// the result says so and names the fields and files instead of showing an
+// empty body; file reads an upload's bytes, by its id or its field's name,
+// through the service's redirect to storage, which gets no key. (Against
+// the fake as it stores multipart captures the way the hosted service does:
+// content "", files with ids, a download route.)
+func TestGetRequestMultipart(t *testing.T) {
+	h := connect(t, config.Config{APIKey: envKey})
+	id := h.createToken(t, nil)
+	body, contentType := multipartBody()
+	h.capture(t, id, "POST", contentType, body)
 	latest := h.ok(t, "get_latest_request", map[string]any{"token_id": id})
-	out := h.ok(t, "get_request", map[string]any{"token_id": id, "request_id": latest["request_id"]})
-	if out["encoding"] != "base64" || out["size"] != float64(body.Len()) || out["form"].(map[string]any)["event"] != "upload" {
-		t.Errorf("structured: %v", out)
+	rid := latest["request_id"].(string)
+	res := h.call(t, "get_request", map[string]any{"token_id": id, "request_id": rid})
+	out := mcptest.Structured(t, res)
+	file := out["files"].(map[string]any)["report"].(map[string]any)
+	fileID, _ := file["id"].(string)
+	if out["body"] != "" || out["size"] != 0.0 || out["form"].(map[string]any)["event"] != "upload" || file["filename"] != "report.bin" || fileID == "" {
+		t.Fatalf("structured: %v", out)
 	}
-	if file := out["files"].(map[string]any)["report"].(map[string]any); file["filename"] != "report.bin" || file["size"] != 3.0 {
-		t.Errorf("files: %v", out["files"])
+	want := "The service does not keep multipart bodies; fields: event (values in form); files: report (report.bin, 3 bytes, application/octet-stream, id " + fileID + "). get_request with file set to a file's id reads its bytes."
+	if out["note"] != want {
+		t.Errorf("note = %q\nwant %q", out["note"], want)
+	}
+	contains(t, mcptest.Text(res), want)
+	for _, ref := range []string{fileID, "report"} {
+		h.fake.Reset()
+		out := h.ok(t, "get_request", map[string]any{"token_id": id, "request_id": rid, "file": ref})
+		if out["body"] != "/wD+" || out["encoding"] != "base64" || out["size"] != 3.0 || out["content_type"] != "application/octet-stream" {
+			t.Errorf("file %s: %v", ref, out)
+		}
+		contains(t, out["note"].(string), "The body is the file report (report.bin, 3 bytes, application/octet-stream, id "+fileID+") uploaded in this request")
+		var fetched bool
+		for _, r := range h.fake.Received() {
+			if strings.HasPrefix(r.Path, "/storage/") {
+				fetched = true
+				if r.Header.Get("Api-Key") != "" {
+					t.Errorf("the key was sent to the storage: %s", r)
+				}
+			}
+		}
+		if !fetched {
+			t.Errorf("file %s: nothing was read from the storage: %v", ref, h.apiCalls())
+		}
+	}
+	h.fake.Reset()
+	contains(t, h.failure(t, "get_request", map[string]any{"token_id": id, "request_id": rid, "file": "nope"}),
+		`file "nope" is not a file of request `+rid+": its files are: report (report.bin, 3 bytes, application/octet-stream, id "+fileID+"). Pass one of their ids")
+	if diff := cmp.Diff([]string{"GET /token/" + id + "/request/" + rid}, h.apiCalls()); diff != "" {
+		t.Errorf("calls for an unknown file (-want +got):\n%s", diff)
+	}
+}
+
+// byHost sends each request to the loopback server standing in for its
+// host: the hosted service and a file storage cannot be reached from a
+// test. A host it does not know fails the request.
+type byHost map[string]*url.URL
+
+func (rt byHost) RoundTrip(req *http.Request) (*http.Response, error) {
+	to, ok := rt[req.URL.Host]
+	if !ok {
+		return nil, fmt.Errorf("no stand-in for host %s", req.URL.Host)
+	}
+	req = req.Clone(req.Context())
+	req.URL.Scheme, req.URL.Host = to.Scheme, to.Host
+	return http.DefaultTransport.RoundTrip(req)
+}
+
+// connectHosted connects a server configured for the hosted service
+// (https://webhook.site, with HOOKSVC_API_KEY envKey) whose requests go to
+// handlers by host: webhook.site's to api, others' to hosts.
+func connectHosted(t *testing.T, api http.Handler, hosts map[string]http.Handler) *mcp.ClientSession {
+	t.Helper()
+	routes := byHost{}
+	hosts["webhook.site"] = api
+	for host, handler := range hosts {
+		srv := httptest.NewServer(handler)
+		t.Cleanup(srv.Close)
+		routes[host] = mustParse(t, srv.URL)
+	}
+	server := NewServer(Options{
+		Config: config.Config{APIURL: mustParse(t, "https://webhook.site"), APIKey: envKey, Timeout: 5 * time.Second},
+		HTTP:   &http.Client{Transport: routes, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }},
+		Logger: slog.New(slog.DiscardHandler), Version: "test",
+		Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() },
+	})
+	return mcptest.Connect(t, server)
+}
+
+// TestGetRequestFileHosted: a file is read through one redirect to https
+// storage on another host, which gets neither the key nor a second hop;
+// the signed address is never shown; an http address, a second redirect
+// and a file over the bound are refused with what happened.
+func TestGetRequestFileHosted(t *testing.T) {
+	h := connect(t, config.Config{})
+	id := h.createToken(t, nil)
+	body, contentType := multipartBody()
+	h.capture(t, id, "POST", contentType, body)
+	rid := h.ok(t, "get_latest_request", map[string]any{"token_id": id})["request_id"].(string)
+
+	var mu sync.Mutex
+	var location string
+	var stored []http.Header
+	api := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.Contains(r.URL.Path, "/download/") {
+			mu.Lock()
+			defer mu.Unlock()
+			if r.Header.Get("Api-Key") != envKey {
+				t.Errorf("the download was asked without the key")
+			}
+			http.Redirect(w, r, location, http.StatusFound)
+			return
+		}
+		h.fake.ServeHTTP(w, r)
+	})
+	storage := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		stored = append(stored, r.Header.Clone())
+		mu.Unlock()
+		switch r.URL.Path {
+		case "/files/report":
+			if r.URL.Query().Get("X-Amz-Signature") != "sig-secret" {
+				http.Error(w, "bad signature", http.StatusForbidden)
+				return
+			}
+			w.Write([]byte{0xff, 0x00, 0xfe})
+		case "/again":
+			http.Redirect(w, r, "https://files.example/files/report", http.StatusFound)
+		case "/big":
+			w.Write(bytes.Repeat([]byte("x"), 10<<20+1))
+		}
+	})
+	session := connectHosted(t, api, map[string]http.Handler{"files.example": storage})
+	get := func(loc string) *mcp.CallToolResult {
+		mu.Lock()
+		location, stored = loc, nil
+		mu.Unlock()
+		return mcptest.Call(t, context.Background(), session, "get_request", map[string]any{"token_id": id, "request_id": rid, "file": "report"})
+	}
+	stores := func() []http.Header {
+		mu.Lock()
+		defer mu.Unlock()
+		return stored
+	}
+
+	res := get("https://files.example/files/report?X-Amz-Signature=sig-secret")
+	out := mcptest.Structured(t, res)
+	if res.IsError || out["body"] != "/wD+" || out["size"] != 3.0 {
+		t.Fatalf("file: %s", mcptest.Text(res))
+	}
+	if got := stores(); len(got) != 1 || got[0].Get("Api-Key") != "" || got[0].Get("Cookie") != "" {
+		t.Errorf("the storage got %v, want one request without the key", got)
+	}
+	if text := mcptest.Text(res) + fmt.Sprint(out); strings.Contains(text, "sig-secret") || strings.Contains(text, envKey) {
+		t.Errorf("the result shows the signed address or the key: %s", text)
+	}
+
+	for loc, want := range map[string]string{
+		"http://files.example/files/report?X-Amz-Signature=sig-secret": "the capture API sent the file's address as http://files.example/files/report, which is not https: hookmcp follows the storage redirect only to https",
+		"https://files.example/again":                                  "the file's storage at files.example redirected again (HTTP 302); hookmcp follows one redirect only, so nothing was fetched",
+		"https://files.example/big":                                    "the file is over 10 MiB",
+	} {
+		res := get(loc)
+		if !res.IsError {
+			t.Errorf("%s: succeeded: %s", loc, mcptest.Text(res))
+			continue
+		}
+		contains(t, mcptest.Text(res), "Downloading file ", " of request "+rid+" of token "+id+" failed: ", want)
+		if strings.Contains(mcptest.Text(res), "sig-secret") {
+			t.Errorf("%s: the error shows the signature: %s", loc, mcptest.Text(res))
+		}
+		if strings.HasPrefix(loc, "http:") && len(stores()) != 0 {
+			t.Errorf("the http address was fetched")
+		}
+		if strings.HasSuffix(loc, "/again") && len(stores()) != 1 {
+			t.Errorf("the second redirect was followed: %d requests", len(stores()))
+		}
 	}
 }
 
@@ -83,4 +265,78 @@ func TestGetRequestUnknown(t *testing.T) {
 	missing := "00000000-0000-4000-8000-000000000001"
 	contains(t, h.failure(t, "get_request", map[string]any{"token_id": id, "request_id": missing}),
 		"request "+missing+" of token "+id+" was not found or expired (HTTP 404)", "list_requests shows the token's request ids")
+}
+
+// TestGetRequestJustCaptured: a request read a moment after its capture
+// may answer 404 while the service stores it; get_request reads it again,
+// on the injected clock, a bounded number of times before saying it does
+// not exist.
+func TestGetRequestJustCaptured(t *testing.T) {
+	h := connect(t, config.Config{})
+	id := h.createToken(t, nil)
+	h.capture(t, id, "POST", "text/plain", "fresh")
+	rid := h.ok(t, "get_latest_request", map[string]any{"token_id": id})["request_id"].(string)
+	h.fake.Inject(fakehooksvc.Fault{Method: "GET", Status: 404, Times: 2})
+	if out := h.ok(t, "get_request", map[string]any{"token_id": id, "request_id": rid}); out["body"] != "fresh" {
+		t.Errorf("after two 404s: %v", out)
+	}
+	if diff := cmp.Diff([]time.Duration{250 * time.Millisecond, 500 * time.Millisecond}, h.recordedWaits()); diff != "" {
+		t.Errorf("waits (-want +got):\n%s", diff)
+	}
+	h.fake.Reset()
+	missing := "00000000-0000-4000-8000-000000000001"
+	contains(t, h.failure(t, "get_request", map[string]any{"token_id": id, "request_id": missing}),
+		"request "+missing+" of token "+id+" was not found or expired (HTTP 404)", "list_requests shows the token's request ids. It was read 5 times over 2.75s, since a request just captured may take a moment to be stored")
+	if got := len(h.apiCalls()); got != 5 {
+		t.Errorf("%d reads of an unknown request, want 5", got)
+	}
+}
+
+// emailObject turns a request object into what the hosted service shows of
+// an email: no method, url or query; sender, destinations, text and html
+// content; the subject in its headers.
+func emailObject(obj map[string]any, to string) {
+	maps.Copy(obj, map[string]any{
+		"type": "email", "method": nil, "url": nil, "query": nil, "hostname": "emailhook.site",
+		"sender": "Alice <alice@example.com>", "destinations": []any{to, "bob@example.com"},
+		"message_id": "m-1@example.com", "checks": map[string]any{"spf": true},
+		"text_content": "Invoice 42 is due.", "html_content": "<p>Invoice 42 is due.</p>",
+		"headers": map[string]any{"subject": []any{"Invoice 42"}, "from": []any{"Alice <alice@example.com>"}},
+	})
+}
+
+// TestEmailCapture: an email capture's result keeps its sender,
+// destinations, subject, text and html content, and its summary says
+// whose mail it is.
+func TestEmailCapture(t *testing.T) {
+	fake := fakehooksvc.New(fakehooksvc.Options{APIKeys: []string{envKey, callKey}})
+	url := proxyFake(t, fake, nil, func(r *http.Request, obj map[string]any) {
+		if data, ok := obj["data"].([]any); ok {
+			for _, item := range data {
+				emailObject(item.(map[string]any), "to@emailhook.site")
+			}
+		} else if strings.Contains(r.URL.Path, "/request/") {
+			emailObject(obj, "to@emailhook.site")
+		}
+	})
+	h := serve(t, fake, url, config.Config{})
+	id := h.createToken(t, nil)
+	source := "From: Alice <alice@example.com>\r\nSubject: Invoice 42\r\n\r\nInvoice 42 is due."
+	h.capture(t, id, "POST", "text/plain", source)
+	want := map[string]any{
+		"sender": "Alice <alice@example.com>", "destinations": []any{"to@emailhook.site", "bob@example.com"}, "subject": "Invoice 42",
+		"text_content": "Invoice 42 is due.", "html_content": "<p>Invoice 42 is due.</p>",
+	}
+	for _, tool := range []string{"get_latest_request", "get_request"} {
+		args := map[string]any{"token_id": id}
+		if tool == "get_request" {
+			args["request_id"] = h.ok(t, "get_latest_request", args)["request_id"]
+		}
+		res := h.call(t, tool, args)
+		out := mcptest.Structured(t, res)
+		if diff := cmp.Diff(want, out["email"]); diff != "" || out["type"] != "email" || out["body"] != source {
+			t.Errorf("%s: email (-want +got):\n%s\n%v", tool, diff, out)
+		}
+		contains(t, mcptest.Text(res), `email from Alice <alice@example.com> to to@emailhook.site, bob@example.com, subject "Invoice 42", at `, `"text_content":"Invoice 42 is due."`)
+	}
 }

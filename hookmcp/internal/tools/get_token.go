@@ -44,19 +44,42 @@ func (h *handlers) getToken(ctx context.Context, _ *mcp.CallToolRequest, args Ge
 	return nil, out, err
 }
 
-// tokenResult pairs a token object with its addresses.
+// tokenFields are the members of a token object that a token result
+// copies: the token's settings and what the service says of its state.
+// Anything else its answer carries stays out of results: the account's
+// (team_id, group_id, user_id), a password and other auth settings, the
+// creator's ip and user agent, and members added later, which may be any
+// of these.
+var tokenFields = []string{
+	"uuid", "alias", "description",
+	"default_status", "default_content", "default_content_type", "timeout", "listen",
+	"expiry", "request_limit", "cors", "actions",
+	"premium", "premium_expires_at", "expires_at", "latest_request_id", "latest_request_at", "created_at", "updated_at",
+}
+
+// tokenResult pairs the documented fields of a token object (tokenFields)
+// with the token's addresses.
 func (h *handlers) tokenResult(token json.RawMessage) (TokenResult, error) {
-	var head struct {
-		UUID string `json:"uuid"`
-	}
-	if err := json.Unmarshal(token, &head); err != nil || head.UUID == "" {
+	var fields map[string]json.RawMessage
+	var uuid string
+	if json.Unmarshal(token, &fields) != nil || json.Unmarshal(fields["uuid"], &uuid) != nil || uuid == "" {
 		return TokenResult{}, fmt.Errorf("the capture API sent a token without a uuid")
 	}
-	out := TokenResult{Token: jsonx.Unescape(token), CaptureURL: h.client.CaptureURL(hooksvc.TokenID(head.UUID))}
-	if h.hosted() && hooksvc.UUIDPattern.MatchString(head.UUID) {
-		id := strings.ToLower(head.UUID)
+	kept := make(map[string]json.RawMessage, len(tokenFields))
+	for _, name := range tokenFields {
+		if raw, ok := fields[name]; ok {
+			kept[name] = raw
+		}
+	}
+	copied, err := jsonx.Marshal(kept)
+	if err != nil {
+		return TokenResult{}, err
+	}
+	out := TokenResult{Token: jsonx.Unescape(copied), CaptureURL: h.client.CaptureURL(hooksvc.TokenID(uuid))}
+	if h.hosted() && hooksvc.UUIDPattern.MatchString(uuid) {
+		id := strings.ToLower(uuid)
 		out.EmailAddress = id + "@emailhook.site"
-		out.DNSName = id + ".dnshook.site"
+		out.DNSName = "*." + id + ".dnshook.site"
 		out.SubdomainURL = "https://" + id + ".webhook.site"
 	}
 	return out, nil

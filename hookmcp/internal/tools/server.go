@@ -112,7 +112,7 @@ func instructions(cfg config.Config) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Manages webhook-capture tokens at %s: a token is a unique URL (<base>/<token uuid>) that records every HTTP request sent to it.\n", httpx.DisplayURL(cfg.APIURL))
 	b.WriteString("Debugging loop: create_token (or use an existing token), trigger the sender (or send_test_request) and call wait_for_request, in either order, inspect what it returns; get_request reads any older request by id, list_requests pages through them.\n")
-	b.WriteString("Tokens and requests are addressed by UUID only (not by alias). Times are UTC, written yyyy-MM-dd HH:mm:ss; date filters also take now-1h, now-7d.\n")
+	b.WriteString("token_id takes a token's UUID, or its capture URL, email address or DNS name as pasted; the API takes no alias. Requests are addressed by UUID. Times are UTC, written yyyy-MM-dd HH:mm:ss; date filters also take now-1h, now-7d.\n")
 	if cfg.TokenID != "" {
 		b.WriteString("A default token is configured (HOOKSVC_TOKEN_ID): calls may omit token_id.\n")
 	} else {
@@ -127,7 +127,7 @@ func instructions(cfg config.Config) string {
 }
 
 // access resolves the token and key of a call: the arguments, else the
-// defaults.
+// defaults. token_id is read as a user pastes it (hooksvc.ParseToken).
 func (h *handlers) access(tokenID, apiKey string) (id hooksvc.TokenID, key string, err error) {
 	key, err = h.key(apiKey)
 	if err != nil {
@@ -140,10 +140,11 @@ func (h *handlers) access(tokenID, apiKey string) (id hooksvc.TokenID, key strin
 	if given == "" {
 		return "", "", fmt.Errorf("no token given: pass token_id (a token UUID, as create_token returns), or set HOOKSVC_TOKEN_ID when starting hookmcp")
 	}
-	if err := checkUUID("token_id", given); err != nil {
+	id, err = h.client.ParseToken("token_id", given)
+	if err != nil {
 		return "", "", err
 	}
-	return hooksvc.TokenID(strings.ToLower(given)), key, nil
+	return id, key, nil
 }
 
 // key returns the key in effect: api_key when given, else the configured one.

@@ -64,13 +64,32 @@ func (h *handlers) updateToken(ctx context.Context, _ *mcp.CallToolRequest, args
 	if len(changes) == 0 {
 		return nil, TokenResult{}, errors.New("update_token needs at least one setting to change: " + strings.Join(hooksvc.Settings, ", ") + "; get_token shows the current ones")
 	}
-	current, err := h.client.GetToken(ctx, key, id)
+	token, answer, err := h.putSettings(ctx, key, id, changes)
 	if err != nil {
 		return nil, TokenResult{}, err
 	}
+	out, err := h.tokenResult(token)
+	if err != nil {
+		return nil, TokenResult{}, err
+	}
+	out.Updated, out.NotApplied = applied(changes, answer)
+	if len(out.NotApplied) > 0 {
+		out.Note = fmt.Sprintf("The server did not apply %s: its answer shows %s. The open-source webhook.site ignores cors, alias, expiry, listen, request_limit and actions in an update.",
+			strings.Join(out.NotApplied, ", "), shown(answer, out.NotApplied))
+	}
+	return nil, out, nil
+}
+
+// putSettings reads the whole token, merges changes into it and writes it
+// back, and returns the token the API answered with, whole and by member.
+func (h *handlers) putSettings(ctx context.Context, key string, id hooksvc.TokenID, changes map[string]any) (json.RawMessage, map[string]json.RawMessage, error) {
+	current, err := h.client.GetToken(ctx, key, id)
+	if err != nil {
+		return nil, nil, err
+	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(current, &fields); err != nil {
-		return nil, TokenResult{}, errors.New("the capture API sent the token as something other than a JSON object")
+		return nil, nil, errors.New("the capture API sent the token as something other than a JSON object")
 	}
 	body := map[string]any{}
 	for name, raw := range fields {
@@ -81,20 +100,13 @@ func (h *handlers) updateToken(ctx context.Context, _ *mcp.CallToolRequest, args
 	maps.Copy(body, changes)
 	token, err := h.client.PutToken(ctx, key, id, body)
 	if err != nil {
-		return nil, TokenResult{}, err
-	}
-	out, err := h.tokenResult(token)
-	if err != nil {
-		return nil, TokenResult{}, err
+		return nil, nil, err
 	}
 	var answer map[string]json.RawMessage
-	_ = json.Unmarshal(token, &answer) // tokenResult read it as an object
-	out.Updated, out.NotApplied = applied(changes, answer)
-	if len(out.NotApplied) > 0 {
-		out.Note = fmt.Sprintf("The server did not apply %s: its answer shows %s. The open-source webhook.site ignores cors, alias, expiry, listen, request_limit and actions in an update.",
-			strings.Join(out.NotApplied, ", "), shown(answer, out.NotApplied))
+	if err := json.Unmarshal(token, &answer); err != nil {
+		return nil, nil, errors.New("the capture API sent the updated token as something other than a JSON object")
 	}
-	return nil, out, nil
+	return token, answer, nil
 }
 
 // applied splits the settings asked for by whether the token the server

@@ -1,0 +1,70 @@
+package hooksvc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/mcpforge/servers/shared/httpx"
+	"github.com/mcpforge/servers/shared/redact"
+)
+
+// MaxFileBytes bounds a file read from a capture: the service refuses
+// captures over 10 MB, so no file of one is larger.
+const MaxFileBytes = 10 << 20
+
+// DownloadFile returns the bytes of a file uploaded in a multipart capture.
+// The hosted service keeps no multipart body, only its fields and files; a
+// file is at /token/{id}/request/{rid}/download/{fileId}, which answers with
+// a redirect to its storage. That one hop is followed, without the API key
+// (the storage is another host, and the signed URL is the only credential
+// it needs), only to https (or to the API's own origin, which the user
+// chose), and never a second one. An answer of the file itself, without a
+// redirect, is taken too.
+func (cl *Client) DownloadFile(ctx context.Context, key string, id TokenID, requestID RequestID, fileID string) ([]byte, error) {
+	c := requestCall(http.MethodGet, key, id, requestID, "/download/"+url.PathEscape(fileID), "Downloading file "+fileID+" of")
+	c.expect, c.maxBytes = expectRedirect, MaxFileBytes
+	resp, err := cl.readFresh(ctx, c)
+	var tooLarge *httpx.TooLargeError
+	switch {
+	case errors.As(err, &tooLarge):
+		return nil, fmt.Errorf("%s failed: the file is over %d MiB", c.doing(), MaxFileBytes>>20)
+	case err != nil:
+		return nil, err
+	case !isRedirect(resp.Status):
+		return resp.Body, nil
+	}
+	ctx, cancel := httpx.WithTimeout(ctx, cl.Timeout)
+	defer cancel()
+	loc := cl.location(c, resp)
+	if loc == nil {
+		return nil, fmt.Errorf("%s failed: the capture API answered HTTP %d, a redirect without a usable Location, where it sends the file's storage address", c.doing(), resp.Status)
+	}
+	secrets := redact.New(cl.APIKey, key)
+	shown := secrets.String(httpx.DisplayURL(loc))
+	sameOrigin := strings.EqualFold(loc.Scheme, cl.BaseURL.Scheme) && strings.EqualFold(loc.Host, cl.BaseURL.Host)
+	if loc.User != nil || (loc.Scheme != "https" && !sameOrigin) {
+		return nil, fmt.Errorf("%s failed: the capture API sent the file's address as %s, which is not https: hookmcp follows the storage redirect only to https (or to the API's own address), so nothing was fetched", c.doing(), shown)
+	}
+	// No Api-Key and no cookie: only what the signed URL itself carries.
+	answer, err := cl.Caller.Do(ctx, httpx.Outbound{Method: http.MethodGet, URL: loc, Header: http.Header{}, MaxBytes: MaxFileBytes, Redactor: secrets})
+	if errors.As(err, &tooLarge) {
+		return nil, fmt.Errorf("%s failed: the file is over %d MiB", c.doing(), MaxFileBytes>>20)
+	}
+	if failure := httpx.AsFailure(err); failure != nil {
+		return nil, cl.unreachable(c.doing(), "the file's storage at "+loc.Host, failure)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s failed: %w", c.doing(), err)
+	}
+	switch {
+	case answer.Status >= 300 && answer.Status < 400:
+		return nil, fmt.Errorf("%s failed: the file's storage at %s redirected again (HTTP %d); hookmcp follows one redirect only, so nothing was fetched", c.doing(), loc.Host, answer.Status)
+	case answer.Status < 200 || answer.Status >= 300:
+		return nil, fmt.Errorf("%s failed: the file's storage at %s answered HTTP %d %s: its signed address may have expired; try again", c.doing(), loc.Host, answer.Status, http.StatusText(answer.Status))
+	}
+	return answer.Body, nil
+}

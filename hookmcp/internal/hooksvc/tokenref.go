@@ -1,0 +1,112 @@
+package hooksvc
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/mcpforge/servers/shared/httpx"
+	"github.com/mcpforge/servers/shared/redact"
+)
+
+// maxTokenRefChars bounds what ParseToken reads: a capture URL with a long
+// path is still far under it.
+const maxTokenRefChars = 2_000
+
+// ParseToken reads a token as a user pastes it and returns its UUID: the
+// UUID itself, a capture URL (<base>/<uuid>/any/path, or the token's
+// subdomain https://<uuid>.webhook.site/...), the web app's view URL
+// (https://webhook.site/#!/view/<uuid>), the email address
+// (<uuid>@emailhook.site) or a DNS name (anything.<uuid>.dnshook.site).
+// name is the argument, for errors. The API takes a token's UUID only, so an
+// alias is refused with the way to find the UUID, and so is a URL of another
+// service than the one configured: its token does not live here. Nothing is
+// sent anywhere.
+func (cl *Client) ParseToken(name, v string) (TokenID, error) {
+	v = strings.TrimSpace(v)
+	if len(v) > maxTokenRefChars {
+		return "", fmt.Errorf("%s is %d characters long; a token is its UUID such as %s (or a capture URL, email address or DNS name that holds it)", name, len(v), ExampleUUID)
+	}
+	if UUIDPattern.MatchString(v) {
+		return TokenID(strings.ToLower(v)), nil
+	}
+	shown := redact.New(cl.APIKey).String(v)
+	if strings.Contains(v, "://") {
+		return cl.tokenOfURL(name, v)
+	}
+	if host, _, ok := strings.Cut(v, "/"); ok && strings.Contains(host, ".") && !strings.Contains(host, "@") {
+		// A capture URL pasted without its scheme: webhook.site/<uuid>.
+		return cl.tokenOfURL(name, cl.BaseURL.Scheme+"://"+v)
+	}
+	if local, _, ok := strings.Cut(v, "@"); ok {
+		if UUIDPattern.MatchString(local) {
+			return TokenID(strings.ToLower(local)), nil
+		}
+		return "", fmt.Errorf("%s %q is an email address whose name is not a token UUID: a token's address is <uuid>@emailhook.site. Pass the token's UUID, such as %s", name, truncateRef(shown), ExampleUUID)
+	}
+	if strings.Contains(v, ".") && !strings.ContainsAny(v, "/ ") {
+		for _, label := range strings.Split(v, ".") {
+			if UUIDPattern.MatchString(label) {
+				return TokenID(strings.ToLower(label)), nil
+			}
+		}
+		return "", fmt.Errorf("%s %q is a host name without a token UUID in it: a token's DNS name is <anything>.<uuid>.dnshook.site. Pass the token's UUID, such as %s", name, truncateRef(shown), ExampleUUID)
+	}
+	if AliasPattern.MatchString(v) {
+		return "", aliasError(name, shown)
+	}
+	return "", fmt.Errorf("%s must be a token UUID such as %s (a capture URL, the token's email address or its DNS name also work); got %q", name, ExampleUUID, truncateRef(shown))
+}
+
+// aliasError refuses an alias: the API's paths take a token's UUID only, and
+// no call of the API turns an alias into one.
+func aliasError(name, alias string) error {
+	return fmt.Errorf("%s must be a token UUID such as %s; got %q. The API does not accept a token's alias in its place: pass the token's UUID "+
+		"(create_token returns it, and the web app shows it) or a capture URL, email address or DNS name that holds it", name, ExampleUUID, truncateRef(alias))
+}
+
+// tokenOfURL finds the token in a URL of the configured service: the first
+// label of its host, else the first path segment, else the first segment
+// of its fragment (the web app's #!/view/<uuid>), that is a UUID.
+func (cl *Client) tokenOfURL(name, raw string) (TokenID, error) {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", fmt.Errorf("%s is not a URL hookmcp can read (want https://<host>/<token uuid>/...): pass the token's UUID, such as %s", name, ExampleUUID)
+	}
+	shown := httpx.DisplayURL(u)
+	// Ports count: another port is another service.
+	host := strings.ToLower(u.Host)
+	base := strings.ToLower(cl.BaseURL.Host)
+	first, parent, _ := strings.Cut(host, ".")
+	if host != base && !(parent == base && (UUIDPattern.MatchString(first))) {
+		return "", fmt.Errorf("%s is a URL of %s, but hookmcp uses the capture API at %s (HOOKSVC_API_URL), which does not hold that service's tokens: "+
+			"pass a token of %s, or start hookmcp with HOOKSVC_API_URL set to that service's base URL", name, u.Host, httpx.DisplayURL(cl.BaseURL), cl.BaseURL.Host)
+	}
+	if UUIDPattern.MatchString(first) {
+		return TokenID(strings.ToLower(first)), nil
+	}
+	path := strings.TrimPrefix(strings.Trim(u.Path, "/"), strings.Trim(cl.BaseURL.Path, "/"))
+	segments := strings.Split(strings.Trim(path, "/"), "/")
+	for _, segment := range append(segments, strings.Split(u.Fragment, "/")...) {
+		if UUIDPattern.MatchString(segment) {
+			return TokenID(strings.ToLower(segment)), nil
+		}
+	}
+	if AliasPattern.MatchString(segments[0]) {
+		return "", aliasError(name, shown)
+	}
+	return "", fmt.Errorf("%s %q holds no token UUID: a capture URL is %s/<token uuid>/...; pass the token's UUID, such as %s", name, shown, httpx.DisplayURL(cl.BaseURL), ExampleUUID)
+}
+
+func truncateRef(s string) string {
+	if len(s) <= 100 {
+		return s
+	}
+	cut := 100
+	for cut > 0 && !utf8Start(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+func utf8Start(b byte) bool { return b&0xC0 != 0x80 }

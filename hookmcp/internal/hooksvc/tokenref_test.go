@@ -1,0 +1,86 @@
+package hooksvc
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// TestParseToken: what a user pastes for a token gives its UUID, and what
+// holds none is refused with the rule and the fix.
+func TestParseToken(t *testing.T) {
+	const id = "9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d"
+	hosted := &Client{BaseURL: &url.URL{Scheme: "https", Host: "webhook.site"}, APIKey: "secret-key-0123456789"}
+	selfHosted := &Client{BaseURL: &url.URL{Scheme: "http", Host: "hooks.internal:8084", Path: "/capture"}}
+	good := []struct {
+		cl *Client
+		in string
+	}{
+		{hosted, id},
+		{hosted, strings.ToUpper(id)},
+		{hosted, "  " + id + "\n"},
+		{hosted, "https://webhook.site/" + id},
+		{hosted, "https://webhook.site/" + id + "/github/push?x=1#y"},
+		{hosted, "https://" + id + ".webhook.site/any/path"},
+		{hosted, "webhook.site/" + id + "/404"},
+		{hosted, "https://webhook.site/#!/view/" + id + "/2f0c/1"},
+		{hosted, id + "@emailhook.site"},
+		{hosted, "x." + id + ".dnshook.site"},
+		{hosted, "*." + strings.ToUpper(id) + ".dnshook.site"},
+		{hosted, "https://webhook.site/token/" + id + "/request/latest"},
+		{selfHosted, "http://hooks.internal:8084/capture/" + id + "/a/b"},
+	}
+	for _, tt := range good {
+		got, err := tt.cl.ParseToken("token_id", tt.in)
+		if err != nil || got != id {
+			t.Errorf("ParseToken(%q) = %q, %v; want %s", tt.in, got, err, id)
+		}
+	}
+	bad := []struct {
+		cl    *Client
+		in    string
+		wants []string
+	}{
+		{hosted, "my-hook", []string{`token_id must be a token UUID such as ` + ExampleUUID + `; got "my-hook". The API does not accept a token's alias in its place: pass the token's UUID`}},
+		{hosted, "https://webhook.site/my-hook/x", []string{`got "https://webhook.site/my-hook/x". The API does not accept a token's alias`}},
+		{hosted, "https://webhook.site/", []string{"holds no token UUID", "https://webhook.site/<token uuid>"}},
+		{hosted, "https://example.com/" + id, []string{"is a URL of example.com, but hookmcp uses the capture API at https://webhook.site (HOOKSVC_API_URL)"}},
+		{selfHosted, "https://webhook.site/" + id, []string{"is a URL of webhook.site", "http://hooks.internal:8084/capture"}},
+		{hosted, "ftp://webhook.site/" + id, []string{"is not a URL hookmcp can read"}},
+		{hosted, "me@example.com", []string{"is an email address whose name is not a token UUID", "<uuid>@emailhook.site"}},
+		{hosted, "x.dnshook.site", []string{"a host name without a token UUID", "<anything>.<uuid>.dnshook.site"}},
+		{hosted, "no spaces here!", []string{"token_id must be a token UUID such as", `got "no spaces here!"`}},
+		{hosted, "secret-key-0123456789 x", []string{"[REDACTED]"}},
+		{hosted, strings.Repeat("a", 3000), []string{"is 3000 characters long"}},
+	}
+	for _, tt := range bad {
+		_, err := tt.cl.ParseToken("token_id", tt.in)
+		if err == nil {
+			t.Errorf("ParseToken(%q) accepted", tt.in)
+			continue
+		}
+		for _, want := range tt.wants {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("ParseToken(%q): %q\ndoes not contain %q", tt.in, err, want)
+			}
+		}
+		if strings.Contains(err.Error(), "secret-key-0123456789") {
+			t.Errorf("ParseToken(%q) shows the key: %s", tt.in, err)
+		}
+	}
+}
+
+// TestFieldMessagesLaravel: the hosted service's 422, in Laravel's form,
+// names each field and its rule as the flat form does.
+func TestFieldMessagesLaravel(t *testing.T) {
+	for body, want := range map[string]string{
+		`{"message":"The given data was invalid.","errors":{"default_status":["The default status must be between 200 and 599."]}}`: "default_status: The default status must be between 200 and 599.",
+		`{"message":"The given data was invalid.","errors":{"timeout":["Too long."],"alias":["Taken.","Bad."]}}`:                    "alias: Taken. Bad.; timeout: Too long.",
+		`{"default_status":["The default status must be between 200 and 599."]}`:                                                    "default_status: The default status must be between 200 and 599.",
+		`{"message":"The given data was invalid.","errors":[]}`:                                                                     "The given data was invalid.",
+	} {
+		if got := fieldMessages([]byte(body)); got != want {
+			t.Errorf("fieldMessages(%s) = %q, want %q", body, got, want)
+		}
+	}
+}
