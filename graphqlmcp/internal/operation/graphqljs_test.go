@@ -1,0 +1,87 @@
+package operation
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// sameAsGraphQLJS are documents of one operation and the fragments it uses,
+// with what printing again could change: escapes, block strings, unicode,
+// numbers, comments, commas, directives, variables and their defaults.
+var sameAsGraphQLJS = []string{
+	"query { a } # &query=mutation{wipe}&",
+	`query Q($v: [Int!]! = [1, 2], $o: In = {x: 1.5e3, y: null}) @d(a: 1) { a(s: "\u00e9\"\\/\b\f\n\r\t", v: $v) @include(if: true) { ...F ... on T @skip(if: false) { b } } } fragment F on T { c(e: ENUM, l: [[1], []], f: -0.0) }`,
+	"{ a(s: \"\"\"\n    indented\n      more # not a comment\n    \\\"\"\" quote\n  \"\"\") }",
+	"{ a(s: \"\U0001F680 é € \\u00e9 \\uD83D\\uDE80\") , b , }",
+	"mutation M($id: ID!) { m(id: $id) { id } }",
+	"subscription { s }",
+	"{ a: b(x: 1) c: d { e: f } }",
+	"query Q { ...A } fragment A on Q { ...B x } fragment B on Q { y }",
+	"{ a(s: \"\\u0000\\u001f\\u007f\\u0080\\u009f\\u00a0\") }",
+}
+
+// TestTextAgainstGraphQLJS: what is sent means what was judged, by
+// graphql-js, the reference implementation: its print of the sent text
+// equals its print of the query as given (block strings printed as quoted
+// ones: the formatter sends their value quoted). scripts/github-schema sets
+// GRAPHQL_JS_DIR (graphql-js, pinned) and puts Node on PATH.
+func TestTextAgainstGraphQLJS(t *testing.T) {
+	dir := os.Getenv("GRAPHQL_JS_DIR")
+	if dir == "" {
+		t.Skip("GRAPHQL_JS_DIR is not set; scripts/github-schema runs this test")
+	}
+	type pair struct {
+		Given string `json:"given"`
+		Sent  string `json:"sent"`
+	}
+	var pairs []pair
+	for _, query := range sameAsGraphQLJS {
+		chosen, err := Choose(query, "")
+		if err != nil {
+			t.Fatalf("Choose(%q): %v", query, err)
+		}
+		pairs = append(pairs, pair{query, chosen.Text})
+	}
+	input, err := json.Marshal(pairs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const script = `
+const { parse, print, visit } = await import(process.env.GRAPHQL_JS);
+// A block string and a quoted one of the same value are the same value.
+const canonical = (text) => print(visit(parse(text), { StringValue: (node) => ({ ...node, block: false }) }));
+let input = "";
+for await (const chunk of process.stdin) input += chunk;
+const out = JSON.parse(input).map(({ given, sent }) => {
+  try { return { given: canonical(given), sent: canonical(sent) }; }
+  catch (e) { return { error: String(e) }; }
+});
+process.stdout.write(JSON.stringify(out));
+`
+	cmd := exec.Command("node", "--input-type=module", "-e", script)
+	cmd.Env = append(os.Environ(), "GRAPHQL_JS="+filepath.Join(dir, "node_modules", "graphql", "index.mjs"))
+	cmd.Stdin = bytes.NewReader(input)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node: %v\n%s", err, stderr.String())
+	}
+	var printed []struct{ Given, Sent, Error string }
+	if err := json.Unmarshal(out, &printed); err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range printed {
+		switch {
+		case p.Error != "":
+			t.Errorf("graphql-js cannot parse what is sent for %q: %s\n%s", pairs[i].Given, p.Error, pairs[i].Sent)
+		case p.Given != p.Sent:
+			t.Errorf("graphql-js reads the sent text otherwise than the query given:\ngiven %q\nsent  %q", p.Given, p.Sent)
+		}
+	}
+	t.Logf("%d documents: graphql-js reads each sent text as the query given", len(printed))
+}
