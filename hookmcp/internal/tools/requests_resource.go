@@ -7,8 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"strconv"
+	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -50,6 +51,7 @@ func (h *handlers) addRequestsResource(server *mcp.Server) {
 			MIMEType:    "application/json",
 		}, h.readRequests)
 	}
+	server.AddReceivingMiddleware(encodeReadOnce)
 }
 
 // readRequests reads pages, oldest first so that requests arriving during
@@ -67,11 +69,11 @@ func (h *handlers) readRequests(ctx context.Context, req *mcp.ReadResourceReques
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf(
 			"%s: the token in %s must be a token UUID such as %s (the API does not take aliases)", truncate(uri, 200), requestsURITemplate, hooksvc.ExampleUUID)}
 	}
-	contents, err := h.readRequestPages(ctx, uri, hooksvc.TokenID(strings.ToLower(id)))
+	text, err := h.readRequestPages(ctx, hooksvc.TokenID(strings.ToLower(id)))
 	if err != nil {
 		return nil, resourceError(req, uri, err, h.cfg.APIKey != "")
 	}
-	return &mcp.ReadResourceResult{Contents: contents}, nil
+	return text.result(ctx, uri)
 }
 
 // resourceError is a failed read as the JSON-RPC error the client's protocol
@@ -92,57 +94,296 @@ func resourceError(req *mcp.ReadResourceRequest, uri string, err error, keySet b
 	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Data: data, Message: fmt.Sprintf("reading %s: %v", uri, err)}
 }
 
-// readRequestPages reads the token's requests page by page into the
-// resource's contents.
-func (h *handlers) readRequestPages(ctx context.Context, uri string, id hooksvc.TokenID) ([]*mcp.ResourceContents, error) {
+// readRequestPages reads the token's pages, several at once
+// (hooksvc.ReadPages), into the resource's text in page order.
+func (h *handlers) readRequestPages(ctx context.Context, id hooksvc.TokenID) (*requestsText, error) {
 	ctx, cancel := httpx.WithTimeout(ctx, h.cfg.Timeout)
 	defer cancel()
-	limit := h.resourceMaxBytes()
-	// The text is written as the pages arrive, each request compacted as
-	// json.Marshal would, so that memory holds one copy of it and a page.
-	var text strings.Builder
-	var item bytes.Buffer
-	text.WriteByte('[')
-	size, kept, total, full := 2, 0, 0, false // size counts the brackets
-	for page := 1; page <= maxResourcePages && !full; page++ {
-		query := url.Values{"sorting": {"oldest"}, "per_page": {strconv.Itoa(resourcePerPage)}, "page": {strconv.Itoa(page)}}
-		p, err := h.client.ListRequests(ctx, h.cfg.APIKey, id, query)
-		if err != nil {
-			return nil, err
+	text := newRequestsText(h.resourceMaxBytes())
+	listing := hooksvc.Listing{Key: h.cfg.APIKey, Token: id, Query: url.Values{"sorting": {"oldest"}}, PerPage: resourcePerPage, MaxPages: maxResourcePages}
+	if err := h.client.ReadPages(ctx, listing, text.add); err != nil {
+		return nil, err
+	}
+	return text, nil
+}
+
+// requestsText is the resource's text, the JSON array of the requests,
+// each compacted as json.Marshal would, written as the pages arrive
+// straight into its encoding as a JSON string (see encodeReadOnce), so that
+// memory holds one copy of it and the pages being read.
+type requestsText struct {
+	limit   int
+	encoded *encodedText
+	item    []byte
+	// size counts the text with its brackets, as --resource-max-bytes
+	// does; kept the requests in it; total the most the API said the token
+	// holds; full that a request did not fit.
+	size, kept, total int
+	full              bool
+	// largestPage is the most bytes one page added, to guess how many
+	// pages are sure to fit.
+	largestPage int
+}
+
+func newRequestsText(limit int) *requestsText {
+	t := &requestsText{limit: limit, size: 2, encoded: newEncodedText()}
+	t.encoded.write([]byte("["))
+	return t
+}
+
+// add writes a page's requests while they fit, and says how many pages
+// after it are sure to be used: none once one did not fit; else as many as
+// the room left holds at twice the largest page so far, and at least the
+// next one, which may hold requests that fit.
+func (t *requestsText) add(p *hooksvc.Page) (ahead int, err error) {
+	t.total = max(t.total, p.Total)
+	before := t.size
+	for _, d := range p.Data {
+		t.item = compactItem(t.item[:0], d)
+		if t.size+len(t.item)+1 > t.limit {
+			t.full = true
+			return 0, nil
 		}
-		total = max(total, p.Total)
-		for _, d := range p.Data {
-			item.Reset()
-			if err := json.Compact(&item, jsonx.Unescape(asObject(d))); err != nil {
-				return nil, err
-			}
-			if size+item.Len()+1 > limit {
-				full = true
-				break
-			}
-			if kept == 0 && total > 0 {
-				// Room for all the token holds, as far as the budget goes:
-				// the text is not copied again as it grows. total is the
-				// API's word: bounded first, so that no claim overflows.
-				text.Grow(min(limit, min(total, limit)*(item.Len()+1)+2))
-			}
-			if kept > 0 {
-				text.WriteByte(',')
-			}
-			text.Write(item.Bytes())
-			size += item.Len() + 1
-			kept++
+		if t.kept == 0 && t.total > 0 {
+			// Room for all the token holds, as far as the budget goes, at
+			// this request's size: the text is not copied again as it
+			// grows. total is the API's word: bounded first, so that no
+			// claim overflows.
+			t.encoded.reserve(min(t.limit, min(t.total, t.limit)*(len(t.item)+1)), len(t.item)+1, encodedLen(t.item)+1)
 		}
-		if p.IsLastPage || len(p.Data) == 0 {
-			break
+		if t.kept > 0 {
+			t.encoded.write([]byte(","))
+		}
+		t.encoded.write(t.item)
+		t.size += len(t.item) + 1
+		t.kept++
+	}
+	t.largestPage = max(t.largestPage, t.size-before)
+	return max((t.limit-t.size)/max(2*t.largestPage, 1), 1), nil
+}
+
+// result is the resource's answer: the text, and a note when requests were
+// left out. The text goes to encodeReadOnce through ctx, encoded.
+func (t *requestsText) result(ctx context.Context, uri string) (*mcp.ReadResourceResult, error) {
+	t.encoded.write([]byte("]"))
+	contents := []*mcp.ResourceContents{{URI: uri, MIMEType: "application/json"}}
+	if t.full {
+		contents = append(contents, &mcp.ResourceContents{URI: uri, MIMEType: "text/plain", Text: resourceCutNote(t.kept, t.total, t.size, t.limit)})
+	}
+	if slot, ok := ctx.Value(encodedTextKey{}).(**encodedText); ok {
+		*slot = t.encoded
+	} else if err := json.Unmarshal(t.encoded.literal(), &contents[0].Text); err != nil {
+		// Without the middleware (a server built without it), the text
+		// itself.
+		return nil, err
+	}
+	return &mcp.ReadResourceResult{Contents: contents}, nil
+}
+
+// compactItem appends a request of a page to dst as the resource writes
+// it: a JSON object, with the fewest escapes (jsonx.Unescape), compact.
+func compactItem(dst []byte, item json.RawMessage) []byte {
+	item = asObject(item)
+	// Unescape only rewrites \/ and \u escapes, and (in its check of a
+	// lone surrogate) text that is not UTF-8: a request with neither is
+	// already as it would write it. Most are: this skips decoding each of
+	// their strings.
+	if bytes.Contains(item, []byte(`\/`)) || bytes.Contains(item, []byte(`\u`)) || !utf8.Valid(item) {
+		item = jsonx.Unescape(item)
+	}
+	return appendCompact(dst, item)
+}
+
+// appendCompact appends the valid JSON src to dst without the whitespace
+// between its tokens, as json.Compact writes it, in one pass: a page's
+// requests were checked when it was decoded.
+func appendCompact(dst, src []byte) []byte {
+	inString, escaped := false, false
+	start := 0
+	for i, c := range src {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			dst = append(dst, src[start:i]...)
+			start = i + 1
 		}
 	}
-	text.WriteByte(']')
-	contents := []*mcp.ResourceContents{{URI: uri, MIMEType: "application/json", Text: text.String()}}
-	if full {
-		contents = append(contents, &mcp.ResourceContents{URI: uri, MIMEType: "text/plain", Text: resourceCutNote(kept, total, size, limit)})
+	return append(dst, src[start:]...)
+}
+
+// The SDK encodes a result twice over: ReadResourceResult.MarshalJSON
+// writes it with json.Marshal, into a buffer that grows by doubling and is
+// then copied out, and encoding/json compacts that into a buffer of its
+// own, which the SDK copies out again. With the text beside them, a read of
+// 10,000 requests peaked at 9 times the text's size. So the resource's
+// text is written, as the pages arrive, straight into its encoding as a
+// JSON string, with room before it, and the result's MarshalJSON writes the
+// rest of the result around it in place: encoding/json's two copies are
+// the only others.
+
+// encodedTextKey keys the slot in a resources/read handler's context where
+// the handler leaves its first content's text, encoded (**encodedText).
+type encodedTextKey struct{}
+
+// encodeReadOnce is the middleware that gives the resource handler the
+// slot, and marshals the result it returns with the text left there.
+func encodeReadOnce(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method != "resources/read" {
+			return next(ctx, method, req)
+		}
+		var slot *encodedText
+		res, err := next(context.WithValue(ctx, encodedTextKey{}, &slot), method, req)
+		read, ok := res.(*mcp.ReadResourceResult)
+		if err != nil || !ok || slot == nil {
+			return res, err
+		}
+		return &encodedRead{ReadResourceResult: read, text: slot}, nil
 	}
-	return contents, nil
+}
+
+// encodedRead is a resources/read result whose first content's text is
+// already encoded. The result itself is embedded: what the SDK sets on it
+// after the handler (its result type, _meta) is marshalled with it.
+type encodedRead struct {
+	*mcp.ReadResourceResult
+	text *encodedText
+}
+
+// textPlaceholder stands for the text while the rest of the result is
+// marshalled; nothing else in a result of this resource can hold it (its
+// URI is a token's, checked, and its note is written here).
+const textPlaceholder = "hookmcp-encoded-text-4c1d9e"
+
+func (r *encodedRead) MarshalJSON() ([]byte, error) {
+	first := r.Contents[0]
+	first.Text = textPlaceholder
+	around, err := r.ReadResourceResult.MarshalJSON()
+	first.Text = ""
+	if err != nil {
+		return nil, err
+	}
+	quoted := []byte(`"` + textPlaceholder + `"`)
+	at := bytes.Index(around, quoted)
+	if at < 0 || bytes.Count(around, quoted) != 1 {
+		return nil, fmt.Errorf("encoding %s: the result does not hold its text once", first.URI)
+	}
+	return r.text.between(around[:at], around[at+len(quoted):]), nil
+}
+
+// encodedHeadroom is the room kept before an encoded text for what comes
+// before it in its result: {"_meta":{...},"ttlMs":0,"cacheScope":"public",
+// "contents":[{"uri":"hooksvc://token/<uuid>/requests","mimeType":...,
+// "text":, a few hundred bytes.
+const encodedHeadroom = 4 << 10
+
+// encodedText is a text written piece by piece as a JSON string, in a
+// buffer with room before it.
+type encodedText struct {
+	buf []byte // encodedHeadroom bytes, then the JSON string
+}
+
+func newEncodedText() *encodedText {
+	buf := make([]byte, encodedHeadroom, encodedHeadroom+64)
+	return &encodedText{buf: append(buf, '"')}
+}
+
+// reserve makes room for text bytes more of text written as sample, whose
+// encoding is sampleEncoded bytes long, and for what follows the text in
+// its result; within twice text, whatever sample says.
+func (e *encodedText) reserve(text, sample, sampleEncoded int) {
+	ratio := min(float64(sampleEncoded)/float64(max(sample, 1)), 2)
+	e.buf = slices.Grow(e.buf, int(float64(text)*ratio)+encodedHeadroom)
+}
+
+// write appends text, escaped as encoding/json escapes a string: quote,
+// backslash and control characters, U+2028 and U+2029; bytes that are not
+// UTF-8 become U+FFFD.
+func (e *encodedText) write(text []byte) {
+	e.buf = appendEscaped(e.buf, text)
+}
+
+// literal is the JSON string, closed.
+func (e *encodedText) literal() []byte {
+	return append(e.buf[encodedHeadroom:len(e.buf):len(e.buf)], '"')
+}
+
+// between returns the JSON string closed, with before and after around
+// it, written in place when before fits in the room kept for it.
+func (e *encodedText) between(before, after []byte) []byte {
+	text := append(e.buf, '"')
+	if len(before) > encodedHeadroom {
+		return slices.Concat(before, text[encodedHeadroom:], after)
+	}
+	start := encodedHeadroom - len(before)
+	copy(text[start:], before)
+	return append(text[start:], after...)
+}
+
+// encodedLen is how long text is once written by encodedText.write.
+func encodedLen(text []byte) int {
+	n := len(text)
+	for _, c := range text {
+		if c == '"' || c == '\\' {
+			n++
+		}
+	}
+	return n
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendEscaped appends text to dst as the inside of a JSON string.
+func appendEscaped(dst, text []byte) []byte {
+	start := 0
+	for i := 0; i < len(text); {
+		c := text[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+			i++
+			continue
+		}
+		if c < utf8.RuneSelf {
+			dst = append(dst, text[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRune(text[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			dst = append(append(dst, text[start:i]...), `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			dst = append(append(dst, text[start:i]...), '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	return append(dst, text[start:]...)
 }
 
 func (h *handlers) resourceMaxBytes() int {

@@ -1,12 +1,17 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +22,7 @@ import (
 
 	"github.com/mcpforge/servers/hookmcp/internal/config"
 	"github.com/mcpforge/servers/hookmcp/internal/fakehooksvc"
+	"github.com/mcpforge/servers/shared/jsonx"
 	"github.com/mcpforge/servers/shared/mcptool"
 )
 
@@ -53,6 +59,8 @@ func TestRequestsResourceAllPages(t *testing.T) {
 	for p := 1; p <= 3; p++ {
 		want = append(want, url.Values{"sorting": {"oldest"}, "per_page": {"100"}, "page": {fmt.Sprint(p)}}.Encode())
 	}
+	// Pages 2 and 3 are read at once: each once, in any order.
+	slices.Sort(pages)
 	if diff := cmp.Diff(want, pages); diff != "" {
 		t.Errorf("pages read (-want +got):\n%s", diff)
 	}
@@ -235,6 +243,222 @@ func TestRequestsResourceKeyRefused(t *testing.T) {
 		var wire *jsonrpc.Error
 		if !errors.As(err, &wire) || !strings.Contains(wire.Message, tc.want) || strings.Contains(wire.Message, envKey) || strings.Contains(wire.Message, callKey) {
 			t.Errorf("key %q: err = %v, want %q and no key", tc.key, err, tc.want)
+		}
+	}
+}
+
+// wantResourceText is the resource's text as the server read it one page
+// at a time before it read them at once and wrote them encoded: each
+// request of the API's pages, oldest first, its escapes respelled
+// (jsonx.Unescape) and compacted (json.Compact), in one JSON array.
+func wantResourceText(t *testing.T, h *harness, id string) string {
+	t.Helper()
+	var items []string
+	for page := 1; ; page++ {
+		resp, err := http.Get(fmt.Sprintf("%s/token/%s/requests?sorting=oldest&per_page=100&page=%d", h.url, id, page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var p struct {
+			Data       []json.RawMessage `json:"data"`
+			IsLastPage bool              `json:"is_last_page"`
+		}
+		err = json.NewDecoder(resp.Body).Decode(&p)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range p.Data {
+			var item bytes.Buffer
+			if err := json.Compact(&item, jsonx.Unescape(d)); err != nil {
+				t.Fatal(err)
+			}
+			items = append(items, item.String())
+		}
+		if p.IsLastPage || len(p.Data) == 0 {
+			return "[" + strings.Join(items, ",") + "]"
+		}
+	}
+}
+
+// readAs reads uri in a session of the given protocol version.
+func readAs(t *testing.T, h *harness, cfg config.Config, version, uri string) *mcp.ReadResourceResult {
+	t.Helper()
+	cfg.APIURL, cfg.Timeout = mustParse(t, h.url), 5*time.Second
+	server := NewServer(Options{Config: cfg, HTTP: NewHTTPClient("t"), Logger: slog.New(slog.DiscardHandler), Version: "test"})
+	clientTransport, serverTransport := mcp.NewInMemoryTransports()
+	if _, err := server.Connect(context.Background(), serverTransport, nil); err != nil {
+		t.Fatal(err)
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "1"}, nil)
+	session, err := client.Connect(context.Background(), clientTransport, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer session.Close()
+	res, err := session.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: uri})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// TestRequestsResourceText: the text written straight into its encoding
+// reads back as the text of one page at a time, byte for byte, whatever
+// the requests hold (escapes a PHP server writes, quotes, backslashes,
+// control characters, U+2028, HTML's characters, emoji), in every protocol
+// version; the result keeps what the SDK puts around it (its _meta in the
+// protocol versions that have one), and a cut read its note.
+func TestRequestsResourceText(t *testing.T) {
+	h := connectFake(t, fakehooksvc.Options{PHPEscapes: true}, config.Config{})
+	id := h.createToken(t, nil)
+	bodies := []string{`{"a":"b\"c","path":"/x/y","e":"é😀"}`, "tab\there\nnew line\u2028sep", `back\slash <b>&amp;</b>`, "\x01\x1f", ""}
+	for i := range 230 {
+		h.capture(t, id, "POST", "application/json", bodies[i%len(bodies)]+strconv.Itoa(i))
+	}
+	want := wantResourceText(t, h, id)
+	uri := requestsURI(id)
+	for _, version := range []string{"2025-06-18", "2025-11-25", mcptool.NotFoundInvalidParamsSince} {
+		res := readAs(t, h, config.Config{}, version, uri)
+		if len(res.Contents) != 1 || res.Contents[0].Text != want || res.Contents[0].URI != uri || res.Contents[0].MIMEType != "application/json" {
+			t.Fatalf("%s: %d contents, text of %d bytes, want %d bytes as one page at a time wrote it", version, len(res.Contents), len(res.Contents[0].Text), len(want))
+		}
+		if _, ok := res.Meta[mcp.MetaKeyServerInfo]; ok != (version == mcptool.NotFoundInvalidParamsSince) {
+			t.Errorf("%s: _meta = %v", version, res.Meta)
+		}
+	}
+	cut := readAs(t, h, config.Config{ResourceMaxBytes: config.MinResourceMaxBytes}, mcptool.NotFoundInvalidParamsSince, uri)
+	var kept []json.RawMessage
+	if len(cut.Contents) != 2 || json.Unmarshal([]byte(cut.Contents[0].Text), &kept) != nil || !strings.HasPrefix(want, strings.TrimSuffix(cut.Contents[0].Text, "]")) {
+		t.Fatalf("a cut read: %d contents, not the start of the whole text", len(cut.Contents))
+	}
+	contains(t, cut.Contents[1].Text, fmt.Sprintf("the oldest %d of the token's 230 requests", len(kept)))
+}
+
+// TestRequestsResourceCutLater: a read whose budget runs out in a later
+// page reads the pages up to that one and no page after it.
+func TestRequestsResourceCutLater(t *testing.T) {
+	h := connect(t, config.Config{ResourceMaxBytes: 200_000})
+	id := h.createToken(t, nil)
+	for i := range 700 {
+		h.capture(t, id, "POST", "text/plain", fmt.Sprint(i))
+	}
+	h.fake.Reset()
+	res, err := h.session.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: requestsURI(id)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []json.RawMessage
+	if len(res.Contents) != 2 || json.Unmarshal([]byte(res.Contents[0].Text), &kept) != nil {
+		t.Fatalf("%d contents, want the text and the note", len(res.Contents))
+	}
+	cutPage := len(kept)/resourcePerPage + 1
+	if cutPage < 2 {
+		t.Fatalf("the cut is in page %d: make the requests smaller", cutPage)
+	}
+	var pages []string
+	for _, r := range h.fake.Received() {
+		pages = append(pages, r.Query.Get("page"))
+	}
+	slices.Sort(pages)
+	var want []string
+	for p := 1; p <= cutPage; p++ {
+		want = append(want, strconv.Itoa(p))
+	}
+	slices.Sort(want)
+	if !slices.Equal(pages, want) {
+		t.Errorf("pages read %v; want %v: the cut is in page %d (%d requests kept)", pages, want, cutPage, len(kept))
+	}
+}
+
+// TestRequestsResourceFailsMidway: a page that fails after others were
+// read fails the whole read with its error, as a read of one page at a
+// time did: nothing is half answered.
+func TestRequestsResourceFailsMidway(t *testing.T) {
+	fake := fakehooksvc.New(fakehooksvc.Options{})
+	failing := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("page") == "3" {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusInternalServerError)
+			fmt.Fprint(w, `{"success":false,"error":{"message":"the database is away","id":null}}`)
+			return
+		}
+		fake.ServeHTTP(w, r)
+	})
+	srv := httptest.NewServer(failing)
+	t.Cleanup(srv.Close)
+	h := serve(t, fake, srv.URL, config.Config{})
+	id := h.createToken(t, nil)
+	for i := range 450 {
+		h.capture(t, id, "POST", "text/plain", fmt.Sprint(i))
+	}
+	_, err := h.session.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: requestsURI(id)})
+	var wire *jsonrpc.Error
+	if !errors.As(err, &wire) || wire.Code != jsonrpc.CodeInternalError || !strings.Contains(wire.Message, "the database is away") {
+		t.Fatalf("err = %v, want page 3's error", err)
+	}
+}
+
+// FuzzResourceItem holds compactItem to what the resource wrote before it
+// skipped jsonx.Unescape on requests that need none and compacted them
+// itself: json.Compact(jsonx.Unescape(item)), for any JSON value.
+func FuzzResourceItem(f *testing.F) {
+	for _, seed := range []string{
+		`{"a":"b\"c","d":"\/x\u00e9\ud83d\ude00"}`, `{ "a" : [ 1 , 2 ] ,"b":"\b\f\n\r\t\\"}`, "{\"a\":\"\xff\"}", `{"a":"\ud800"}`,
+		`{"a":"\u2028 \u003c"}`, "{\"a\":\"\u2028\"}", `[1, 2]`, `"x"`, `{"a":"\\u0041"}`, `{"a":"\\/"}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, item []byte) {
+		if !json.Valid(item) {
+			return
+		}
+		var want bytes.Buffer
+		if err := json.Compact(&want, jsonx.Unescape(asObject(item))); err != nil {
+			t.Fatal(err)
+		}
+		if got := compactItem(nil, item); !bytes.Equal(got, want.Bytes()) {
+			t.Fatalf("compactItem(%q) = %q, want %q", item, got, want.Bytes())
+		}
+	})
+}
+
+// FuzzEncodedText: a text written by encodedText decodes as the JSON
+// string encoding/json writes for it, whatever its bytes.
+func FuzzEncodedText(f *testing.F) {
+	for _, seed := range []string{`{"a":"b\"c"}`, "\\", "\x00\x1f\x7f", "\u2028\u2029", "é😀", "\xff\xfe", "<&>", "\xed\xa0\x80"} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, text []byte) {
+		e := newEncodedText()
+		e.write(text)
+		var got, want string
+		if err := json.Unmarshal(e.literal(), &got); err != nil {
+			t.Fatalf("%q: %v", e.literal(), err)
+		}
+		encoded, _ := json.Marshal(string(text))
+		json.Unmarshal(encoded, &want)
+		if got != want {
+			t.Fatalf("%q reads back as %q, want %q", text, got, want)
+		}
+		if len(e.literal())-2 > encodedLen(text)*6 {
+			t.Fatalf("%q: %d bytes", text, len(e.literal()))
+		}
+	})
+}
+
+// TestEncodedTextBetween: the result around the text is written in the
+// room kept before it when it fits, and copied around it when it does not.
+func TestEncodedTextBetween(t *testing.T) {
+	for _, before := range []string{`{"contents":[{"text":`, `{"_meta":"` + strings.Repeat("m", encodedHeadroom) + `","text":`} {
+		e := newEncodedText()
+		e.write([]byte(`["a"]`))
+		got := e.between([]byte(before), []byte(`}]}`))
+		if want := before + `"[\"a\"]"}]}`; string(got) != want {
+			t.Errorf("between = %.80q..., want %.80q...", got, want)
+		}
+		if again := e.between([]byte(before), []byte(`}]}`)); !bytes.Equal(again, got) {
+			t.Errorf("a second marshal gave %q", again)
 		}
 	}
 }
