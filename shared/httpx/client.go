@@ -199,7 +199,7 @@ func (d *guardedDialer) proxyChecked(proxy func(*http.Request) (*url.URL, error)
 		var dnsErr *net.DNSError
 		if errors.As(err, &dnsErr) {
 			return nil, &AddressError{Host: host, Err: fmt.Errorf("the host name %q does not resolve on this machine (%s), and a request sent through "+
-				"the proxy (HTTP_PROXY, HTTPS_PROXY) is checked here first, by the addresses its name has: check the name, or reach it without the proxy (NO_PROXY)", host, dnsErr.Err)}
+				"the proxy (HTTP_PROXY, HTTPS_PROXY) is checked here first, by the addresses its name has, so it was not sent", host, dnsErr.Err)}
 		}
 		if err != nil {
 			return nil, err

@@ -48,9 +48,9 @@ const (
 	// tool's wait limit) ended before an answer came; After says how long
 	// the request had waited.
 	DeadlinePassed
-	// RefusedAddress: nothing was sent, because the URL's host has no
-	// canonical form or resolves to an address the client's rule refuses
-	// (see Options.Guard).
+	// RefusedAddress: nothing was sent, because the URL's host resolves to
+	// an address the client's rule refuses, or, through a proxy, does not
+	// resolve here (see Options.Guard).
 	RefusedAddress
 )
 
@@ -143,7 +143,7 @@ func classify(host string, err error) *Failure {
 	case errors.As(err, &refusedAddr):
 		return &Failure{Kind: RefusedAddress, Reason: refusedAddr.Error()}
 	case errors.As(err, &refusedHost):
-		return &Failure{Kind: RefusedAddress, Reason: refusedHost.Error()}
+		return &Failure{Kind: FailedOther, Reason: refusedHost.Error()}
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return &Failure{Kind: Refused, Reason: fmt.Sprintf("the connection to %s was refused: no server is listening there. "+
 			"Check the URL's host and port, and that the server is running", where)}

@@ -112,6 +112,11 @@ func failed(req Request, failure *httpx.Failure, placeholder bool) *RequestError
 		e.advice = func(p Purpose) string { return timeoutAdvice(p, failure.After) }
 	case httpx.Refused, httpx.NoSuchHost, httpx.Unreachable, httpx.NotTLS, httpx.BadCertificate, httpx.ClosedEarly, httpx.NoAnswer:
 		e.advice = func(Purpose) string { return "The URL is " + source(req.Target) }
+	case httpx.RefusedAddress:
+		e.advice = func(Purpose) string {
+			return "The URL is " + source(req.Target) + "; only an endpoint the operator names (--endpoint, --allow-endpoint) may reach such an address, " +
+				"or, through a proxy, go unresolved here"
+		}
 	}
 	if placeholder && failure.Kind != httpx.Cancelled && failure.Kind != httpx.TimedOut && failure.Kind != httpx.DeadlinePassed {
 		e.advice = func(Purpose) string {
