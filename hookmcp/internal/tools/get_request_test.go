@@ -340,3 +340,41 @@ func TestEmailCapture(t *testing.T) {
 		contains(t, mcptest.Text(res), `email from Alice <alice@example.com> to to@emailhook.site, bob@example.com, subject "Invoice 42", at `, `"text_content":"Invoice 42 is due."`)
 	}
 }
+
+// TestOtherCaptures: email and DNS captures, as the fake stores them the
+// way the hosted service does, read whole: an email's sender,
+// destinations, subject, text and html; a lookup's name and type; and a
+// request read just after its capture, while the service answers 404 for
+// it, is read again until it is there.
+func TestOtherCaptures(t *testing.T) {
+	h := connectFake(t, fakehooksvc.Options{NotYetStored: 2}, config.Config{})
+	id := h.createToken(t, nil)
+	rid, err := h.fake.CaptureEmail(id, fakehooksvc.Email{From: "alice@example.com", Subject: "Invoice 42", Text: "Due today.", HTML: "<p>Due today.</p>"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := h.call(t, "get_request", map[string]any{"token_id": id, "request_id": rid})
+	out := mcptest.Structured(t, res)
+	want := map[string]any{
+		"sender": "alice@example.com", "destinations": []any{fakehooksvc.EmailAddress(id)}, "subject": "Invoice 42",
+		"text_content": "Due today.", "html_content": "<p>Due today.</p>",
+	}
+	if diff := cmp.Diff(want, out["email"]); diff != "" || out["type"] != "email" {
+		t.Errorf("email (-want +got):\n%s\n%v", diff, out)
+	}
+	contains(t, mcptest.Text(res), "Request "+rid+`: email from alice@example.com to `+fakehooksvc.EmailAddress(id)+`, subject "Invoice 42"`)
+	if got := len(h.recordedWaits()); got != 2 {
+		t.Errorf("%d waits before the email was read, want 2", got)
+	}
+
+	rid, err = h.fake.CaptureDNS(id, fakehooksvc.DNSLookup{Name: "probe", Type: "TXT"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res = h.call(t, "get_request", map[string]any{"token_id": id, "request_id": rid})
+	out = mcptest.Structured(t, res)
+	if out["type"] != "dns" || out["method"] != "TXT" || out["email"] != nil {
+		t.Errorf("dns: %v", out)
+	}
+	contains(t, mcptest.Text(res), "Request "+rid+": DNS lookup from ", "A DNS TXT lookup of probe."+fakehooksvc.DNSName(id)+".")
+}

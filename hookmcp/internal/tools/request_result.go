@@ -83,6 +83,7 @@ type requestMeta struct {
 	URL       string            `json:"url"`
 	CreatedAt string            `json:"created_at"`
 	IP        string            `json:"ip"`
+	Hostname  string            `json:"hostname"`
 	Sorting   json.Number       `json:"sorting"`
 	Headers   json.RawMessage   `json:"headers"`
 	Query     json.RawMessage   `json:"query"`
@@ -159,6 +160,10 @@ func (h *handlers) requestResult(ctx context.Context, key string, tokenID hooksv
 	}
 	out := metaResult(tokenID, meta)
 	out.setBody(body)
+	if meta.Type == "dns" {
+		// A lookup has no URL: the name looked up is its hostname.
+		out.Note = strings.TrimSpace(fmt.Sprintf("A DNS %s lookup of %s.", meta.Method, truncate(meta.Hostname, 300)) + " " + out.Note)
+	}
 	if len(body) == 0 && isMultipart(out.ContentType) {
 		// The hosted service keeps a multipart request's fields and files,
 		// not its body: an empty body says nothing of what was sent.
@@ -380,6 +385,9 @@ func requestText(label string, out RequestResult) []string {
 		contentType = "no content type"
 	}
 	line := fmt.Sprintf("%s %s: %s %s at %s UTC (%s, %d bytes, body as %s).", label, out.RequestID, out.Method, out.URL, out.CreatedAt, contentType, out.Size, out.Encoding)
+	if out.Type == "dns" {
+		line = fmt.Sprintf("%s %s: DNS lookup from %s at %s UTC.", label, out.RequestID, cmp.Or(out.IP, "an unknown address"), out.CreatedAt)
+	}
 	if e := out.Email; e != nil {
 		line = fmt.Sprintf("%s %s: email from %s to %s, subject %q, at %s UTC (%d bytes, body as %s).", label, out.RequestID,
 			cmp.Or(e.Sender, "an unknown sender"), cmp.Or(strings.Join(e.Destinations, ", "), "unknown destinations"), e.Subject, out.CreatedAt, out.Size, out.Encoding)
