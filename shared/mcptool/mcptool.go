@@ -4,10 +4,13 @@
 //
 // The go-sdk's generic mcp.AddTool derives schemas the same way, but it
 // validates arguments against the schema and reports violations in schema
-// terms ("validating /properties/timeout: ..."). Tools registered here decode
-// strictly instead and leave the rules to the handler, reading them from the
-// one place they are stated (Whole, Enum), so every refusal names the
-// argument, the rule and the fix.
+// terms ("validating /properties/timeout: ..."), and it reads them through a
+// map, which keeps the last of a key given twice. Tools registered here go
+// through the plain Server.AddTool, which checks nothing, and decode
+// strictly instead: a key must be a property by its exact name and given
+// once (what runs is what a client shows), and the rules are left to the
+// handler, read from the one place they are stated (Whole, Enum), so every
+// refusal names the argument, the rule and the fix.
 package mcptool
 
 import (
