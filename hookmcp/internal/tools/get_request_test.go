@@ -189,6 +189,10 @@ func TestGetRequestFileHosted(t *testing.T) {
 			if r.Header.Get("Api-Key") != envKey {
 				t.Errorf("the download was asked without the key")
 			}
+			if location == "" {
+				w.Write([]byte("served by the API itself"))
+				return
+			}
 			http.Redirect(w, r, location, http.StatusFound)
 			return
 		}
@@ -234,6 +238,11 @@ func TestGetRequestFileHosted(t *testing.T) {
 	}
 	if text := mcptest.Text(res) + fmt.Sprint(out); strings.Contains(text, "sig-secret") || strings.Contains(text, envKey) {
 		t.Errorf("the result shows the signed address or the key: %s", text)
+	}
+
+	// A server that answers with the file itself, without a redirect.
+	if out := mcptest.Structured(t, get("")); out["body"] != "served by the API itself" || len(stores()) != 0 {
+		t.Errorf("a file served without a redirect: %v", out)
 	}
 
 	for loc, want := range map[string]string{
