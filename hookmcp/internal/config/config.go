@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net"
 	"net/url"
 	"strconv"
 	"strings"
@@ -28,11 +29,16 @@ type Config struct {
 	// ResourceMaxBytes bounds the text of one read of the requests
 	// resource.
 	ResourceMaxBytes int64
+	// SocketURL is the base of the service's live push (Socket.IO); nil
+	// when it is off.
+	SocketURL *url.URL
 }
 
 // Defaults and bounds.
 const (
 	DefaultAPIURL  = "https://webhook.site"
+	// DefaultSocketURL is the hosted service's live push.
+	DefaultSocketURL = "wss://ws.webhook.site"
 	DefaultTimeout = 30 * time.Second
 	MaxTimeout     = hooksvc.MaxTimeout
 	// DefaultResourceMaxBytes keeps a resource read within what an
@@ -70,6 +76,11 @@ func Flags() []cli.Flag {
 			Usage:   "largest text one read of the requests resource returns, in bytes; requests past it are left out, with a note",
 			Sources: cli.EnvVars("HOOKSVC_RESOURCE_MAX_BYTES"),
 		},
+		&cli.StringFlag{
+			Name:    "socket-url",
+			Usage:   "base URL of the service's live push (Socket.IO), which wait_for_request and resource subscriptions wake on; off polls only. Default: " + DefaultSocketURL + " for the hosted API, else the API URL's origin (polling when nothing answers there)",
+			Sources: cli.EnvVars("HOOKSVC_SOCKET_URL"),
+		},
 		// Not a flag: refused with the variable to set instead.
 		&app.EnvOnlyFlag{Name: "api-key", Aliases: []string{"apikey", "api_key", "key"}, EnvVar: APIKeyVariable, What: "the API key"},
 	}
@@ -95,6 +106,9 @@ func FromCommand(cmd *cli.Command, getenv func(string) string) (Config, error) {
 		return Config{}, app.FlagErrorf("api-url", "%v", err)
 	}
 	cfg.APIURL = u
+	if cfg.SocketURL, err = SocketURL(cmd.String("socket-url"), u); err != nil {
+		return Config{}, app.FlagErrorf("socket-url", "%v", err)
+	}
 	if cfg.Timeout < time.Second || cfg.Timeout > MaxTimeout {
 		return Config{}, app.FlagErrorf("timeout", "must be between 1s and 10m, got %s; for example --timeout 30s (a bare number is milliseconds: 30000)", cfg.Timeout)
 	}
@@ -181,4 +195,55 @@ func captureToken(u *url.URL) string {
 		return strings.ToLower(first)
 	}
 	return ""
+}
+
+// SocketURL is the live push's base URL: raw when given ("off" for none),
+// else the hosted service's for the hosted API, else the API URL's origin.
+// The API key is sent on the socket, so a plain ws (or http) URL must be on
+// loopback or the API's own host, where the key already goes in the clear.
+// Its errors read after the flag's name: "must be ...".
+func SocketURL(raw string, api *url.URL) (*url.URL, error) {
+	raw = strings.TrimSpace(raw)
+	switch {
+	case strings.EqualFold(raw, "off"):
+		return nil, nil
+	case raw == "" && api.String() == DefaultAPIURL:
+		return url.Parse(DefaultSocketURL)
+	case raw == "":
+		scheme := "wss"
+		if api.Scheme == "http" {
+			scheme = "ws"
+		}
+		return &url.URL{Scheme: scheme, Host: api.Host}, nil
+	}
+	u, err := url.Parse(raw)
+	if err == nil && u.User != nil {
+		return nil, fmt.Errorf("must not carry user info (user:password@); the API key from %s is sent on the socket", APIKeyVariable)
+	}
+	if err != nil || u.Host == "" || u.Scheme != "ws" && u.Scheme != "wss" && u.Scheme != "http" && u.Scheme != "https" {
+		return nil, fmt.Errorf("must be off or the absolute wss:// (or ws:// on loopback) base URL of the live push; got %q. For example %s", httpx.RedactURL(raw), DefaultSocketURL)
+	}
+	if u.RawQuery != "" || u.Fragment != "" {
+		return nil, fmt.Errorf("must be a plain base URL without query string or fragment; got %q. For example %s", httpx.RedactURL(raw), DefaultSocketURL)
+	}
+	switch u.Scheme {
+	case "http":
+		u.Scheme = "ws"
+	case "https":
+		u.Scheme = "wss"
+	}
+	if u.Scheme == "ws" && !loopback(u.Hostname()) && !strings.EqualFold(u.Hostname(), api.Hostname()) {
+		return nil, fmt.Errorf("must be wss:// for %s: the API key is sent on the socket, and plain ws:// is allowed only on loopback or the API's own host; got %q", u.Hostname(), httpx.RedactURL(raw))
+	}
+	u.Path = strings.TrimSuffix(u.Path, "/")
+	return u, nil
+}
+
+// loopback reports whether host names this machine.
+func loopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
