@@ -36,11 +36,11 @@ type Config struct {
 
 // Defaults and bounds.
 const (
-	DefaultAPIURL  = "https://webhook.site"
+	DefaultAPIURL = "https://webhook.site"
 	// DefaultSocketURL is the hosted service's live push.
 	DefaultSocketURL = "wss://ws.webhook.site"
-	DefaultTimeout = 30 * time.Second
-	MaxTimeout     = hooksvc.MaxTimeout
+	DefaultTimeout   = 30 * time.Second
+	MaxTimeout       = hooksvc.MaxTimeout
 	// DefaultResourceMaxBytes keeps a resource read within what an
 	// assistant can take in; anyone who knows a public capture URL can fill
 	// a token with 10,000 large requests.
