@@ -72,7 +72,10 @@ func newWhcliStand(t *testing.T) *whcliStand {
 		t.Skip("WHCLI is not set; scripts/e2e installs @webhooksite/cli (scripts/e2e-clients) and sets it")
 	}
 	s := &whcliStand{clock: &whcliClock{now: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)}, arrived: make(chan forwarded, 100), cli: cli}
-	s.fake = fakehooksvc.New(fakehooksvc.Options{APIKeys: []string{whcliKey}, Now: s.clock.Now})
+	// A sender the token holds is answered by the response the CLI sets,
+	// never by the fake's listen timer: the test's context bounds the wait.
+	s.fake = fakehooksvc.New(fakehooksvc.Options{APIKeys: []string{whcliKey}, Now: s.clock.Now,
+		After: func(time.Duration) <-chan time.Time { return nil }})
 	s.api = httptest.NewServer(s.fake)
 	t.Cleanup(s.api.Close)
 	// The target answers what a local app would; a sender held by the
@@ -251,5 +254,111 @@ func TestWhcliForwardQuery(t *testing.T) {
 	}
 	if want := []string{"created_at:[now-14d TO *] AND NOT method:GET"}; !cmp.Equal(queries, want) {
 		t.Errorf("the CLI listed with queries %q, want %q", queries, want)
+	}
+}
+
+// awaitSubscribed waits until the CLI has written the token back (with
+// listen) and subscribed to its channel over the socket: a capture made
+// before that is, as on the hosted service, never pushed.
+func (s *whcliStand) awaitSubscribed(ctx context.Context, t *testing.T, token string, needPut bool) {
+	t.Helper()
+	err := s.fake.Await(ctx, func(rs []fakehooksvc.Received) bool {
+		put, subscribed := !needPut, false
+		for _, r := range rs {
+			put = put || r.Method == "PUT" && r.Path == "/token/"+token
+			subscribed = subscribed || r.Path == "/socket.io/" && strings.Contains(string(r.Body), `"subscribe"`) &&
+				strings.Contains(string(r.Body), "private-token."+token)
+		}
+		return put && subscribed
+	})
+	if err != nil {
+		t.Fatalf("whcli did not subscribe to the token's channel: %v", err)
+	}
+}
+
+// TestWhcliForwardSocket: `whcli forward` without a query sets listen on
+// the token, learns of a new capture over the socket (Socket.IO 2 through
+// laravel-echo, long-polling then WebSocket), replays it to the target,
+// and sets the target's answer as the response of the sender the token
+// holds waiting: the original sender gets the target's status, headers and
+// body.
+func TestWhcliForwardSocket(t *testing.T) {
+	s := newWhcliStand(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	token := s.call(t, "POST", "/token", `{"default_content":"not the target's answer"}`)["uuid"].(string)
+	s.start(t, ctx, []string{"WH_LISTEN_TIMEOUT=8"}, "forward", "--token="+token)
+	s.awaitSubscribed(ctx, t, token, true)
+	if listen := s.call(t, "GET", "/token/"+token, "")["listen"]; listen != 8.0 {
+		t.Fatalf("after whcli forward started, the token's listen is %v, want 8", listen)
+	}
+	type reply struct {
+		resp *http.Response
+		body []byte
+		err  error
+	}
+	replied := make(chan reply, 1)
+	go func() {
+		resp, body, err := s.capture(ctx, token, "POST", "/hooks/pay?attempt=2", "application/json", `{"paid":true}`, http.Header{"X-Signature": {"sig-2"}})
+		replied <- reply{resp, body, err}
+	}()
+	var got forwarded
+	select {
+	case got = <-s.arrived:
+	case <-ctx.Done():
+		t.Fatal("the target got nothing: whcli did not forward the capture pushed over the socket")
+	}
+	if got.Method != "POST" || got.Path != "/hooks/pay?attempt=2" || string(got.Body) != `{"paid":true}` || got.Header.Get("X-Signature") != "sig-2" {
+		t.Errorf("the target got %+v", got)
+	}
+	var r reply
+	select {
+	case r = <-replied:
+	case <-ctx.Done():
+		t.Fatal("the sender got no answer")
+	}
+	if r.err != nil || r.resp.StatusCode != http.StatusAccepted || string(r.body) != "answered by the target" || r.resp.Header.Get("X-Target") != "local" {
+		t.Fatalf("the sender got %v %q %v, want the target's 202 answer", r.resp, r.body, r.err)
+	}
+	rid := r.resp.Header.Get("X-Request-Id")
+	var set []byte
+	for _, rec := range s.fake.Received() {
+		if rec.Method == "PUT" && rec.Path == "/token/"+token+"/request/"+rid+"/response" {
+			set = rec.Body
+		}
+	}
+	var response struct {
+		Status  int                 `json:"status"`
+		Headers map[string][]string `json:"headers"`
+	}
+	if err := json.Unmarshal(set, &response); err != nil || response.Status != http.StatusAccepted || !cmp.Equal(response.Headers["x-target"], []string{"local"}) {
+		t.Errorf("the CLI's set response: %s (%v)", set, err)
+	}
+}
+
+// TestWhcliExec: `whcli exec` runs its command for each capture pushed
+// over the socket.
+func TestWhcliExec(t *testing.T) {
+	s := newWhcliStand(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	token := s.call(t, "POST", "/token", `{}`)["uuid"].(string)
+	// The command tells the target it ran: the target's channel is the
+	// event the test waits on.
+	command := `node -e 'fetch(process.argv[1]).catch(() => process.exit(1))' '` + s.target.URL + `/exec'`
+	s.start(t, ctx, nil, "exec", "--token="+token, "--command="+command)
+	s.awaitSubscribed(ctx, t, token, false)
+	for i := range 2 {
+		if _, _, err := s.capture(ctx, token, "POST", "/run", "text/plain", "go", nil); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case got := <-s.arrived:
+			if got.Method != "GET" || got.Path != "/exec" {
+				t.Errorf("capture %d: the command sent %s %s", i, got.Method, got.Path)
+			}
+		case <-ctx.Done():
+			t.Fatalf("capture %d: whcli exec did not run its command", i)
+		}
 	}
 }
