@@ -164,71 +164,187 @@ const maxQuotedName = 40
 // query, case-insensitively). Maps (headers, variables) keep their names
 // as given; only duplicates are refused there.
 func exactMembers(data []byte, s *jsonschema.Schema) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	return exactValue(dec, s, "")
+	sc := &scanner{data: data}
+	if err := sc.value(s, ""); err != nil {
+		return err
+	}
+	if sc.skipSpace(); sc.pos != len(data) {
+		return &argumentError{Message: "arguments must be a single JSON object"}
+	}
+	return nil
 }
 
-// exactValue checks the value dec is at, whose schema is s (nil: any), and
-// which belongs to argument arg ("" for the arguments object itself).
-func exactValue(dec *json.Decoder, s *jsonschema.Schema, arg string) error {
-	tok, err := dec.Token()
-	if err != nil {
-		return &argumentError{Message: "arguments are not valid JSON: " + err.Error()}
+// scanner walks JSON text without building it: a 16 MiB message is
+// checked in the time it takes to read it, where encoding/json's Token
+// API allocates for every token.
+type scanner struct {
+	data []byte
+	pos  int
+}
+
+func (sc *scanner) invalid() error {
+	return &argumentError{Message: fmt.Sprintf("arguments are not valid JSON (at byte %d)", sc.pos)}
+}
+
+func (sc *scanner) skipSpace() {
+	for sc.pos < len(sc.data) {
+		switch sc.data[sc.pos] {
+		case ' ', '\t', '\r', '\n':
+			sc.pos++
+		default:
+			return
+		}
 	}
-	switch tok {
-	case json.Delim('['):
+}
+
+// value checks the value at sc.pos, whose schema is s (nil: any), and which
+// belongs to argument arg ("" for the arguments object itself).
+func (sc *scanner) value(s *jsonschema.Schema, arg string) error {
+	sc.skipSpace()
+	if sc.pos >= len(sc.data) {
+		return sc.invalid()
+	}
+	switch sc.data[sc.pos] {
+	case '{':
+		return sc.object(s, arg)
+	case '[':
+		sc.pos++
 		var items *jsonschema.Schema
 		if s != nil {
 			items = s.Items
 		}
-		for dec.More() {
-			if err := exactValue(dec, items, arg); err != nil {
+		if sc.skipSpace(); sc.pos < len(sc.data) && sc.data[sc.pos] == ']' {
+			sc.pos++
+			return nil
+		}
+		for {
+			if err := sc.value(items, arg); err != nil {
 				return err
 			}
-		}
-		_, err = dec.Token()
-	case json.Delim('{'):
-		seen := map[string]bool{}
-		for dec.More() {
-			keyTok, err := dec.Token()
-			if err != nil {
-				return &argumentError{Message: "arguments are not valid JSON: " + err.Error()}
+			if sc.skipSpace(); sc.pos >= len(sc.data) {
+				return sc.invalid()
 			}
-			key, _ := keyTok.(string)
-			owner := arg
-			if owner == "" {
-				owner = key
-			}
-			if seen[key] {
-				if arg == "" {
-					return &argumentError{Argument: key, Message: fmt.Sprintf("argument %s is given twice; give each argument once", quoteName(key))}
-				}
-				return &argumentError{Argument: arg, Message: fmt.Sprintf("argument %q holds the member %s twice; give each member once", arg, quoteName(key))}
-			}
-			seen[key] = true
-			var child *jsonschema.Schema
-			switch {
-			case s == nil:
-			case s.Properties[key] != nil:
-				child = s.Properties[key]
-			case closed(s) && arg == "":
-				return &argumentError{Argument: key, Message: fmt.Sprintf("unknown argument %s%s", quoteName(key), spellingHint(key, s))}
-			case closed(s):
-				return &argumentError{Argument: arg, Message: fmt.Sprintf("argument %q has no member %s%s", arg, quoteName(key), spellingHint(key, s))}
+			sc.pos++
+			switch sc.data[sc.pos-1] {
+			case ']':
+				return nil
+			case ',':
 			default:
-				child = s.AdditionalProperties
-			}
-			if err := exactValue(dec, child, owner); err != nil {
-				return err
+				return sc.invalid()
 			}
 		}
-		_, err = dec.Token()
+	case '"':
+		_, err := sc.str()
+		return err
+	default:
+		// A number, true, false or null: encoding/json judges it after.
+		start := sc.pos
+	scalar:
+		for ; sc.pos < len(sc.data); sc.pos++ {
+			switch sc.data[sc.pos] {
+			case ',', ']', '}', ' ', '\t', '\r', '\n':
+				break scalar
+			}
+		}
+		if sc.pos == start {
+			return sc.invalid()
+		}
+		return nil
 	}
-	if err != nil {
-		return &argumentError{Message: "arguments are not valid JSON: " + err.Error()}
+}
+
+func (sc *scanner) object(s *jsonschema.Schema, arg string) error {
+	sc.pos++ // {
+	if sc.skipSpace(); sc.pos < len(sc.data) && sc.data[sc.pos] == '}' {
+		sc.pos++
+		return nil
 	}
-	return nil
+	seen := map[string]bool{}
+	for {
+		if sc.skipSpace(); sc.pos >= len(sc.data) || sc.data[sc.pos] != '"' {
+			return sc.invalid()
+		}
+		key, err := sc.str()
+		if err != nil {
+			return err
+		}
+		if sc.skipSpace(); sc.pos >= len(sc.data) || sc.data[sc.pos] != ':' {
+			return sc.invalid()
+		}
+		sc.pos++
+		owner := arg
+		if owner == "" {
+			owner = key
+		}
+		if seen[key] {
+			if arg == "" {
+				return &argumentError{Argument: key, Message: fmt.Sprintf("argument %s is given twice; give each argument once", quoteName(key))}
+			}
+			return &argumentError{Argument: arg, Message: fmt.Sprintf("argument %q holds the member %s twice; give each member once", arg, quoteName(key))}
+		}
+		seen[key] = true
+		var child *jsonschema.Schema
+		switch {
+		case s == nil:
+		case s.Properties[key] != nil:
+			child = s.Properties[key]
+		case closed(s) && arg == "":
+			return &argumentError{Argument: key, Message: fmt.Sprintf("unknown argument %s%s", quoteName(key), spellingHint(key, s))}
+		case closed(s):
+			return &argumentError{Argument: arg, Message: fmt.Sprintf("argument %q has no member %s%s", arg, quoteName(key), spellingHint(key, s))}
+		default:
+			child = s.AdditionalProperties
+		}
+		if err := sc.value(child, owner); err != nil {
+			return err
+		}
+		if sc.skipSpace(); sc.pos >= len(sc.data) {
+			return sc.invalid()
+		}
+		sc.pos++
+		switch sc.data[sc.pos-1] {
+		case '}':
+			return nil
+		case ',':
+		default:
+			return sc.invalid()
+		}
+	}
+}
+
+// str reads the string at sc.pos and returns its value as encoding/json
+// decodes it (escapes resolved, invalid UTF-8 as U+FFFD), so that two
+// spellings of one name are one name.
+func (sc *scanner) str() (string, error) {
+	start := sc.pos
+	sc.pos++ // "
+	plain := true
+	for sc.pos < len(sc.data) {
+		switch c := sc.data[sc.pos]; {
+		case c == '"':
+			sc.pos++
+			raw := sc.data[start:sc.pos]
+			if plain {
+				return string(raw[1 : len(raw)-1]), nil
+			}
+			var value string
+			if err := json.Unmarshal(raw, &value); err != nil {
+				return "", sc.invalid()
+			}
+			return value, nil
+		case c == '\\':
+			plain = false
+			sc.pos += 2
+		case c < 0x20:
+			return "", sc.invalid()
+		default:
+			if c >= 0x80 {
+				plain = false
+			}
+			sc.pos++
+		}
+	}
+	return "", sc.invalid()
 }
 
 // closed reports a schema that admits no members beyond its properties: a

@@ -1,6 +1,7 @@
 package mcptool
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -100,4 +101,83 @@ func TestDecodeStrictKeepsMapNames(t *testing.T) {
 	if len(v.Headers) != 2 || len(v.Vars) != 2 {
 		t.Errorf("map members were merged: %v %v", v.Headers, v.Vars)
 	}
+}
+
+// TestExactMembersAsEncodingJSONReadsNames: names are compared as
+// encoding/json decodes them: escapes resolved, and invalid UTF-8 as U+FFFD,
+// so that two spellings encoding/json would merge are one name given twice.
+func TestExactMembersAsEncodingJSONReadsNames(t *testing.T) {
+	for _, in := range []string{
+		`{"variables":{"\u00e9":1,"é":2}}`,
+		"{\"variables\":{\"\xff\":1,\"\xfe\":2}}",
+		`{"headers":{"a\/b":"1","a/b":"2"}}`,
+	} {
+		var v args
+		if err := decodeStrict([]byte(in), argsSchema, &v); err == nil || !strings.Contains(err.Error(), "twice") {
+			t.Errorf("decodeStrict(%q) = %v, want a name given twice", in, err)
+		}
+	}
+}
+
+// FuzzExactMembers: on any JSON text, exactMembers finds a name given twice
+// exactly when encoding/json's own reading of the names does (reference),
+// and an unknown argument exactly when a top-level name is not a property.
+func FuzzExactMembers(f *testing.F) {
+	for _, seed := range []string{`{"query":"x","query":"y"}`, `{"variables":{"a":[{"b":1,"b":2}]}}`, `{"Query":1}`, `{"q\u0075ery":1,"query":2}`, "{\"headers\":{\"\xff\":\"1\"}}", `{}`, `[1]`} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if !json.Valid(data) {
+			exactMembers(data, argsSchema) // must not panic
+			return
+		}
+		got := exactMembers(data, argsSchema)
+		want := referenceExact(t, data)
+		if (got == nil) != (want == "") || got != nil && !strings.Contains(got.Error(), want) {
+			t.Fatalf("exactMembers(%q) = %v, want %q", data, got, want)
+		}
+	})
+}
+
+// referenceExact is exactMembers written with encoding/json's Token API:
+// "" when every name is given once and every top-level name is a property
+// (or data is no object), else the start of the refusal.
+func referenceExact(t *testing.T, data []byte) string {
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.UseNumber()
+	var walk func(top bool) string
+	walk = func(top bool) string {
+		tok, err := dec.Token()
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch tok {
+		case json.Delim('['):
+			for dec.More() {
+				if r := walk(false); r != "" {
+					return r
+				}
+			}
+			dec.Token()
+		case json.Delim('{'):
+			seen := map[string]bool{}
+			for dec.More() {
+				key, _ := dec.Token()
+				name := key.(string)
+				if seen[name] {
+					return "twice"
+				}
+				seen[name] = true
+				if top && argsSchema.Properties[name] == nil {
+					return "unknown argument"
+				}
+				if r := walk(false); r != "" {
+					return r
+				}
+			}
+			dec.Token()
+		}
+		return ""
+	}
+	return walk(bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")))
 }
