@@ -165,7 +165,7 @@ func httpHandlerWith(server *mcp.Server, logger *slog.Logger, access httpAccess,
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = w.Write([]byte("ok\n"))
 	})
-	return hangUpUnadmitted(mux)
+	return hangUpUnadmitted(mux, bodyTime)
 }
 
 // serveHTTP listens on addr and serves httpHandler until ctx is done. Then

@@ -58,16 +58,22 @@ type admissionKey struct{}
 // admitted (a refusal, /healthz, a path that does not exist, a preflight):
 // whoever has no token keeps no connection open by asking for nothing.
 // The answer says "Connection: close", and a body still arriving is not
-// waited for (the server would otherwise read up to 256 KiB of it, at the
-// sender's pace, before closing).
-func hangUpUnadmitted(next http.Handler) http.Handler {
+// waited for: once a handler is done, the server reads what is left of an
+// unread body (up to 256 KiB, at the sender's pace) before it closes or
+// reuses the connection. An admitted request's leftover body (a GET that
+// came with one) gets bodyTime, as a POST's body does.
+func hangUpUnadmitted(next http.Handler, bodyTime time.Duration) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mark := &admission{}
 		w.Header().Set("Connection", "close")
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), admissionKey{}, mark)))
-		if !mark.admitted {
-			_ = http.NewResponseController(w).SetReadDeadline(time.Now())
+		// The server replaces this deadline with its idle one before the
+		// connection waits for its next request.
+		deadline := time.Now()
+		if mark.admitted {
+			deadline = deadline.Add(bodyTime)
 		}
+		_ = http.NewResponseController(w).SetReadDeadline(deadline)
 	})
 }
 

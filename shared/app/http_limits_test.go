@@ -148,6 +148,7 @@ func TestHTTPListenerCannotBeHeld(t *testing.T) {
 		{"a trickling POST without a token", trickle(""), 5, "HTTP/1.1 401 Unauthorized"},
 		{"a connection that sends nothing", "", 5, ""},
 		{"a trickling POST with the token", trickle("Authorization: Bearer " + token + "\r\n"), 5, "HTTP/1.1 200 OK"},
+		{"a trickling GET with the token", strings.Replace(trickle("Authorization: Bearer "+token+"\r\n"), "POST", "GET", 1), 5, "HTTP/1.1 405 Method Not Allowed"},
 	}
 	reports := make([]chan string, len(loads))
 	var sent sync.WaitGroup
