@@ -1,6 +1,7 @@
 package hooksvc
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -32,11 +33,13 @@ func (cl *Client) ParseToken(name, v string) (TokenID, error) {
 	}
 	shown := redact.New(cl.APIKey).String(v)
 	if strings.Contains(v, "://") {
-		return cl.tokenOfURL(name, v)
+		id, err := cl.tokenOfURL(name, v)
+		return id, redacted(err, cl.APIKey)
 	}
 	if host, _, ok := strings.Cut(v, "/"); ok && strings.Contains(host, ".") && !strings.Contains(host, "@") {
 		// A capture URL pasted without its scheme: webhook.site/<uuid>.
-		return cl.tokenOfURL(name, cl.BaseURL.Scheme+"://"+v)
+		id, err := cl.tokenOfURL(name, cl.BaseURL.Scheme+"://"+v)
+		return id, redacted(err, cl.APIKey)
 	}
 	if local, _, ok := strings.Cut(v, "@"); ok {
 		if UUIDPattern.MatchString(local) {
@@ -58,6 +61,15 @@ func (cl *Client) ParseToken(name, v string) (TokenID, error) {
 	return "", fmt.Errorf("%s must be a token UUID such as %s (a capture URL, the token's email address or its DNS name also work); got %q", name, ExampleUUID, truncateRef(shown))
 }
 
+// redacted is err with key hidden from its text: a pasted value is shown
+// in errors, and may hold the key.
+func redacted(err error, key string) error {
+	if err == nil {
+		return nil
+	}
+	return errors.New(redact.New(key).String(err.Error()))
+}
+
 // aliasError refuses an alias: the API's paths take a token's UUID only, and
 // no call of the API turns an alias into one.
 func aliasError(name, alias string) error {
@@ -75,8 +87,7 @@ func (cl *Client) tokenOfURL(name, raw string) (TokenID, error) {
 	}
 	shown := httpx.DisplayURL(u)
 	// Ports count: another port is another service.
-	host := strings.ToLower(u.Host)
-	base := strings.ToLower(cl.BaseURL.Host)
+	host, base := canonicalHost(u), canonicalHost(cl.BaseURL)
 	first, parent, _ := strings.Cut(host, ".")
 	if host != base && !(parent == base && (UUIDPattern.MatchString(first))) {
 		return "", fmt.Errorf("%s is a URL of %s, but hookmcp uses the capture API at %s (HOOKSVC_API_URL), which does not hold that service's tokens: "+
@@ -96,6 +107,16 @@ func (cl *Client) tokenOfURL(name, raw string) (TokenID, error) {
 		return "", aliasError(name, shown)
 	}
 	return "", fmt.Errorf("%s %q holds no token UUID: a capture URL is %s/<token uuid>/...; pass the token's UUID, such as %s", name, shown, httpx.DisplayURL(cl.BaseURL), ExampleUUID)
+}
+
+// canonicalHost is u's host in lower case, without its scheme's default
+// port.
+func canonicalHost(u *url.URL) string {
+	host := strings.ToLower(u.Host)
+	if port := u.Port(); port == "443" && u.Scheme == "https" || port == "80" && u.Scheme == "http" {
+		host = strings.ToLower(u.Hostname())
+	}
+	return host
 }
 
 func truncateRef(s string) string {

@@ -28,6 +28,7 @@ func TestParseToken(t *testing.T) {
 		{hosted, "x." + id + ".dnshook.site"},
 		{hosted, "*." + strings.ToUpper(id) + ".dnshook.site"},
 		{hosted, "https://webhook.site/token/" + id + "/request/latest"},
+		{hosted, "https://WebHook.site:443/" + id},
 		{selfHosted, "http://hooks.internal:8084/capture/" + id + "/a/b"},
 	}
 	for _, tt := range good {
@@ -51,6 +52,8 @@ func TestParseToken(t *testing.T) {
 		{hosted, "x.dnshook.site", []string{"a host name without a token UUID", "<anything>.<uuid>.dnshook.site"}},
 		{hosted, "no spaces here!", []string{"token_id must be a token UUID such as", `got "no spaces here!"`}},
 		{hosted, "secret-key-0123456789 x", []string{"[REDACTED]"}},
+		{hosted, "https://webhook.site/secret-key-0123456789", []string{`got "https://webhook.site/[REDACTED]"`}},
+		{hosted, "https://secret-key-0123456789.example/x", []string{"is a URL of [REDACTED].example"}},
 		{hosted, strings.Repeat("a", 3000), []string{"is 3000 characters long"}},
 	}
 	for _, tt := range bad {
@@ -83,4 +86,28 @@ func TestFieldMessagesLaravel(t *testing.T) {
 			t.Errorf("fieldMessages(%s) = %q, want %q", body, got, want)
 		}
 	}
+}
+
+// FuzzParseToken: no input panics, what is accepted is a lower-case UUID
+// that the input holds, and a refusal never shows the key.
+func FuzzParseToken(f *testing.F) {
+	for _, seed := range []string{
+		"9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d", "https://webhook.site/9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d/x",
+		"x.9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d.dnshook.site", "a@b", "https://[::1", "webhook.site/", "my-hook", "://", "secret-key-0123456789", "https://webhook.site/secret-key-0123456789",
+	} {
+		f.Add(seed)
+	}
+	cl := &Client{BaseURL: &url.URL{Scheme: "https", Host: "webhook.site"}, APIKey: "secret-key-0123456789"}
+	f.Fuzz(func(t *testing.T, in string) {
+		id, err := cl.ParseToken("token_id", in)
+		if err != nil {
+			if strings.Contains(err.Error(), "secret-key-0123456789") {
+				t.Fatalf("the error shows the key: %s", err)
+			}
+			return
+		}
+		if !UUIDPattern.MatchString(string(id)) || strings.ToLower(string(id)) != string(id) || !strings.Contains(strings.ToLower(in), string(id)) {
+			t.Fatalf("ParseToken(%q) = %q", in, id)
+		}
+	})
 }

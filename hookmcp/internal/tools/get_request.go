@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"unicode"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/mcpforge/servers/hookmcp/internal/hooksvc"
 	"github.com/mcpforge/servers/shared/mcptool"
+	"github.com/mcpforge/servers/shared/redact"
 )
 
 // GetRequestArgs are get_request's arguments.
@@ -44,8 +46,10 @@ func (h *handlers) getRequest(ctx context.Context, _ *mcp.CallToolRequest, args 
 	if err != nil {
 		return nil, RequestResult{}, err
 	}
+	// The file argument is shown in errors, and may hold a key.
+	secrets := redact.New(h.cfg.APIKey, key)
 	if err := checkFileID(args.File); err != nil {
-		return nil, RequestResult{}, err
+		return nil, RequestResult{}, errors.New(secrets.String(err.Error()))
 	}
 	item, err := h.client.GetRequest(ctx, key, id, requestID)
 	if err != nil {
@@ -60,7 +64,7 @@ func (h *handlers) getRequest(ctx context.Context, _ *mcp.CallToolRequest, args 
 	if args.File != "" {
 		out, err := h.fileResult(ctx, key, id, meta, args.File)
 		if err != nil {
-			return nil, RequestResult{}, err
+			return nil, RequestResult{}, errors.New(secrets.String(err.Error()))
 		}
 		return mcptool.Text(requestText("File of request", out)...), out, nil
 	}

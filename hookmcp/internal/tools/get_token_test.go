@@ -246,3 +246,33 @@ func TestTokenReferences(t *testing.T) {
 		t.Errorf("an alias sent %v", got)
 	}
 }
+
+// TestPastedKeyNotShown: a token_id or file that holds a key (the
+// configured one or the call's) is refused without showing it.
+func TestPastedKeyNotShown(t *testing.T) {
+	h := connect(t, config.Config{APIKey: envKey})
+	id := h.createToken(t, nil)
+	h.capture(t, id, "POST", "text/plain", "x")
+	rid := h.ok(t, "get_latest_request", map[string]any{"token_id": id})["request_id"].(string)
+	var texts []string
+	for _, args := range []map[string]any{
+		{"token_id": h.url + "/" + envKey},
+		{"token_id": callKey, "api_key": callKey},
+		{"token_id": "https://other.example/" + callKey, "api_key": callKey},
+		{"token_id": id, "request_id": rid, "file": envKey},
+		{"token_id": id, "request_id": rid, "file": callKey + " x", "api_key": callKey},
+	} {
+		tool := "get_token"
+		if args["request_id"] != nil {
+			tool = "get_request"
+		}
+		texts = append(texts, h.failure(t, tool, args))
+	}
+	all := strings.Join(texts, "\n")
+	for _, key := range []string{envKey, callKey} {
+		if strings.Contains(all, key) {
+			t.Errorf("the key %s shows in an error:\n%s", key, all)
+		}
+	}
+	contains(t, all, "[REDACTED]")
+}

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -13,6 +14,8 @@ func FuzzDecodeMeta(f *testing.F) {
 		`{"uuid":"a","headers":{"x":["1","2"],"y":"3","z":4},"query":{"a":"b"},"request":[],"files":{"f":{"size":1}},"sorting":1700000000000000}`,
 		`{"uuid":"a","headers":[],"query":null,"request":null,"files":[],"sorting":"x"}`,
 		`{"uuid":5}`, `[]`, `null`, `{"uuid":"a","created_at":7,"headers":{"":[null]}}`,
+		`{"uuid":"a","type":"email","sender":{"address":"a@b","name":"A"},"destinations":["x@y",{"email":"z@w"},3],"subject":null,"text_content":"t","headers":{"subject":["s"]}}`,
+		`{"uuid":"a","files":{"f":[{"id":7,"filename":"x","size":"3"},"junk"],"g":{"id":"b"}},"request":{"a":"1"}}`,
 	} {
 		f.Add([]byte(seed))
 	}
@@ -25,9 +28,12 @@ func FuzzDecodeMeta(f *testing.F) {
 			t.Fatal("decodeMeta accepted a request without a uuid")
 		}
 		meta.order()
-		out := RequestResult{Headers: meta.headers(), Query: object(meta.Query), Form: object(meta.Form), Files: object(meta.Files)}
+		out := RequestResult{Headers: meta.headers(), Query: object(meta.Query), Form: object(meta.Form), Files: object(meta.Files), Email: meta.email()}
 		if _, err := json.Marshal(out); err != nil {
 			t.Fatalf("the result does not encode: %v", err)
+		}
+		if note := multipartNote(out.Form, meta.files()); !strings.HasPrefix(note, "The service does not keep multipart bodies") {
+			t.Fatalf("multipart note %q", note)
 		}
 	})
 }

@@ -4,6 +4,7 @@ package tools
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -17,6 +18,7 @@ import (
 	"github.com/mcpforge/servers/shared/app"
 	"github.com/mcpforge/servers/shared/httpx"
 	"github.com/mcpforge/servers/shared/mcptool"
+	"github.com/mcpforge/servers/shared/redact"
 )
 
 // Options are what the server needs from its process.
@@ -142,7 +144,8 @@ func (h *handlers) access(tokenID, apiKey string) (id hooksvc.TokenID, key strin
 	}
 	id, err = h.client.ParseToken("token_id", given)
 	if err != nil {
-		return "", "", err
+		// What was pasted is shown, and may hold the call's key.
+		return "", "", errors.New(redact.New(h.cfg.APIKey, key).String(err.Error()))
 	}
 	return id, key, nil
 }
