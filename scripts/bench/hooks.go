@@ -1,14 +1,19 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -69,67 +74,238 @@ func createToken(ctx context.Context, s *mcp.ClientSession) (string, error) {
 }
 
 // resource reads hooksvc://token/{id}/requests of a token holding the run's
-// captures (10,000 in the full run, the most a token keeps), in a fresh
-// server whose size budget lets it read them all: the read's wall time
-// against plain requests for the same pages, the text's size, and the
-// server's peak RSS against it.
+// captures (10,000 in the full run, the most a token keeps), each read in a
+// fresh server whose size budget lets it read them all, rounds times: the
+// read's wall time through the Go SDK's client, and through a bare stdio
+// session that only reads the answer's line (the server's time and the
+// pipe's, without a client decoding 15 MB of JSON), against plain requests
+// for the same pages; the server's CPU and the client's; the text's size,
+// and the server's peak RSS against it. Each figure is the median of the
+// rounds.
 func (b *bench) resource(ctx context.Context, l launch, api string) error {
 	l.args = []string{"--resource-max-bytes", fmt.Sprint(256 << 20)}
 	s, _, err := connect(ctx, l)
 	if err != nil {
 		return err
 	}
-	defer s.Close()
 	id, err := createToken(ctx, s.ClientSession)
+	s.Close()
 	if err != nil {
 		return err
 	}
 	if err := capture(ctx, api+"/"+id, b.sizes.captures); err != nil {
 		return err
 	}
-	before, err := rssMiB(s.pid())
+	uri := "hooksvc://token/" + id + "/requests"
+	var reads, delivered, serverCPU, clientCPU, plain, plainAtOnce []time.Duration
+	var peaks, before []float64
+	payload := 0
+	for range b.sizes.rounds {
+		r, err := readResource(ctx, l, uri, b.sizes.captures)
+		if err != nil {
+			return err
+		}
+		reads, serverCPU, clientCPU = append(reads, r.took), append(serverCPU, r.serverCPU), append(clientCPU, r.clientCPU)
+		peaks, before, payload = append(peaks, r.peak), append(before, r.before), r.text
+		took, err := readResourceRaw(ctx, l, uri, b.sizes.captures)
+		if err != nil {
+			return err
+		}
+		delivered = append(delivered, took)
+		// The same pages fetched by a plain client: what the upstream
+		// takes, one page at a time, and four at a time as the server reads
+		// them.
+		for _, width := range []int{1, 4} {
+			took, err := fetchPages(ctx, api, id, b.sizes.captures, width)
+			if err != nil {
+				return err
+			}
+			if width == 1 {
+				plain = append(plain, took)
+			} else {
+				plainAtOnce = append(plainAtOnce, took)
+			}
+		}
+	}
+	label := fmt.Sprintf("%d requests of %d bytes each, the median of %d fresh servers", b.sizes.captures, len(webhookBody), b.sizes.rounds)
+	pages := (b.sizes.captures + 99) / 100
+	peak := medianOf(peaks)
+	b.add("hookmcp", "resource read", ms(median(reads)), "ms", label+", through the Go SDK's client")
+	b.add("hookmcp", "resource read: answer delivered", ms(median(delivered)), "ms", "the same read in a bare stdio session: the request written, the answer's line read whole, not decoded")
+	b.add("hookmcp", "resource read: server CPU", ms(median(serverCPU)), "ms", "user + system")
+	b.add("hookmcp", "resource read: client CPU", ms(median(clientCPU)), "ms", "the bench's Go SDK client reading and decoding the answer")
+	b.add("hookmcp", "the same pages by plain HTTP", ms(median(plain)), "ms", fmt.Sprintf("%d pages of 100, one at a time", pages))
+	b.add("hookmcp", "the same pages by plain HTTP, 4 at a time", ms(median(plainAtOnce)), "ms", fmt.Sprintf("%d pages of 100", pages))
+	b.add("hookmcp", "resource text", mib(payload), "MiB", label)
+	b.add("hookmcp", "resource peak RSS", peak, "MiB", fmt.Sprintf("VmHWM; %.1f MiB before the read", medianOf(before)))
+	b.add("hookmcp", "resource peak RSS ÷ text", peak/mib(payload), "×", "")
+	b.add("hookmcp", "resource peak RSS over idle ÷ text", (peak-medianOf(before))/mib(payload), "×", "what the read added")
+	return nil
+}
+
+// resourceRead is one read of the requests resource in a fresh server.
+type resourceRead struct {
+	took, serverCPU, clientCPU time.Duration
+	peak, before               float64 // MiB
+	text                       int     // bytes
+}
+
+// readResource reads uri in a fresh server through the Go SDK's client and
+// checks that it holds want requests.
+func readResource(ctx context.Context, l launch, uri string, want int) (resourceRead, error) {
+	s, _, err := connect(ctx, l)
 	if err != nil {
-		return err
+		return resourceRead{}, err
+	}
+	defer s.Close()
+	var r resourceRead
+	if r.before, err = rssMiB(s.pid()); err != nil {
+		return r, err
 	}
 	cpuBefore, err := cpuTime(s.pid())
 	if err != nil {
-		return err
+		return r, err
 	}
+	clientBefore := selfCPU()
 	start := time.Now()
-	res, err := s.ReadResource(ctx, &mcp.ReadResourceParams{URI: "hooksvc://token/" + id + "/requests"})
+	res, err := s.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
 	if err != nil {
-		return err
+		return r, err
 	}
-	took := time.Since(start)
+	r.took, r.clientCPU = time.Since(start), selfCPU()-clientBefore
 	cpuAfter, err := cpuTime(s.pid())
 	if err != nil {
-		return err
+		return r, err
 	}
-	peak, err := peakRSSMiB(s.pid())
-	if err != nil {
-		return err
+	r.serverCPU = cpuAfter - cpuBefore
+	if r.peak, err = peakRSSMiB(s.pid()); err != nil {
+		return r, err
 	}
 	var items []json.RawMessage
-	if len(res.Contents) == 0 || json.Unmarshal([]byte(res.Contents[0].Text), &items) != nil || len(items) != b.sizes.captures {
-		return fmt.Errorf("the resource gave %d requests, want %d", len(items), b.sizes.captures)
+	if len(res.Contents) == 0 || json.Unmarshal([]byte(res.Contents[0].Text), &items) != nil || len(items) != want {
+		return r, fmt.Errorf("the resource gave %d requests, want %d", len(items), want)
 	}
-	payload := len(res.Contents[0].Text)
-	// The same pages fetched by a plain client: what the upstream takes.
-	start = time.Now()
-	for page := 1; (page-1)*100 < b.sizes.captures; page++ {
-		if _, err := fetch(ctx, http.MethodGet, fmt.Sprintf("%s/token/%s/requests?sorting=oldest&per_page=100&page=%d", api, id, page), ""); err != nil {
-			return err
+	r.text = len(res.Contents[0].Text)
+	return r, nil
+}
+
+// readResourceRaw reads uri in a fresh server through a bare stdio session:
+// how long from writing the request to reading the last byte of its answer,
+// which is decoded only after, to check that it holds want requests.
+func readResourceRaw(ctx context.Context, l launch, uri string, want int) (time.Duration, error) {
+	cmd := l.command()
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return 0, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return 0, err
+	}
+	if err := cmd.Start(); err != nil {
+		return 0, err
+	}
+	defer func() {
+		stdin.Close()
+		cmd.Process.Kill()
+		cmd.Wait()
+	}()
+	answers := bufio.NewReaderSize(stdout, 1<<20)
+	// answer reads lines up to the answer to id.
+	answer := func(id string) ([]byte, error) {
+		for {
+			line, err := answers.ReadBytes('\n')
+			if err != nil {
+				return nil, fmt.Errorf("reading the answer to request %s: %w", id, err)
+			}
+			if bytes.Contains(line[:min(len(line), 100)], []byte(`"id":`+id+`,`)) {
+				return line, nil
+			}
 		}
 	}
-	plain := time.Since(start)
-	label := fmt.Sprintf("%d requests of %d bytes each", b.sizes.captures, len(webhookBody))
-	b.add("hookmcp", "resource read", ms(took), "ms", label)
-	b.add("hookmcp", "resource read: server CPU", ms(cpuAfter-cpuBefore), "ms", "user + system")
-	b.add("hookmcp", "the same pages by plain HTTP", ms(plain), "ms", fmt.Sprintf("%d pages of 100", (b.sizes.captures+99)/100))
-	b.add("hookmcp", "resource text", mib(payload), "MiB", label)
-	b.add("hookmcp", "resource peak RSS", peak, "MiB", fmt.Sprintf("VmHWM; %.1f MiB before the read", before))
-	b.add("hookmcp", "resource peak RSS ÷ text", peak/mib(payload), "×", "")
-	return nil
+	if _, err := io.WriteString(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"mcpforge-bench","version":"v1"}}}`+"\n"); err != nil {
+		return 0, err
+	}
+	if _, err := answer("1"); err != nil {
+		return 0, err
+	}
+	request := fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"+`{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":%q}}`+"\n", uri)
+	start := time.Now()
+	if _, err := io.WriteString(stdin, request); err != nil {
+		return 0, err
+	}
+	line, err := answer("2")
+	took := time.Since(start)
+	if err != nil {
+		return 0, err
+	}
+	var msg struct {
+		Result struct {
+			Contents []struct {
+				Text string `json:"text"`
+			} `json:"contents"`
+		} `json:"result"`
+	}
+	var items []json.RawMessage
+	if json.Unmarshal(line, &msg) != nil || len(msg.Result.Contents) == 0 || json.Unmarshal([]byte(msg.Result.Contents[0].Text), &items) != nil || len(items) != want {
+		return 0, fmt.Errorf("the bare read gave %d requests, want %d: %.200s", len(items), want, line)
+	}
+	return took, nil
+}
+
+// fetchPages fetches the pages holding n requests of a token, width at a
+// time, as a plain client does.
+func fetchPages(ctx context.Context, api, id string, n, width int) (time.Duration, error) {
+	pages := make(chan int)
+	errs := make(chan error, width)
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range width {
+		wg.Go(func() {
+			for page := range pages {
+				if _, err := fetch(ctx, http.MethodGet, fmt.Sprintf("%s/token/%s/requests?sorting=oldest&per_page=100&page=%d", api, id, page), ""); err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	var err error
+send:
+	for page := 1; (page-1)*100 < n; page++ {
+		select {
+		case pages <- page:
+		case err = <-errs:
+			break send
+		}
+	}
+	close(pages)
+	wg.Wait()
+	took := time.Since(start)
+	close(errs)
+	if err == nil {
+		err = <-errs
+	}
+	return took, err
+}
+
+// selfCPU is the CPU time (user + system) this process has used.
+func selfCPU() time.Duration {
+	var usage syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &usage) != nil {
+		return 0
+	}
+	return time.Duration(usage.Utime.Nano() + usage.Stime.Nano())
+}
+
+// medianOf is the median of values (the lower of the two middle ones).
+func medianOf(values []float64) float64 {
+	if len(values) == 0 {
+		return 0
+	}
+	sorted := slices.Clone(values)
+	slices.Sort(sorted)
+	return sorted[(len(sorted)-1)/2]
 }
 
 // capture sends n webhook requests to a capture URL, eight at a time.
