@@ -157,7 +157,8 @@ func CanonicalURL(u *url.URL) (*url.URL, error) {
 		return nil, err
 	}
 	if strings.Contains(host, ":") {
-		host = "[" + strings.ReplaceAll(host, "%", "%25") + "]"
+		// url.URL holds a zone decoded ("%eth0"); String writes it "%25eth0".
+		host = "[" + host + "]"
 	}
 	if port := u.Port(); port != "" {
 		host += ":" + port

@@ -82,6 +82,31 @@ func TestCanonicalHostIsWhatGoDials(t *testing.T) {
 	}
 }
 
+// TestCanonicalURL: the URL a request goes to keeps its port as written and
+// an IPv6 zone as url.Parse holds it.
+func TestCanonicalURL(t *testing.T) {
+	for raw, want := range map[string]string{
+		"http://API.Example.:8080/x?q=1":  "http://api.example:8080/x?q=1",
+		"http://ap%C4%B0.example/graphql": "http://xn--api-bec.example/graphql",
+		"http://[FE80::1%25eth0]:80/":     "http://[fe80::1%25eth0]:80/",
+		"http://[::FFFF:1.2.3.4]/":        "http://[::ffff:1.2.3.4]/",
+		"http://api.example/":             "http://api.example/",
+	} {
+		u, err := url.Parse(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := CanonicalURL(u)
+		if err != nil || got.String() != want {
+			t.Errorf("CanonicalURL(%s) = %v, %v; want %s", raw, got, err, want)
+			continue
+		}
+		if again, _ := CanonicalURL(got); again != got {
+			t.Errorf("CanonicalURL(%s) is not canonical itself", got)
+		}
+	}
+}
+
 func TestOrigin(t *testing.T) {
 	parse := func(raw string) *url.URL {
 		u, err := url.Parse(raw)

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcpforge/servers/shared/httpx"
 )
 
 func parse(t *testing.T, raw string) *url.URL {
@@ -137,7 +139,7 @@ func FuzzResolve(f *testing.F) {
 	def, _ := url.Parse("https://api.example.com/graphql")
 	prefix, _ := url.Parse("https://api.example.com/v2/")
 	policies := []Policy{{Default: def}, {Default: def, Allow: []*url.URL{prefix}}}
-	for _, seed := range []string{"", "https://api.example.com/v2/../x", "http://[::169.254.169.254]/", "http://0xa9fea9fe/", "https://api.example.com/v2/%2e%2e/x", "http://u:p@h/?q#f"} {
+	for _, seed := range []string{"", "https://ap\u0130.example.com/v2/", "https://\u212a.example.com/", "https://API.example.com./graphql", "http://[FE80::1%25eth0]:80/x", "https://api.example.com/v2/../x", "http://[::169.254.169.254]/", "http://0xa9fea9fe/", "https://api.example.com/v2/%2e%2e/x", "http://u:p@h/?q#f"} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
@@ -157,6 +159,13 @@ func FuzzResolve(f *testing.F) {
 			}
 			if IsLinkLocalHost(u.Hostname()) && !target.LinkLocalAllowed {
 				t.Fatalf("policy %d: link-local %s accepted without the operator", i, u)
+			}
+			// What is sent is the host that was judged.
+			if host, err := httpx.CanonicalHost(u.Hostname()); err != nil || host != u.Hostname() {
+				t.Fatalf("policy %d: %q resolved to %s, whose host is not canonical (%q, %v)", i, raw, u, host, err)
+			}
+			if target.StartupHeaders && !httpx.SameOrigin(u, p.Default) {
+				t.Fatalf("policy %d: %q gets the startup headers at another origin than the default's", i, raw)
 			}
 		}
 	})
