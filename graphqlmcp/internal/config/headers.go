@@ -28,6 +28,9 @@ func ParseHeaders(text string) (map[string]string, error) {
 	if err := json.Unmarshal([]byte(text), &raw); err != nil || raw == nil {
 		return nil, fmt.Errorf("must be a JSON object of string values; %s. For example %s", headersProblem(text, err), headersExample)
 	}
+	if name, ok := repeatedName(text); ok {
+		return nil, fmt.Errorf("must name each header once; %s is given twice (JSON keeps only the last)", httpx.HeaderName(name))
+	}
 	headers := make(map[string]string, len(raw))
 	for name, value := range raw {
 		var s string
@@ -40,6 +43,32 @@ func ParseHeaders(text string) (map[string]string, error) {
 		return nil, fmt.Errorf("must hold only headers a caller may set: %v", err)
 	}
 	return headers, nil
+}
+
+// repeatedName finds a name the JSON object text gives twice, as
+// encoding/json reads names; text is a valid object.
+func repeatedName(text string) (string, bool) {
+	dec := json.NewDecoder(strings.NewReader(text))
+	if _, err := dec.Token(); err != nil {
+		return "", false
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", false
+		}
+		name, _ := tok.(string)
+		if seen[name] {
+			return name, true
+		}
+		seen[name] = true
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return "", false
+		}
+	}
+	return "", false
 }
 
 // headersProblem says what is wrong with text, which is not a JSON object,
