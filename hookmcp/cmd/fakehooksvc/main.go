@@ -5,7 +5,10 @@
 //	HOOKSVC_API_URL=http://127.0.0.1:8089 hookmcp
 //
 // Tokens and requests live in memory and are gone when it stops. Requests sent
-// to http://127.0.0.1:8089/<token uuid> are captured like the real service's.
+// to http://127.0.0.1:8089/<token uuid> are captured like the real service's,
+// and pushed to subscribers of its socket (/socket.io/); with listen set on the
+// token, a sender waits for a response set through the API, as webhook.site's
+// own CLI (whcli forward) sets it.
 //
 // It accepts the API key the docs' configurations use, your_hooksvc_api_key
 // (docsAPIKey), unless -api-keys names others, so that every documented
@@ -34,7 +37,7 @@ const docsAPIKey = "your_hooksvc_api_key"
 func main() {
 	listen := flag.String("listen", "127.0.0.1:8089", "address to listen on")
 	keys := flag.String("api-keys", docsAPIKey, "comma-separated API keys the fake accepts (tokens created with one are private to it); the default is the key the docs' configurations use, so they work as written; a key not listed gets 401")
-	openSource := flag.Bool("open-source", false, "behave like the open-source server: listing and deleting requests ignore date_from, date_to and query; 410 for unknown tokens; PUT ignores cors, alias, expiry, listen, request_limit and actions")
+	openSource := flag.Bool("open-source", false, "behave like the open-source server: listing and deleting requests ignore date_from, date_to and query; 410 for unknown tokens; PUT ignores cors, alias, expiry, listen, request_limit and actions; 422s in the flat {\"field\":[...]} form; no response set for a waiting sender")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
