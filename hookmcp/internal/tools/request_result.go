@@ -162,7 +162,7 @@ func (h *handlers) requestResult(ctx context.Context, key string, tokenID hooksv
 	out.setBody(body)
 	if meta.Type == "dns" {
 		// A lookup has no URL: the name looked up is its hostname.
-		out.Note = strings.TrimSpace(fmt.Sprintf("A DNS %s lookup of %s.", meta.Method, truncate(meta.Hostname, 300)) + " " + out.Note)
+		out.Note = strings.TrimSpace(strings.Join(strings.Fields(fmt.Sprintf("A DNS %s lookup of %s.", meta.Method, truncate(meta.Hostname, 300))), " ") + " " + out.Note)
 	}
 	if len(body) == 0 && isMultipart(out.ContentType) {
 		// The hosted service keeps a multipart request's fields and files,
