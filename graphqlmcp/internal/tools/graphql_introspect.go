@@ -18,7 +18,7 @@ import (
 // IntrospectArgs are graphql_introspect's arguments.
 type IntrospectArgs struct {
 	Endpoint          string            `json:"endpoint,omitempty" jsonschema:"GraphQL endpoint URL (default: the server's)"`
-	Headers           map[string]string `json:"headers,omitempty" jsonschema:"HTTP headers for this call, over the defaults of the same name"`
+	Headers           map[string]string `json:"headers,omitempty" jsonschema:"HTTP headers for this call, over the server's of the same name; not Content-Type, Accept or other framing headers"`
 	IncludeDeprecated bool              `json:"includeDeprecated,omitempty" jsonschema:"show deprecated members (hidden unless the schema needs them)"`
 	Types             []string          `json:"types,omitempty" jsonschema:"only these types' definitions"`
 	Search            string            `json:"search,omitempty" jsonschema:"the types, fields and arguments whose names contain this word"`

@@ -25,7 +25,7 @@ type QueryArgs struct {
 	Variables     map[string]any    `json:"variables,omitempty" jsonschema:"values of the operation's variables, by name"`
 	OperationName string            `json:"operationName,omitempty" jsonschema:"which operation to run when query holds several"`
 	Endpoint      string            `json:"endpoint,omitempty" jsonschema:"GraphQL endpoint URL (default: the server's)"`
-	Headers       map[string]string `json:"headers,omitempty" jsonschema:"HTTP headers for this call, over the defaults of the same name"`
+	Headers       map[string]string `json:"headers,omitempty" jsonschema:"HTTP headers for this call, over the server's of the same name; not Content-Type, Accept or other framing headers"`
 	// A float64, as JSON Schema's integer admits 5000.0: Whole refuses
 	// 1.5 with its rule, instead of the decoder refusing 5000.0.
 	Timeout        *float64 `json:"timeout,omitempty" jsonschema:"time limit in milliseconds"`
