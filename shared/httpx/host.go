@@ -41,18 +41,10 @@ func CanonicalHost(host string) (string, error) {
 		if !ok {
 			return "", fmt.Errorf("host %q has an opening bracket without its closing one", host)
 		}
-		addr, err := netip.ParseAddr(inner)
-		if err != nil || !addr.Is6() {
-			return "", fmt.Errorf("host %q is in brackets but is not an IPv6 address", host)
-		}
-		return addr.String(), nil
+		return canonicalIPv6(host, inner)
 	}
 	if strings.Contains(host, ":") {
-		addr, err := netip.ParseAddr(host)
-		if err != nil || !addr.Is6() {
-			return "", fmt.Errorf("host %q has a ':' but is not an IPv6 address", host)
-		}
-		return addr.String(), nil
+		return canonicalIPv6(host, host)
 	}
 	if addr, err := netip.ParseAddr(host); err == nil {
 		return addr.String(), nil
@@ -60,18 +52,22 @@ func CanonicalHost(host string) (string, error) {
 	if strings.Contains(host, "%") {
 		return "", fmt.Errorf("host %q holds a '%%': percent-encoding is not allowed in a host name; write the name itself", host)
 	}
-	name := host
+	// One root dot is dropped, as written or as mapped (U+3002 is a dot).
+	name, rooted := strings.CutSuffix(host, ".")
 	if !isASCII(name) {
 		if !utf8.ValidString(name) {
 			return "", fmt.Errorf("host %q is not valid UTF-8", host)
 		}
-		ascii, err := idna.Lookup.ToASCII(strings.TrimSuffix(name, "."))
+		ascii, err := idna.Lookup.ToASCII(name)
 		if err != nil {
 			return "", fmt.Errorf("host %q is not a valid internationalised domain name (%v); write its ASCII (xn--) form", host, idnaReason(err))
 		}
 		name = ascii
+		if !rooted {
+			name = strings.TrimSuffix(name, ".")
+		}
 	}
-	name = strings.TrimSuffix(asciiLower(name), ".")
+	name = asciiLower(name)
 	if name == "" {
 		return "", errors.New("the host is empty")
 	}
@@ -90,6 +86,22 @@ func CanonicalHost(host string) (string, error) {
 		return addr.String(), nil
 	}
 	return name, nil
+}
+
+// canonicalIPv6 returns address, an IPv6 address of host, as net/netip
+// prints it. A zone (an interface's name, whose case is its own) is kept
+// when it is a plain name.
+func canonicalIPv6(host, address string) (string, error) {
+	addr, err := netip.ParseAddr(address)
+	if err != nil || !addr.Is6() {
+		return "", fmt.Errorf("host %q is not an IPv6 address, and only an IPv6 address may hold ':' or be written in brackets", host)
+	}
+	for _, c := range []byte(addr.Zone()) {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			return "", fmt.Errorf("host %q has a zone that is not an interface name (letters, digits, '-', '_' and '.')", host)
+		}
+	}
+	return addr.String(), nil
 }
 
 // idnaReason is the idna package's error without its own prefix.

@@ -43,7 +43,7 @@ func TestCanonicalHost(t *testing.T) {
 	}
 	for _, host := range []string{
 		"", ".", "a..b", ".api.example", "api.example..", "a%62c.example", "a%C4%B0.example", "api example", "api.example/x",
-		"[api.example]", "[127.0.0.1]", "[::1", "1.2.3.4%eth0", "xn--a.example\u0130\u0301\u200d", "a\u200db.example", "\xff.example",
+		"[api.example]", "[127.0.0.1]", "[::1", "1.2.3.4%eth0", "fe80::1%eth 0", "fe80::1%a/b", "xn--a.example\u0130\u0301\u200d", "a\u200db.example", "\xff.example",
 	} {
 		if got, err := CanonicalHost(host); err == nil {
 			t.Errorf("CanonicalHost(%q) = %q, want an error", host, got)
@@ -146,4 +146,50 @@ func TestOrigin(t *testing.T) {
 	if !SameHost("API.example.", "api.example") || SameHost("ap\u0130.example", "api.example") || SameHost("", "") {
 		t.Error("SameHost does not compare canonical forms")
 	}
+}
+
+// FuzzCanonicalHost: no host makes CanonicalHost panic; an accepted one is
+// ASCII, lower case, without the root dot, canonical itself, and (a name)
+// the one Go's transport dials for the host as written.
+func FuzzCanonicalHost(f *testing.F) {
+	for _, tt := range lookAlikes {
+		f.Add(tt.host)
+	}
+	for _, seed := range []string{"", "a..b", "xn--api-bec.example", "[::1]", "fe80::1%25eth0", "a%62", "\u200d", "\u0663.example"} {
+		f.Add(seed)
+	}
+	stop := errors.New("stop")
+	f.Fuzz(func(t *testing.T, host string) {
+		canonical, err := CanonicalHost(host)
+		if err != nil {
+			return
+		}
+		// An IPv6 zone is an interface's name, whose case is its own.
+		address, _, _ := strings.Cut(canonical, "%")
+		if !isASCII(canonical) || asciiLower(address) != address || !strings.Contains(canonical, ":") && strings.HasSuffix(canonical, ".") {
+			t.Fatalf("CanonicalHost(%q) = %q: not ASCII lower case without the root dot", host, canonical)
+		}
+		if again, err := CanonicalHost(canonical); err != nil || again != canonical {
+			t.Fatalf("CanonicalHost(%q) = %q, whose own canonical form is %q, %v", host, canonical, again, err)
+		}
+		if strings.ContainsAny(host, ":[]") {
+			return
+		}
+		req, err := http.NewRequest(http.MethodGet, "http://"+host+"/", nil)
+		if err != nil || req.URL.Hostname() != host {
+			return
+		}
+		var dialled string
+		transport := &http.Transport{DialContext: func(_ context.Context, _, address string) (net.Conn, error) {
+			dialled = address
+			return nil, stop
+		}}
+		if _, err := transport.RoundTrip(req); !errors.Is(err, stop) {
+			return // Go refuses it: nothing is sent either way
+		}
+		name, _, _ := net.SplitHostPort(dialled)
+		if got := strings.TrimSuffix(asciiLower(name), "."); got != canonical {
+			t.Fatalf("host %q: Go dials %q, the canonical form is %q", host, dialled, canonical)
+		}
+	})
 }
