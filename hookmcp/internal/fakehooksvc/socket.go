@@ -502,3 +502,7 @@ func (sess *sioSession) watch() {
 		}
 	}
 }
+
+// Listened reports whether any socket session is subscribed to channel
+// (private-token.<uuid>), for tests of the clients that subscribe.
+func (s *Server) Listened(channel string) bool { return s.hub.listened(channel) }

@@ -271,12 +271,15 @@ func (c *Client) run() {
 			}
 		}
 		c.mu.Unlock()
+		began := time.Now()
 		opened, err := c.connect(ctx)
 		// Stopped because the last subscription closed: a Subscribe since
 		// then reconnects at once.
 		stopped := ctx.Err() != nil
 		stop()
-		if opened {
+		if opened && time.Since(began) >= c.opts.MaxBackoff {
+			// A connection that held starts the backoff afresh; one that
+			// opens and drops at once keeps slowing down.
 			wait = c.opts.MinBackoff
 		}
 		c.mu.Lock()

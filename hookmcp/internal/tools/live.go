@@ -1,18 +1,389 @@
 package tools
 
-import "github.com/modelcontextprotocol/go-sdk/mcp"
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
 
-// LiveOptions configure live updates; none yet.
-type LiveOptions struct{}
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-// live will hold the service's push of new requests and the subscriptions
-// to the requests resource.
-type live struct{}
+	"github.com/mcpforge/servers/hookmcp/internal/hooksvc"
+	"github.com/mcpforge/servers/hookmcp/internal/socketio"
+)
 
-func (h *handlers) newLive(opts Options) *live { return &live{} }
+// Live updates: the service pushes each capture over its socket
+// (Socket.IO, see package socketio). The push is only a wake-up: a
+// wait_for_request woken by it still lists the requests after its cursor,
+// so the push never changes which request is returned, and a push lost or
+// never sent costs a poll's delay, not a request.
+
+// LiveOptions configure live updates. The socket's URL is the
+// configuration's (config.Config.SocketURL); none turns the push off.
+type LiveOptions struct {
+	// HTTP dials the socket; a client that follows no redirect when nil.
+	HTTP *http.Client
+	// MaxWatched bounds the tokens watched at once, by waits and resource
+	// subscriptions together.
+	MaxWatched int
+	// MaxSubscriptions bounds the resource subscriptions (a session and a
+	// URI) held at once.
+	MaxSubscriptions int
+	// Linger keeps a token's socket subscription after its last wait ends,
+	// so that the next wait in a debugging loop finds it open.
+	Linger time.Duration
+}
+
+const (
+	defaultMaxWatched       = 64
+	defaultMaxSubscriptions = 256
+	defaultLinger           = 2 * time.Minute
+	// subscriptionPoll paces the polls of a subscribed token while its
+	// socket is not live: the wait's slowest pace.
+	subscriptionPoll = maxPollInterval
+)
+
+// live holds the service's push of new requests, per token, and the
+// subscriptions to the requests resource.
+type live struct {
+	h          *handlers
+	client     *socketio.Client // nil when the push is off
+	linger     time.Duration
+	maxWatched int
+	maxSubs    int
+	server     *mcp.Server
+
+	mu       sync.Mutex
+	watched  map[hooksvc.TokenID]*watched
+	subs     map[resourceSub]*watched
+	sessions map[*mcp.ServerSession]bool // sessions whose end is watched
+}
+
+func (h *handlers) newLive(opts Options) *live {
+	l := &live{
+		h:          h,
+		linger:     opts.Live.Linger,
+		maxWatched: opts.Live.MaxWatched,
+		maxSubs:    opts.Live.MaxSubscriptions,
+		watched:    map[hooksvc.TokenID]*watched{},
+		subs:       map[resourceSub]*watched{},
+		sessions:   map[*mcp.ServerSession]bool{},
+	}
+	if l.linger <= 0 {
+		l.linger = defaultLinger
+	}
+	if l.maxWatched <= 0 {
+		l.maxWatched = defaultMaxWatched
+	}
+	if l.maxSubs <= 0 {
+		l.maxSubs = defaultMaxSubscriptions
+	}
+	if u := opts.Config.SocketURL; u != nil {
+		l.client = socketio.NewClient(socketio.Options{
+			URL: u, HTTP: opts.Live.HTTP, Logger: opts.Logger, MaxSubscriptions: l.maxWatched,
+		})
+	}
+	return l
+}
 
 // serverOptions sets what live updates need in the server's options.
-func (l *live) serverOptions(o *mcp.ServerOptions) {}
+func (l *live) serverOptions(o *mcp.ServerOptions) {
+	o.SubscribeHandler = l.subscribe
+	o.UnsubscribeHandler = l.unsubscribe
+}
 
 // attach gives live updates the server they notify through.
-func (l *live) attach(s *mcp.Server) {}
+func (l *live) attach(s *mcp.Server) { l.server = s }
+
+// watched is one token's push: its socket subscription (none when the push
+// is off), who holds it, and the wake-up it broadcasts.
+type watched struct {
+	l      *live
+	token  hooksvc.TokenID
+	ctx    context.Context // ends when the token is no longer watched
+	cancel context.CancelFunc
+
+	// Guarded by l.mu.
+	key         string
+	sub         *socketio.Subscription
+	waits       int         // wait_for_request calls holding it
+	subscribers int         // resource subscriptions holding it
+	idle        *time.Timer // ends it after the linger, once unheld
+
+	kick chan struct{} // a subscriber came or went: run looks again
+
+	mu     sync.Mutex
+	pushes uint64        // request.created events received
+	woken  chan struct{} // closed, and replaced, at each push, and when the socket stops being live
+}
+
+// acquire holds token's watch, creating it (and its socket subscription
+// with key) when needed. It fails past MaxWatched.
+func (l *live) acquire(token hooksvc.TokenID, key string, subscriber bool) (*watched, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	w := l.watched[token]
+	if w == nil {
+		if len(l.watched) >= l.maxWatched {
+			return nil, fmt.Errorf("too many tokens watched at once (at most %d)", l.maxWatched)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		w = &watched{l: l, token: token, ctx: ctx, cancel: cancel, woken: make(chan struct{}), kick: make(chan struct{}, 1)}
+		l.watched[token] = w
+		w.resubscribe(key)
+		go w.run()
+	} else if w.sub != nil && key != w.key {
+		// A refusal names only the channel: a subscription refused for
+		// one key is tried again with another.
+		if state, _, _ := w.sub.Status(); state == socketio.Refused {
+			w.resubscribe(key)
+		}
+	}
+	if w.idle != nil {
+		w.idle.Stop()
+		w.idle = nil
+	}
+	if subscriber {
+		w.subscribers++
+		w.poke()
+	} else {
+		w.waits++
+	}
+	return w, nil
+}
+
+func (w *watched) poke() {
+	select {
+	case w.kick <- struct{}{}:
+	default:
+	}
+}
+
+// resubscribe replaces the socket subscription; l.mu is held.
+func (w *watched) resubscribe(key string) {
+	if w.l.client == nil {
+		return
+	}
+	old := w.sub
+	w.key = key
+	// An error is the client's bound, which MaxWatched keeps: the token
+	// is then polled.
+	w.sub, _ = w.l.client.Subscribe("private-token."+string(w.token), key)
+	if old != nil {
+		old.Close() // wakes run, which then reads the new one
+	}
+}
+
+// release lets go of one hold; the last one starts the linger, after which
+// the socket subscription is closed.
+func (w *watched) release(subscriber bool) {
+	l := w.l
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if subscriber {
+		w.subscribers--
+		w.poke()
+	} else {
+		w.waits--
+	}
+	if w.waits > 0 || w.subscribers > 0 {
+		return
+	}
+	linger := l.linger
+	if subscriber {
+		linger = 0 // a subscription ended: nothing waits to reuse it soon
+	}
+	w.idle = time.AfterFunc(linger, func() {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		if w.waits > 0 || w.subscribers > 0 || l.watched[w.token] != w {
+			return
+		}
+		delete(l.watched, w.token)
+		w.cancel()
+		if w.sub != nil {
+			w.sub.Close()
+		}
+	})
+}
+
+// status is the socket's state for this token, and why it is not live.
+func (w *watched) status() (socketio.State, string, <-chan struct{}) {
+	w.l.mu.Lock()
+	sub := w.sub
+	w.l.mu.Unlock()
+	if sub == nil {
+		return socketio.Closed, "too many socket subscriptions", nil
+	}
+	state, err, changed := sub.Status()
+	reason := state.String()
+	if err != nil {
+		reason = err.Error()
+	}
+	return state, reason, changed
+}
+
+// signal returns a channel closed at the next push or when the socket
+// stops being live, and the count of pushes so far.
+func (w *watched) signal() (<-chan struct{}, uint64) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.woken, w.pushes
+}
+
+func (w *watched) pushesSince(n uint64) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.pushes > n
+}
+
+func (w *watched) wake(push bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if push {
+		w.pushes++
+	}
+	close(w.woken)
+	w.woken = make(chan struct{})
+}
+
+// run relays the socket's pushes and changes to the token's waits and
+// resource subscribers, and polls for the subscribers while the socket is
+// not live, until the token is no longer watched.
+func (w *watched) run() {
+	poll := time.NewTimer(subscriptionPoll)
+	defer poll.Stop()
+	// The newest request when the first subscriber came, then the newest a
+	// poll found: a poll that finds a newer one notifies.
+	var cursor int64
+	known := false
+	for {
+		w.l.mu.Lock()
+		sub, subscribed := w.sub, w.subscribers > 0
+		w.l.mu.Unlock()
+		if !subscribed {
+			known = false
+		} else if !known {
+			cursor, known = w.newest(cursor)
+		}
+		var events <-chan socketio.PushEvent
+		var changed <-chan struct{}
+		state := socketio.Closed
+		if sub != nil {
+			state, _, changed = sub.Status()
+			events = sub.Events()
+		}
+		var tick <-chan time.Time
+		if subscribed && state != socketio.Live {
+			tick = poll.C
+		}
+		select {
+		case <-w.ctx.Done():
+			return
+		case ev := <-events:
+			if ev.Name != "request.created" {
+				continue
+			}
+			w.wake(true)
+			if subscribed {
+				w.l.notify(w)
+			}
+		case <-changed:
+			// A socket that stops being live wakes the waits, which poll
+			// at once (a push may have been lost) and at the polling pace
+			// after; a socket that reconnects or fails again leaves them
+			// to their pace.
+			if now, _, _ := sub.Status(); state == socketio.Live && now != socketio.Live {
+				w.wake(false)
+			}
+		case <-w.kick:
+		case <-tick:
+			if newest, ok := w.newest(cursor); ok && known && newest > cursor {
+				w.l.notify(w)
+				cursor = newest
+			} else if ok {
+				cursor, known = newest, true
+			}
+			poll.Reset(subscriptionPoll)
+		}
+	}
+}
+
+// newest is the token's newest request's cursor (at least floor), read
+// with the configured key as the resource is, and whether it was read.
+func (w *watched) newest(floor int64) (int64, bool) {
+	ctx, cancel := context.WithTimeout(w.ctx, w.l.h.cfg.Timeout)
+	defer cancel()
+	newest, _, err := w.l.h.newestCursor(ctx, w.l.h.cfg.APIKey, w.token)
+	if err != nil {
+		w.l.h.logger.Debug("resource subscription: poll failed", "token", w.token, "error", err)
+		return floor, false
+	}
+	return max(floor, newest), true
+}
+
+// notify tells the sessions subscribed to w's token's requests resource,
+// under each URI they subscribed with (a UUID's case may differ).
+func (l *live) notify(w *watched) {
+	if l.server == nil {
+		return
+	}
+	uris := map[string]bool{}
+	l.mu.Lock()
+	for key, held := range l.subs {
+		if held == w {
+			uris[key.uri] = true
+		}
+	}
+	l.mu.Unlock()
+	ctx, cancel := context.WithTimeout(w.ctx, 10*time.Second)
+	defer cancel()
+	for uri := range uris {
+		l.server.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: uri})
+	}
+}
+
+// liveWait is one wait_for_request's view of the push.
+type liveWait struct {
+	w   *watched // nil when the token is polled only
+	why string   // why, when w is nil
+}
+
+// wait holds token's push for one wait_for_request call; release it when
+// the call ends.
+func (l *live) wait(token hooksvc.TokenID, key string) liveWait {
+	if l.client == nil {
+		return liveWait{why: "off (--socket-url off, or none for this API)"}
+	}
+	w, err := l.acquire(token, key, false)
+	if err != nil {
+		return liveWait{why: err.Error()}
+	}
+	return liveWait{w: w}
+}
+
+func (lw liveWait) release() {
+	if lw.w != nil {
+		lw.w.release(false)
+	}
+}
+
+// state says whether the push is live, and why not.
+func (lw liveWait) state() (bool, string) {
+	if lw.w == nil {
+		return false, lw.why
+	}
+	state, reason, _ := lw.w.status()
+	return state == socketio.Live, reason
+}
+
+// signal is watched.signal, or a channel that never closes.
+func (lw liveWait) signal() (<-chan struct{}, uint64) {
+	if lw.w == nil {
+		return nil, 0
+	}
+	return lw.w.signal()
+}
+
+func (lw liveWait) pushedSince(n uint64) bool { return lw.w != nil && lw.w.pushesSince(n) }

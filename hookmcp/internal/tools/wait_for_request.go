@@ -91,6 +91,10 @@ func (h *handlers) waitForRequest(ctx context.Context, req *mcp.CallToolRequest,
 		defer cancel()
 	}
 	w := &waiter{h: h, id: id, key: key, query: args.Query, req: req, start: start, limit: limit}
+	// Subscribed before the first poll, so that a capture after that poll
+	// is pushed.
+	w.push = h.live.wait(id, key)
+	defer w.push.release()
 	if err := w.begin(waitCtx, args.AfterRequestID, time.Duration(since)*time.Second); err != nil {
 		return nil, RequestResult{}, err
 	}
@@ -111,7 +115,7 @@ func (h *handlers) waitForRequest(ctx context.Context, req *mcp.CallToolRequest,
 		if args.Query != "" {
 			what = fmt.Sprintf("No request matching %q", truncate(args.Query, 100))
 		}
-		note := fmt.Sprintf("%s arrived at token %s within %d seconds. Send one to %s (send_test_request does), or trigger the sender, then wait again.", what, id, seconds, captureURL)
+		note := fmt.Sprintf("%s arrived at token %s within %d seconds. Send one to %s (send_test_request does), or trigger the sender, then wait again. %s", what, id, seconds, captureURL, w.how())
 		res, out := nothingCaptured(id, captureURL, note)
 		out.Waited = float64(seconds)
 		return res, out, nil
@@ -122,6 +126,7 @@ func (h *handlers) waitForRequest(ctx context.Context, req *mcp.CallToolRequest,
 	if err != nil {
 		return nil, RequestResult{}, err
 	}
+	out.Note = strings.TrimSpace(out.Note + " " + w.how())
 	switch {
 	case w.partial:
 		// Requests older than this one, yet after the cursor, were not
@@ -148,6 +153,53 @@ type waiter struct {
 	cursor   int64 // the service's sorting number: requests after it are awaited
 	interval time.Duration
 	partial  bool // the request found may have unread ones after the cursor before it
+	// push wakes the wait when the service pushes a capture of the token;
+	// pushed is set when the poll that found the request followed a push.
+	push   liveWait
+	pushed bool
+}
+
+// how says how the wait watched: woken by the push, or polling, and why
+// the push was not used.
+func (w *waiter) how() string {
+	if w.pushed {
+		return "Woken by the service's push (live socket)."
+	}
+	if live, why := w.push.state(); !live {
+		return "Polled the capture API (socket: " + why + ")."
+	}
+	return "Polled the capture API (the socket was live; no push came for this request)."
+}
+
+// sleep pauses for d on the wait's clock, or until the push wakes it
+// (signal closes). woken says whether the push woke it; pushed is set when
+// it did with a capture.
+func (w *waiter) sleep(ctx context.Context, d time.Duration, signal <-chan struct{}, seq uint64) (woken bool, err error) {
+	if signal == nil {
+		return false, w.h.pause(ctx, d)
+	}
+	pauseCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case <-signal:
+			cancel()
+		case <-done:
+		}
+	}()
+	err = w.h.pause(pauseCtx, d)
+	select {
+	case <-signal:
+		if ctx.Err() != nil {
+			return false, ctx.Err()
+		}
+		w.pushed = w.push.pushedSince(seq)
+		return true, nil
+	default:
+		return false, err
+	}
 }
 
 // begin fixes the cursor: the request after_request_id names, else the
@@ -203,6 +255,8 @@ func (w *waiter) wait(callCtx, waitCtx context.Context) (listedRequest, bool, er
 	ctx, last := waitCtx, false
 	polled := false // a poll has been answered: the API is there
 	for {
+		// Taken before the poll: a push during it wakes the pause after.
+		signal, seq := w.push.signal()
 		found, partial, err := w.h.afterCursor(ctx, w.key, w.id, w.cursor, w.query, 1)
 		limitFell := err != nil && polled && !last && ctx.Err() == context.DeadlineExceeded
 		if err != nil && polled && last {
@@ -235,9 +289,17 @@ func (w *waiter) wait(callCtx, waitCtx context.Context) (listedRequest, bool, er
 		if last {
 			return listedRequest{}, false, nil
 		}
+		if live, _ := w.push.state(); live && pause < maxPollInterval {
+			// The push wakes the wait; polls are its safety net, at the
+			// slowest pace.
+			pause = maxPollInterval
+		}
+		w.pushed = false
 		if left := deadline.Sub(w.h.now()); left > 0 && !limitFell {
-			err := w.h.pause(ctx, min(pause, left))
+			woken, err := w.sleep(ctx, min(pause, left), signal, seq)
 			switch {
+			case woken:
+				continue // poll now, at the same pace
 			case err != nil && ctx.Err() != context.DeadlineExceeded:
 				return listedRequest{}, false, err
 			case err == nil && pause < left:

@@ -1,0 +1,257 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpforge/servers/hookmcp/internal/config"
+	"github.com/mcpforge/servers/hookmcp/internal/fakehooksvc"
+	"github.com/mcpforge/servers/hookmcp/internal/socketio"
+	"github.com/mcpforge/servers/hookmcp/internal/socketio/pipenet"
+	"github.com/mcpforge/servers/shared/mcptest"
+)
+
+// liveHarness is a server and the fake, with its socket, on an in-memory
+// network inside a synctest bubble: the wait's clock is the bubble's, so
+// a push's latency and a poll's pace are measured exactly.
+type liveHarness struct {
+	session *mcp.ClientSession
+	fake    *fakehooksvc.Server
+	web     *http.Client // to the fake
+	logs    *mcptest.SyncBuffer
+}
+
+type liveSetup struct {
+	fake   fakehooksvc.Options
+	socket bool        // configure a socket URL (else the push is off)
+	key    string      // HOOKSVC_API_KEY
+	live   LiveOptions // HTTP is filled in
+	client *mcp.ClientOptions
+	// socketHandler, when set, serves /socket.io/ instead of the fake.
+	socketHandler http.Handler
+	// protocol, when set, is the MCP version the client asks for: before
+	// 2026-07-28 a subscription is resources/subscribe, from it on a
+	// subscriptions/listen stream.
+	protocol string
+}
+
+func connectLive(t *testing.T, s liveSetup) *liveHarness {
+	t.Helper()
+	// Registered first, run last: the bubble's clock passes the linger,
+	// so the socket subscriptions close and their goroutines end (the
+	// bubble fails on any left).
+	t.Cleanup(func() { time.Sleep(2 * defaultLinger) })
+	s.fake.APIKeys = []string{envKey, callKey}
+	fake := fakehooksvc.New(s.fake)
+	var handler http.Handler = fake
+	if s.socketHandler != nil {
+		mux := http.NewServeMux()
+		mux.Handle("/", fake)
+		mux.Handle("/socket.io/", s.socketHandler)
+		handler = mux
+	}
+	l, stop := pipenet.Serve(handler)
+	t.Cleanup(stop)
+	cfg := config.Config{APIURL: &url.URL{Scheme: "http", Host: "hooks.test"}, Timeout: 5 * time.Second, APIKey: s.key}
+	if s.socket {
+		cfg.SocketURL = &url.URL{Scheme: "ws", Host: "hooks.test"}
+	}
+	httpClient := NewHTTPClient("hookmcp-test")
+	httpClient.Transport = l.Client().Transport
+	s.live.HTTP = l.Client()
+	h := &liveHarness{fake: fake, web: l.Client(), logs: &mcptest.SyncBuffer{}}
+	server := NewServer(Options{
+		Config: cfg, HTTP: httpClient, Version: "test", Live: s.live,
+		Logger: slog.New(slog.NewTextHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+	})
+	if s.protocol == "" {
+		h.session = mcptest.ConnectWith(t, server, s.client)
+		return h
+	}
+	ctx := context.Background()
+	clientTransport, serverTransport := mcp.NewInMemoryTransports()
+	serverSession, err := server.Connect(ctx, serverTransport, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "1"}, s.client)
+	if h.session, err = client.Connect(ctx, clientTransport, &mcp.ClientSessionOptions{ProtocolVersion: s.protocol}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		h.session.Close()
+		serverSession.Wait()
+	})
+	return h
+}
+
+func (h *liveHarness) call(t *testing.T, tool string, args map[string]any) map[string]any {
+	t.Helper()
+	res := mcptest.Call(t, context.Background(), h.session, tool, args)
+	if res.IsError {
+		t.Fatalf("%s: %s", tool, mcptest.Text(res))
+	}
+	return mcptest.Structured(t, res)
+}
+
+func (h *liveHarness) token(t *testing.T) string {
+	t.Helper()
+	return h.call(t, "create_token", nil)["token"].(map[string]any)["uuid"].(string)
+}
+
+// send captures a request; safe from any goroutine.
+func (h *liveHarness) send(t *testing.T, id, body string) {
+	resp, err := h.web.Post("http://hooks.test/"+id, "text/plain", strings.NewReader(body))
+	if err != nil {
+		t.Errorf("the sender: %v", err)
+		return
+	}
+	resp.Body.Close()
+}
+
+// sendAt captures body at the bubble's time at, and reports when it did.
+func (h *liveHarness) sendAt(t *testing.T, id, body string, at time.Duration) <-chan time.Time {
+	sent := make(chan time.Time, 1)
+	go func() {
+		time.Sleep(at) // the bubble's clock: a scripted sender, not a wait
+		h.send(t, id, body)
+		sent <- time.Now()
+	}()
+	return sent
+}
+
+// TestWaitWokenByPush: the service pushes the capture and the wait answers
+// at once, not at its next poll; the note says so.
+func TestWaitWokenByPush(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := connectLive(t, liveSetup{socket: true})
+		id := h.token(t)
+		sent := h.sendAt(t, id, "pushed", 2500*time.Millisecond)
+		out := h.call(t, "wait_for_request", map[string]any{"token_id": id, "timeout_seconds": 30})
+		latency := time.Since(<-sent)
+		if out["body"] != "pushed" || !strings.Contains(out["note"].(string), "Woken by the service's push (live socket).") {
+			t.Errorf("result: %v", out)
+		}
+		if latency != 0 {
+			t.Errorf("answered %s after the capture, want at once", latency)
+		}
+		// The next wait reuses the open subscription: pushed again.
+		sent = h.sendAt(t, id, "again", 42*time.Second)
+		out = h.call(t, "wait_for_request", map[string]any{"token_id": id, "timeout_seconds": 60})
+		if latency := time.Since(<-sent); out["body"] != "again" || latency != 0 || !strings.Contains(out["note"].(string), "Woken by the service's push") {
+			t.Errorf("second wait: %v after %s", out, latency)
+		}
+	})
+}
+
+// TestWaitPollsWithoutSocket: where the service runs no socket (404), the
+// wait polls at its usual pace and says why.
+func TestWaitPollsWithoutSocket(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := connectLive(t, liveSetup{socket: true, fake: fakehooksvc.Options{NoSocket: true}})
+		id := h.token(t)
+		sent := h.sendAt(t, id, "polled", 2500*time.Millisecond)
+		out := h.call(t, "wait_for_request", map[string]any{"token_id": id, "timeout_seconds": 30})
+		latency := time.Since(<-sent)
+		want := "Polled the capture API (socket: cannot open the socket at ws://hooks.test/socket.io/?EIO=3&transport=websocket: it answered HTTP 404)."
+		if out["body"] != "polled" || !strings.Contains(out["note"].(string), want) {
+			t.Errorf("note %q, want %q", out["note"], want)
+		}
+		// Polls at 0, 1 s, 2.25 s, 3.8125 s: found 1.3125 s after it landed.
+		if latency != 1312500*time.Microsecond {
+			t.Errorf("answered %s after the capture, want at the next poll (1.3125s)", latency)
+		}
+	})
+}
+
+// TestWaitPushOff: --socket-url off polls, and says so.
+func TestWaitPushOff(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := connectLive(t, liveSetup{})
+		id := h.token(t)
+		h.sendAt(t, id, "x", time.Second/2)
+		out := h.call(t, "wait_for_request", map[string]any{"token_id": id, "timeout_seconds": 5})
+		if !strings.Contains(out["note"].(string), "Polled the capture API (socket: off") {
+			t.Errorf("note %q", out["note"])
+		}
+	})
+}
+
+// scriptedSocket is a Socket.IO server that answers a subscribe as
+// script says: "refuse" with subscription_error, "drop" by closing.
+type scriptedSocket struct {
+	script string
+	mu     sync.Mutex
+	dials  int
+}
+
+func (s *scriptedSocket) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	s.dials++
+	s.mu.Unlock()
+	conn, err := websocket.Accept(w, r, nil)
+	if err != nil {
+		return
+	}
+	defer conn.CloseNow()
+	ctx := r.Context()
+	conn.Write(ctx, websocket.MessageText, []byte(socketio.EncodeHandshake(socketio.Handshake{SID: "s", PingInterval: 25000, PingTimeout: 5000})))
+	conn.Write(ctx, websocket.MessageText, []byte("40"))
+	for {
+		_, b, err := conn.Read(ctx)
+		if err != nil {
+			return
+		}
+		p, _ := socketio.DecodePacket(string(b))
+		m, _ := socketio.DecodeMsg(p.Data)
+		if m.Event != "subscribe" {
+			continue
+		}
+		var channel struct{ Channel string }
+		jsonUnmarshal(m.Args[0], &channel)
+		switch s.script {
+		case "refuse":
+			frame, _ := socketio.EncodeEvent("subscription_error", channel.Channel, 403)
+			conn.Write(ctx, websocket.MessageText, []byte(frame))
+		case "drop":
+			return
+		}
+	}
+}
+
+// TestWaitFallsBack: a refused subscription and a socket that drops both
+// leave the wait polling, and the note names the reason.
+func TestWaitFallsBack(t *testing.T) {
+	for script, want := range map[string]string{
+		"refuse": "(socket: the socket server refused the subscription to private-token.",
+		"drop":   "(socket: socket at ws://hooks.test/socket.io/?EIO=3&transport=websocket dropped",
+	} {
+		t.Run(script, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				h := connectLive(t, liveSetup{socket: true, socketHandler: &scriptedSocket{script: script}})
+				id := h.token(t)
+				sent := h.sendAt(t, id, "fallback", 2500*time.Millisecond)
+				out := h.call(t, "wait_for_request", map[string]any{"token_id": id, "timeout_seconds": 30})
+				if out["body"] != "fallback" || !strings.Contains(out["note"].(string), want) {
+					t.Errorf("note %q, want %q", out["note"], want)
+				}
+				if latency := time.Since(<-sent); latency == 0 || latency > maxPollInterval {
+					t.Errorf("found %s after the capture, want by a poll", latency)
+				}
+			})
+		})
+	}
+}
+
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }

@@ -1,0 +1,113 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpforge/servers/hookmcp/internal/hooksvc"
+)
+
+// Subscriptions to the requests resource: a subscribed session is sent
+// notifications/resources/updated for the token's URI when a request is
+// captured, on the service's push, or by a poll every subscriptionPoll
+// while the push is not live. A subscription ends on unsubscribe or when
+// its session ends.
+
+// resourceSub is one session's subscription to one URI.
+type resourceSub struct {
+	session *mcp.ServerSession
+	uri     string
+}
+
+func (l *live) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error {
+	uri := req.Params.URI
+	token, err := requestsToken(uri)
+	if err != nil {
+		return err
+	}
+	key := resourceSub{req.Session, uri}
+	l.mu.Lock()
+	_, held := l.subs[key]
+	full := len(l.subs) >= l.maxSubs
+	l.mu.Unlock()
+	switch {
+	case held:
+		return nil
+	case full:
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf(
+			"subscribing to %s: this server holds its most resource subscriptions (%d); unsubscribe from one first", uri, l.maxSubs)}
+	}
+	w, err := l.acquire(token, l.h.cfg.APIKey, true)
+	if err != nil {
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("subscribing to %s: %v; unsubscribe from another token first", uri, err)}
+	}
+	l.mu.Lock()
+	if _, raced := l.subs[key]; raced {
+		l.mu.Unlock()
+		w.release(true)
+		return nil
+	}
+	l.subs[key] = w
+	watchEnd := req.Session != nil && !l.sessions[req.Session]
+	if watchEnd {
+		l.sessions[req.Session] = true
+	}
+	l.mu.Unlock()
+	if watchEnd {
+		// The SDK forgets a closed session's subscriptions without
+		// telling the server: this goroutine, one per subscribed
+		// session, does.
+		go func() {
+			req.Session.Wait()
+			l.endSession(req.Session)
+		}()
+	}
+	l.h.logger.Debug("resource subscribed", "uri", uri)
+	return nil
+}
+
+func (l *live) unsubscribe(ctx context.Context, req *mcp.UnsubscribeRequest) error {
+	key := resourceSub{req.Session, req.Params.URI}
+	l.mu.Lock()
+	w := l.subs[key]
+	delete(l.subs, key)
+	l.mu.Unlock()
+	if w != nil {
+		w.release(true)
+	}
+	return nil
+}
+
+// endSession drops the subscriptions of a session that ended.
+func (l *live) endSession(session *mcp.ServerSession) {
+	var dropped []*watched
+	l.mu.Lock()
+	delete(l.sessions, session)
+	for key, w := range l.subs {
+		if key.session == session {
+			delete(l.subs, key)
+			dropped = append(dropped, w)
+		}
+	}
+	l.mu.Unlock()
+	for _, w := range dropped {
+		w.release(true)
+	}
+}
+
+// requestsToken is the token of a requests resource URI.
+func requestsToken(uri string) (hooksvc.TokenID, error) {
+	id, ok := strings.CutPrefix(uri, "hooksvc://token/")
+	if ok {
+		id, ok = strings.CutSuffix(id, "/requests")
+	}
+	if !ok || checkUUID("token_id", id) != nil {
+		return "", &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf(
+			"%s: only %s can be subscribed to, with a token UUID such as %s", truncate(uri, 200), requestsURITemplate, hooksvc.ExampleUUID)}
+	}
+	return hooksvc.TokenID(strings.ToLower(id)), nil
+}

@@ -1,0 +1,156 @@
+package tools
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpforge/servers/hookmcp/internal/fakehooksvc"
+)
+
+// updates collects the notifications/resources/updated a client hears.
+func updates() (chan string, *mcp.ClientOptions) {
+	heard := make(chan string, 16)
+	return heard, &mcp.ClientOptions{ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
+		heard <- req.Params.URI
+	}}
+}
+
+func quiet(t *testing.T, heard chan string, when string) {
+	t.Helper()
+	synctest.Wait()
+	select {
+	case uri := <-heard:
+		t.Errorf("%s: heard an update of %s", when, uri)
+	default:
+	}
+}
+
+// Both ways a client subscribes: resources/subscribe (before 2026-07-28),
+// and a subscriptions/listen stream.
+var subscribeProtocols = map[string]string{"resources/subscribe": "2025-11-25", "subscriptions/listen": "2026-07-28"}
+
+// TestResourceSubscriptionPushed: a subscribed client is told of a capture
+// the moment the service pushes it; after unsubscribing it is not.
+func TestResourceSubscriptionPushed(t *testing.T) {
+	for name, protocol := range subscribeProtocols {
+		t.Run(name, func(t *testing.T) { testResourceSubscriptionPushed(t, protocol) })
+	}
+}
+
+func testResourceSubscriptionPushed(t *testing.T, protocol string) {
+	synctest.Test(t, func(t *testing.T) {
+		heard, client := updates()
+		h := connectLive(t, liveSetup{socket: true, client: client, protocol: protocol})
+		id, other := h.token(t), h.token(t)
+		uri := requestsURI(id)
+		ctx := context.Background()
+		if err := h.session.Subscribe(ctx, &mcp.SubscribeParams{URI: uri}); err != nil {
+			t.Fatal(err)
+		}
+		sent := h.sendAt(t, id, "one", 3*time.Second)
+		if got := <-heard; got != uri {
+			t.Errorf("heard %s, want %s", got, uri)
+		}
+		if latency := time.Since(<-sent); latency != 0 {
+			t.Errorf("told %s after the capture, want at once", latency)
+		}
+		h.send(t, other, "another token")
+		quiet(t, heard, "a capture of a token not subscribed to")
+		if err := h.session.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: uri}); err != nil {
+			t.Fatal(err)
+		}
+		// A listen stream ends when the server has taken its
+		// cancellation, after Unsubscribe returns.
+		synctest.Wait()
+		h.send(t, id, "after unsubscribing")
+		time.Sleep(time.Minute) // the bubble's clock: past any poll
+		quiet(t, heard, "after unsubscribing")
+	})
+}
+
+// TestResourceSubscriptionPolled: with no socket, a subscribed client is
+// told by the poll that follows the capture.
+func TestResourceSubscriptionPolled(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		heard, client := updates()
+		h := connectLive(t, liveSetup{socket: true, fake: fakehooksvc.Options{NoSocket: true}, client: client})
+		id := h.token(t)
+		h.send(t, id, "before subscribing")
+		uri := requestsURI(id)
+		if err := h.session.Subscribe(context.Background(), &mcp.SubscribeParams{URI: uri}); err != nil {
+			t.Fatal(err)
+		}
+		quiet(t, heard, "a request captured before subscribing")
+		sent := h.sendAt(t, id, "polled", 2*time.Second)
+		if got := <-heard; got != uri {
+			t.Errorf("heard %s, want %s", got, uri)
+		}
+		if latency := time.Since(<-sent); latency != subscriptionPoll-2*time.Second {
+			t.Errorf("told %s after the capture, want at the next poll (%s)", latency, subscriptionPoll-2*time.Second)
+		}
+		time.Sleep(time.Minute)
+		quiet(t, heard, "no new capture")
+	})
+}
+
+// TestResourceSubscriptionEndsWithSession: a session that ends without
+// unsubscribing stops the watch: the bubble fails on goroutines left
+// behind, and a capture after it notifies no one.
+func TestResourceSubscriptionEndsWithSession(t *testing.T) {
+	for name, protocol := range subscribeProtocols {
+		t.Run(name, func(t *testing.T) { testResourceSubscriptionEndsWithSession(t, protocol) })
+	}
+}
+
+func testResourceSubscriptionEndsWithSession(t *testing.T, protocol string) {
+	synctest.Test(t, func(t *testing.T) {
+		heard, client := updates()
+		h := connectLive(t, liveSetup{socket: true, client: client, protocol: protocol})
+		id := h.token(t)
+		if err := h.session.Subscribe(context.Background(), &mcp.SubscribeParams{URI: requestsURI(id)}); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		h.session.Close()
+		synctest.Wait()
+		if h.fake.Listened("private-token." + id) {
+			t.Errorf("the socket subscription outlived the session")
+		}
+		h.send(t, id, "after the session")
+		quiet(t, heard, "after the session ended")
+	})
+}
+
+// TestResourceSubscriptionRefusals: resources/subscribe answers its
+// refusals (a subscriptions/listen stream ends with them, which the SDK's
+// client does not report).
+func TestResourceSubscriptionRefusals(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := connectLive(t, liveSetup{live: LiveOptions{MaxSubscriptions: 1}, protocol: subscribeProtocols["resources/subscribe"]})
+		ctx := context.Background()
+		for uri, want := range map[string]string{
+			"hooksvc://token/my-alias/requests": "only hooksvc://token/{token_id}/requests can be subscribed to, with a token UUID",
+			"https://example.com/":              "only hooksvc://token/{token_id}/requests can be subscribed to",
+		} {
+			if err := h.session.Subscribe(ctx, &mcp.SubscribeParams{URI: uri}); err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("subscribe %s: %v, want %q", uri, err, want)
+			}
+		}
+		first := requestsURI(h.token(t))
+		if err := h.session.Subscribe(ctx, &mcp.SubscribeParams{URI: first}); err != nil {
+			t.Fatal(err)
+		}
+		if err := h.session.Subscribe(ctx, &mcp.SubscribeParams{URI: first}); err != nil {
+			t.Errorf("subscribing twice: %v", err)
+		}
+		err := h.session.Subscribe(ctx, &mcp.SubscribeParams{URI: requestsURI(h.token(t))})
+		if err == nil || !strings.Contains(err.Error(), "this server holds its most resource subscriptions (1); unsubscribe from one first") {
+			t.Errorf("past the bound: %v", err)
+		}
+	})
+}
