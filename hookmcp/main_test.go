@@ -106,7 +106,7 @@ func TestStdio(t *testing.T) {
 		`POST /{id}?via=stdio`,
 		`GET /token/{id}`,
 		`GET /token/{id}`,
-		`PUT /token/{id} {"actions":false,"alias":null,"cors":false,"default_content":"pong","default_content_type":"text/html","default_status":200,"description":null,"expiry":null,"group_id":null,"listen":0,"redirect":false,"request_limit":100,"require_auth":true,"timeout":1}`,
+		`PUT /token/{id} {"actions":false,"alias":null,"auth_username":null,"cors":false,"default_content":"pong","default_content_type":"text/html","default_status":200,"description":null,"expiry":null,"group_id":null,"listen":0,"password":false,"redirect":false,"request_limit":100,"require_auth":true,"team_id":1001,"timeout":1}`, // the whole token as read, account fields included, as the official CLI writes it back
 		`GET /token/{id}/requests?page=1&per_page=10&sorting=newest`,
 		`GET /token/{id}/requests?page=1&per_page=1&sorting=newest`,
 		`GET /token/{id}/request/` + requestID(fake, id) + `/raw`,
