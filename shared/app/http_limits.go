@@ -68,9 +68,11 @@ func hangUpUnadmitted(next http.Handler, bodyTime time.Duration) http.Handler {
 		w.Header().Set("Connection", "close")
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), admissionKey{}, mark)))
 		// The server replaces this deadline with its idle one before the
-		// connection waits for its next request.
+		// connection waits for its next request. A handler that answered
+		// "Connection: close" (a body too large or too slow) is not
+		// waiting for the rest of the body either.
 		deadline := time.Now()
-		if mark.admitted {
+		if mark.admitted && w.Header().Get("Connection") != "close" {
 			deadline = deadline.Add(bodyTime)
 		}
 		_ = http.NewResponseController(w).SetReadDeadline(deadline)

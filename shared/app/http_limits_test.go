@@ -251,3 +251,33 @@ func TestConnectionCap(t *testing.T) {
 		t.Errorf("connectionCap() = %d with a descriptor limit of %d (%v)", got, limit, ok)
 	}
 }
+
+// TestHTTPRefusedBodyIsNotAwaited: an admitted request whose body is
+// refused (too large) is answered and its connection closed at once, not
+// after the rest of the body or the body time (an hour here).
+func TestHTTPRefusedBodyIsNotAwaited(t *testing.T) {
+	limits := httpLimits{readHeader: time.Hour, idle: time.Hour, body: time.Hour, conns: 8}
+	listener, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	server := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() {
+		served <- serveMCPWith(ctx, listener, server, httpAccess{}, slog.New(slog.DiscardHandler), time.Second, limits)
+	}()
+	t.Cleanup(func() { cancel(); <-served })
+
+	size := mcp.DefaultMaxRequestBodyBytes + 1
+	head := fmt.Sprintf("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"+
+		"Content-Length: %d\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"pad\":\"", size+1<<10)
+	// Safety net only.
+	report := make(chan string, 1)
+	var sent sync.WaitGroup
+	sent.Add(1)
+	hold(listener.Addr().String(), head+strings.Repeat("x", size), time.Now().Add(20*time.Second), &sent, report)
+	if got := <-report; got != "HTTP/1.1 200 OK" {
+		t.Errorf("a body over the limit, its rest never sent: %q, want its error answered and the connection closed", got)
+	}
+}
