@@ -12,12 +12,13 @@
 package socketio
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/mcpforge/servers/shared/jsonx"
 )
 
 // Engine.IO packet types, the first character of every frame.
@@ -99,7 +100,7 @@ func EncodeHandshake(h Handshake) string {
 	if h.Upgrades == nil {
 		h.Upgrades = []string{}
 	}
-	b, _ := json.Marshal(h)
+	b, _ := jsonx.Marshal(h)
 	return string(Open) + string(b)
 }
 
@@ -187,14 +188,11 @@ func (m *Msg) decodeEvent() error {
 // EncodeEvent is an Engine.IO Message frame carrying a Socket.IO event on
 // the default namespace: 42["name",arg...].
 func EncodeEvent(name string, args ...any) (string, error) {
-	var b bytes.Buffer
-	b.WriteString(string(Message) + string(Event))
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(append([]any{name}, args...)); err != nil {
+	b, err := jsonx.Marshal(append([]any{name}, args...))
+	if err != nil {
 		return "", err
 	}
-	return strings.TrimSuffix(b.String(), "\n"), nil
+	return string(Message) + string(Event) + string(b), nil
 }
 
 // truncate keeps a peer's text short enough for an error.
