@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/netip"
 	"net/url"
 	"strings"
 	"time"
@@ -67,17 +66,7 @@ func isLoopbackListen(listen string) bool {
 	if err != nil {
 		return false
 	}
-	// Compared in canonical form (httpx.CanonicalHost): EqualFold would
-	// take "localhoſt" (LONG S) for localhost.
-	host, err = httpx.CanonicalHost(host)
-	if err != nil {
-		return false
-	}
-	if host == "localhost" {
-		return true
-	}
-	addr, err := netip.ParseAddr(host)
-	return err == nil && addr.Unmap().IsLoopback()
+	return httpx.IsLoopbackHost(host)
 }
 
 // normalizeOrigin renders an origin in the one form origins are compared

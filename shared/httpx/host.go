@@ -88,6 +88,21 @@ func CanonicalHost(host string) (string, error) {
 	return name, nil
 }
 
+// IsLoopbackHost reports whether host (a hostname, without port) names
+// this machine: localhost, 127.0.0.0/8 or ::1 (IPv4-mapped too), judged
+// in canonical form, by the name the transport dials.
+func IsLoopbackHost(host string) bool {
+	host, err := CanonicalHost(host)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	addr, err := netip.ParseAddr(host)
+	return err == nil && addr.Unmap().IsLoopback()
+}
+
 // canonicalIPv6 returns address, an IPv6 address of host, as net/netip
 // prints it. A zone (an interface's name, whose case is its own) is kept
 // when it is a plain name.

@@ -148,6 +148,18 @@ func TestOrigin(t *testing.T) {
 	}
 }
 
+func TestIsLoopbackHost(t *testing.T) {
+	for host, want := range map[string]bool{
+		"localhost": true, "LOCALHOST": true, "localhost.": true, "localho\u017ft": true, "\uff4c\uff4f\uff43\uff41\uff4c\uff48\uff4f\uff53\uff54": true,
+		"127.0.0.1": true, "127.1.2.3": true, "::1": true, "[::1]": true, "::ffff:127.0.0.1": true, "\uff11\uff12\uff17.0.0.1": true,
+		"l\u043ecalhost": false, "localh\u0131st": false, "localhost.evil.example": false, "": false, "0.0.0.0": false, "::": false, "10.0.0.1": false, "a..b": false,
+	} {
+		if got := IsLoopbackHost(host); got != want {
+			t.Errorf("IsLoopbackHost(%q) = %v, want %v", host, got, want)
+		}
+	}
+}
+
 // FuzzCanonicalHost: no host makes CanonicalHost panic; an accepted one is
 // ASCII, lower case, without the root dot, canonical itself, and (a name)
 // the one Go's transport dials for the host as written.
