@@ -132,7 +132,7 @@ func (e *AddressError) Error() string {
 	if addr, err := netip.ParseAddr(e.Host); err == nil && addr == e.Addr {
 		return fmt.Sprintf("the address %s is refused: %v", e.Addr, e.Err)
 	}
-	return fmt.Sprintf("the host %q resolves to %s, which is refused: %v", e.Host, e.Addr, e.Err)
+	return fmt.Sprintf("the host %s resolves to %s, which is refused: %v", quoteHost(e.Host), e.Addr, e.Err)
 }
 
 func (e *AddressError) Unwrap() error { return e.Err }
@@ -198,8 +198,8 @@ func (d *guardedDialer) proxyChecked(proxy func(*http.Request) (*url.URL, error)
 		_, err = d.checked(req.Context(), "ip", host, rule)
 		var dnsErr *net.DNSError
 		if errors.As(err, &dnsErr) {
-			return nil, &AddressError{Host: host, Err: fmt.Errorf("the host name %q does not resolve on this machine (%s), and a request sent through "+
-				"the proxy (HTTP_PROXY, HTTPS_PROXY) is checked here first, by the addresses its name has, so it was not sent", host, dnsErr.Err)}
+			return nil, &AddressError{Host: host, Err: fmt.Errorf("the host name %s does not resolve on this machine (%s), and a request sent through "+
+				"the proxy (HTTP_PROXY, HTTPS_PROXY) is checked here first, by the addresses its name has, so it was not sent", quoteHost(host), dnsErr.Err)}
 		}
 		if err != nil {
 			return nil, err

@@ -20,7 +20,7 @@ import (
 // name anyone can register). CanonicalHost gives the name the transport
 // dials; every origin, allow-list, redirect and loopback decision of both
 // servers compares hosts in that form, and the client sends requests to it
-// (see canonicalTransport), so what was judged is what is reached.
+// (see outboundTransport), so what was judged is what is reached.
 
 // CanonicalHost returns host (a URL's hostname, with or without the
 // brackets of an IPv6 literal, without a port) in the one form hosts are
@@ -39,7 +39,7 @@ func CanonicalHost(host string) (string, error) {
 	if inner, ok := strings.CutPrefix(host, "["); ok {
 		inner, ok = strings.CutSuffix(inner, "]")
 		if !ok {
-			return "", fmt.Errorf("host %q has an opening bracket without its closing one", host)
+			return "", fmt.Errorf("host %s has an opening bracket without its closing one", quoteHost(host))
 		}
 		return canonicalIPv6(host, inner)
 	}
@@ -50,17 +50,17 @@ func CanonicalHost(host string) (string, error) {
 		return addr.String(), nil
 	}
 	if strings.Contains(host, "%") {
-		return "", fmt.Errorf("host %q holds a '%%': percent-encoding is not allowed in a host name; write the name itself", host)
+		return "", fmt.Errorf("host %s holds a '%%': percent-encoding is not allowed in a host name; write the name itself", quoteHost(host))
 	}
 	// One root dot is dropped, as written or as mapped (U+3002 is a dot).
 	name, rooted := strings.CutSuffix(host, ".")
 	if !isASCII(name) {
 		if !utf8.ValidString(name) {
-			return "", fmt.Errorf("host %q is not valid UTF-8", host)
+			return "", fmt.Errorf("host %s is not valid UTF-8", quoteHost(host))
 		}
 		ascii, err := idna.Lookup.ToASCII(name)
 		if err != nil {
-			return "", fmt.Errorf("host %q is not a valid internationalised domain name (%v); write its ASCII (xn--) form", host, idnaReason(err))
+			return "", fmt.Errorf("host %s is not a valid internationalised domain name (%v); write its ASCII (xn--) form", quoteHost(host), idnaReason(err))
 		}
 		name = ascii
 		if !rooted {
@@ -73,12 +73,12 @@ func CanonicalHost(host string) (string, error) {
 	}
 	for _, label := range strings.Split(name, ".") {
 		if label == "" {
-			return "", fmt.Errorf("host %q has an empty label (two dots in a row, or a leading dot)", host)
+			return "", fmt.Errorf("host %s has an empty label (two dots in a row, or a leading dot)", quoteHost(host))
 		}
 	}
 	for i := 0; i < len(name); i++ {
 		if c := name[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
-			return "", fmt.Errorf("host %q holds %q, which is not allowed in a host name (letters, digits, '-', '_' and '.')", host, rune(c))
+			return "", fmt.Errorf("host %s holds %q, which is not allowed in a host name (letters, digits, '-', '_' and '.')", quoteHost(host), rune(c))
 		}
 	}
 	// A name may still be an IPv4 address once mapped (fullwidth digits).
@@ -109,14 +109,31 @@ func IsLoopbackHost(host string) bool {
 func canonicalIPv6(host, address string) (string, error) {
 	addr, err := netip.ParseAddr(address)
 	if err != nil || !addr.Is6() {
-		return "", fmt.Errorf("host %q is not an IPv6 address, and only an IPv6 address may hold ':' or be written in brackets", host)
+		return "", fmt.Errorf("host %s is not an IPv6 address, and only an IPv6 address may hold ':' or be written in brackets", quoteHost(host))
 	}
 	for _, c := range []byte(addr.Zone()) {
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
-			return "", fmt.Errorf("host %q has a zone that is not an interface name (letters, digits, '-', '_' and '.')", host)
+			return "", fmt.Errorf("host %s has a zone that is not an interface name (letters, digits, '-', '_' and '.')", quoteHost(host))
 		}
 	}
 	return addr.String(), nil
+}
+
+// maxQuotedHost bounds how much of a host an error quotes: an answer is
+// bounded whatever it was asked.
+const maxQuotedHost = 120
+
+// quoteHost quotes host for an error, at most maxQuotedHost bytes of it,
+// with its length when it is cut.
+func quoteHost(host string) string {
+	if len(host) <= maxQuotedHost {
+		return strconv.Quote(host)
+	}
+	cut := maxQuotedHost
+	for cut > 0 && !utf8.RuneStart(host[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%q… (%d bytes)", host[:cut], len(host))
 }
 
 // idnaReason is the idna package's error without its own prefix.

@@ -51,6 +51,16 @@ func TestCanonicalHost(t *testing.T) {
 	}
 }
 
+// TestCanonicalHostErrorIsBounded: a refusal quotes a long host only in
+// part, with its length.
+func TestCanonicalHostErrorIsBounded(t *testing.T) {
+	host := strings.Repeat("\u00e9", 50_000) + "..x"
+	_, err := CanonicalHost(host)
+	if err == nil || len(err.Error()) > 400 || !strings.Contains(err.Error(), "(100003 bytes)") {
+		t.Errorf("CanonicalHost of a %d-byte host: %d-byte error %.200q", len(host), len(err.Error()), err)
+	}
+}
+
 // TestCanonicalHostIsWhatGoDials: the canonical form of each look-alike is
 // the name Go's own transport dials for it (as written, before this
 // package's client rewrites it), so a decision taken on the canonical form
