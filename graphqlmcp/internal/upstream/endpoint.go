@@ -30,11 +30,19 @@ type Target struct {
 	IsDefault bool
 }
 
+// MaxEndpointLen bounds a per-call endpoint, so that the errors that name
+// it stay short.
+const MaxEndpointLen = 2048
+
 // Resolve returns the Target for a call's endpoint argument ("" means the
 // default). Its errors say why the endpoint was refused and what to do.
 func (p Policy) Resolve(raw string) (Target, error) {
 	if strings.TrimSpace(raw) == "" {
 		return Target{URL: p.Default, StartupHeaders: true, LinkLocalAllowed: true, IsDefault: true}, nil
+	}
+	if len(raw) > MaxEndpointLen {
+		// Not quoted whole: every error of the call would repeat it.
+		return Target{}, fmt.Errorf("endpoint is %d bytes long, over the limit of %d for a URL; pass a shorter URL (%s)", len(raw), MaxEndpointLen, httpx.Snippet([]byte(httpx.RedactURL(raw[:200])), 100))
 	}
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

@@ -180,6 +180,10 @@ func TestAllowListByCanonicalHost(t *testing.T) {
 	if _, err := policy.Resolve("https://a..b/graphql"); err == nil || !strings.Contains(err.Error(), "empty label") {
 		t.Errorf("a host with no canonical form: %v", err)
 	}
+	long := "https://api.test/v2/" + strings.Repeat("x", 1<<20) + "?token=secret"
+	if _, err := policy.Resolve(long); err == nil || len(err.Error()) > 300 || !strings.Contains(err.Error(), "over the limit of 2048") {
+		t.Errorf("a 1 MiB endpoint: a %d-byte error", len(err.Error()))
+	}
 }
 
 func isASCIIString(s string) bool {
