@@ -43,12 +43,13 @@ type socketHub struct {
 	mu       sync.Mutex
 	sessions map[string]*sioSession
 	channels map[string]map[*sioSession]bool
+	changed  chan struct{} // closed, and replaced, when a channel is joined or left
 }
 
 func newSocketHub() *socketHub {
 	return &socketHub{
 		pingInterval: defaultPingInterval, pingTimeout: defaultPingTimeout,
-		sessions: map[string]*sioSession{}, channels: map[string]map[*sioSession]bool{},
+		sessions: map[string]*sioSession{}, channels: map[string]map[*sioSession]bool{}, changed: make(chan struct{}),
 	}
 }
 
@@ -418,6 +419,13 @@ func (h *socketHub) join(sess *sioSession, channel string) {
 		h.channels[channel] = map[*sioSession]bool{}
 	}
 	h.channels[channel][sess] = true
+	h.change()
+}
+
+// change wakes AwaitListened; h.mu is held.
+func (h *socketHub) change() {
+	close(h.changed)
+	h.changed = make(chan struct{})
 }
 
 func (h *socketHub) leave(sess *sioSession, channel string) {
@@ -432,6 +440,7 @@ func (h *socketHub) leaveLocked(sess *sioSession, channel string) {
 	if len(h.channels[channel]) == 0 {
 		delete(h.channels, channel)
 	}
+	h.change()
 }
 
 func (h *socketHub) listened(channel string) bool {
@@ -506,3 +515,21 @@ func (sess *sioSession) watch() {
 // Listened reports whether any socket session is subscribed to channel
 // (private-token.<uuid>), for tests of the clients that subscribe.
 func (s *Server) Listened(channel string) bool { return s.hub.listened(channel) }
+
+// AwaitListened returns once a socket session is subscribed to channel,
+// or when ctx ends; a test waits on it before a capture it wants pushed.
+func (s *Server) AwaitListened(ctx context.Context, channel string) error {
+	for {
+		s.hub.mu.Lock()
+		ok, changed := len(s.hub.channels[channel]) > 0, s.hub.changed
+		s.hub.mu.Unlock()
+		if ok {
+			return nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
