@@ -167,8 +167,10 @@ func serveHTTP(ctx context.Context, server *mcp.Server, addr string, access http
 	if err != nil {
 		return FlagErrorf("listen", "cannot listen on %s: %v. For example --listen 127.0.0.1:8080", addr, err)
 	}
-	logger.Info("serving MCP over Streamable HTTP", "url", "http://"+listener.Addr().String()+"/mcp", "bearer_token_required", access.token != "")
-	return serveMCP(ctx, listener, server, access, logger, shutdownGrace)
+	limits := defaultHTTPLimits()
+	logger.Info("serving MCP over Streamable HTTP", "url", "http://"+listener.Addr().String()+"/mcp", "bearer_token_required", access.token != "",
+		"max_connections", limits.conns, "idle_timeout", limits.idle)
+	return serveMCPWith(ctx, listener, server, access, logger, shutdownGrace, limits)
 }
 
 // serveMCP is serveHTTP on a listener, with the shutdown grace to use. A
