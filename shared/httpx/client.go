@@ -16,6 +16,7 @@ import (
 	"net/netip"
 	"net/url"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -138,11 +139,11 @@ func (e *AddressError) Error() string {
 func (e *AddressError) Unwrap() error { return e.Err }
 
 // guardedDialer resolves and checks a target before anything is sent
-// towards it. When it dials, it dials the addresses it checked, so a name
-// that resolves again to another address (DNS rebinding) reaches nothing
-// unchecked.
+// towards it: every address its name has must pass the request's rule.
 type guardedDialer struct {
-	net      *net.Dialer
+	net *net.Dialer
+	// resolver, when set (tests), is the only source of addresses: the
+	// addresses it gives are checked and dialled, one after another.
 	resolver Resolver
 	guard    func(context.Context) AddressRule
 }
@@ -167,17 +168,44 @@ func (d *guardedDialer) DialContext(ctx context.Context, network, address string
 	if err != nil {
 		return nil, &net.OpError{Op: "dial", Net: network, Err: err}
 	}
-	var first error
-	for _, addr := range addrs {
-		conn, err := d.net.DialContext(ctx, network, net.JoinHostPort(addr.String(), port))
-		if err == nil {
-			return conn, nil
+	if d.resolver != nil {
+		var first error
+		for _, addr := range addrs {
+			conn, err := d.net.DialContext(ctx, network, net.JoinHostPort(addr.String(), port))
+			if err == nil {
+				return conn, nil
+			}
+			if first == nil {
+				first = err
+			}
 		}
-		if first == nil {
-			first = err
-		}
+		return nil, first
 	}
-	return nil, first
+	// Go's dialer resolves the name again, and races IPv4 against IPv6
+	// as a dual-stack client should. Each address it dials is checked
+	// once more as it is dialled, so an answer that changed in between
+	// (DNS rebinding) reaches nothing unchecked.
+	dialer := *d.net
+	dialer.ControlContext = func(_ context.Context, _, dialled string, _ syscall.RawConn) error {
+		return checkDialled(host, dialled, rule)
+	}
+	return dialer.DialContext(ctx, network, address)
+}
+
+// checkDialled applies rule to the address about to be dialled for host.
+func checkDialled(host, dialled string, rule AddressRule) error {
+	ip, _, err := net.SplitHostPort(dialled)
+	if err != nil {
+		return err
+	}
+	addr, err := netip.ParseAddr(ip)
+	if err != nil {
+		return err
+	}
+	if err := rule(addr); err != nil {
+		return &AddressError{Host: host, Addr: addr, Err: err}
+	}
+	return nil
 }
 
 // proxyChecked wraps proxy: a request that goes through a proxy is

@@ -189,3 +189,47 @@ func TestGuardDirect(t *testing.T) {
 		t.Errorf("a host with no canonical form: %q, %v", body, err)
 	}
 }
+
+// TestGuardDirectSystemResolver: without an injected resolver (as the
+// servers run), a name is looked up by the system and every address it
+// has is checked before the dial, and each address dialled is checked
+// again as it is dialled.
+func TestGuardDirectSystemResolver(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "reached") }))
+	t.Cleanup(srv.Close)
+	_, port, _ := net.SplitHostPort(srv.Listener.Addr().String())
+	refuseLoopback := func(context.Context) AddressRule {
+		return func(addr netip.Addr) error {
+			if addr.Unmap().IsLoopback() {
+				return errors.New("loopback is refused here")
+			}
+			return nil
+		}
+	}
+	client := NewClient(Options{Guard: refuseLoopback, Proxy: func(*http.Request) (*url.URL, error) { return nil, nil }})
+	for _, host := range []string{"localhost", "127.0.0.1"} {
+		resp, err := client.Get("http://" + net.JoinHostPort(host, port) + "/")
+		if err == nil {
+			resp.Body.Close()
+		}
+		if failure := AsFailure(Explain(context.Background(), err)); failure == nil || failure.Kind != RefusedAddress || !strings.Contains(failure.Reason, "loopback is refused here") {
+			t.Errorf("%s: %v, want refused", host, err)
+		}
+	}
+	if err := checkDialled("rebound.test", "169.254.169.254:80", blockLinkLocal(context.Background())); !errors.Is(err, errBlocked) || !strings.Contains(err.Error(), `the host "rebound.test" resolves to 169.254.169.254`) {
+		t.Errorf("an address dialled after a second lookup: %v", err)
+	}
+	if err := checkDialled("public.test", "[2001:db8::1]:443", blockLinkLocal(context.Background())); err != nil {
+		t.Errorf("a public address: %v", err)
+	}
+	allowAll := NewClient(Options{Guard: func(context.Context) AddressRule { return func(netip.Addr) error { return nil } }, Proxy: func(*http.Request) (*url.URL, error) { return nil, nil }})
+	resp, err := allowAll.Get("http://" + net.JoinHostPort("localhost", port) + "/")
+	if err != nil {
+		t.Fatalf("a rule that passes: %v", err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if string(body) != "reached" {
+		t.Errorf("a rule that passes: %q", body)
+	}
+}
