@@ -35,6 +35,17 @@ const (
 	// the other's.
 	MaxArguments    = 100
 	MaxAllArguments = 2000
+	// MaxSpreads is the most fragment spreads, each counted wherever its
+	// fragment is spread: the rules follow every spread.
+	MaxSpreads = 1000
+	// MaxSelectionSpreads is the most fragments one selection set may
+	// spread, through its inline fragments and the fragments they spread:
+	// the overlap rule compares every pair of them.
+	MaxSelectionSpreads = 100
+	// maxSteps bounds checkBounds' own work, whatever the shape of the
+	// document's fragments: well over what any document within the other
+	// bounds needs.
+	maxSteps = 200_000
 )
 
 // BoundsError is a document outside one of the bounds. Limit names the
@@ -57,7 +68,12 @@ func boundsError(limit, format string, args ...any) error {
 // so that fragments spreading fragments cannot make the walk exponential,
 // and a cycle (which the validator reports) is not followed.
 func checkBounds(doc *ast.QueryDocument, op *ast.OperationDefinition) error {
-	b := &bounder{doc: doc, memo: map[string]counts{}, active: map[string]bool{}}
+	b := &bounder{fragments: map[string]*ast.FragmentDefinition{}, memo: map[string]counts{}, active: map[string]bool{}}
+	for _, def := range doc.Fragments {
+		if _, ok := b.fragments[def.Name]; !ok {
+			b.fragments[def.Name] = def
+		}
+	}
 	n, err := b.arguments(op.Directives)
 	if err != nil {
 		return err
@@ -72,17 +88,37 @@ func checkBounds(doc *ast.QueryDocument, op *ast.OperationDefinition) error {
 // counts are what a selection set adds to the operation: its fields and
 // aliases, and how many levels of fields it nests.
 type counts struct {
-	fields, aliases, arguments, depth int
+	fields, aliases, arguments, spreads, depth int
 }
 
 func (c counts) plus(d counts) counts {
-	return counts{fields: c.fields + d.fields, aliases: c.aliases + d.aliases, arguments: c.arguments + d.arguments, depth: max(c.depth, d.depth)}
+	return counts{fields: c.fields + d.fields, aliases: c.aliases + d.aliases, arguments: c.arguments + d.arguments,
+		spreads: c.spreads + d.spreads, depth: max(c.depth, d.depth)}
 }
 
 type bounder struct {
-	doc    *ast.QueryDocument
-	memo   map[string]counts // each fragment's counts, once walked
-	active map[string]bool   // the fragments being walked, to stop at a cycle
+	// fragments finds a definition by name (ast's ForName scans the
+	// list: with thousands of fragments, a walk that looks each up
+	// becomes quadratic).
+	fragments map[string]*ast.FragmentDefinition
+	memo      map[string]counts // each fragment's counts, once walked
+	active    map[string]bool   // the fragments being walked, to stop at a cycle
+	steps     int               // the work done, against maxSteps
+}
+
+// step counts one unit of checkBounds' work and refuses a document that
+// needs more than maxSteps: only one whose fragments spread each other
+// over and over can.
+func (b *bounder) step() error {
+	b.steps++
+	if b.steps > maxSteps {
+		return spreadsError()
+	}
+	return nil
+}
+
+func spreadsError() error {
+	return boundsError("fragment spreads", "query spreads fragments more than %d times (fragment spreads), counting a spread inside a fragment at each spread of that fragment", MaxSpreads)
 }
 
 // check refuses c, the counts of what sits level fields deep, when it
@@ -96,6 +132,8 @@ func (b *bounder) check(c counts, level int) error {
 		return boundsError("fields", "query selects more than %d fields (fields), counting a fragment's fields at each of its spreads, aliases included", MaxFields)
 	case c.aliases > MaxAliases:
 		return boundsError("aliases", "query has more than %d aliased fields (aliases), counting a fragment's at each of its spreads", MaxAliases)
+	case c.spreads > MaxSpreads:
+		return spreadsError()
 	case c.arguments > MaxAllArguments:
 		return boundsError("arguments", "query passes more than %d arguments in all (arguments), to fields and directives, counting a fragment's at each of its spreads", MaxAllArguments)
 	}
@@ -108,11 +146,18 @@ func (b *bounder) set(set ast.SelectionSet, level int) (counts, error) {
 	if level >= MaxDepth && len(set) > 0 {
 		return counts{}, b.check(counts{depth: 1}, level)
 	}
-	if err := b.names(set, map[string]int{}, map[string]bool{}); err != nil {
+	spread := map[string]bool{}
+	if err := b.names(set, map[string]int{}, spread); err != nil {
 		return counts{}, err
+	}
+	if len(spread) > MaxSelectionSpreads {
+		return counts{}, boundsError("fragment spreads per selection", "query spreads more than %d fragments into one selection (fragment spreads per selection), counting those its fragments spread", MaxSelectionSpreads)
 	}
 	var total counts
 	for _, sel := range set {
+		if err := b.step(); err != nil {
+			return counts{}, err
+		}
 		var c counts
 		var err error
 		switch sel := sel.(type) {
@@ -150,7 +195,7 @@ func (b *bounder) field(f *ast.Field, level int) (counts, error) {
 	if err != nil {
 		return counts{}, err
 	}
-	c := counts{fields: 1 + inner.fields, aliases: inner.aliases, arguments: len(f.Arguments) + n + inner.arguments, depth: 1 + inner.depth}
+	c := counts{fields: 1 + inner.fields, aliases: inner.aliases, arguments: len(f.Arguments) + n + inner.arguments, spreads: inner.spreads, depth: 1 + inner.depth}
 	if f.Alias != "" && f.Alias != f.Name {
 		c.aliases++
 	}
@@ -164,11 +209,12 @@ func (b *bounder) spread(s *ast.FragmentSpread, level int) (counts, error) {
 	}
 	if c, ok := b.memo[s.Name]; ok {
 		c.arguments += n
+		c.spreads++
 		return c, b.check(c, level)
 	}
-	def := b.doc.Fragments.ForName(s.Name)
+	def := b.fragments[s.Name]
 	if def == nil || b.active[s.Name] {
-		return counts{arguments: n}, nil // the validator names the missing fragment, or the cycle
+		return counts{arguments: n, spreads: 1}, nil // the validator names the missing fragment, or the cycle
 	}
 	defined, err := b.arguments(def.Directives)
 	if err != nil {
@@ -183,7 +229,8 @@ func (b *bounder) spread(s *ast.FragmentSpread, level int) (counts, error) {
 	c.arguments += defined
 	b.memo[s.Name] = c
 	c.arguments += n
-	return c, nil
+	c.spreads++
+	return c, b.check(c, level)
 }
 
 // names counts the response names set gives, through its inline fragments
@@ -191,6 +238,9 @@ func (b *bounder) spread(s *ast.FragmentSpread, level int) (counts, error) {
 // collects them), and refuses one given more than MaxSameName times.
 func (b *bounder) names(set ast.SelectionSet, seen map[string]int, spread map[string]bool) error {
 	for _, sel := range set {
+		if err := b.step(); err != nil {
+			return err
+		}
 		switch sel := sel.(type) {
 		case *ast.Field:
 			name := sel.Alias
@@ -210,7 +260,10 @@ func (b *bounder) names(set ast.SelectionSet, seen map[string]int, spread map[st
 				continue
 			}
 			spread[sel.Name] = true
-			if def := b.doc.Fragments.ForName(sel.Name); def != nil {
+			if len(spread) > MaxSelectionSpreads {
+				return nil // the caller refuses it; no need to walk on
+			}
+			if def := b.fragments[sel.Name]; def != nil {
 				if err := b.names(def.SelectionSet, seen, spread); err != nil {
 					return err
 				}

@@ -56,6 +56,9 @@ func Choose(query, operationName string) (Chosen, error) {
 	if err := checkOperationNames(doc.Operations); err != nil {
 		return Chosen{}, err
 	}
+	if err := checkFragmentNames(doc.Fragments); err != nil {
+		return Chosen{}, err
+	}
 	var op *ast.OperationDefinition
 	switch {
 	case operationName != "":
@@ -95,6 +98,21 @@ func checkOperationNames(ops ast.OperationList) error {
 	return nil
 }
 
+// checkFragmentNames applies the spec's Fragment Name Uniqueness: with
+// two definitions of a name, what is judged (or bounded) and what an
+// endpoint runs could be different ones, so such a document is refused
+// whole.
+func checkFragmentNames(fragments ast.FragmentDefinitionList) error {
+	seen := make(map[string]bool, len(fragments))
+	for _, def := range fragments {
+		if seen[def.Name] {
+			return fmt.Errorf("query defines more than one fragment named %q; GraphQL requires fragment names to be unique: rename or remove the others", def.Name)
+		}
+		seen[def.Name] = true
+	}
+	return nil
+}
+
 // textToSend is op and the fragments it spreads, directly or through other
 // fragments, printed from the parsed document (the formatter prints no
 // comments), and that document.
@@ -115,6 +133,14 @@ func textToSend(doc *ast.QueryDocument, op *ast.OperationDefinition) (string, *a
 // walk calls field for every field op selects and fragment for every
 // fragment it spreads, through fragments, each fragment once.
 func walk(doc *ast.QueryDocument, op *ast.OperationDefinition, field func(*ast.Field), fragment func(name string)) {
+	// A map, not doc.Fragments.ForName, which scans the list: thousands
+	// of fragments would make the walk quadratic.
+	defs := map[string]*ast.FragmentDefinition{}
+	for _, def := range doc.Fragments {
+		if _, ok := defs[def.Name]; !ok {
+			defs[def.Name] = def
+		}
+	}
 	spread := map[string]bool{}
 	var visit func(set ast.SelectionSet)
 	visit = func(set ast.SelectionSet) {
@@ -133,7 +159,7 @@ func walk(doc *ast.QueryDocument, op *ast.OperationDefinition, field func(*ast.F
 				}
 				spread[sel.Name] = true
 				fragment(sel.Name)
-				if def := doc.Fragments.ForName(sel.Name); def != nil {
+				if def := defs[sel.Name]; def != nil {
 					visit(def.SelectionSet)
 				}
 			}

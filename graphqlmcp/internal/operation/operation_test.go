@@ -28,21 +28,24 @@ func TestBounds(t *testing.T) {
 	refused := map[string]struct{ limit, query string }{
 		// The issue's two documents: 3,000 "x:" aliased fields over 35 KB,
 		// and 25,000 copies of one field.
-		"3,000 x: aliases":        {"fields per response name", "{ " + repeat(3000, `x: echo(s:"%d") x: a `)[:35_500] + " }"},
-		"25,000 copies":           {"fields per response name", "{ " + strings.Repeat("a ", 25_000) + "}"},
-		"fields":                  {"fields", "{ " + repeat(MaxFields+1, "f%d ") + "}"},
-		"fields through spreads":  {"fields", "{ a { ...F } b { ...F } c { ...F } } fragment F on T { " + repeat(400, "f%d ") + "}"},
-		"same name in fragments":  {"fields per response name", "{ " + repeat(MaxSameName+1, "...F%d ") + "} " + repeat(MaxSameName+1, "fragment F%d on T { x } ")},
-		"same name inline":        {"fields per response name", "{ " + strings.Repeat("... on T { x } ", MaxSameName+1) + "}"},
-		"aliases":                 {"aliases", "{ " + repeat(MaxAliases+1, "a%d: f ") + "}"},
-		"depth":                   {"depth", nested(MaxDepth + 1)},
-		"depth through fragments": {"depth", "{ " + strings.Repeat("a { ", 60) + "...F" + strings.Repeat(" }", 60) + " } fragment F on T { " + strings.Repeat("b { ", 41) + "c" + strings.Repeat(" }", 41) + " }"},
-		"tokens":                  {"tokens", "{ a(x: [" + strings.Repeat("1 ", MaxTokens) + "]) }"},
-		"arguments":               {"arguments", "{ a(" + repeat(MaxArguments+1, "x%d: 1 ") + ") }"},
-		"directive arguments":     {"arguments", "{ a @d(" + repeat(MaxArguments+1, "x%d: 1 ") + ") }"},
-		"arguments in all":        {"arguments", "{ " + repeat(MaxAllArguments/50+1, "f%d("+repeat(50, "x%d: 1 ")+") ") + "}"},
-		"directives":              {"directives", "{ a" + strings.Repeat(" @d", MaxArguments+1) + " }"},
-		"fragments fanning out":   {"fields", "{ ...F0 } " + repeat(30, "fragment F%[1]d on T { x { ...F%[1]d_ } y { ...F%[1]d_ } } ") + "fragment F30_ on T { leaf }"},
+		"3,000 x: aliases":          {"fields per response name", "{ " + repeat(3000, `x: echo(s:"%d") x: a `)[:35_500] + " }"},
+		"25,000 copies":             {"fields per response name", "{ " + strings.Repeat("a ", 25_000) + "}"},
+		"fields":                    {"fields", "{ " + repeat(MaxFields+1, "f%d ") + "}"},
+		"fields through spreads":    {"fields", "{ a { ...F } b { ...F } c { ...F } } fragment F on T { " + repeat(400, "f%d ") + "}"},
+		"same name in fragments":    {"fields per response name", "{ " + repeat(MaxSameName/2+1, "...F%d ") + "} " + repeat(MaxSameName/2+1, "fragment F%d on T { x x } ")},
+		"same name inline":          {"fields per response name", "{ " + strings.Repeat("... on T { x } ", MaxSameName+1) + "}"},
+		"aliases":                   {"aliases", "{ " + repeat(MaxAliases+1, "a%d: f ") + "}"},
+		"depth":                     {"depth", nested(MaxDepth + 1)},
+		"depth through fragments":   {"depth", "{ " + strings.Repeat("a { ", 60) + "...F" + strings.Repeat(" }", 60) + " } fragment F on T { " + strings.Repeat("b { ", 41) + "c" + strings.Repeat(" }", 41) + " }"},
+		"tokens":                    {"tokens", "{ a(x: [" + strings.Repeat("1 ", MaxTokens) + "]) }"},
+		"arguments":                 {"arguments", "{ a(" + repeat(MaxArguments+1, "x%d: 1 ") + ") }"},
+		"directive arguments":       {"arguments", "{ a @d(" + repeat(MaxArguments+1, "x%d: 1 ") + ") }"},
+		"arguments in all":          {"arguments", "{ " + repeat(MaxAllArguments/50+1, "f%d("+repeat(50, "x%d: 1 ")+") ") + "}"},
+		"directives":                {"directives", "{ a" + strings.Repeat(" @d", MaxArguments+1) + " }"},
+		"a chain of fragments":      {"fragment spreads per selection", "{ " + repeat(250, "a%d: hero { ...F0 } ") + "} " + chain(5000) + "fragment F5000 on T { name }"},
+		"spreads through fragments": {"fragment spreads", "{ " + repeat(250, "a%d: hero { ...F0 } ") + "} " + chain(10) + "fragment F10 on T { name }"},
+		"spreads in one selection":  {"fragment spreads per selection", "{ a { " + repeat(MaxSelectionSpreads+1, "...F%d ") + "} } " + repeat(MaxSelectionSpreads+1, "fragment F%[1]d on T { f%[1]d } ")},
+		"fragments fanning out":     {"fields", "{ ...F0 } " + repeat(30, "fragment F%[1]d on T { x { ...F%[1]d_ } y { ...F%[1]d_ } } ") + "fragment F30_ on T { leaf }"},
 	}
 	for name, tt := range refused {
 		t.Run(name, func(t *testing.T) {
@@ -76,6 +79,15 @@ func TestBounds(t *testing.T) {
 	if _, err := Choose(`{ a(s: "`+strings.Repeat("x", MaxQueryBytes)+`") }`, ""); err == nil || !strings.Contains(err.Error(), "(query size)") {
 		t.Errorf("a query over MaxQueryBytes: %v", err)
 	}
+}
+
+// chain is n fragments, each spreading the next.
+func chain(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "fragment F%d on T { ...F%d } ", i, i+1)
+	}
+	return b.String()
 }
 
 // fixFanOut turns "F7_" into "F8" in the fanning-out document, so that
@@ -143,4 +155,14 @@ func FuzzChoose(f *testing.F) {
 			t.Fatalf("the text sent holds a comment or another operation:\n%s", chosen.Text)
 		}
 	})
+}
+
+// TestFragmentNamesUnique: a document that defines a fragment name twice is
+// refused before anything else judges it: the bounds, the validator and the
+// endpoint could each take another of the two.
+func TestFragmentNamesUnique(t *testing.T) {
+	_, err := Choose("{ ...A } fragment A on T { x } fragment A on T { "+repeat(2000, "f%d ")+"}", "")
+	if err == nil || !strings.Contains(err.Error(), `more than one fragment named "A"`) {
+		t.Errorf("Choose = %v", err)
+	}
 }
