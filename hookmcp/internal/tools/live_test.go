@@ -255,3 +255,21 @@ func TestWaitFallsBack(t *testing.T) {
 }
 
 func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
+
+// TestWaitPastWatchBound: past MaxWatched tokens, a wait polls and says
+// why; the first token's subscription, lingering, holds the bound.
+func TestWaitPastWatchBound(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := connectLive(t, liveSetup{socket: true, live: LiveOptions{MaxWatched: 1}})
+		first, second := h.token(t), h.token(t)
+		h.sendAt(t, first, "a", 2*time.Second)
+		if out := h.call(t, "wait_for_request", map[string]any{"token_id": first, "timeout_seconds": 10}); !strings.Contains(out["note"].(string), "Woken by the service's push") {
+			t.Errorf("first token: %v", out["note"])
+		}
+		h.sendAt(t, second, "b", 2*time.Second)
+		out := h.call(t, "wait_for_request", map[string]any{"token_id": second, "timeout_seconds": 10})
+		if want := "Polled the capture API (socket: too many tokens watched at once (at most 1))."; !strings.Contains(out["note"].(string), want) {
+			t.Errorf("second token: note %q, want %q", out["note"], want)
+		}
+	})
+}
