@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -129,36 +130,62 @@ func BenchmarkWorstDocuments(b *testing.B) {
 }
 
 // FuzzRulesBounded: a document of up to operation.MaxQueryBytes made of
-// many copies of a fuzzed part is, once operation.Choose accepts it,
-// checked by the rules within a bounded time and with at most
+// many copies of a fuzzed part, followed by many copies of another (each
+// copy formatted with its index as %[1]d and the next as %[2]d, so that
+// fragments can be named apart and chained), is, once operation.Choose
+// accepts it, checked by the rules within a bounded time and with at most
 // maxValidationErrors errors kept.
 func FuzzRulesBounded(f *testing.F) {
-	for _, seed := range []string{`x: hero { name } x: droid(id: "1") { id } `, "...F ", "hero(episode: JEDI) { friends { name } } ", "a ", `x: echo(s:"0") x: a `} {
-		f.Add(seed, uint32(3000), "fragment F on Query { hero { name } }")
+	for _, seed := range []struct {
+		part       string
+		copies     uint16
+		rest       string
+		restCopies uint16
+	}{
+		{`x: hero { name } x: droid(id: "1") { id } `, 3000, "", 0},
+		{"a%[1]d: hero { ...F0 } ", 250, "fragment F%[1]d on Character { ...F%[2]d } ", 5000},
+		{"...F%[1]d ", 100, "fragment F%[1]d on Character { a%[1]d: name friends { ...F%[2]d } } ", 100},
+		{"hero(episode: JEDI) { friends { name } } ", 1000, "", 0},
+		{`x: echo(s:"%[1]d") x: a `, 3000, "", 0},
+	} {
+		f.Add(seed.part, seed.copies, seed.rest, seed.restCopies)
 	}
 	checker := starwarsChecker(f)
 	rules := defaultRules()
-	f.Fuzz(func(t *testing.T, part string, copies uint32, rest string) {
-		if len(part) == 0 {
-			return
+	f.Fuzz(func(t *testing.T, part string, copies uint16, rest string, restCopies uint16) {
+		var b strings.Builder
+		b.WriteString("{ ")
+		for i := range int(copies) {
+			if b.Len()+len(part)+8 > operation.MaxQueryBytes {
+				break
+			}
+			b.WriteString(numbered(part, i))
 		}
-		n := min(int(copies), (operation.MaxQueryBytes-len(rest)-4)/len(part))
-		if n <= 0 {
-			return
+		b.WriteString(" } ")
+		for i := range int(restCopies) {
+			if b.Len()+len(rest)+8 > operation.MaxQueryBytes {
+				break
+			}
+			b.WriteString(numbered(rest, i))
 		}
-		chosen, err := operation.Choose("{ "+strings.Repeat(part, n)+" } "+rest, "")
+		chosen, err := operation.Choose(b.String(), "")
 		if err != nil {
 			return
 		}
 		start := time.Now()
 		errs, total := checkRules(rules, checker, chosen.Sent)
 		if elapsed := time.Since(start); elapsed > 2*time.Second {
-			t.Fatalf("the rules took %v on %d copies of %q", elapsed, n, part)
+			t.Fatalf("the rules took %v on %d copies of %q and %d of %q", elapsed, copies, part, restCopies, rest)
 		}
 		if len(errs) > maxValidationErrors || total < len(errs) {
 			t.Fatalf("%d errors kept of %d", len(errs), total)
 		}
 	})
+}
+
+// numbered is part with %[1]d as i and %[2]d as i+1.
+func numbered(part string, i int) string {
+	return strings.ReplaceAll(strings.ReplaceAll(part, "%[1]d", strconv.Itoa(i)), "%[2]d", strconv.Itoa(i+1))
 }
 
 func starwarsChecker(tb testing.TB) *ast.Schema {
