@@ -8,8 +8,11 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"path"
 	"strings"
 	"time"
+
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/mcpforge/servers/shared/httpx"
 	"github.com/mcpforge/servers/shared/jsonx"
@@ -202,11 +205,63 @@ type Capture struct {
 const maxCaptureAnswerBytes = 1 << 20
 
 // CaptureAddress is where Capture sends c: the token's capture URL, with
-// c's path and query.
+// c's path and query. Each segment is data, percent-encoded on its own (a
+// % in it is sent as %25, a / as %2F): url.JoinPath would read a segment
+// as escaped text and send %2e%2e as written.
 func (cl *Client) CaptureAddress(tokenID TokenID, c Capture) *url.URL {
-	u := cl.BaseURL.JoinPath(append([]string{string(tokenID)}, c.Segments...)...)
+	u := cl.BaseURL.JoinPath(string(tokenID))
+	path, raw := u.Path, u.EscapedPath()
+	for _, segment := range c.Segments {
+		path += "/" + segment
+		raw += "/" + url.PathEscape(segment)
+	}
+	u.Path, u.RawPath = path, raw
 	u.RawQuery = c.Query.Encode()
 	return u
+}
+
+// maxDecodings is how many times below checks a path decoded: more than
+// any chain of proxies decodes.
+const maxDecodings = 4
+
+// below reports whether the escaped path p stays below home (an escaped
+// path too) however a server on the way reads it: percent-decoded up to
+// maxDecodings times, a backslash as a slash, ;parameters cut, Unicode
+// folded (NFKC), then cleaned of dot segments.
+func below(p, home string) bool {
+	// JoinPath leaves a path relative when the base URL has none.
+	p, home = "/"+strings.TrimPrefix(p, "/"), "/"+strings.Trim(home, "/")
+	for range maxDecodings + 1 {
+		if !readsBelow(p, home) {
+			return false
+		}
+		decoded, err := url.PathUnescape(p)
+		decodedHome, errHome := url.PathUnescape(home)
+		if err != nil || errHome != nil {
+			return false
+		}
+		if decoded == p {
+			return true
+		}
+		p, home = decoded, decodedHome
+	}
+	// Still changing after maxDecodings decodings: not a path to send.
+	return false
+}
+
+// readsBelow is below for one reading of p, without decoding it.
+func readsBelow(p, home string) bool {
+	p = norm.NFKC.String(strings.ReplaceAll(p, "\\", "/"))
+	segments := strings.Split(p, "/")
+	for i, segment := range segments {
+		segments[i], _, _ = strings.Cut(segment, ";")
+		segments[i] = strings.TrimRight(segments[i], ". ")
+		if segments[i] == "" && strings.Trim(segment, ". ") == "" && strings.Contains(segment, ".") {
+			segments[i] = ".."
+		}
+	}
+	clean := path.Clean("/" + strings.Join(segments, "/"))
+	return clean == home || strings.HasPrefix(clean, home+"/")
 }
 
 // Capture sends c to the token's capture URL on the configured service and
@@ -217,7 +272,7 @@ func (cl *Client) Capture(ctx context.Context, tokenID TokenID, c Capture, callK
 	ctx, cancel := httpx.WithTimeout(ctx, cl.Timeout)
 	defer cancel()
 	u, home := cl.CaptureAddress(tokenID, c), cl.BaseURL.JoinPath(string(tokenID))
-	if u.Scheme != home.Scheme || u.Host != home.Host || u.User != nil || (u.Path != home.Path && !strings.HasPrefix(u.Path, home.Path+"/")) {
+	if u.Scheme != home.Scheme || u.Host != home.Host || u.User != nil || !below(u.EscapedPath(), home.EscapedPath()) {
 		// Checked segments cannot get here; this guards the guarantee.
 		return nil, fmt.Errorf("the address %s is not below the token's capture URL %s: nothing was sent", httpx.DisplayURL(u), home)
 	}

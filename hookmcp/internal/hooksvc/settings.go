@@ -56,7 +56,7 @@ func ResolveDate(name, v string, now time.Time) (string, time.Time, error) {
 	t, err := time.Parse(DateLayout, v)
 	if !DatePattern.MatchString(v) || err != nil {
 		return "", time.Time{}, fmt.Errorf("%s must be a UTC date and time written yyyy-MM-dd HH:mm:ss, such as 2026-11-21 14:30:00, "+
-			"or an expression relative to now: now, now-30m, now-1h, now-7d (units s, m, h, d, w); got %q", name, v)
+			"or an expression relative to now: now, now-30m, now-1h, now-7d (units s, m, h, d, w); got %s", name, Quote(v))
 	}
 	return v, t, nil
 }
@@ -119,7 +119,7 @@ func (s TokenSettings) Validate() error {
 		}
 	}
 	if s.Alias != nil && !AliasPattern.MatchString(*s.Alias) {
-		return fmt.Errorf("alias must be 3 to 32 letters, digits, _ or - (pattern %s); got %q", AliasPattern, *s.Alias)
+		return fmt.Errorf("alias must be 3 to 32 letters, digits, _ or - (pattern %s); got %s", AliasPattern, Quote(*s.Alias))
 	}
 	return nil
 }

@@ -22,8 +22,10 @@ const maxTokenRefChars = 2_000
 // name is the argument, for errors. The API takes a token's UUID only, so an
 // alias is refused with the way to find the UUID, and so is a URL of another
 // service than the one configured: its token does not live here. Nothing is
-// sent anywhere.
-func (cl *Client) ParseToken(name, v string) (TokenID, error) {
+// sent anywhere. secrets are keys besides the configured one (a call's
+// own) that an error must not show: they are redacted before a value is
+// cut to be quoted, so that no cut leaves part of one.
+func (cl *Client) ParseToken(name, v string, secrets ...string) (TokenID, error) {
 	v = strings.TrimSpace(v)
 	if len(v) > maxTokenRefChars {
 		return "", fmt.Errorf("%s is %d characters long; a token is its UUID such as %s (or a capture URL, email address or DNS name that holds it)", name, len(v), ExampleUUID)
@@ -31,21 +33,22 @@ func (cl *Client) ParseToken(name, v string) (TokenID, error) {
 	if UUIDPattern.MatchString(v) {
 		return TokenID(strings.ToLower(v)), nil
 	}
-	shown := redact.New(cl.APIKey).String(v)
+	r := redact.New(append([]string{cl.APIKey}, secrets...)...)
+	shown := r.String(v)
 	if strings.Contains(v, "://") {
-		id, err := cl.tokenOfURL(name, v)
-		return id, redacted(err, cl.APIKey)
+		id, err := cl.tokenOfURL(name, v, r)
+		return id, redacted(err, r)
 	}
 	if host, _, ok := strings.Cut(v, "/"); ok && strings.Contains(host, ".") && !strings.Contains(host, "@") {
 		// A capture URL pasted without its scheme: webhook.site/<uuid>.
-		id, err := cl.tokenOfURL(name, cl.BaseURL.Scheme+"://"+v)
-		return id, redacted(err, cl.APIKey)
+		id, err := cl.tokenOfURL(name, cl.BaseURL.Scheme+"://"+v, r)
+		return id, redacted(err, r)
 	}
 	if local, _, ok := strings.Cut(v, "@"); ok {
 		if UUIDPattern.MatchString(local) {
 			return TokenID(strings.ToLower(local)), nil
 		}
-		return "", fmt.Errorf("%s %q is an email address whose name is not a token UUID: a token's address is <uuid>@emailhook.site. Pass the token's UUID, such as %s", name, truncateRef(shown), ExampleUUID)
+		return "", fmt.Errorf("%s %s is an email address whose name is not a token UUID: a token's address is <uuid>@emailhook.site. Pass the token's UUID, such as %s", name, Quote(shown), ExampleUUID)
 	}
 	if strings.Contains(v, ".") && !strings.ContainsAny(v, "/ ") {
 		for _, label := range strings.Split(v, ".") {
@@ -53,45 +56,46 @@ func (cl *Client) ParseToken(name, v string) (TokenID, error) {
 				return TokenID(strings.ToLower(label)), nil
 			}
 		}
-		return "", fmt.Errorf("%s %q is a host name without a token UUID in it: a token's DNS name is <anything>.<uuid>.dnshook.site. Pass the token's UUID, such as %s", name, truncateRef(shown), ExampleUUID)
+		return "", fmt.Errorf("%s %s is a host name without a token UUID in it: a token's DNS name is <anything>.<uuid>.dnshook.site. Pass the token's UUID, such as %s", name, Quote(shown), ExampleUUID)
 	}
 	if AliasPattern.MatchString(v) {
 		return "", aliasError(name, shown)
 	}
-	return "", fmt.Errorf("%s must be a token UUID such as %s (a capture URL, the token's email address or its DNS name also work); got %q", name, ExampleUUID, truncateRef(shown))
+	return "", fmt.Errorf("%s must be a token UUID such as %s (a capture URL, the token's email address or its DNS name also work); got %s", name, ExampleUUID, Quote(shown))
 }
 
 // redacted is err with key hidden from its text: a pasted value is shown
 // in errors, and may hold the key.
-func redacted(err error, key string) error {
+func redacted(err error, r redact.Redactor) error {
 	if err == nil {
 		return nil
 	}
-	return errors.New(redact.New(key).String(err.Error()))
+	return errors.New(r.String(err.Error()))
 }
 
 // aliasError refuses an alias: the API's paths take a token's UUID only, and
 // no call of the API turns an alias into one.
 func aliasError(name, alias string) error {
-	return fmt.Errorf("%s must be a token UUID such as %s; got %q. The API does not accept a token's alias in its place: pass the token's UUID "+
-		"(create_token returns it, and the web app shows it) or a capture URL, email address or DNS name that holds it", name, ExampleUUID, truncateRef(alias))
+	return fmt.Errorf("%s must be a token UUID such as %s; got %s. The API does not accept a token's alias in its place: pass the token's UUID "+
+		"(create_token returns it, and the web app shows it) or a capture URL, email address or DNS name that holds it", name, ExampleUUID, Quote(alias))
 }
 
 // tokenOfURL finds the token in a URL of the configured service: the first
 // label of its host, else the first path segment, else the first segment
 // of its fragment (the web app's #!/view/<uuid>), that is a UUID.
-func (cl *Client) tokenOfURL(name, raw string) (TokenID, error) {
+// Its errors show raw redacted by r.
+func (cl *Client) tokenOfURL(name, raw string, r redact.Redactor) (TokenID, error) {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return "", fmt.Errorf("%s is not a URL hookmcp can read (want https://<host>/<token uuid>/...): pass the token's UUID, such as %s", name, ExampleUUID)
 	}
-	shown := httpx.DisplayURL(u)
+	shown := r.String(httpx.DisplayURL(u))
 	// Ports count: another port is another service.
 	host, base := canonicalHost(u), canonicalHost(cl.BaseURL)
 	first, parent, _ := strings.Cut(host, ".")
 	if host != base && !(parent == base && (UUIDPattern.MatchString(first))) {
 		return "", fmt.Errorf("%s is a URL of %s, but hookmcp uses the capture API at %s (HOOKSVC_API_URL), which does not hold that service's tokens: "+
-			"pass a token of %s, or start hookmcp with HOOKSVC_API_URL set to that service's base URL", name, u.Host, httpx.DisplayURL(cl.BaseURL), cl.BaseURL.Host)
+			"pass a token of %s, or start hookmcp with HOOKSVC_API_URL set to that service's base URL", name, Clip(r.String(u.Host)), httpx.DisplayURL(cl.BaseURL), cl.BaseURL.Host)
 	}
 	if UUIDPattern.MatchString(first) {
 		return TokenID(strings.ToLower(first)), nil
@@ -106,7 +110,7 @@ func (cl *Client) tokenOfURL(name, raw string) (TokenID, error) {
 	if AliasPattern.MatchString(segments[0]) {
 		return "", aliasError(name, shown)
 	}
-	return "", fmt.Errorf("%s %q holds no token UUID: a capture URL is %s/<token uuid>/...; pass the token's UUID, such as %s", name, shown, httpx.DisplayURL(cl.BaseURL), ExampleUUID)
+	return "", fmt.Errorf("%s %s holds no token UUID: a capture URL is %s/<token uuid>/...; pass the token's UUID, such as %s", name, Quote(shown), httpx.DisplayURL(cl.BaseURL), ExampleUUID)
 }
 
 // canonicalHost is u's host in lower case, without its scheme's default
@@ -118,16 +122,3 @@ func canonicalHost(u *url.URL) string {
 	}
 	return host
 }
-
-func truncateRef(s string) string {
-	if len(s) <= 100 {
-		return s
-	}
-	cut := 100
-	for cut > 0 && !utf8Start(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}
-
-func utf8Start(b byte) bool { return b&0xC0 != 0x80 }

@@ -1,13 +1,21 @@
 package tools
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpforge/servers/hookmcp/internal/hooksvc"
+	"github.com/mcpforge/servers/shared/mcptool"
 )
 
 // The arguments shared by several tools. Every tool takes api_key; every
@@ -27,7 +35,7 @@ type TokenArg struct {
 
 func checkUUID(name, v string) error {
 	if !hooksvc.UUIDPattern.MatchString(v) {
-		return fmt.Errorf("%s must be a token UUID such as %s; got %q. The API does not accept a token's alias in its place: use the uuid that create_token returned (the last part of the capture URL)", name, hooksvc.ExampleUUID, v)
+		return fmt.Errorf("%s must be a token UUID such as %s; got %s. The API does not accept a token's alias in its place: use the uuid that create_token returned (the last part of the capture URL)", name, hooksvc.ExampleUUID, hooksvc.Quote(v))
 	}
 	return nil
 }
@@ -99,7 +107,7 @@ func (h *handlers) request(args RequestArg) (id hooksvc.TokenID, key string, req
 		return "", "", "", fmt.Errorf("request_id is required: the uuid of a captured request, as list_requests or get_latest_request gives it")
 	}
 	if !hooksvc.UUIDPattern.MatchString(args.RequestID) {
-		return "", "", "", fmt.Errorf("request_id must be a request UUID such as %s; got %q. list_requests shows the ids of a token's requests", hooksvc.ExampleUUID, truncate(args.RequestID, 100))
+		return "", "", "", fmt.Errorf("request_id must be a request UUID such as %s; got %s. list_requests shows the ids of a token's requests", hooksvc.ExampleUUID, hooksvc.Quote(args.RequestID))
 	}
 	return id, key, hooksvc.RequestID(strings.ToLower(args.RequestID)), nil
 }
@@ -107,4 +115,73 @@ func (h *handlers) request(args RequestArg) (id hooksvc.TokenID, key string, req
 func adjustRequestArg(s *jsonschema.Schema) {
 	adjustTokenArg(s)
 	s.Properties["request_id"].Format = "uuid"
+}
+
+// given is a call's arguments as written. encoding/json decodes a member
+// left out, a null and (for a string) "" alike, to the zero value: a
+// handler that must tell them apart (a filter given empty is not a filter
+// left out) reads them here.
+type given map[string]json.RawMessage
+
+// givenArgs reads the arguments of req, which mcptool has already decoded
+// strictly (one JSON object, each name a property, once).
+func givenArgs(req *mcp.CallToolRequest) given {
+	var g given
+	if req != nil && req.Params != nil {
+		_ = json.Unmarshal(req.Params.Arguments, &g)
+	}
+	return g
+}
+
+// blank reports an argument given as a string that is empty or only white
+// space.
+func (g given) blank(name string) bool {
+	raw, ok := g[name]
+	var s string
+	return ok && json.Unmarshal(raw, &s) == nil && strings.TrimSpace(s) == ""
+}
+
+// guarded is t under the rules every hookmcp tool keeps, whatever its own:
+//   - null is the value of no argument: no schema allows it, and it would
+//     decode as if the argument were left out, which for a filter, a token
+//     or a key makes the call reach further than the call says;
+//   - token_id and api_key given empty are refused, not read as "use the
+//     configured default": an empty token_id would address the default
+//     token, an empty api_key send the configured key;
+//   - no error shows a key, the configured one or the call's.
+func guarded[In, Out any](h *handlers, t mcptool.Tool[In, Out]) mcptool.Tool[In, Out] {
+	handle := t.Handle
+	t.Handle = func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
+		var none Out
+		g := givenArgs(req)
+		for _, name := range slices.Sorted(maps.Keys(g)) {
+			if string(bytes.TrimSpace(g[name])) == "null" {
+				return nil, none, fmt.Errorf("%s is null, which no argument takes: give %s a value, or leave it out; nothing was sent", name, name)
+			}
+		}
+		if g.blank("token_id") {
+			return nil, none, errors.New("token_id is empty: pass a token UUID, or leave token_id out to use the default token (HOOKSVC_TOKEN_ID); nothing was sent")
+		}
+		if g.blank("api_key") {
+			return nil, none, errors.New("api_key is empty: pass the key, or leave api_key out to use HOOKSVC_API_KEY; nothing was sent")
+		}
+		res, out, err := handle(ctx, req, in)
+		if err != nil {
+			var callKey string
+			_ = json.Unmarshal(g["api_key"], &callKey)
+			return nil, none, errors.New(h.secrets(callKey).String(err.Error()))
+		}
+		return res, out, nil
+	}
+	return t
+}
+
+// oneOf is e.Value with a long value quoted short: mcptool.Enum's error
+// quotes the value whole, and none of the values it allows is long.
+func oneOf(e mcptool.Enum, name, v string) (string, error) {
+	const longest = 64
+	if len(v) <= longest {
+		return e.Value(name, v)
+	}
+	return "", fmt.Errorf("%s must be one of %s; got %s", name, strings.Join(e, ", "), hooksvc.Quote(v))
 }

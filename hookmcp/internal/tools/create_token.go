@@ -71,13 +71,13 @@ func (h *handlers) createToken(ctx context.Context, _ *mcp.CallToolRequest, args
 		// address or DNS name is read for the UUID it holds.
 		from := args.CloneFrom
 		if !hooksvc.CloneFromPattern.MatchString(from) {
-			id, err := h.client.ParseToken("clone_from", from)
+			id, err := h.client.ParseToken("clone_from", from, key)
 			switch {
 			case err != nil && strings.Contains(from, "://"):
 				return nil, TokenResult{}, err
 			case err != nil:
-				return nil, TokenResult{}, fmt.Errorf("clone_from must be a token UUID such as %s or an alias of 3 to 32 letters, digits, _ or - (or a capture URL, email address or DNS name that holds the UUID); got %q",
-					hooksvc.ExampleUUID, truncate(from, 100))
+				return nil, TokenResult{}, fmt.Errorf("clone_from must be a token UUID such as %s or an alias of 3 to 32 letters, digits, _ or - (or a capture URL, email address or DNS name that holds the UUID); got %s",
+					hooksvc.ExampleUUID, hooksvc.Quote(from))
 			}
 			from = string(id)
 		}

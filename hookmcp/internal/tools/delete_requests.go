@@ -21,6 +21,9 @@ type DeleteRequestsArgs struct {
 	DateFrom string `json:"date_from,omitempty" jsonschema:"delete those captured at or after"`
 	DateTo   string `json:"date_to,omitempty" jsonschema:"delete those captured at or before (now-7d: older than a week)"`
 	Query    string `json:"query,omitempty" jsonschema:"delete those matching this list_requests filter"`
+	// All is the only way to ask for every request: never the absence of
+	// filters, which a client may drop or blank.
+	All bool `json:"all,omitempty"`
 }
 
 // DeleteRequestsResult is delete_requests' result.
@@ -38,12 +41,13 @@ func (h *handlers) deleteRequestsTool() mcptool.Tool[DeleteRequestsArgs, DeleteR
 	return mcptool.Tool[DeleteRequestsArgs, DeleteRequestsResult]{
 		Name:  "delete_requests",
 		Title: "Delete captured requests",
-		Description: "Delete a token's requests that match date_from, date_to and query, or ALL of them when none is given; the token stays. " +
-			"Cannot be undone: confirm with the user, and preview with list_requests and the same filters. A filter the server cannot apply is refused, and nothing is deleted.",
+		Description: "Delete a token's requests that match date_from, date_to and query, or with all: true (alone) every one; the token stays. " +
+			"Cannot be undone: confirm with the user; preview with list_requests and the same filters. A blank filter, or one the server cannot apply, is refused and nothing is deleted.",
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true), IdempotentHint: true, OpenWorldHint: ptr(true)},
 		AdjustInput: func(s *jsonschema.Schema) {
 			adjustTokenArg(s)
 			adjustDates(s)
+			s.Properties["query"].MinLength = ptr(1)
 		},
 		AdjustOutput: func(s *jsonschema.Schema) {
 			s.Properties["scope"].Enum = []any{"all", "matching"}
@@ -53,7 +57,19 @@ func (h *handlers) deleteRequestsTool() mcptool.Tool[DeleteRequestsArgs, DeleteR
 	}
 }
 
-func (h *handlers) deleteRequests(ctx context.Context, _ *mcp.CallToolRequest, args DeleteRequestsArgs) (*mcp.CallToolResult, DeleteRequestsResult, error) {
+func (h *handlers) deleteRequests(ctx context.Context, req *mcp.CallToolRequest, args DeleteRequestsArgs) (*mcp.CallToolResult, DeleteRequestsResult, error) {
+	// The scope is settled before anything is sent: a filter given is a
+	// filter, and only all: true, alone, asks for everything.
+	if err := blankFilter(givenArgs(req), "nothing was deleted: to delete every request, pass all: true and no filter"); err != nil {
+		return nil, DeleteRequestsResult{}, err
+	}
+	filtered := args.DateFrom != "" || args.DateTo != "" || args.Query != ""
+	switch {
+	case args.All && filtered:
+		return nil, DeleteRequestsResult{}, fmt.Errorf("all: true deletes every request of the token, so it takes no date_from, date_to or query: pass all: true alone, or the filters without it; nothing was deleted")
+	case !args.All && !filtered:
+		return nil, DeleteRequestsResult{}, fmt.Errorf("delete_requests needs a filter (date_from, date_to or query), or all: true to delete every request of the token; nothing was deleted")
+	}
 	id, key, err := h.access(args.TokenID, args.APIKey)
 	if err != nil {
 		return nil, DeleteRequestsResult{}, err
@@ -63,8 +79,8 @@ func (h *handlers) deleteRequests(ctx context.Context, _ *mcp.CallToolRequest, a
 		return nil, DeleteRequestsResult{}, err
 	}
 	if args.Query != "" && matchesAll(args.Query) {
-		return nil, DeleteRequestsResult{}, fmt.Errorf("query %q selects every request (it is blank, or only wildcards, quotes and operators), so it was refused and nothing was deleted: "+
-			"to delete every request, call delete_requests with no filter; to delete some, give a query with a term to match, such as method:POST", truncate(args.Query, 100))
+		return nil, DeleteRequestsResult{}, fmt.Errorf("query %s selects every request (only wildcards, quotes and operators), so it was refused and nothing was deleted: "+
+			"to delete every request, pass all: true and no filter; to delete some, give a query with a term to match, such as method:POST", hooksvc.Quote(args.Query))
 	}
 	query := url.Values{}
 	var filters []string
@@ -78,7 +94,7 @@ func (h *handlers) deleteRequests(ctx context.Context, _ *mcp.CallToolRequest, a
 	}
 	if args.Query != "" {
 		query.Set("query", args.Query)
-		filters = append(filters, fmt.Sprintf("matching the query %q", args.Query))
+		filters = append(filters, "matching the query "+hooksvc.Quote(args.Query))
 	}
 	out := DeleteRequestsResult{TokenID: string(id), Scope: "all", DateFrom: from, DateTo: to, Query: args.Query}
 	if len(filters) == 0 {
@@ -129,7 +145,7 @@ func (h *handlers) provenFilteredCount(ctx context.Context, key string, id hooks
 	if len(ignored) > 0 {
 		return 0, fmt.Errorf("the capture API at %s does not apply the %s filter (asked for requests matching a filter that can match none, it listed the token's requests), "+
 			"so a filtered delete there would delete every request of the token: nothing was deleted. The open-source webhook.site behaves this way. "+
-			"To delete every request, call delete_requests with no filter; to keep some, leave them", httpx.DisplayURL(h.cfg.APIURL), strings.Join(ignored, " and "))
+			"To delete every request, pass all: true and no filter; to keep some, leave them", httpx.DisplayURL(h.cfg.APIURL), strings.Join(ignored, " and "))
 	}
 	return h.count(ctx, key, id, query)
 }

@@ -3,6 +3,7 @@ package tools
 import (
 	"fmt"
 	"net/url"
+	"strings"
 	"testing"
 	"time"
 
@@ -72,7 +73,7 @@ func TestDeleteRequestsAll(t *testing.T) {
 	id := h.createToken(t, nil)
 	h.capture(t, id, "POST", "text/plain", "a")
 	h.capture(t, id, "POST", "text/plain", "b")
-	res := h.call(t, "delete_requests", map[string]any{"token_id": id})
+	res := h.call(t, "delete_requests", map[string]any{"token_id": id, "all": true})
 	if res.IsError {
 		t.Fatal(mcptest.Text(res))
 	}
@@ -98,7 +99,7 @@ func (h *harness) deletes() int {
 
 // TestDeleteRequestsRefusesMatchAll: a query that selects everything is
 // refused and nothing is sent. " ", "\t" and `""` once deleted every request
-// and answered scope "matching".
+// and answered scope "matching"; a blank one is refused as empty.
 func TestDeleteRequestsRefusesMatchAll(t *testing.T) {
 	h := connect(t, config.Config{})
 	id := h.createToken(t, nil)
@@ -108,7 +109,10 @@ func TestDeleteRequestsRefusesMatchAll(t *testing.T) {
 	h.fake.Reset()
 	for _, query := range []string{" ", "\t", `""`, `"" ""`, "*", "*:*", "()", "* OR *", "NOT *"} {
 		msg := h.failure(t, "delete_requests", map[string]any{"token_id": id, "query": query})
-		contains(t, msg, "selects every request", "nothing was deleted", "call delete_requests with no filter")
+		contains(t, msg, "nothing was deleted", "pass all: true and no filter")
+		if strings.TrimSpace(query) != "" {
+			contains(t, msg, "selects every request")
+		}
 	}
 	if n := h.deletes(); n != 0 {
 		t.Errorf("%d DELETE calls were sent", n)
@@ -154,7 +158,7 @@ func TestDeleteRequestsOnServerIgnoringFilters(t *testing.T) {
 		t.Errorf("list: total %v filters_ignored %v", page["total"], page["filters_ignored"])
 	}
 	contains(t, page["note"].(string), "ignored the query filter", "this page is unfiltered")
-	h.ok(t, "delete_requests", map[string]any{"token_id": id})
+	h.ok(t, "delete_requests", map[string]any{"token_id": id, "all": true})
 	if page := h.ok(t, "list_requests", map[string]any{"token_id": id}); page["total"] != 0.0 {
 		t.Errorf("the explicit delete-all left %v", page["total"])
 	}

@@ -100,7 +100,7 @@ func TestWritesAreNotRetried(t *testing.T) {
 	}{
 		{"create_token", nil},
 		{"delete_token", map[string]any{"token_id": id}},
-		{"delete_requests", map[string]any{"token_id": id}},
+		{"delete_requests", map[string]any{"token_id": id, "all": true}},
 	}
 	for _, tt := range tests {
 		h.fake.Reset()
@@ -375,8 +375,11 @@ func TestHandlerPanicIsAToolError(t *testing.T) {
 	const id = "9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d"
 	for _, tool := range []string{"create_token", "get_token", "list_requests", "get_latest_request", "delete_requests", "delete_token"} {
 		res := mcptest.Call(t, context.Background(), session, tool, map[string]any{"token_id": id})
-		if tool == "create_token" {
+		switch tool {
+		case "create_token":
 			res = mcptest.Call(t, context.Background(), session, tool, map[string]any{})
+		case "delete_requests":
+			res = mcptest.Call(t, context.Background(), session, tool, map[string]any{"token_id": id, "all": true})
 		}
 		if !res.IsError || !strings.Contains(mcptest.Text(res), "internal error in "+tool+"; the server keeps running") {
 			t.Errorf("%s: isError=%v %q", tool, res.IsError, mcptest.Text(res))

@@ -35,6 +35,21 @@ func matchesAll(query string) bool {
 	return true
 }
 
+// filterArgs are the filters of list_requests and delete_requests.
+var filterArgs = []string{"date_from", "date_to", "query"}
+
+// blankFilter refuses a filter given empty or blank: a filter that is given
+// is a filter, and an empty one would otherwise read as left out, which
+// selects every request. What the call did not do is said by done.
+func blankFilter(g given, done string) error {
+	for _, name := range filterArgs {
+		if g.blank(name) {
+			return fmt.Errorf("%s is empty: a filter that is given must have a value (an empty one would select every request), so it was refused; give it a value or leave it out; %s", name, done)
+		}
+	}
+	return nil
+}
+
 // filterKinds groups the filters of a call by what the server must apply:
 // the query, and the dates.
 type filterKinds struct {

@@ -79,8 +79,8 @@ func (h *handlers) getRequest(ctx context.Context, _ *mcp.CallToolRequest, args 
 // checkFileID refuses a file argument that no service id looks like.
 func checkFileID(file string) error {
 	if len(file) > maxFileIDChars || strings.ContainsFunc(file, func(r rune) bool { return unicode.IsControl(r) || unicode.IsSpace(r) }) {
-		return fmt.Errorf("file must be the id of one of the request's files, as its files member gives it (at most %d characters, no spaces or control characters); got %q. "+
-			"get_request without file lists them", maxFileIDChars, truncate(file, 100))
+		return fmt.Errorf("file must be the id of one of the request's files, as its files member gives it (at most %d characters, no spaces or control characters); got %s. "+
+			"get_request without file lists them", maxFileIDChars, hooksvc.Quote(file))
 	}
 	return nil
 }
@@ -104,7 +104,7 @@ func (h *handlers) fileResult(ctx context.Context, key string, id hooksvc.TokenI
 			}
 			listed = "its files are: " + strings.Join(firstN(names, maxNoteNames), "; ") + ". Pass one of their ids"
 		}
-		return RequestResult{}, fmt.Errorf("file %q is not a file of request %s: %s", truncate(file, 100), meta.UUID, listed)
+		return RequestResult{}, fmt.Errorf("file %s is not a file of request %s: %s", hooksvc.Quote(file), meta.UUID, listed)
 	}
 	data, err := h.client.DownloadFile(ctx, key, id, meta.UUID, found.ID)
 	if err != nil {

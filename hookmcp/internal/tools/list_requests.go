@@ -47,9 +47,12 @@ type ListRequestsResult struct {
 // The rules of the paging arguments. The defaults differ from the API's own:
 // an assistant nearly always wants the newest requests first.
 var (
-	sortings   = mcptool.Enum{"newest", "oldest"}
-	perPage    = mcptool.Whole{Min: 1, Max: 100, Default: 50}
-	pageNumber = mcptool.Whole{Min: 1, Default: 1}
+	sortings = mcptool.Enum{"newest", "oldest"}
+	perPage  = mcptool.Whole{Min: 1, Max: 100, Default: 50}
+	// page has a largest value, as every whole number here does, so that
+	// no number a client sends is converted to an int beyond its range
+	// (9223372036854775808 would become a negative page).
+	pageNumber = mcptool.Whole{Min: 1, Max: 100_000, Default: 1}
 )
 
 // maxResultBytes is the largest list_requests result: more would crowd an
@@ -66,6 +69,7 @@ func (h *handlers) listRequestsTool() mcptool.Tool[ListRequestsArgs, mcptool.Doc
 		AdjustInput: func(s *jsonschema.Schema) {
 			adjustTokenArg(s)
 			adjustDates(s)
+			s.Properties["query"].MinLength = ptr(1)
 			sortings.Schema(s.Properties["sorting"])
 			perPage.Schema(s.Properties["per_page"])
 			pageNumber.Schema(s.Properties["page"])
@@ -81,7 +85,12 @@ func (h *handlers) listRequestsTool() mcptool.Tool[ListRequestsArgs, mcptool.Doc
 	}
 }
 
-func (h *handlers) listRequests(ctx context.Context, _ *mcp.CallToolRequest, args ListRequestsArgs) (*mcp.CallToolResult, mcptool.Document[ListRequestsResult], error) {
+func (h *handlers) listRequests(ctx context.Context, req *mcp.CallToolRequest, args ListRequestsArgs) (*mcp.CallToolResult, mcptool.Document[ListRequestsResult], error) {
+	// Read as delete_requests reads them, so that a preview with the same
+	// filters lists what the delete would delete.
+	if err := blankFilter(givenArgs(req), "nothing was sent"); err != nil {
+		return nil, nil, err
+	}
 	id, key, err := h.access(args.TokenID, args.APIKey)
 	if err != nil {
 		return nil, nil, err
@@ -122,7 +131,7 @@ func (h *handlers) listRequests(ctx context.Context, _ *mcp.CallToolRequest, arg
 // per_page and page are always sent, so the API's own defaults never apply.
 func (a ListRequestsArgs) query(now time.Time) (url.Values, error) {
 	q := url.Values{}
-	sorting, err := sortings.Value("sorting", a.Sorting)
+	sorting, err := oneOf(sortings, "sorting", a.Sorting)
 	if err != nil {
 		return nil, err
 	}

@@ -62,7 +62,7 @@ var everyTokenCall = []struct {
 	{"get_request", map[string]any{"token_id": someToken, "request_id": someRequest}},
 	{"wait_for_request", map[string]any{"token_id": someToken, "timeout_seconds": 1}},
 	{"delete_request", map[string]any{"token_id": someToken, "request_id": someRequest}},
-	{"delete_requests", map[string]any{"token_id": someToken}},
+	{"delete_requests", map[string]any{"token_id": someToken, "all": true}},
 	{"delete_token", map[string]any{"token_id": someToken}},
 }
 

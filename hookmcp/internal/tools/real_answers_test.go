@@ -19,7 +19,7 @@ var deleteCalls = []struct {
 	args map[string]any
 }{
 	{"delete_request", map[string]any{"token_id": someToken, "request_id": someRequest}},
-	{"delete_requests", map[string]any{"token_id": someToken}},
+	{"delete_requests", map[string]any{"token_id": someToken, "all": true}},
 	{"delete_token", map[string]any{"token_id": someToken}},
 }
 
@@ -31,7 +31,7 @@ var deleteCalls = []struct {
 func TestOpenSourceDeleteOfNothing(t *testing.T) {
 	h := connectFake(t, fakehooksvc.Options{OpenSource: true}, config.Config{})
 	id := h.createToken(t, nil)
-	res := h.call(t, "delete_requests", map[string]any{"token_id": id})
+	res := h.call(t, "delete_requests", map[string]any{"token_id": id, "all": true})
 	if res.IsError {
 		t.Fatalf("delete_requests of a token without requests: %s", mcptest.Text(res))
 	}
@@ -40,7 +40,7 @@ func TestOpenSourceDeleteOfNothing(t *testing.T) {
 		t.Errorf("a delete of nothing said as done: %s", mcptest.Text(res))
 	}
 	h.capture(t, id, "POST", "text/plain", "one")
-	res = h.call(t, "delete_requests", map[string]any{"token_id": id})
+	res = h.call(t, "delete_requests", map[string]any{"token_id": id, "all": true})
 	if res.IsError || !strings.Contains(mcptest.Text(res), "Asked the API to delete all requests of token "+id+"; it accepted") {
 		t.Fatalf("delete_requests of one request: %s", mcptest.Text(res))
 	}
@@ -99,7 +99,7 @@ func TestDeletesTakeTheAPIsAnswers(t *testing.T) {
 	for _, body := range []string{`{"status":false}`, `{"success":false}`} {
 		t.Run(body, func(t *testing.T) {
 			api := h.reconnect(t, config.Config{APIURL: mustParse(t, answering(t, 200, "application/json", body)), APIKey: envKey})
-			all := api.call(t, "delete_requests", map[string]any{"token_id": someToken})
+			all := api.call(t, "delete_requests", map[string]any{"token_id": someToken, "all": true})
 			if all.IsError {
 				t.Fatalf("delete_requests: %s", mcptest.Text(all))
 			}

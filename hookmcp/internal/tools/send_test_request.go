@@ -16,6 +16,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/mcpforge/servers/hookmcp/internal/hooksvc"
 	"github.com/mcpforge/servers/shared/httpx"
@@ -51,17 +52,18 @@ var refusedTestHeaders = []string{"Host", "Content-Length", "Transfer-Encoding",
 // SendTestRequestResult is send_test_request's result: what was sent, and
 // how the capture URL answered.
 type SendTestRequestResult struct {
-	TokenID       string              `json:"token_id"`
-	Method        string              `json:"method"`
-	URL           string              `json:"url" jsonschema:"where it was sent: the token's capture URL, path and query included"`
-	Status        int                 `json:"status" jsonschema:"the HTTP status the capture URL answered with (the token's default_status, unless the path set one)"`
-	Headers       map[string][]string `json:"headers" jsonschema:"request headers; Content-Type defaults to application/json for a JSON body, else text/plain"`
-	ContentType   string              `json:"content_type,omitempty"`
-	Encoding      string              `json:"encoding" jsonschema:"text when the answer's body is valid UTF-8 and given as is; base64 otherwise"`
-	Body          string              `json:"body" jsonschema:"request body, sent as is; at most 1,048,576 bytes of UTF-8"`
-	RequestID     string              `json:"request_id,omitempty" jsonschema:"the uuid of the request captured; get_request reads it"`
-	RequestIDFrom string              `json:"request_id_from,omitempty" jsonschema:"header: the answer's X-Request-Id; cursor: the first request after sending that matches what was sent"`
-	Note          string              `json:"note,omitempty"`
+	TokenID     string              `json:"token_id"`
+	Method      string              `json:"method"`
+	URL         string              `json:"url" jsonschema:"where it was sent: the token's capture URL, path and query included"`
+	Status      int                 `json:"status" jsonschema:"the HTTP status the capture URL answered with (the token's default_status, unless the path set one)"`
+	Headers     map[string][]string `json:"headers" jsonschema:"request headers; Content-Type defaults to application/json for a JSON body, else text/plain"`
+	ContentType string              `json:"content_type,omitempty"`
+	Encoding    string              `json:"encoding" jsonschema:"text when the answer's body is valid UTF-8 and given as is; base64 otherwise"`
+	Body        string              `json:"body" jsonschema:"request body, sent as is; at most 1,048,576 bytes of UTF-8"`
+	// RequestID is found through the API, never taken from the answer:
+	// a capture URL's answer, or a proxy before it, may say anything.
+	RequestID string `json:"request_id,omitempty" jsonschema:"the uuid of the request captured: the first after sending that matches what was sent; get_request reads it"`
+	Note      string `json:"note,omitempty"`
 }
 
 func (h *handlers) sendTestRequestTool() mcptool.Tool[SendTestRequestArgs, SendTestRequestResult] {
@@ -77,14 +79,13 @@ func (h *handlers) sendTestRequestTool() mcptool.Tool[SendTestRequestArgs, SendT
 			s.Properties["path"].MaxLength = ptr(maxTestPathChars)
 			// Control characters too: a pattern that allowed them would let
 			// through what the handler refuses.
-			s.Properties["path"].Pattern = `^[^?#\\\x00-\x1f\x7f]*$`
+			s.Properties["path"].Pattern = `^[^?#%;\\\x00-\x1f\x7f]*$`
 			s.Properties["query"].MaxProperties = ptr(maxTestParams)
 			s.Properties["headers"].MaxProperties = ptr(maxTestParams)
 			s.Properties["body"].MaxLength = ptr(maxTestBodyBytes)
 		},
 		AdjustOutput: func(s *jsonschema.Schema) {
 			s.Properties["encoding"].Enum = []any{"text", "base64"}
-			s.Properties["request_id_from"].Enum = []any{"cursor", "header"}
 			s.Properties["url"].Format = "uri"
 			headerMap(s.Properties["headers"])
 		},
@@ -114,17 +115,25 @@ func (h *handlers) sendTestRequest(ctx context.Context, _ *mcp.CallToolRequest, 
 	if err != nil {
 		return nil, SendTestRequestResult{}, err
 	}
+	// Everything taken from the answer is redacted: the capture URL, or a
+	// proxy before it, may echo a key in any header (the body is redacted
+	// as it is read).
+	secrets := h.secrets(key)
 	out := SendTestRequestResult{
 		TokenID: string(id), Method: capture.Method, URL: h.client.CaptureAddress(id, capture).String(),
-		Status: answer.Status, Headers: answerHeaders(answer.Header, redact.New(h.cfg.APIKey, key)),
-		ContentType: answer.Header.Get("Content-Type"),
+		Status: answer.Status, ContentType: truncate(secrets.String(answer.Header.Get("Content-Type")), maxAnswerHeaderLen),
+	}
+	var left int
+	out.Headers, left = answerHeaders(answer.Header, secrets)
+	if left > 0 {
+		out.Note = fmt.Sprintf("The answer had %d more header values than the %d shown (at most %d bytes of headers); they were left out.", left, maxAnswerHeaders, maxAnswerHeaderBytes)
 	}
 	if utf8.Valid(answer.Body) {
 		out.Encoding, out.Body = "text", string(answer.Body)
 	} else {
 		out.Encoding, out.Body = "base64", base64.StdEncoding.EncodeToString(answer.Body)
 	}
-	if err := h.sentRequest(ctx, key, id, cursor, capture, answer.Header.Get("X-Request-Id"), &out); err != nil {
+	if err := h.sentRequest(ctx, key, id, cursor, capture, &out); err != nil {
 		return nil, SendTestRequestResult{}, err
 	}
 	summary := fmt.Sprintf("Sent %s %s; the capture URL answered %d (%d bytes, body as %s).", out.Method, out.URL, out.Status, len(answer.Body), out.Encoding)
@@ -146,34 +155,21 @@ const (
 )
 
 // sentRequest finds the request just sent among those after cursor: the
-// one the capture answer's X-Request-Id names when the listing shows it,
-// else the first that matches what was sent (method, path, query, body,
+// first that matches what was sent (method, path, query, body,
 // Content-Type) and that no other send_test_request of this server has
-// named. The newest request may be another sender's, and a proxy may strip
-// or forge the header, so neither is taken on trust alone.
-func (h *handlers) sentRequest(ctx context.Context, key string, id hooksvc.TokenID, cursor int64, c hooksvc.Capture, named string, out *SendTestRequestResult) error {
-	var header hooksvc.RequestID
-	if hooksvc.UUIDPattern.MatchString(named) {
-		header = hooksvc.RequestID(strings.ToLower(named))
-	}
+// named. The newest request may be another sender's, and the answer's
+// X-Request-Id is not read at all: the capture URL, or any proxy before
+// it, may forge it, and a service's request ids look like its API keys.
+func (h *handlers) sentRequest(ctx context.Context, key string, id hooksvc.TokenID, cursor int64, c hooksvc.Capture, out *SendTestRequestResult) error {
 	for try := 1; ; try++ {
 		after, _, err := h.afterCursor(ctx, key, id, cursor, "", sentReadPage)
 		if err != nil {
 			return fmt.Errorf("the request was sent (the capture URL answered %d), but listing the token's requests to find its id failed: %w", out.Status, err)
 		}
-		if header != "" && slices.ContainsFunc(after, func(r listedRequest) bool { return strings.EqualFold(string(r.UUID), string(header)) }) {
-			h.seen.claim(header)
-			out.RequestID, out.RequestIDFrom = string(header), "header"
-			return nil
-		}
-		// While the named request may still be listed, a look-alike is
-		// not taken for it; on the last try it is.
-		if header == "" || try == sentReadTries {
-			for _, r := range after {
-				if h.sentMatches(id, c, r) && h.seen.claim(hooksvc.RequestID(strings.ToLower(string(r.UUID)))) {
-					out.RequestID, out.RequestIDFrom = string(r.UUID), "cursor"
-					return nil
-				}
+		for _, r := range after {
+			if h.sentMatches(id, c, r) && h.seen.claim(hooksvc.RequestID(strings.ToLower(string(r.UUID)))) {
+				out.RequestID = string(r.UUID)
+				return nil
 			}
 		}
 		if try == sentReadTries {
@@ -183,13 +179,8 @@ func (h *handlers) sentRequest(ctx context.Context, key string, id hooksvc.Token
 			return err
 		}
 	}
-	if header != "" {
-		h.seen.claim(header)
-		out.RequestID, out.RequestIDFrom = string(header), "header"
-		out.Note = "The token's listing does not show the request yet; request_id is the one the capture URL named (X-Request-Id)."
-		return nil
-	}
-	out.Note = fmt.Sprintf("No %s request to this path was listed after sending (the token's request_limit may be reached, or it is 0), so there is no request id.", c.Method)
+	note := fmt.Sprintf("No %s request to this path was listed after sending (the token's request_limit may be reached, or it is 0, or the service lists it late), so there is no request id; list_requests shows the token's requests.", c.Method)
+	out.Note = strings.TrimSpace(out.Note + " " + note)
 	return nil
 }
 
@@ -243,7 +234,7 @@ func listedQuery(raw json.RawMessage) url.Values {
 // capture checks the arguments and returns the request to send. Nothing
 // that holds a key (in any form the redactor knows) is sent.
 func (a SendTestRequestArgs) capture(secrets redact.Redactor) (hooksvc.Capture, error) {
-	method, err := testMethods.Value("method", strings.ToUpper(a.Method))
+	method, err := oneOf(testMethods, "method", strings.ToUpper(a.Method))
 	if err != nil {
 		return hooksvc.Capture{}, err
 	}
@@ -293,25 +284,44 @@ func (a SendTestRequestArgs) capture(secrets redact.Redactor) (hooksvc.Capture, 
 }
 
 // pathSegments splits path into the segments appended to the capture URL,
-// refusing what could leave it: dot segments, a query or fragment, a
-// backslash, control characters.
+// refusing what could leave it. Each segment is sent percent-encoded
+// (hooksvc.CaptureAddress), so a proxy that decodes the path once reads
+// the segment back; and so that no hop that decodes again, cuts path
+// parameters or folds Unicode can read one as a dot segment or a slash,
+// the path holds no %, ; or backslash, and no segment is made only of
+// dots and spaces, in its own form or its compatibility form (NFKC: a
+// fullwidth ．or ％ is a dot or a percent sign to a server that folds it).
 func pathSegments(path string) ([]string, error) {
 	if n := utf8.RuneCountInString(path); n > maxTestPathChars {
 		return nil, fmt.Errorf("path is %d characters; at most %d", n, maxTestPathChars)
 	}
 	if strings.ContainsAny(path, "?#\\") || strings.ContainsFunc(path, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
-		return nil, fmt.Errorf("path %q must be a plain path such as github/push: no ?, #, backslash or control characters (pass query parameters in query)", truncate(path, 100))
+		return nil, fmt.Errorf("path %s must be a plain path such as github/push: no ?, #, backslash or control characters (pass query parameters in query)", hooksvc.Quote(path))
+	}
+	if strings.ContainsAny(path, "%;") {
+		return nil, fmt.Errorf("path %s holds %% or ;, which send_test_request refuses: write characters as they are (a space, é), not as %%-escapes, which hookmcp writes itself; "+
+			"a server that decodes a path twice, or cuts ;parameters, could otherwise read a segment as .. and leave the token's capture URL. Nothing was sent", hooksvc.Quote(path))
 	}
 	var segments []string
 	for _, segment := range strings.Split(strings.Trim(path, "/"), "/") {
-		if segment == "." || segment == ".." {
-			return nil, fmt.Errorf("path %q must not hold . or .. segments: it is appended below the token's capture URL and cannot leave it", truncate(path, 100))
+		folded := norm.NFKC.String(segment)
+		if dotsOnly(segment) || dotsOnly(folded) {
+			return nil, fmt.Errorf("path %s must not hold a segment of dots (., .., ...), in any form: it is appended below the token's capture URL and cannot leave it. Nothing was sent", hooksvc.Quote(path))
+		}
+		if strings.ContainsAny(folded, "/\\%;?#") {
+			return nil, fmt.Errorf("path %s holds a character that some servers read as /, \\, %%, ;, ? or # (a fullwidth or compatibility form): write the plain character, or leave it out. Nothing was sent", hooksvc.Quote(path))
 		}
 		if segment != "" {
 			segments = append(segments, segment)
 		}
 	}
 	return segments, nil
+}
+
+// dotsOnly reports a segment that some server reads as . or ..: dots,
+// with spaces that Windows servers trim.
+func dotsOnly(segment string) bool {
+	return strings.Contains(segment, ".") && strings.Trim(segment, ". ") == ""
 }
 
 // shownName labels a query parameter or header for an error: kind and
@@ -340,14 +350,31 @@ func checkTestHeader(name, value string) error {
 	return nil
 }
 
-// answerHeaders are the capture URL's answer headers, each value bounded
-// and cleaned of secrets.
-func answerHeaders(header http.Header, secrets redact.Redactor) map[string][]string {
-	out := make(map[string][]string, len(header))
-	for name, values := range header {
-		for _, v := range values {
-			out[name] = append(out[name], truncate(secrets.String(v), maxAnswerHeaderLen))
+// Bounds of the answer's headers as shown: the HTTP client reads up to
+// 10 MB of them.
+const (
+	maxAnswerHeaders     = 100
+	maxAnswerHeaderBytes = 16_000
+)
+
+// answerHeaders are the capture URL's answer headers, names and values
+// cleaned of secrets, each value bounded, at most maxAnswerHeaders values
+// and maxAnswerHeaderBytes in all; left is how many values were left out.
+func answerHeaders(header http.Header, secrets redact.Redactor) (out map[string][]string, left int) {
+	out = make(map[string][]string, min(len(header), maxAnswerHeaders))
+	shown, size := 0, 0
+	for _, name := range slices.Sorted(maps.Keys(header)) {
+		shownName := truncate(secrets.String(name), maxAnswerHeaderLen)
+		for _, v := range header[name] {
+			v = truncate(secrets.String(v), maxAnswerHeaderLen)
+			if shown == maxAnswerHeaders || size+len(shownName)+len(v) > maxAnswerHeaderBytes {
+				left++
+				continue
+			}
+			out[shownName] = append(out[shownName], v)
+			shown++
+			size += len(shownName) + len(v)
 		}
 	}
-	return out
+	return out, left
 }

@@ -30,7 +30,7 @@ func TestSendTestRequest(t *testing.T) {
 		"headers": map[string]any{"X-GitHub-Event": "push"}, "body": `{"ref":"main"}`,
 	})
 	if out["status"] != 201.0 || out["body"] != `{"ok":true}` || out["encoding"] != "text" || out["content_type"] != "application/json" ||
-		out["method"] != "POST" || out["url"] != h.url+"/"+id+"/github/push?delivery=42" || out["request_id_from"] != "header" {
+		out["method"] != "POST" || out["url"] != h.url+"/"+id+"/github/push?delivery=42" {
 		t.Errorf("result: %v", out)
 	}
 	var received []fakehooksvc.Received
@@ -76,7 +76,7 @@ func TestSendTestRequestOtherSender(t *testing.T) {
 	id = h.createToken(t, nil)
 	out := h.ok(t, "send_test_request", map[string]any{"token_id": id, "method": "get", "path": "ping", "body": "plain"})
 	latest := h.ok(t, "get_latest_request", map[string]any{"token_id": id})
-	if latest["body"] != "another sender" || out["request_id"] == latest["request_id"] || out["request_id_from"] != "cursor" || out["method"] != "GET" {
+	if latest["body"] != "another sender" || out["request_id"] == latest["request_id"] || out["method"] != "GET" {
 		t.Errorf("result: %v (the newest: %v)", out, latest["request_id"])
 	}
 	sent := h.ok(t, "get_request", map[string]any{"token_id": id, "request_id": out["request_id"]})
@@ -86,8 +86,8 @@ func TestSendTestRequestOtherSender(t *testing.T) {
 }
 
 // TestSendTestRequestNotListedYet: a service that does not list the
-// capture yet is asked again a few times; then X-Request-Id names it, and
-// the result says so.
+// capture yet is asked again a few times; then the result has no request
+// id (the answer's X-Request-Id is never taken for one), and says so.
 func TestSendTestRequestNotListedYet(t *testing.T) {
 	c := newClock()
 	h := connectClock(t, fakehooksvc.Options{}, c, func(next http.RoundTripper) http.RoundTripper {
@@ -101,11 +101,10 @@ func TestSendTestRequestNotListedYet(t *testing.T) {
 	}, nil)
 	id := h.createToken(t, nil)
 	out := h.ok(t, "send_test_request", map[string]any{"token_id": id, "body": "plain"})
-	latest := h.ok(t, "get_latest_request", map[string]any{"token_id": id})
-	if out["request_id"] != latest["request_id"] || out["request_id_from"] != "header" {
-		t.Errorf("result: %v", out)
+	if _, named := out["request_id"]; named {
+		t.Errorf("result: %v, want no request_id", out)
 	}
-	contains(t, out["note"].(string), "X-Request-Id")
+	contains(t, out["note"].(string), "there is no request id")
 	if got := c.paused(); len(got) != sentReadTries-1 {
 		t.Errorf("paused %v, want %d pauses between %d reads", got, sentReadTries-1, sentReadTries)
 	}
@@ -198,7 +197,7 @@ func TestSendTestRequestSamePathSender(t *testing.T) {
 		out := h.ok(t, "send_test_request", map[string]any{"token_id": id, "path": "hook", "query": map[string]any{"a": "b"}, "body": "mine"})
 		got := h.ok(t, "get_request", map[string]any{"token_id": id, "request_id": out["request_id"]})
 		if got["url"] != h.url+"/"+id+"/hook?a=b" {
-			t.Errorf("without X-Request-Id %v: named %v (%v), another sender's request (%v)", omit, out["request_id"], out["request_id_from"], got["url"])
+			t.Errorf("without X-Request-Id %v: named %v, another sender's request (%v)", omit, out["request_id"], got["url"])
 		}
 	}
 }

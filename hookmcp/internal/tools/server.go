@@ -87,17 +87,17 @@ func NewServer(opts Options) *mcp.Server {
 	h.live.attach(server)
 	server.AddReceivingMiddleware(mcptool.RecoverPanics(opts.Logger), mcptool.NotFoundByVersion("it has "+requestsURITemplate+", with a token UUID"))
 	mcptool.Register(server,
-		h.createTokenTool(),
-		h.getTokenTool(),
-		h.updateTokenTool(),
-		h.deleteTokenTool(),
-		h.listRequestsTool(),
-		h.getLatestRequestTool(),
-		h.getRequestTool(),
-		h.waitForRequestTool(),
-		h.sendTestRequestTool(),
-		h.deleteRequestTool(),
-		h.deleteRequestsTool(),
+		guarded(h, h.createTokenTool()),
+		guarded(h, h.getTokenTool()),
+		guarded(h, h.updateTokenTool()),
+		guarded(h, h.deleteTokenTool()),
+		guarded(h, h.listRequestsTool()),
+		guarded(h, h.getLatestRequestTool()),
+		guarded(h, h.getRequestTool()),
+		guarded(h, h.waitForRequestTool()),
+		guarded(h, h.sendTestRequestTool()),
+		guarded(h, h.deleteRequestTool()),
+		guarded(h, h.deleteRequestsTool()),
 	)
 	h.addRequestsResource(server)
 	return server
@@ -142,12 +142,18 @@ func (h *handlers) access(tokenID, apiKey string) (id hooksvc.TokenID, key strin
 	if given == "" {
 		return "", "", fmt.Errorf("no token given: pass token_id (a token UUID, as create_token returns), or set HOOKSVC_TOKEN_ID when starting hookmcp")
 	}
-	id, err = h.client.ParseToken("token_id", given)
+	id, err = h.client.ParseToken("token_id", given, key)
 	if err != nil {
 		// What was pasted is shown, and may hold the call's key.
-		return "", "", errors.New(redact.New(h.cfg.APIKey, key).String(err.Error()))
+		return "", "", errors.New(h.secrets(key).String(err.Error()))
 	}
 	return id, key, nil
+}
+
+// secrets are the keys no result or error of a call may show: the
+// configured one and the call's own.
+func (h *handlers) secrets(callKey string) redact.Redactor {
+	return redact.New(h.cfg.APIKey, callKey)
 }
 
 // key returns the key in effect: api_key when given, else the configured one.
