@@ -1,6 +1,7 @@
 package hooksvc
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net/http"
@@ -11,7 +12,6 @@ import (
 	"sync"
 
 	"github.com/mcpforge/servers/shared/httpx"
-	"github.com/mcpforge/servers/shared/jsonx"
 )
 
 // MaxPagesInFlight bounds the pages of one listing read at once
@@ -164,9 +164,9 @@ func (cl *Client) checkedPage(c Call, resp *httpx.Answer) (*Page, error) {
 }
 
 // plainPage reports a listing that notTheAPI takes without a doubt: its data
-// a list of objects with a non-empty "uuid" string each, and no "error"
-// member (the API's refusal; a listing cannot be Laravel's, which has no
-// "data"). It decodes each request once, sharing the page's bytes.
+// a list of objects with a non-empty "uuid" string each (uuidMember), and no
+// "error" member (the API's refusal; a listing cannot be Laravel's, which
+// has no "data").
 func plainPage(p *Page) bool {
 	if _, refusal := p.Fields["error"]; refusal {
 		return false
@@ -175,14 +175,102 @@ func plainPage(p *Page) bool {
 		return false
 	}
 	for _, item := range p.Data {
-		var probe struct {
-			UUID *string `json:"uuid"`
-		}
-		if jsonx.UnmarshalSharing(item, &probe) != nil || probe.UUID == nil || *probe.UUID == "" {
+		if !uuidMember(item) {
 			return false
 		}
 	}
 	return true
+}
+
+// uuidMember reports that item, valid JSON, is an object whose "uuid" is a
+// non-empty string as encoding/json reads it (hasUUID): the last member
+// whose name matches "uuid" in any case holds a string of at least one
+// character, and none holds another type. It only walks the item's
+// members, without decoding them. A name it cannot compare as
+// encoding/json does (one with an escape, or beyond ASCII, which
+// encoding/json folds its own way) makes it say no, and the full check
+// decides.
+func uuidMember(item []byte) bool {
+	i := skipSpace(item, 0)
+	if i >= len(item) || item[i] != '{' {
+		return false
+	}
+	found := false
+	for i = skipSpace(item, i+1); i < len(item) && item[i] == '"'; {
+		nameEnd := valueEnd(item, i)
+		start := skipSpace(item, skipSpace(item, nameEnd)+1) // past the colon
+		if nameEnd < i+2 || start >= len(item) {
+			return false
+		}
+		name, end := item[i+1:nameEnd-1], valueEnd(item, start)
+		if end <= start {
+			return false
+		}
+		for _, c := range name {
+			if c == '\\' || c >= 0x80 {
+				return false
+			}
+		}
+		if bytes.EqualFold(name, []byte("uuid")) {
+			switch value := item[start:end]; value[0] {
+			case '"':
+				found = len(value) > 2
+			case 'n':
+				found = false
+			default:
+				return false
+			}
+		}
+		if i = skipSpace(item, end); i < len(item) && item[i] == ',' {
+			i = skipSpace(item, i+1)
+		}
+	}
+	return found
+}
+
+func skipSpace(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// valueEnd is the index after the JSON value that starts at data[i]; data
+// is valid JSON (a page's requests were checked when it was decoded), and
+// anything else ends at worst at its end.
+func valueEnd(data []byte, i int) int {
+	switch data[i] {
+	case '"':
+		for i++; i < len(data); i++ {
+			switch data[i] {
+			case '\\':
+				i++
+			case '"':
+				return i + 1
+			}
+		}
+		return len(data)
+	case '{', '[':
+		depth := 0
+		for ; i < len(data); i++ {
+			switch data[i] {
+			case '"':
+				i = valueEnd(data, i) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return i + 1
+				}
+			}
+		}
+		return len(data)
+	}
+	// A number, true, false or null: up to what follows it.
+	for i < len(data) && !bytes.ContainsRune([]byte(",}] \t\n\r"), rune(data[i])) {
+		i++
+	}
+	return i
 }
 
 // widthFor is how many pages to read at once after an answer with header:

@@ -438,3 +438,41 @@ func TestPagesOf(t *testing.T) {
 		}
 	}
 }
+
+// FuzzUUIDMember holds uuidMember to hasUUID where it says yes, on any
+// valid JSON: a yes that hasUUID would not give takes a page Do's check
+// refuses.
+func FuzzUUIDMember(f *testing.F) {
+	for _, seed := range []string{
+		`{"uuid":"a"}`, `{"UUID":"a"}`, `{"uuid":""}`, `{"uuid":null}`, `{"uuid":1,"uuid":"a"}`, `{"uuid":"a","Uuid":null}`,
+		`{"uu\u0069d":"a"}`, "{\"uu\u0130d\":\"\",\"uuid\":\"a\"}", `{"uuid":"a","uuİd":""}`, `{ "a" : [1,{"uuid":""}], "uuid" : "\u0000" }`,
+		`{"uuid":{"x":1}}`, `[{"uuid":"a"}]`, `"uuid"`, `null`, `{"a":"}","uuid":"b\""}`, `{"uuid":"a","b":true,"c":-1.5e3}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, item []byte) {
+		if !json.Valid(item) {
+			return
+		}
+		if got, want := uuidMember(item), hasUUID(item); got && !want {
+			t.Fatalf("uuidMember(%q) = true, hasUUID false", item)
+		}
+	})
+}
+
+// TestUUIDMember: the requests the API sends are taken at once.
+func TestUUIDMember(t *testing.T) {
+	for item, want := range map[string]bool{
+		`{"uuid":"9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d","content":"{\"a\":\"}\"}","headers":{"x":["y"]},"query":null,"size":3}`: true,
+		` { "content" : "" , "uuid" : "x" } `: true,
+		`{"UUID":"x"}`:                        true,
+		`{"uuid":"x","uuid":null}`:            false,
+		`{"uuid":""}`:                         false,
+		`{"id":"x"}`:                          false,
+		`{"uuid":1,"uuid":"x"}`:               false,
+	} {
+		if got := uuidMember([]byte(item)); got != want {
+			t.Errorf("uuidMember(%s) = %v, want %v", item, got, want)
+		}
+	}
+}
