@@ -273,3 +273,38 @@ func TestWaitPastWatchBound(t *testing.T) {
 		}
 	})
 }
+
+// TestWaitPushFloodBudget: a flood of captures that the wait's query does
+// not match wakes it many times, but it lists no faster than its push
+// budget (three at once, then one a second).
+func TestWaitPushFloodBudget(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := connectLive(t, liveSetup{socket: true})
+		id := h.token(t)
+		go func() {
+			time.Sleep(2 * time.Second) // the bubble's clock: when the flood comes
+			for range 30 {
+				h.send(t, id, "not a match")
+			}
+		}()
+		polls := func() int {
+			n := 0
+			for _, r := range h.fake.Received() {
+				if r.Path == "/token/"+id+"/requests" && strings.Contains(r.Query.Get("query"), "sorting:>") {
+					n++
+				}
+			}
+			return n
+		}
+		out := h.call(t, "wait_for_request", map[string]any{"token_id": id, "timeout_seconds": 4, "query": "method:PUT"})
+		if out["captured"] != false {
+			t.Fatalf("result: %v", out)
+		}
+		// Polls at 0 and 1 s (the socket not yet live), then at most 3 at
+		// once on the flood and one a second after: at most 7 by the limit,
+		// not one per capture.
+		if n := polls(); n > 7 {
+			t.Errorf("%d listings for 30 pushes in a 4 s wait; want at most 7", n)
+		}
+	})
+}

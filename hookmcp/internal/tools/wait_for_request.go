@@ -157,6 +157,36 @@ type waiter struct {
 	// pushed is set when the poll that found the request followed a push.
 	push   liveWait
 	pushed bool
+	// The polls pushes trigger draw on a budget of pushBurst, refilled one
+	// every pushRefill.
+	budget   float64
+	budgetAt time.Time
+}
+
+// A wait that pushes wake polls at once, a few times in a row; past that,
+// once a second: with the safety-net poll, about 72 listings a minute at
+// most on a token flooded with captures that the wait's query does not
+// match, under the hosted API's 120.
+const (
+	pushBurst  = 3
+	pushRefill = time.Second
+)
+
+// pushPoll takes one poll from the push budget and says how long to wait
+// for it first.
+func (w *waiter) pushPoll() time.Duration {
+	now := w.h.now()
+	if w.budgetAt.IsZero() {
+		w.budget = pushBurst
+	} else {
+		w.budget = min(pushBurst, w.budget+float64(now.Sub(w.budgetAt))/float64(pushRefill))
+	}
+	w.budgetAt = now
+	w.budget--
+	if w.budget >= 0 {
+		return 0
+	}
+	return time.Duration(-w.budget * float64(pushRefill))
 }
 
 // how says how the wait watched: woken by the push, or polling, and why
@@ -299,7 +329,14 @@ func (w *waiter) wait(callCtx, waitCtx context.Context) (listedRequest, bool, er
 			woken, err := w.sleep(ctx, min(pause, left), signal, seq)
 			switch {
 			case woken:
-				continue // poll now, at the same pace
+				// Poll now, at the same pace; on a token flooded with
+				// captures, no faster than the push budget allows.
+				if wait := w.pushPoll(); wait > 0 {
+					if err := w.h.pause(ctx, min(wait, deadline.Sub(w.h.now()))); err != nil && ctx.Err() != context.DeadlineExceeded {
+						return listedRequest{}, false, err
+					}
+				}
+				continue
 			case err != nil && ctx.Err() != context.DeadlineExceeded:
 				return listedRequest{}, false, err
 			case err == nil && pause < left:
