@@ -12,7 +12,8 @@ import (
 // fields that share a response name (3,000 "x:" aliases in 35 KB made
 // millions of conflicts, 1.5 GiB), and every fragment spread brings its
 // fields into the comparison again. Under these bounds every rule's work
-// stays small (BenchmarkWorstCases), whatever the text.
+// stays small, whatever the text (BenchmarkWorstDocuments in
+// graphqlmcp/internal/tools measures the worst shapes they let through).
 const (
 	// MaxQueryBytes is the longest query text accepted.
 	MaxQueryBytes = 256 << 10
@@ -63,10 +64,11 @@ func boundsError(limit, format string, args ...any) error {
 }
 
 // checkBounds walks what is sent, op and the fragments it spreads, and
-// refuses it at the first bound it passes. Its own work is bounded by the
-// bounds: a fragment's counts are computed once and added at each spread,
-// so that fragments spreading fragments cannot make the walk exponential,
-// and a cycle (which the validator reports) is not followed.
+// refuses it at the first bound it passes. Its own work is bounded: a
+// fragment's counts are computed once and added at each spread, so that
+// fragments spreading fragments cannot make the walk exponential, a cycle
+// (which the validator reports) is not followed, and every step counts
+// against maxSteps.
 func checkBounds(doc *ast.QueryDocument, op *ast.OperationDefinition) error {
 	b := &bounder{fragments: map[string]*ast.FragmentDefinition{}, memo: map[string]counts{}, active: map[string]bool{}}
 	for _, def := range doc.Fragments {

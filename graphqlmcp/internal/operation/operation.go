@@ -41,7 +41,7 @@ func (c Chosen) Name() string {
 // only operation when operationName is empty.
 func Choose(query, operationName string) (Chosen, error) {
 	if len(query) > MaxQueryBytes {
-		return Chosen{}, fmt.Errorf("query is %d bytes, over the limit of %d bytes (query size); it was not checked or sent: split it into several smaller operations", len(query), MaxQueryBytes)
+		return Chosen{}, boundsError("query size", "query is %d bytes, over the limit of %d bytes (query size)", len(query), MaxQueryBytes)
 	}
 	doc, err := parser.ParseQueryWithTokenLimit(&ast.Source{Name: "query", Input: query}, MaxTokens)
 	if err != nil {
