@@ -119,9 +119,8 @@ func TestLiveStdio(t *testing.T) {
 // TestLiveHTTP: over Streamable HTTP, which this server serves stateless,
 // the wait is woken by the push; a subscriptions/listen stream (MCP
 // 2026-07-28) is told of captures for as long as it is open. A
-// resources/subscribe of an older client is taken, but its session ends
-// with the request, and with it the subscription: such a client reads the
-// resource again, or uses stdio.
+// resources/subscribe of an older client would end with its request's
+// session, so it is refused with what works instead.
 func TestLiveHTTP(t *testing.T) {
 	fake := fakehooksvc.New(fakehooksvc.Options{})
 	srv := httptest.NewServer(fake)
@@ -142,4 +141,10 @@ func TestLiveHTTP(t *testing.T) {
 	session, heard := liveClient(t, &mcp.StreamableClientTransport{Endpoint: endpoint}, "2026-07-28")
 	uri := pushedWait(t, session, fake, srv.URL)
 	awaitUpdate(t, heard, uri)
+
+	legacy, _ := liveClient(t, &mcp.StreamableClientTransport{Endpoint: endpoint}, "2025-11-25")
+	err := legacy.Subscribe(ctx, &mcp.SubscribeParams{URI: uri})
+	if err == nil || !strings.Contains(err.Error(), "this server's HTTP transport is stateless, so a resources/subscribe has no session left to notify; open a subscriptions/listen stream") {
+		t.Errorf("resources/subscribe over HTTP: %v, want the refusal that says what works", err)
+	}
 }

@@ -29,6 +29,15 @@ func (l *live) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error {
 	if err != nil {
 		return err
 	}
+	if req.Extra != nil && req.Extra.Header != nil && req.Session != nil && req.Session.ID() == "" {
+		// resources/subscribe over stateless HTTP: its session ends with
+		// this request, and no stream is left to notify. (A
+		// subscriptions/listen stream subscribes from within its own
+		// request, which carries no HTTP header here.)
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf(
+			"subscribing to %s: this server's HTTP transport is stateless, so a resources/subscribe has no session left to notify; "+
+				"open a subscriptions/listen stream (MCP 2026-07-28) instead, connect over stdio, or read the resource again", uri)}
+	}
 	key := resourceSub{req.Session, uri}
 	l.mu.Lock()
 	_, held := l.subs[key]
