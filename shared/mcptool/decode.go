@@ -19,6 +19,8 @@ type argumentError struct {
 	// whole were malformed.
 	Argument string
 	Message  string
+	// repeated is the key given twice, when that is the error.
+	repeated string
 }
 
 func (e *argumentError) Error() string { return e.Message }
@@ -174,6 +176,27 @@ func exactMembers(data []byte, s *jsonschema.Schema) error {
 	return nil
 }
 
+// RepeatedKey reports the first key that an object of the JSON text data
+// gives twice, at any depth. A JSON-RPC message whose params name a tool
+// twice, or give arguments twice, runs the last with the go-sdk's decoder
+// and may be shown with the first by a client; a transport that calls this
+// on each message before decoding it can refuse such a message. ok is
+// false, and err set, when data is not JSON.
+func RepeatedKey(data []byte) (key string, found bool, err error) {
+	sc := &scanner{data: data}
+	err = sc.value(nil, "")
+	var argErr *argumentError
+	if errors.As(err, &argErr) && strings.Contains(argErr.Message, "twice") {
+		return argErr.repeated, true, nil
+	}
+	if err == nil {
+		if sc.skipSpace(); sc.pos != len(data) {
+			err = sc.invalid()
+		}
+	}
+	return "", false, err
+}
+
 // scanner walks JSON text without building it: a 16 MiB message is
 // checked in the time it takes to read it, where encoding/json's Token
 // API allocates for every token.
@@ -278,9 +301,9 @@ func (sc *scanner) object(s *jsonschema.Schema, arg string) error {
 		}
 		if seen[key] {
 			if arg == "" {
-				return &argumentError{Argument: key, Message: fmt.Sprintf("argument %s is given twice; give each argument once", quoteName(key))}
+				return &argumentError{Argument: key, repeated: key, Message: fmt.Sprintf("argument %s is given twice; give each argument once", quoteName(key))}
 			}
-			return &argumentError{Argument: arg, Message: fmt.Sprintf("argument %q holds the member %s twice; give each member once", arg, quoteName(key))}
+			return &argumentError{Argument: arg, repeated: key, Message: fmt.Sprintf("argument %q holds the member %s twice; give each member once", arg, quoteName(key))}
 		}
 		seen[key] = true
 		var child *jsonschema.Schema

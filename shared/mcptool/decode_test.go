@@ -181,3 +181,25 @@ func referenceExact(t *testing.T, data []byte) string {
 	}
 	return walk(bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")))
 }
+
+// TestRepeatedKey: the check a transport can run on a whole JSON-RPC
+// message, where a repeated "name" or "arguments" would run the last.
+func TestRepeatedKey(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"a","name":"b"}}`: "name",
+		`{"params":{"name":"a","arguments":{"q":1},"arguments":{"q":2}}}`:                 "arguments",
+		`{"params":{"arguments":{"q":1,"q":2}}}`:                                          "q",
+		`{"a":[{"b":1},{"b":2}],"c":{"d":{"e\u0066":1,"ef":2}}}`:                          "ef",
+	} {
+		key, found, err := RepeatedKey([]byte(in))
+		if !found || key != want || err != nil {
+			t.Errorf("RepeatedKey(%s) = %q, %v, %v; want %q", in, key, found, err, want)
+		}
+	}
+	if _, found, err := RepeatedKey([]byte(`{"a":[{"b":1},{"b":2}],"c":{"b":3}}`)); found || err != nil {
+		t.Errorf("no key is repeated: %v %v", found, err)
+	}
+	if _, _, err := RepeatedKey([]byte(`{"a":`)); err == nil {
+		t.Error("not JSON: no error")
+	}
+}
