@@ -165,14 +165,15 @@ func (w *watched) resubscribe(key string) {
 	if w.l.client == nil {
 		return
 	}
-	old := w.sub
-	w.key = key
-	// An error is the client's bound, which MaxWatched keeps: the token
-	// is then polled.
-	w.sub, _ = w.l.client.Subscribe("private-token."+string(w.token), key)
-	if old != nil {
-		old.Close() // wakes run, which then reads the new one
+	if w.sub != nil {
+		// Closed first, so that the client's bound, which MaxWatched
+		// keeps, is not passed for a moment; closing wakes run, which
+		// then reads the new one.
+		w.sub.Close()
 	}
+	w.key = key
+	// An error is that bound: the token is then polled.
+	w.sub, _ = w.l.client.Subscribe("private-token."+string(w.token), key)
 }
 
 // release lets go of one hold; the last one starts the linger, after which
@@ -214,6 +215,9 @@ func (w *watched) status() (socketio.State, string, <-chan struct{}) {
 	sub := w.sub
 	w.l.mu.Unlock()
 	if sub == nil {
+		if w.l.client == nil {
+			return socketio.Closed, "off", nil
+		}
 		return socketio.Closed, "too many socket subscriptions", nil
 	}
 	state, err, changed := sub.Status()

@@ -374,16 +374,13 @@ func TestWaitForRequestRateLimited(t *testing.T) {
 // long the wait has gone on, in the wait's own time.
 func TestWaitForRequestProgress(t *testing.T) {
 	t.Parallel()
-	var mu sync.Mutex
-	var heard []float64
-	var total atomic.Value
+	// The client takes notifications apart from results, so the
+	// notifications sent before the result may be heard after it.
+	progress := make(chan *mcp.ProgressNotificationParams, 16)
 	c := newClock()
 	h := connectClock(t, fakehooksvc.Options{}, c, nil, &mcp.ClientOptions{
 		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
-			mu.Lock()
-			defer mu.Unlock()
-			heard = append(heard, req.Params.Progress)
-			total.Store(req.Params.Total)
+			progress <- req.Params
 		},
 	})
 	id := h.createToken(t, nil)
@@ -393,10 +390,15 @@ func TestWaitForRequestProgress(t *testing.T) {
 	if err != nil || res.IsError {
 		t.Fatalf("%v %v", err, res)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(heard) < 2 || heard[0] != 0 || heard[1] != 1 || total.Load() != 3.0 {
-		t.Errorf("heard progress %v, total %v; want 0, 1, ... of 3", heard, total.Load())
+	for i, want := range []float64{0, 1} {
+		select {
+		case p := <-progress:
+			if p.Progress != want || p.Total != 3 {
+				t.Errorf("progress %d: %v of %v, want %v of 3", i, p.Progress, p.Total, want)
+			}
+		case <-time.After(10 * time.Second): // a safety net: the notification was sent before the result
+			t.Fatalf("progress %d never heard; want 0, 1, ... of 3", i)
+		}
 	}
 }
 
