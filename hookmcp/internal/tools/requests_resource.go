@@ -19,6 +19,7 @@ import (
 	"github.com/mcpforge/servers/shared/httpx"
 	"github.com/mcpforge/servers/shared/jsonx"
 	"github.com/mcpforge/servers/shared/mcptool"
+	"github.com/mcpforge/servers/shared/redact"
 )
 
 // The resource: every request a token holds, as one JSON array.
@@ -60,16 +61,28 @@ func (h *handlers) addRequestsResource(server *mcp.Server) {
 // counted in a second, plain-text content that says how to read them. The
 // call's --timeout bounds the whole read, not each page.
 func (h *handlers) readRequests(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	uri := req.Params.URI
-	id, ok := strings.CutPrefix(uri, "hooksvc://token/")
+	// A URI that holds a pasted capture URL may hold the configured key in
+	// its query: the URI is shown in errors and in the answer.
+	uri := redact.New(h.cfg.APIKey).String(req.Params.URI)
+	pasted, ok := strings.CutPrefix(req.Params.URI, "hooksvc://token/")
 	if ok {
-		id, ok = strings.CutSuffix(id, "/requests")
+		pasted, ok = strings.CutSuffix(pasted, "/requests")
 	}
-	if !ok || checkUUID("token_id", id) != nil {
+	if !ok {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf(
-			"%s: the token in %s must be a token UUID such as %s (the API does not take aliases)", truncate(uri, 200), requestsURITemplate, hooksvc.ExampleUUID)}
+			"%s: the resource's URI is %s, with a token UUID such as %s", truncate(uri, 200), requestsURITemplate, hooksvc.ExampleUUID)}
 	}
-	text, err := h.readRequestPages(ctx, hooksvc.TokenID(strings.ToLower(id)))
+	// The token as a user pastes it (hooksvc.ParseToken): its UUID or DNS
+	// name, or percent-encoded, as the template's one segment takes them,
+	// its email address or capture URL.
+	if unescaped, err := url.PathUnescape(pasted); err == nil {
+		pasted = unescaped
+	}
+	id, err := h.client.ParseToken("token_id", pasted)
+	if err != nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("%s: %v", truncate(uri, 200), err)}
+	}
+	text, err := h.readRequestPages(ctx, id)
 	if err != nil {
 		return nil, resourceError(req, uri, err, h.cfg.APIKey != "")
 	}

@@ -110,9 +110,35 @@ func TestRequestsResourceErrors(t *testing.T) {
 	if !errors.As(err, &wire) || wire.Code != jsonrpc.CodeInvalidParams {
 		t.Fatalf("alias: err = %v, want invalid params", err)
 	}
-	contains(t, wire.Message, "must be a token UUID", "does not take aliases")
+	contains(t, wire.Message, "token_id must be a token UUID", "does not accept a token's alias", "pass the token's UUID")
 	if got := h.fake.Received(); len(got) != 0 {
 		t.Errorf("a bad URI reached the API: %v", got)
+	}
+}
+
+// TestRequestsResourcePastedToken: the token in the URI may be written as
+// a user pastes it: its UUID in any case, its DNS name, or percent-encoded
+// (encodeURIComponent) its email address or capture URL; each reads the
+// token's requests. A URL of another service is refused without a call.
+func TestRequestsResourcePastedToken(t *testing.T) {
+	h := connect(t, config.Config{})
+	id := h.createToken(t, nil)
+	h.capture(t, id, "POST", "text/plain", "pasted")
+	for _, token := range []string{strings.ToUpper(id), "x." + id + ".dnshook.site", url.QueryEscape(h.url + "/" + id + "/hook?a=b"), url.QueryEscape(id + "@emailhook.site")} {
+		uri := "hooksvc://token/" + token + "/requests"
+		res, err := h.session.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: uri})
+		if err != nil || !strings.Contains(res.Contents[0].Text, `"content":"pasted"`) || !strings.Contains(res.Contents[0].Text, id) {
+			t.Errorf("%s: %v %+v", uri, err, res)
+		}
+	}
+	h.fake.Reset()
+	_, err := h.session.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "hooksvc://token/" + url.QueryEscape("https://elsewhere.example/"+id) + "/requests"})
+	var wire *jsonrpc.Error
+	if !errors.As(err, &wire) || wire.Code != jsonrpc.CodeInvalidParams || !strings.Contains(wire.Message, "HOOKSVC_API_URL") {
+		t.Errorf("another service's URL: err = %v", err)
+	}
+	if got := h.fake.Received(); len(got) != 0 {
+		t.Errorf("a refused URI reached the API: %v", got)
 	}
 }
 
