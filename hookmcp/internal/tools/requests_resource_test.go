@@ -485,3 +485,21 @@ func TestEncodedTextBetween(t *testing.T) {
 		}
 	}
 }
+
+// TestRequestsResourceURIHidesKey: a URI that holds HOOKSVC_API_KEY (pasted
+// with a capture URL, or in place of the token) is echoed without it, in
+// the answer and in the refusal.
+func TestRequestsResourceURIHidesKey(t *testing.T) {
+	h := connect(t, config.Config{APIKey: envKey})
+	id := h.createToken(t, nil)
+	h.capture(t, id, "POST", "text/plain", "x")
+	res, err := h.session.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "hooksvc://token/" + url.QueryEscape(h.url+"/"+id+"?key="+envKey) + "/requests"})
+	if err != nil || len(res.Contents) != 1 || strings.Contains(res.Contents[0].URI, envKey) || !strings.Contains(res.Contents[0].Text, id) {
+		t.Errorf("err = %v, contents %+v", err, res)
+	}
+	_, err = h.session.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "hooksvc://token/" + envKey + "/requests"})
+	var wire *jsonrpc.Error
+	if !errors.As(err, &wire) || wire.Code != jsonrpc.CodeInvalidParams || strings.Contains(wire.Message, envKey) || !strings.Contains(wire.Message, "token_id must be a token UUID") {
+		t.Errorf("the key as the token: err = %v", err)
+	}
+}
