@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -53,7 +52,7 @@ func (b *bench) hooks(ctx context.Context) error {
 	if err := b.resource(ctx, l, api); err != nil {
 		return err
 	}
-	return b.wakeUp(ctx, l, api)
+	return b.wakeUpModes(ctx, l, api)
 }
 
 func createToken(ctx context.Context, s *mcp.ClientSession) (string, error) {
@@ -339,80 +338,4 @@ func capture(ctx context.Context, url string, n int) error {
 	wg.Wait()
 	close(errs)
 	return <-errs
-}
-
-// wakeUp measures how long wait_for_request takes to return a request
-// after it is captured. The server polls (at once when the call starts,
-// then 1 s later, each pause a quarter longer, up to 5 s), so the capture
-// is sent at a different moment of the cycle each round, from when the
-// server says it is watching.
-func (b *bench) wakeUp(ctx context.Context, l launch, api string) error {
-	// Each wait says it is watching in its first progress notification; one
-	// of an earlier round must not start the clock.
-	watching := make(chan any, 16)
-	client := mcp.NewClient(&mcp.Implementation{Name: "mcpforge-bench", Version: "v1"}, &mcp.ClientOptions{
-		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
-			select {
-			case watching <- req.Params.ProgressToken:
-			default:
-			}
-		},
-	})
-	cmd := l.command()
-	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		return err
-	}
-	defer cs.Close()
-	id, err := createToken(ctx, cs)
-	if err != nil {
-		return err
-	}
-	var wakes []time.Duration
-	for round := range b.sizes.rounds {
-		offset := time.Duration(round) * 300 * time.Millisecond
-		params := &mcp.CallToolParams{Name: "wait_for_request", Arguments: map[string]any{"token_id": id, "timeout_seconds": 30}}
-		token := fmt.Sprintf("wake-%d", round)
-		params.SetProgressToken(token)
-		type outcome struct {
-			res *mcp.CallToolResult
-			err error
-			at  time.Time
-		}
-		done := make(chan outcome, 1)
-		go func() {
-			res, err := cs.CallTool(ctx, params)
-			if err == nil && res.IsError {
-				err = fmt.Errorf("wait_for_request: tool error: %.300s", text(res))
-			}
-			done <- outcome{res, err, time.Now()}
-		}()
-	watch:
-		for {
-			select {
-			case started := <-watching:
-				if started == token {
-					break watch
-				}
-			case got := <-done:
-				return fmt.Errorf("wait_for_request ended before it watched: %v", got.err)
-			}
-		}
-		time.Sleep(offset)
-		sent := time.Now()
-		if _, err := fetch(ctx, http.MethodPost, api+"/"+id, webhookBody); err != nil {
-			return err
-		}
-		got := <-done
-		if got.err != nil {
-			return got.err
-		}
-		if !strings.Contains(text(got.res), "POST") {
-			return fmt.Errorf("wait_for_request: %.300s", text(got.res))
-		}
-		wakes = append(wakes, got.at.Sub(sent))
-	}
-	b.add("hookmcp", "wait_for_request wake-up (median)", ms(median(wakes)), "ms", fmt.Sprintf("capture to result, %d rounds, the capture 0 to %d ms after the wait began", len(wakes), (len(wakes)-1)*300))
-	b.add("hookmcp", "wait_for_request wake-up (worst)", ms(percentile(wakes, 100)), "ms", "")
-	return nil
 }
