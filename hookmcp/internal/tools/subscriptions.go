@@ -3,12 +3,14 @@ package tools
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpforge/servers/hookmcp/internal/hooksvc"
+	"github.com/mcpforge/servers/shared/redact"
 )
 
 // Subscriptions to the requests resource: a subscribed session is sent
@@ -25,10 +27,12 @@ type resourceSub struct {
 
 func (l *live) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error {
 	uri := req.Params.URI
-	token, err := requestsToken(uri)
+	token, err := l.requestsToken(uri)
 	if err != nil {
 		return err
 	}
+	// Shown in errors: a pasted capture URL may hold the configured key.
+	shown := redact.New(l.h.cfg.APIKey).String(uri)
 	if req.Extra != nil && req.Extra.Header != nil && req.Session != nil && req.Session.ID() == "" {
 		// resources/subscribe over stateless HTTP: its session ends with
 		// this request, and no stream is left to notify. (A
@@ -36,7 +40,7 @@ func (l *live) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error {
 		// request, which carries no HTTP header here.)
 		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf(
 			"subscribing to %s: this server's HTTP transport is stateless, so a resources/subscribe has no session left to notify; "+
-				"open a subscriptions/listen stream (MCP 2026-07-28) instead, connect over stdio, or read the resource again", uri)}
+				"open a subscriptions/listen stream (MCP 2026-07-28) instead, connect over stdio, or read the resource again", truncate(shown, 200))}
 	}
 	key := resourceSub{req.Session, uri}
 	l.mu.Lock()
@@ -48,11 +52,11 @@ func (l *live) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error {
 		return nil
 	case full:
 		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf(
-			"subscribing to %s: this server holds its most resource subscriptions (%d); unsubscribe from one first", uri, l.maxSubs)}
+			"subscribing to %s: this server holds its most resource subscriptions (%d); unsubscribe from one first", truncate(shown, 200), l.maxSubs)}
 	}
 	w, err := l.acquire(token, l.h.cfg.APIKey, true)
 	if err != nil {
-		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("subscribing to %s: %v; unsubscribe from another token first", uri, err)}
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("subscribing to %s: %v; unsubscribe from another token first", truncate(shown, 200), err)}
 	}
 	l.mu.Lock()
 	if _, raced := l.subs[key]; raced {
@@ -75,7 +79,7 @@ func (l *live) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error {
 			l.endSession(req.Session)
 		}()
 	}
-	l.h.logger.Debug("resource subscribed", "uri", uri)
+	l.h.logger.Debug("resource subscribed", "uri", shown)
 	return nil
 }
 
@@ -108,15 +112,26 @@ func (l *live) endSession(session *mcp.ServerSession) {
 	}
 }
 
-// requestsToken is the token of a requests resource URI.
-func requestsToken(uri string) (hooksvc.TokenID, error) {
-	id, ok := strings.CutPrefix(uri, "hooksvc://token/")
+// requestsToken is the token of a requests resource URI, read as the
+// resource reads it (readRequests): the token as a user pastes it, its
+// UUID or DNS name, or percent-encoded its email address or capture URL.
+// Notifications go to the URI as subscribed.
+func (l *live) requestsToken(uri string) (hooksvc.TokenID, error) {
+	shown := redact.New(l.h.cfg.APIKey).String(uri)
+	pasted, ok := strings.CutPrefix(uri, "hooksvc://token/")
 	if ok {
-		id, ok = strings.CutSuffix(id, "/requests")
+		pasted, ok = strings.CutSuffix(pasted, "/requests")
 	}
-	if !ok || checkUUID("token_id", id) != nil {
+	if !ok {
 		return "", &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf(
-			"%s: only %s can be subscribed to, with a token UUID such as %s", truncate(uri, 200), requestsURITemplate, hooksvc.ExampleUUID)}
+			"%s: only %s can be subscribed to, with a token UUID such as %s", truncate(shown, 200), requestsURITemplate, hooksvc.ExampleUUID)}
 	}
-	return hooksvc.TokenID(strings.ToLower(id)), nil
+	if unescaped, err := url.PathUnescape(pasted); err == nil {
+		pasted = unescaped
+	}
+	id, err := l.h.client.ParseToken("token_id", pasted)
+	if err != nil {
+		return "", &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("subscribing to %s: %v", truncate(shown, 200), err)}
+	}
+	return id, nil
 }

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"net/url"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -134,7 +135,7 @@ func TestResourceSubscriptionRefusals(t *testing.T) {
 		h := connectLive(t, liveSetup{live: LiveOptions{MaxSubscriptions: 1}, protocol: subscribeProtocols["resources/subscribe"]})
 		ctx := context.Background()
 		for uri, want := range map[string]string{
-			"hooksvc://token/my-alias/requests": "only hooksvc://token/{token_id}/requests can be subscribed to, with a token UUID",
+			"hooksvc://token/my-alias/requests": "subscribing to hooksvc://token/my-alias/requests: token_id must be a token UUID",
 			"https://example.com/":              "only hooksvc://token/{token_id}/requests can be subscribed to",
 		} {
 			if err := h.session.Subscribe(ctx, &mcp.SubscribeParams{URI: uri}); err == nil || !strings.Contains(err.Error(), want) {
@@ -151,6 +152,33 @@ func TestResourceSubscriptionRefusals(t *testing.T) {
 		err := h.session.Subscribe(ctx, &mcp.SubscribeParams{URI: requestsURI(h.token(t))})
 		if err == nil || !strings.Contains(err.Error(), "this server holds its most resource subscriptions (1); unsubscribe from one first") {
 			t.Errorf("past the bound: %v", err)
+		}
+	})
+}
+
+// TestResourceSubscriptionPastedToken: a URI that names the token as a
+// user pastes it subscribes as the resource reads it, and is notified
+// under the URI it subscribed with.
+func TestResourceSubscriptionPastedToken(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		heard, client := updates()
+		h := connectLive(t, liveSetup{socket: true, client: client, protocol: subscribeProtocols["resources/subscribe"]})
+		id := h.token(t)
+		uris := map[string]bool{
+			"hooksvc://token/" + strings.ToUpper(id) + "/requests":                          true,
+			"hooksvc://token/" + url.PathEscape(id+"@emailhook.site") + "/requests":         true,
+			"hooksvc://token/" + url.PathEscape("http://hooks.test/"+id+"/x") + "/requests": true,
+		}
+		for uri := range uris {
+			if err := h.session.Subscribe(context.Background(), &mcp.SubscribeParams{URI: uri}); err != nil {
+				t.Fatalf("subscribe %s: %v", uri, err)
+			}
+		}
+		h.send(t, id, "for all three")
+		for range uris {
+			if uri := <-heard; !uris[uri] {
+				t.Errorf("heard an update of %s, want one of %v", uri, uris)
+			}
 		}
 	})
 }
