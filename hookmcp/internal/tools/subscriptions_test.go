@@ -31,14 +31,21 @@ func quiet(t *testing.T, heard chan string, when string) {
 	}
 }
 
-// Both ways a client subscribes: resources/subscribe (before 2026-07-28),
-// and a subscriptions/listen stream.
-var subscribeProtocols = map[string]string{"resources/subscribe": "2025-11-25", "subscriptions/listen": "2026-07-28"}
+// The two ways a client subscribes: resources/subscribe (MCP before
+// 2026-07-28), and a subscriptions/listen stream (from it on).
+const (
+	subscribeProtocol = "2025-11-25"
+	listenProtocol    = "2026-07-28"
+)
+
+func subscribeProtocols() map[string]string {
+	return map[string]string{"resources/subscribe": subscribeProtocol, "subscriptions/listen": listenProtocol}
+}
 
 // TestResourceSubscriptionPushed: a subscribed client is told of a capture
 // the moment the service pushes it; after unsubscribing it is not.
 func TestResourceSubscriptionPushed(t *testing.T) {
-	for name, protocol := range subscribeProtocols {
+	for name, protocol := range subscribeProtocols() {
 		t.Run(name, func(t *testing.T) { testResourceSubscriptionPushed(t, protocol) })
 	}
 }
@@ -103,7 +110,7 @@ func TestResourceSubscriptionPolled(t *testing.T) {
 // unsubscribing stops the watch: the bubble fails on goroutines left
 // behind, and a capture after it notifies no one.
 func TestResourceSubscriptionEndsWithSession(t *testing.T) {
-	for name, protocol := range subscribeProtocols {
+	for name, protocol := range subscribeProtocols() {
 		t.Run(name, func(t *testing.T) { testResourceSubscriptionEndsWithSession(t, protocol) })
 	}
 }
@@ -132,7 +139,7 @@ func testResourceSubscriptionEndsWithSession(t *testing.T, protocol string) {
 // client does not report).
 func TestResourceSubscriptionRefusals(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		h := connectLive(t, liveSetup{live: LiveOptions{MaxSubscriptions: 1}, protocol: subscribeProtocols["resources/subscribe"]})
+		h := connectLive(t, liveSetup{live: LiveOptions{MaxSubscriptions: 1}, protocol: subscribeProtocol})
 		ctx := context.Background()
 		for uri, want := range map[string]string{
 			"hooksvc://token/my-alias/requests": "subscribing to hooksvc://token/my-alias/requests: token_id must be a token UUID",
@@ -162,7 +169,7 @@ func TestResourceSubscriptionRefusals(t *testing.T) {
 func TestResourceSubscriptionPastedToken(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		heard, client := updates()
-		h := connectLive(t, liveSetup{socket: true, client: client, protocol: subscribeProtocols["resources/subscribe"]})
+		h := connectLive(t, liveSetup{socket: true, client: client, protocol: subscribeProtocol})
 		id := h.token(t)
 		uris := map[string]bool{
 			"hooksvc://token/" + strings.ToUpper(id) + "/requests":                          true,
