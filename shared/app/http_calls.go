@@ -200,6 +200,10 @@ func (h *mcpHTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
+	if refusal, idRepeated, found := repeatedKey(body); found {
+		h.refuseRepeated(w, body, refusal, idRepeated)
+		return
+	}
 
 	var msg rpcPeek
 	if trimmed := bytes.TrimLeft(body, " \t\r\n"); len(trimmed) == 0 || trimmed[0] != '{' || json.Unmarshal(body, &msg) != nil {
@@ -224,6 +228,29 @@ func (h *mcpHTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	answer := &jsonUnlessStreamed{w: w, status: http.StatusOK}
 	defer answer.finish()
 	h.stream.ServeHTTP(answer, r)
+}
+
+// refuseRepeated answers a message that gives a key twice (see
+// repeatedKey) with a JSON-RPC invalid request error: to the request's id
+// with status 200 when one can be read (a call: the client shows it as that
+// call's failure and goes on), else with id null and 400. The body was
+// read whole: the connection stays open.
+func (h *mcpHTTP) refuseRepeated(w http.ResponseWriter, body []byte, refusal string, idRepeated bool) {
+	var msg struct {
+		ID json.RawMessage `json:"id"`
+	}
+	var id json.RawMessage
+	if !idRepeated && json.Unmarshal(body, &msg) == nil && msg.ID != nil {
+		if checked, ok := checkID(msg.ID); ok {
+			id = checked
+		}
+	}
+	h.calls.logger.Warn("refused a message that gives a key twice", "reason", refusal)
+	status := http.StatusBadRequest
+	if id != nil {
+		status = http.StatusOK
+	}
+	writeRPCAnswer(w, id, status, jsonrpc.CodeInvalidRequest, refusal)
 }
 
 // readBody reads the request body, at most maxBody bytes within
@@ -426,24 +453,26 @@ func clientOf(r *http.Request) [sha256.Size]byte {
 // a null id, which SDKs show as the failed POST's text ("Error POSTing to
 // endpoint: <body>"). The connection is closed: the rest of the body is
 // still on it.
-func writeRPCError(w http.ResponseWriter, prefix []byte, status, code int, message string) {
-	type rpcError struct {
-		Code    int    `json:"code"`
-		Message string `json:"message"`
-	}
+func writeRPCError(w http.ResponseWriter, prefix []byte, status int, code int64, message string) {
 	id := leadingID(prefix)
 	if id != nil {
 		status = http.StatusOK
-	} else {
+	}
+	w.Header().Set("Connection", "close")
+	writeRPCAnswer(w, id, status, code, message)
+}
+
+// writeRPCAnswer writes a JSON-RPC error answer to id (nil: null).
+func writeRPCAnswer(w http.ResponseWriter, id json.RawMessage, status int, code int64, message string) {
+	if id == nil {
 		id = json.RawMessage("null")
 	}
 	data, _ := json.Marshal(struct {
 		JSONRPC string          `json:"jsonrpc"`
 		ID      json.RawMessage `json:"id"`
-		Error   rpcError        `json:"error"`
-	}{"2.0", id, rpcError{code, message}})
+		Error   jsonrpc.Error   `json:"error"`
+	}{"2.0", id, jsonrpc.Error{Code: code, Message: message}})
 	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Connection", "close")
 	w.WriteHeader(status)
 	_, _ = w.Write(data)
 }

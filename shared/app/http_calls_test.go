@@ -672,3 +672,47 @@ func FuzzLeadingID(f *testing.F) {
 		}
 	})
 }
+
+// TestHTTPRepeatedKey: a POST whose message gives a key twice is refused
+// before the SDK reads it (which would run the last of the two): status
+// 200 and an invalid request error to the call's id, or 400 and id null
+// when the id is the key given twice; the tool never starts.
+func TestHTTPRepeatedKey(t *testing.T) {
+	b := newBlockingServer()
+	url, _ := serveBlocking(t, b)
+	for _, tt := range []struct {
+		body, key, in string
+		status        int
+		id            any
+	}{
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"big","arguments":{},"name":"block"}}`, "name", "params", 200, 1.0},
+		{`{"jsonrpc":"2.0","id":"two","method":"tools/call","params":{"name":"block","arguments":{"a":1},"arguments":{}}}`, "arguments", "params", 200, "two"},
+		{`{"jsonrpc":"2.0","id":3,"method":"ping","method":"tools/call","params":{"name":"block","arguments":{}}}`, "method", "the message", 200, 3.0},
+		{`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"block","arguments":{}},"id":5}`, "id", "the message", 400, nil},
+		{`{"jsonrpc":"2.0","method":"notifications/initialized","params":{"_meta":{"a":1,"a":2}}}`, "a", "params._meta", 400, nil},
+	} {
+		// The deadline is a safety net: a "block" that ran would hold the
+		// answer until it.
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		resp, err := rpcPost(ctx, url, tt.body, nil)
+		if err != nil {
+			cancel()
+			t.Fatal(err)
+		}
+		var answer map[string]any
+		err = json.NewDecoder(resp.Body).Decode(&answer)
+		resp.Body.Close()
+		cancel()
+		e, _ := answer["error"].(map[string]any)
+		message, _ := e["message"].(string)
+		if err != nil || resp.StatusCode != tt.status || answer["id"] != tt.id || e["code"] != -32600.0 ||
+			!strings.Contains(message, `the key "`+tt.key+`" is given twice in `+tt.in+`;`) {
+			t.Errorf("%s: status %d, %v (%v); want %d, error -32600 to id %v naming %q in %s", tt.body, resp.StatusCode, answer, err, tt.status, tt.id, tt.key, tt.in)
+		}
+	}
+	select {
+	case <-b.started:
+		t.Error("a tool ran")
+	default:
+	}
+}

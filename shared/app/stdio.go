@@ -356,6 +356,15 @@ func decodeLine(line []byte) (jsonrpc.Message, *badLine) {
 	// one is dropped. Anything else is a request or a notification.
 	isResponse := fields.Method == nil && (fields.Result != nil || fields.Error != nil)
 	id, idOK := checkID(fields.ID)
+	if refusal, idRepeated, found := repeatedKey(line); found {
+		if isResponse {
+			return nil, &badLine{message: "a response that gives a key twice"}
+		}
+		if idRepeated || !idOK {
+			id = nil
+		}
+		return nil, invalidRequest(id, refusal)
+	}
 	switch {
 	case isResponse && (!idOK || id == nil || string(fields.JSONRPC) != `"2.0"` || (fields.Result != nil && fields.Error != nil)):
 		return nil, &badLine{message: "a malformed response (it needs \"jsonrpc\": \"2.0\", a string or integer id, and result or error)"}

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/mcpforge/servers/shared/mcptool"
 )
 
 // rawSession runs testSpec over in-process pipes and speaks raw lines to it.
@@ -184,6 +186,9 @@ func FuzzDecodeLine(f *testing.F) {
 		if bad != nil && bad.answer && bad.code != -32700 && bad.code != -32600 {
 			t.Fatalf("code %d", bad.code)
 		}
+		if _, repeated, _ := mcptool.RepeatedKey(line); msg != nil && repeated {
+			t.Fatal("a message that gives a key twice was passed on")
+		}
 	})
 }
 
@@ -219,4 +224,43 @@ func TestStdioWriteAsEncodeMessage(t *testing.T) {
 			t.Errorf("Write(%T) wrote %.200q, want %.200q", msg, got, want)
 		}
 	}
+}
+
+// TestStdioRepeatedKey: a message that gives a key twice, at any depth, is
+// refused as an invalid request naming the key, answering the request's id
+// unless the id is the key given twice; a response that does is dropped.
+// Neither reaches the SDK, which would keep the last of the two.
+func TestStdioRepeatedKey(t *testing.T) {
+	for _, tt := range []struct {
+		line, key, in string
+		id            json.RawMessage
+	}{
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","arguments":{},"name":"ping"}}`, "name", "params", json.RawMessage("1")},
+		{`{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"ping","arguments":{},"arguments":{"a":1}}}`, "arguments", "params", json.RawMessage(`"x"`)},
+		{`{"jsonrpc":"2.0","id":2,"method":"ping","method":"tools/call"}`, "method", "the message", json.RawMessage("2")},
+		{`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"ping","arguments":{"a":{"b":[{"c":1,"c":2}]}}}}`, "c", "params.arguments.a.b[0]", json.RawMessage("3")},
+		{`{"jsonrpc":"2.0","id":4,"method":"ping","id":5}`, "id", "the message", nil},
+		{`{"jsonrpc":"2.0","id":{},"method":"ping","params":{"p":1,"p":2}}`, "p", "params", nil},
+		{`{"jsonrpc":"2.0","method":"notifications/initialized","params":{"p":1,"p":2}}`, "p", "params", nil},
+	} {
+		msg, bad := decodeLine([]byte(tt.line))
+		if msg != nil || bad == nil || !bad.answer || bad.code != -32600 || string(bad.id) != string(tt.id) ||
+			!strings.Contains(bad.message, `the key "`+tt.key+`" is given twice in `+tt.in+`;`) {
+			t.Errorf("decodeLine(%s) = %v, %+v; want an invalid request to id %s naming %q in %s", tt.line, msg, bad, tt.id, tt.key, tt.in)
+		}
+	}
+	if msg, bad := decodeLine([]byte(`{"jsonrpc":"2.0","id":6,"result":{"a":1,"a":2}}`)); msg != nil || bad == nil || bad.answer {
+		t.Errorf("a response with a key twice: %v, %+v; want it dropped", msg, bad)
+	}
+
+	s := startRaw(t)
+	s.send(t, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	s.answer(t)
+	s.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	s.send(t, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"no_such_tool","arguments":{},"name":"ping"}}`)
+	got := s.answer(t)
+	if e, _ := got["error"].(map[string]any); got["id"] != 7.0 || e == nil || e["code"] != -32600.0 || got["result"] != nil {
+		t.Errorf("a call naming its tool twice answered %v", got)
+	}
+	s.ping(t, 8)
 }

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -19,8 +21,9 @@ type argumentError struct {
 	// whole were malformed.
 	Argument string
 	Message  string
-	// repeated is the key given twice, when that is the error.
-	repeated string
+	// repeated is the key given twice, when that is the error, and
+	// repeatedIn where (see Repeated).
+	repeated, repeatedIn string
 }
 
 func (e *argumentError) Error() string { return e.Message }
@@ -176,25 +179,78 @@ func exactMembers(data []byte, s *jsonschema.Schema) error {
 	return nil
 }
 
+// Repeated is a key that an object of a JSON text gives twice.
+type Repeated struct {
+	Key string
+	// In is where the object that repeats Key sits, as keys and array
+	// positions from the top ("params.arguments", "a[2].b"), shortened
+	// when deep; "" for the top-level object.
+	In string
+}
+
 // RepeatedKey reports the first key that an object of the JSON text data
 // gives twice, at any depth. A JSON-RPC message whose params name a tool
 // twice, or give arguments twice, runs the last with the go-sdk's decoder
 // and may be shown with the first by a client; a transport that calls this
-// on each message before decoding it can refuse such a message. ok is
+// on each message before decoding it can refuse such a message. found is
 // false, and err set, when data is not JSON.
-func RepeatedKey(data []byte) (key string, found bool, err error) {
-	sc := &scanner{data: data}
+func RepeatedKey(data []byte) (r Repeated, found bool, err error) {
+	sc := &scanner{data: data, track: true}
 	err = sc.value(nil, "")
 	var argErr *argumentError
-	if errors.As(err, &argErr) && strings.Contains(argErr.Message, "twice") {
-		return argErr.repeated, true, nil
+	if errors.As(err, &argErr) && argErr.repeated != "" {
+		return Repeated{Key: argErr.repeated, In: argErr.repeatedIn}, true, nil
 	}
 	if err == nil {
 		if sc.skipSpace(); sc.pos != len(data) {
 			err = sc.invalid()
 		}
 	}
-	return "", false, err
+	return Repeated{}, false, err
+}
+
+// pathStep is one step into a JSON value: a member's key, or an array's
+// position when isIndex.
+type pathStep struct {
+	key     string
+	index   int
+	isIndex bool
+}
+
+// maxPathSteps is the most steps of a path an error shows: the first few
+// and the last, so that a path 500 levels deep stays one short line.
+const maxPathSteps = 6
+
+// render writes path as keys joined by dots and positions in brackets,
+// each key at most maxQuotedName characters, quoted when it holds a
+// character that would make the path ambiguous or unreadable.
+func render(path []pathStep) string {
+	var b strings.Builder
+	for i, step := range path {
+		if len(path) > maxPathSteps && i == maxPathSteps/2 {
+			b.WriteString(".…")
+		}
+		if len(path) > maxPathSteps && i >= maxPathSteps/2 && i < len(path)-maxPathSteps/2 {
+			continue
+		}
+		switch {
+		case step.isIndex:
+			fmt.Fprintf(&b, "[%d]", step.index)
+		default:
+			if i > 0 {
+				b.WriteByte('.')
+			}
+			key := step.key
+			if utf8.RuneCountInString(key) > maxQuotedName {
+				key = string([]rune(key)[:maxQuotedName]) + "…"
+			}
+			if strings.ContainsFunc(key, func(r rune) bool { return !unicode.IsPrint(r) || strings.ContainsRune(`.[]" `, r) }) {
+				key = strconv.Quote(key)
+			}
+			b.WriteString(key)
+		}
+	}
+	return b.String()
 }
 
 // scanner walks JSON text without building it: a 16 MiB message is
@@ -203,6 +259,10 @@ func RepeatedKey(data []byte) (key string, found bool, err error) {
 type scanner struct {
 	data []byte
 	pos  int
+	// track keeps path, where the scan is, for RepeatedKey to say where
+	// a key repeats; the exact-names check needs no path.
+	track bool
+	path  []pathStep
 }
 
 func (sc *scanner) invalid() error {
@@ -240,9 +300,15 @@ func (sc *scanner) value(s *jsonschema.Schema, arg string) error {
 			sc.pos++
 			return nil
 		}
-		for {
+		for i := 0; ; i++ {
+			if sc.track {
+				sc.path = append(sc.path, pathStep{index: i, isIndex: true})
+			}
 			if err := sc.value(items, arg); err != nil {
 				return err
+			}
+			if sc.track {
+				sc.path = sc.path[:len(sc.path)-1]
 			}
 			if sc.skipSpace(); sc.pos >= len(sc.data) {
 				return sc.invalid()
@@ -300,10 +366,14 @@ func (sc *scanner) object(s *jsonschema.Schema, arg string) error {
 			owner = key
 		}
 		if seen[key] {
-			if arg == "" {
-				return &argumentError{Argument: key, repeated: key, Message: fmt.Sprintf("argument %s is given twice; give each argument once", quoteName(key))}
+			var in string
+			if sc.track {
+				in = render(sc.path)
 			}
-			return &argumentError{Argument: arg, repeated: key, Message: fmt.Sprintf("argument %q holds the member %s twice; give each member once", arg, quoteName(key))}
+			if arg == "" {
+				return &argumentError{Argument: key, repeated: key, repeatedIn: in, Message: fmt.Sprintf("argument %s is given twice; give each argument once", quoteName(key))}
+			}
+			return &argumentError{Argument: arg, repeated: key, repeatedIn: in, Message: fmt.Sprintf("argument %q holds the member %s twice; give each member once", arg, quoteName(key))}
 		}
 		seen[key] = true
 		var child *jsonschema.Schema
@@ -318,8 +388,14 @@ func (sc *scanner) object(s *jsonschema.Schema, arg string) error {
 		default:
 			child = s.AdditionalProperties
 		}
+		if sc.track {
+			sc.path = append(sc.path, pathStep{key: key})
+		}
 		if err := sc.value(child, owner); err != nil {
 			return err
+		}
+		if sc.track {
+			sc.path = sc.path[:len(sc.path)-1]
 		}
 		if sc.skipSpace(); sc.pos >= len(sc.data) {
 			return sc.invalid()

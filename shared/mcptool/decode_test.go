@@ -183,17 +183,24 @@ func referenceExact(t *testing.T, data []byte) string {
 }
 
 // TestRepeatedKey: the check a transport can run on a whole JSON-RPC
-// message, where a repeated "name" or "arguments" would run the last.
+// message, where a repeated "name" or "arguments" would run the last; it
+// says where the key repeats, shortly however deep.
 func TestRepeatedKey(t *testing.T) {
-	for in, want := range map[string]string{
-		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"a","name":"b"}}`: "name",
-		`{"params":{"name":"a","arguments":{"q":1},"arguments":{"q":2}}}`:                 "arguments",
-		`{"params":{"arguments":{"q":1,"q":2}}}`:                                          "q",
-		`{"a":[{"b":1},{"b":2}],"c":{"d":{"e\u0066":1,"ef":2}}}`:                          "ef",
+	deep := strings.Repeat(`{"k":`, 20) + `{"x":1,"x":2}` + strings.Repeat("}", 20)
+	long := strings.Repeat("n", 100)
+	for in, want := range map[string]Repeated{
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"a","name":"b"}}`: {"name", "params"},
+		`{"id":1,"method":"ping","id":2}`:                                                 {"id", ""},
+		`{"params":{"name":"a","arguments":{"q":1},"arguments":{"q":2}}}`:                 {"arguments", "params"},
+		`{"params":{"arguments":{"q":1,"q":2}}}`:                                          {"q", "params.arguments"},
+		`{"a":[{"b":1},{"b":2}],"c":{"d":{"e\u0066":1,"ef":2}}}`:                          {"ef", "c.d"},
+		`{"a":[{"b":1},[0,{"b":2,"b":3}]]}`:                                               {"b", "a[1][1]"},
+		`{"` + long + `":{"z":1,"z":1}}`:                                                  {"z", strings.Repeat("n", 40) + "…"},
+		deep:                                                                              {"x", "k.k.k.….k.k.k"},
 	} {
-		key, found, err := RepeatedKey([]byte(in))
-		if !found || key != want || err != nil {
-			t.Errorf("RepeatedKey(%s) = %q, %v, %v; want %q", in, key, found, err, want)
+		got, found, err := RepeatedKey([]byte(in))
+		if !found || got != want || err != nil {
+			t.Errorf("RepeatedKey(%.80s) = %+v, %v, %v; want %+v", in, got, found, err, want)
 		}
 	}
 	if _, found, err := RepeatedKey([]byte(`{"a":[{"b":1},{"b":2}],"c":{"b":3}}`)); found || err != nil {
