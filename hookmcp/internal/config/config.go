@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"net"
 	"net/url"
 	"strconv"
 	"strings"
@@ -172,6 +171,14 @@ func ParseAPIURL(raw string) (*url.URL, error) {
 		return nil, fmt.Errorf("must be a plain base URL without query string or fragment; got %q. For example %s", httpx.RedactURL(raw), DefaultAPIURL)
 	}
 	u.Path = strings.TrimSuffix(u.Path, "/")
+	// The host is judged and kept as the transport dials it, so that a
+	// look-alike (a Unicode letter that lowers to ASCII) fails here, at
+	// start, and every later comparison sees one spelling.
+	canonical, err := httpx.CanonicalURL(u)
+	if err != nil {
+		return nil, fmt.Errorf("must name a host as it is dialled: %v", err)
+	}
+	u = canonical
 	if token := captureToken(u); token != "" {
 		// Not only wrong: the API's requests, the key in their headers
 		// included, would be captured there, for anyone with the URL to read.
@@ -232,18 +239,14 @@ func SocketURL(raw string, api *url.URL) (*url.URL, error) {
 	case "https":
 		u.Scheme = "wss"
 	}
-	if u.Scheme == "ws" && !loopback(u.Hostname()) && !strings.EqualFold(u.Hostname(), api.Hostname()) {
+	canonical, err := httpx.CanonicalURL(u)
+	if err != nil {
+		return nil, fmt.Errorf("must name a host as it is dialled: %v", err)
+	}
+	u = canonical
+	if u.Scheme == "ws" && !httpx.IsLoopbackHost(u.Hostname()) && !httpx.SameHost(u.Hostname(), api.Hostname()) {
 		return nil, fmt.Errorf("must be wss:// for %s: the API key is sent on the socket, and plain ws:// is allowed only on loopback or the API's own host; got %q", u.Hostname(), httpx.RedactURL(raw))
 	}
 	u.Path = strings.TrimSuffix(u.Path, "/")
 	return u, nil
-}
-
-// loopback reports whether host names this machine.
-func loopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }

@@ -66,3 +66,40 @@ func TestSocketURLRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestHostsInCanonicalForm: the API and socket hosts are judged as the
+// transport dials them. A Unicode look-alike of the API's host is another
+// host (U+0130 lowers to "i" but is dialled as punycode), so plain ws to it
+// is refused; a host that no transport dials as written fails at start.
+func TestHostsInCanonicalForm(t *testing.T) {
+	cfg, err := parse(t, nil, "--api-url", "http://AP\u0130.example:8080", "--socket-url", "ws://xn--api-bec.example:8080")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cfg.APIURL.Host; got != "xn--api-bec.example:8080" {
+		t.Errorf("API host = %q, want the punycode name the transport dials", got)
+	}
+	_, err = parse(t, nil, "--api-url", "http://api.example", "--socket-url", "ws://ap\u0130.example")
+	if err == nil || !strings.Contains(err.Error(), "must be wss:// for xn--api-bec.example") {
+		t.Errorf("ws to a look-alike of the API's host: %v, want a refusal naming the punycode host", err)
+	}
+	cfg, err = parse(t, nil, "--api-url", "http://API.example.", "--socket-url", "ws://api.EXAMPLE")
+	if err != nil {
+		t.Fatalf("ws to the API's own host, in another ASCII case and with a root dot: %v", err)
+	}
+	if got := cfg.APIURL.Host; got != "api.example" {
+		t.Errorf("API host = %q, want api.example", got)
+	}
+	for _, flag := range []string{"--api-url", "--socket-url"} {
+		_, err := parse(t, nil, flag, "https://api..example")
+		if err == nil || !strings.Contains(err.Error(), flag+" must name a host as it is dialled") {
+			t.Errorf("%s with an empty label: %v, want a refusal at start", flag, err)
+		}
+		for _, host := range []string{"api%2eexample", "api_ex ample", "[::1"} {
+			_, err := parse(t, nil, flag, "https://"+host)
+			if err == nil || !strings.Contains(err.Error(), flag) {
+				t.Errorf("%s with host %q: %v, want a refusal at start", flag, host, err)
+			}
+		}
+	}
+}
