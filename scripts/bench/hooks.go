@@ -8,6 +8,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -139,6 +142,50 @@ func (b *bench) resource(ctx context.Context, l launch, api string) error {
 	b.add("hookmcp", "resource peak RSS", peak, "MiB", fmt.Sprintf("VmHWM; %.1f MiB before the read", medianOf(before)))
 	b.add("hookmcp", "resource peak RSS ÷ text", peak/mib(payload), "×", "")
 	b.add("hookmcp", "resource peak RSS over idle ÷ text", (peak-medianOf(before))/mib(payload), "×", "what the read added")
+	return b.resourceFar(ctx, l, api, id)
+}
+
+// apiLatency is what each answer of the API takes over a network, which
+// loopback does not: the hosted service is tens of milliseconds away.
+const apiLatency = 20 * time.Millisecond
+
+// resourceFar is the resource's read where the API is apiLatency away (a
+// proxy in this process that waits that long before passing each request
+// on), against plain requests for the same pages through it, one at a time:
+// the time the pages read at once save. The fake serves one request at a
+// time, so on loopback alone reading at once saves nothing.
+func (b *bench) resourceFar(ctx context.Context, l launch, api, id string) error {
+	target, err := url.Parse(api)
+	if err != nil {
+		return err
+	}
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	far := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-time.After(apiLatency):
+		case <-r.Context().Done():
+			return
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	defer far.Close()
+	l.env = append(slices.Clip(l.env), "HOOKSVC_API_URL="+far.URL)
+	var delivered, plain []time.Duration
+	for range b.sizes.rounds {
+		took, err := readResourceRaw(ctx, l, "hooksvc://token/"+id+"/requests", b.sizes.captures)
+		if err != nil {
+			return err
+		}
+		delivered = append(delivered, took)
+		if took, err = fetchPages(ctx, far.URL, id, b.sizes.captures, 1); err != nil {
+			return err
+		}
+		plain = append(plain, took)
+	}
+	away := fmt.Sprintf("API %d ms away", apiLatency.Milliseconds())
+	note := fmt.Sprintf("each answer delayed %d ms by a proxy, the median of %d", apiLatency.Milliseconds(), b.sizes.rounds)
+	b.add("hookmcp", "resource read, "+away+": answer delivered", ms(median(delivered)), "ms", note)
+	b.add("hookmcp", "the same pages by plain HTTP, "+away, ms(median(plain)), "ms", note+", one page at a time")
 	return nil
 }
 
