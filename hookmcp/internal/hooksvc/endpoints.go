@@ -254,11 +254,14 @@ func readsBelow(p, home string) bool {
 	p = norm.NFKC.String(strings.ReplaceAll(p, "\\", "/"))
 	segments := strings.Split(p, "/")
 	for i, segment := range segments {
-		segments[i], _, _ = strings.Cut(segment, ";")
-		segments[i] = strings.TrimRight(segments[i], ". ")
-		if segments[i] == "" && strings.Trim(segment, ". ") == "" && strings.Contains(segment, ".") {
+		segment, _, _ = strings.Cut(segment, ";")
+		if strings.Contains(segment, ".") && strings.Trim(segment, ". ") == "" {
+			// ., .., ... and ". .": Windows servers trim trailing dots
+			// and spaces; reading each as .. is the reading that climbs.
 			segments[i] = ".."
+			continue
 		}
+		segments[i] = strings.TrimRight(segment, ". ")
 	}
 	clean := path.Clean("/" + strings.Join(segments, "/"))
 	return clean == home || strings.HasPrefix(clean, home+"/")

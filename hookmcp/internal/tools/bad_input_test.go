@@ -1,10 +1,15 @@
 package tools
 
 import (
+	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/mcpforge/servers/hookmcp/internal/config"
+	"github.com/mcpforge/servers/shared/mcptest"
 )
 
 // TestBadInput: every malformed or out-of-bounds argument is a tool error that
@@ -88,5 +93,73 @@ func TestBadInput(t *testing.T) {
 				t.Errorf("the API received %d requests, want none: %v", len(got), got)
 			}
 		})
+	}
+}
+
+// TestNullIsNoValue: for every tool, every argument given null is refused
+// with an error naming it, and nothing reaches the service. encoding/json
+// decodes null as if the argument were left out, which for a filter, a
+// token or a key would make the call reach further than it says. The
+// arguments come from the tools' schemas, so one added later is tried too.
+func TestNullIsNoValue(t *testing.T) {
+	const id = "9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d"
+	h := connect(t, config.Config{TokenID: id, APIKey: envKey})
+	list, err := h.session.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tried := 0
+	for _, tool := range list.Tools {
+		for name := range inputSchema(t, tool).Properties {
+			tried++
+			h.fake.Reset()
+			args := argumentsWith(t, map[string]any{}, name, json.RawMessage("null"))
+			res, err := h.session.CallTool(context.Background(), &mcp.CallToolParams{Name: tool.Name, Arguments: args})
+			if err != nil || !res.IsError {
+				t.Errorf("%s %s null: %v %v, want a tool error", tool.Name, name, err, res)
+				continue
+			}
+			contains(t, mcptest.Text(res), name+" is null", "leave it out", "nothing was sent")
+			if got := h.fake.Received(); len(got) != 0 {
+				t.Errorf("%s %s null: the service received %v", tool.Name, name, got)
+			}
+		}
+	}
+	if tried < 40 {
+		t.Errorf("tried %d arguments; the tools' schemas were not read", tried)
+	}
+}
+
+// TestEmptyTokenAndKey: token_id and api_key given empty or blank are
+// refused for every tool that takes them, not read as "use the configured
+// default" (an empty token_id would address the default token, an empty
+// api_key send the configured key), and nothing is sent.
+func TestEmptyTokenAndKey(t *testing.T) {
+	const id = "9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d"
+	h := connect(t, config.Config{TokenID: id, APIKey: envKey})
+	list, err := h.session.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tried := 0
+	for _, tool := range list.Tools {
+		props := inputSchema(t, tool).Properties
+		for _, name := range []string{"token_id", "api_key"} {
+			if props[name] == nil {
+				continue
+			}
+			for _, value := range []string{"", " ", "\t"} {
+				tried++
+				h.fake.Reset()
+				msg := h.failure(t, tool.Name, map[string]any{name: value})
+				contains(t, msg, name+" is empty", "leave "+name+" out", "nothing was sent")
+				if got := h.fake.Received(); len(got) != 0 {
+					t.Errorf("%s %s %q: the service received %v", tool.Name, name, value, got)
+				}
+			}
+		}
+	}
+	if tried < 60 {
+		t.Errorf("tried %d arguments; the tools' schemas were not read", tried)
 	}
 }

@@ -1,6 +1,8 @@
 package tools
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"strings"
@@ -8,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpforge/servers/hookmcp/internal/config"
 	"github.com/mcpforge/servers/hookmcp/internal/fakehooksvc"
@@ -176,4 +179,60 @@ func TestDeleteRequestsNothingToDelete(t *testing.T) {
 		t.Errorf("%d DELETE calls, matched %v and %v", n, out["matched"], out2["matched"])
 	}
 	contains(t, out2["message"].(string), "nothing was deleted")
+}
+
+// TestDeleteRequestsScopeIsExplicit: a filter that is given is a filter.
+// date_from, date_to or query given empty, blank or null is refused, and
+// so are no filter without all: true, all: false alone, and all: true
+// with a filter; none of these sends anything. Only all: true, alone,
+// deletes every request. `"query": ""` once deleted all three.
+func TestDeleteRequestsScopeIsExplicit(t *testing.T) {
+	h := connect(t, config.Config{})
+	id := h.createToken(t, nil)
+	for i := range 3 {
+		h.capture(t, id, "POST", "text/plain", fmt.Sprint(i))
+	}
+	refusals := map[string]string{}
+	for _, name := range filterArgs {
+		for label, value := range map[string]string{"empty": `""`, "blank": `"  "`, "null": "null"} {
+			refusals[name+" "+label] = `{"token_id":"` + id + `","` + name + `":` + value + `}`
+			// With all: true the filter still is not dropped.
+			refusals[name+" "+label+" with all"] = `{"token_id":"` + id + `","all":true,"` + name + `":` + value + `}`
+		}
+	}
+	refusals["no filter"] = `{"token_id":"` + id + `"}`
+	refusals["all false"] = `{"token_id":"` + id + `","all":false}`
+	refusals["all null"] = `{"token_id":"` + id + `","all":null}`
+	refusals["all with a filter"] = `{"token_id":"` + id + `","all":true,"query":"method:POST"}`
+	for label, args := range refusals {
+		h.fake.Reset()
+		res, err := h.session.CallTool(context.Background(), &mcp.CallToolParams{Name: "delete_requests", Arguments: json.RawMessage(args)})
+		if err != nil || !res.IsError {
+			t.Errorf("%s: %v %v, want a tool error", label, err, res)
+			continue
+		}
+		msg := mcptest.Text(res)
+		if !strings.Contains(msg, "nothing was deleted") && !strings.Contains(msg, "nothing was sent") {
+			t.Errorf("%s: %q does not say nothing was deleted", label, msg)
+		}
+		if calls := h.apiCalls(); len(calls) != 0 {
+			t.Errorf("%s: sent %v, want nothing", label, calls)
+		}
+	}
+	if page := h.ok(t, "list_requests", map[string]any{"token_id": id}); page["total"] != 3.0 {
+		t.Fatalf("after the refusals the token has %v requests, want 3", page["total"])
+	}
+	// list_requests reads its filters the same way, so a preview with the
+	// same arguments never lists more than the delete would delete.
+	for _, name := range filterArgs {
+		msg := h.failure(t, "list_requests", map[string]any{"token_id": id, name: ""})
+		contains(t, msg, name+" is empty", "nothing was sent")
+	}
+	out := h.ok(t, "delete_requests", map[string]any{"token_id": id, "all": true})
+	if out["scope"] != "all" {
+		t.Errorf("all: true answered %v", out)
+	}
+	if page := h.ok(t, "list_requests", map[string]any{"token_id": id}); page["total"] != 0.0 {
+		t.Errorf("all: true left %v requests", page["total"])
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"maps"
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -99,7 +100,10 @@ func (h *handlers) sendTestRequest(ctx context.Context, _ *mcp.CallToolRequest, 
 	if err != nil {
 		return nil, SendTestRequestResult{}, err
 	}
-	capture, err := args.capture(redact.New(h.cfg.APIKey, key))
+	// One cleaner for what is sent and what comes back: a key, in any
+	// form and any case, is neither sent nor shown.
+	clean := answerCleaner(h.secrets(key), h.cfg.APIKey, key)
+	capture, err := args.capture(clean)
 	if err != nil {
 		return nil, SendTestRequestResult{}, err
 	}
@@ -118,25 +122,25 @@ func (h *handlers) sendTestRequest(ctx context.Context, _ *mcp.CallToolRequest, 
 	// Everything taken from the answer is redacted: the capture URL, or a
 	// proxy before it, may echo a key in any header (the body is redacted
 	// as it is read).
-	secrets := h.secrets(key)
 	out := SendTestRequestResult{
 		TokenID: string(id), Method: capture.Method, URL: h.client.CaptureAddress(id, capture).String(),
-		Status: answer.Status, ContentType: truncate(secrets.String(answer.Header.Get("Content-Type")), maxAnswerHeaderLen),
+		Status: answer.Status, ContentType: truncate(clean(answer.Header.Get("Content-Type")), maxAnswerHeaderLen),
 	}
 	var left int
-	out.Headers, left = answerHeaders(answer.Header, secrets)
+	out.Headers, left = answerHeaders(answer.Header, clean)
 	if left > 0 {
 		out.Note = fmt.Sprintf("The answer had %d more header values than the %d shown (at most %d bytes of headers); they were left out.", left, maxAnswerHeaders, maxAnswerHeaderBytes)
 	}
-	if utf8.Valid(answer.Body) {
-		out.Encoding, out.Body = "text", string(answer.Body)
+	body := []byte(clean(string(answer.Body)))
+	if utf8.Valid(body) {
+		out.Encoding, out.Body = "text", string(body)
 	} else {
-		out.Encoding, out.Body = "base64", base64.StdEncoding.EncodeToString(answer.Body)
+		out.Encoding, out.Body = "base64", base64.StdEncoding.EncodeToString(body)
 	}
 	if err := h.sentRequest(ctx, key, id, cursor, capture, &out); err != nil {
 		return nil, SendTestRequestResult{}, err
 	}
-	summary := fmt.Sprintf("Sent %s %s; the capture URL answered %d (%d bytes, body as %s).", out.Method, out.URL, out.Status, len(answer.Body), out.Encoding)
+	summary := fmt.Sprintf("Sent %s %s; the capture URL answered %d (%d bytes, body as %s).", out.Method, out.URL, out.Status, len(body), out.Encoding)
 	if out.RequestID != "" {
 		summary += " Captured as request " + out.RequestID + "."
 	}
@@ -232,8 +236,8 @@ func listedQuery(raw json.RawMessage) url.Values {
 }
 
 // capture checks the arguments and returns the request to send. Nothing
-// that holds a key (in any form the redactor knows) is sent.
-func (a SendTestRequestArgs) capture(secrets redact.Redactor) (hooksvc.Capture, error) {
+// that holds a key (in any form or case clean finds) is sent.
+func (a SendTestRequestArgs) capture(clean func(string) string) (hooksvc.Capture, error) {
 	method, err := oneOf(testMethods, "method", strings.ToUpper(a.Method))
 	if err != nil {
 		return hooksvc.Capture{}, err
@@ -270,13 +274,13 @@ func (a SendTestRequestArgs) capture(secrets redact.Redactor) (hooksvc.Capture, 
 	// A part is named for the error, but a name that holds the key (or,
 	// for a header, does not read as a name) is not shown.
 	for name, value := range a.Query {
-		parts[shownName("query parameter", name, name, secrets)] = name + "=" + value
+		parts[shownName("query parameter", name, name, clean)] = name + "=" + value
 	}
 	for name, value := range a.Headers {
-		parts[shownName("header", name, httpx.HeaderName(name), secrets)] = name + ": " + value
+		parts[shownName("header", name, httpx.HeaderName(name), clean)] = name + ": " + value
 	}
 	for _, part := range slices.Sorted(maps.Keys(parts)) {
-		if secrets.Contains(parts[part]) {
+		if clean(parts[part]) != parts[part] {
 			return hooksvc.Capture{}, fmt.Errorf("the %s holds the API key, which send_test_request never sends to a capture URL (what it receives is stored and shown to anyone who has the URL): remove it; nothing was sent", part)
 		}
 	}
@@ -326,8 +330,8 @@ func dotsOnly(segment string) bool {
 
 // shownName labels a query parameter or header for an error: kind and
 // shown, or kind alone when the name holds a secret.
-func shownName(kind, name, shown string, secrets redact.Redactor) string {
-	if secrets.Contains(name) {
+func shownName(kind, name, shown string, clean func(string) string) string {
+	if clean(name) != name {
 		return "name of a " + kind
 	}
 	return kind + " " + shown
@@ -357,16 +361,37 @@ const (
 	maxAnswerHeaderBytes = 16_000
 )
 
+// answerCleaner returns what cleans a text of a capture URL's answer of
+// the keys: in every form secrets knows (escaped, URL-encoded, base64),
+// and in any case, since the answer's header names come canonicalised
+// (X-Echo-0f8fad5b-D9cb-…) and a service that reads a UUID key without
+// regard to case takes it in capitals too.
+func answerCleaner(secrets redact.Redactor, keys ...string) func(string) string {
+	var alternatives []string
+	for _, k := range keys {
+		if len(k) >= 6 {
+			alternatives = append(alternatives, regexp.QuoteMeta(k))
+		}
+	}
+	if len(alternatives) == 0 {
+		return secrets.String
+	}
+	anyCase := regexp.MustCompile("(?i)" + strings.Join(alternatives, "|"))
+	return func(s string) string {
+		return anyCase.ReplaceAllLiteralString(secrets.String(s), redact.Redacted)
+	}
+}
+
 // answerHeaders are the capture URL's answer headers, names and values
 // cleaned of secrets, each value bounded, at most maxAnswerHeaders values
 // and maxAnswerHeaderBytes in all; left is how many values were left out.
-func answerHeaders(header http.Header, secrets redact.Redactor) (out map[string][]string, left int) {
+func answerHeaders(header http.Header, clean func(string) string) (out map[string][]string, left int) {
 	out = make(map[string][]string, min(len(header), maxAnswerHeaders))
 	shown, size := 0, 0
 	for _, name := range slices.Sorted(maps.Keys(header)) {
-		shownName := truncate(secrets.String(name), maxAnswerHeaderLen)
+		shownName := truncate(clean(name), maxAnswerHeaderLen)
 		for _, v := range header[name] {
-			v = truncate(secrets.String(v), maxAnswerHeaderLen)
+			v = truncate(clean(v), maxAnswerHeaderLen)
 			if shown == maxAnswerHeaders || size+len(shownName)+len(v) > maxAnswerHeaderBytes {
 				left++
 				continue

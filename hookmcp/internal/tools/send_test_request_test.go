@@ -2,9 +2,14 @@ package tools
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"path"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -12,10 +17,12 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/mcpforge/servers/hookmcp/internal/config"
 	"github.com/mcpforge/servers/hookmcp/internal/fakehooksvc"
 	"github.com/mcpforge/servers/shared/mcptest"
+	"github.com/mcpforge/servers/shared/redact"
 )
 
 // TestSendTestRequest: the request reaches the token's capture URL as
@@ -146,10 +153,12 @@ func TestSendTestRequestStaysHome(t *testing.T) {
 		}
 	}
 	for name, args := range map[string]map[string]any{
-		"body":   {"body": `{"token":"` + envKey + `"}`},
-		"header": {"headers": map[string]any{"Authorization": "Bearer " + envKey}},
-		"query":  {"query": map[string]any{"k": envKey}},
-		"path":   {"path": "x/" + envKey},
+		"body":               {"body": `{"token":"` + envKey + `"}`},
+		"header":             {"headers": map[string]any{"Authorization": "Bearer " + envKey}},
+		"query":              {"query": map[string]any{"k": envKey}},
+		"path":               {"path": "x/" + envKey},
+		"path in capitals":   {"path": "x/" + strings.ToUpper(envKey)},
+		"header in capitals": {"headers": map[string]any{"X-Token": strings.ToUpper(envKey)}},
 	} {
 		h.fake.Reset()
 		args["token_id"] = id
@@ -246,6 +255,199 @@ func TestSendTestRequestMarksNothingSeen(t *testing.T) {
 		out := h.ok(t, "wait_for_request", map[string]any{"token_id": id, "timeout_seconds": 1})
 		if out["body"] != want || out["captured"] != (want != "") {
 			t.Errorf("got %q (captured %v), want %q", out["body"], out["captured"], want)
+		}
+	}
+}
+
+// TestSendTestRequestPathNormalisers: behind a proxy that decodes and
+// normalises the path as nginx, IIS, Tomcat and CDNs variously do
+// (percent-decoding up to three times, overlong UTF-8, backslash as slash,
+// Unicode folding, ;parameters cut, trailing dots trimmed, then dot
+// segments resolved), no path given to send_test_request reaches anything
+// but the token's own capture URL: each is refused (nothing sent) or sent
+// and still below /{token}/ however it is read. The proxy forwards the
+// path as it read it, so an escape would reach the API's DELETE
+// /token/{id}/request: the token keeps every request. Plain paths are sent
+// as given.
+func TestSendTestRequestPathNormalisers(t *testing.T) {
+	fake := fakehooksvc.New(fakehooksvc.Options{APIKeys: []string{envKey, callKey}})
+	var (
+		mu      sync.Mutex
+		escaped []string
+		home    string
+	)
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		raw, _, _ := strings.Cut(r.RequestURI, "?")
+		if !strings.HasPrefix(raw, "/token") && home != "" {
+			read := normaliseLikeProxies(raw)
+			if read != home && !strings.HasPrefix(read, home+"/") {
+				mu.Lock()
+				escaped = append(escaped, r.Method+" "+raw+" read as "+read)
+				mu.Unlock()
+			}
+			r.URL.Path, r.URL.RawPath = read, ""
+		}
+		fake.ServeHTTP(w, r)
+	}))
+	t.Cleanup(proxy.Close)
+	h := serve(t, fake, proxy.URL, config.Config{APIKey: envKey})
+	id := h.createToken(t, nil)
+	h.capture(t, id, "POST", "text/plain", "keep me")
+	home = "/" + id
+
+	target := "token/" + id + "/request"
+	hostile := []string{
+		"%2e%2e/" + target, "%2E%2E/" + target, "%2e%2E/" + target, ".%2e/" + target, "%2e./" + target,
+		"..%2f" + target, "%2e%2e%2f" + strings.ReplaceAll(target, "/", "%2f"), "%2e%2e%5c" + target, "..%5c" + target, "%5c..%5c" + target,
+		"%252e%252e/" + target, "%25252e%25252e/" + target, "%252e%252e%252f" + target, "%255c..%255c" + target,
+		"%c0%ae%c0%ae/" + target, "%C0%AE%C0%AE%C0%AF" + target, "%e0%80%ae%e0%80%ae/" + target, "..%c0%af" + target, "..%c1%9c" + target,
+		"%u002e%u002e/" + target, "..;/" + target, ".;/..;/" + target, "x/..;/..;/" + target,
+		"．．/" + target, "\uFE52\uFE52/" + target, "\u2025/" + target, "a／..／..／" + target, "a＼..＼..＼" + target,
+		"％２ｅ％２ｅ/" + target, "%ef%bc%8e%ef%bc%8e/" + target,
+		"../" + target, "a/../../" + target, "./../" + target, ".../" + target, ". ./" + target, ".. /" + target, "... /" + target,
+	}
+	for _, path := range hostile {
+		res := h.call(t, "send_test_request", map[string]any{"token_id": id, "method": "DELETE", "path": path})
+		if !res.IsError && strings.ContainsAny(path, "%;") {
+			t.Errorf("path %q was sent; a path with %% or ; is refused", path)
+		}
+	}
+	plain := []string{"github/push", "a b/é", "404", "hook.json", "v1.2/x", "a..b", "€/😀", "x/y/z/"}
+	for _, path := range plain {
+		res := h.call(t, "send_test_request", map[string]any{"token_id": id, "path": path})
+		if res.IsError {
+			t.Errorf("plain path %q refused: %s", path, mcptest.Text(res))
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, e := range escaped {
+		t.Errorf("left the capture URL: %s", e)
+	}
+	page := h.ok(t, "list_requests", map[string]any{"token_id": id, "sorting": "oldest", "per_page": 1})
+	if first := page["data"].([]any)[0].(map[string]any); first["content"] != "keep me" {
+		t.Errorf("the token's first request is gone: %v", first)
+	}
+}
+
+// normaliseLikeProxies reads an escaped path as the most lenient chain of
+// servers would: up to three rounds of Unicode folding, percent-decoding
+// (%uXXXX too), overlong UTF-8 read as ASCII, backslash as slash; then
+// ;parameters cut, trailing dots and spaces trimmed from each segment, and
+// dot segments resolved.
+func normaliseLikeProxies(p string) string {
+	overlong := strings.NewReplacer("\xc0\xae", ".", "\xc0\xaf", "/", "\xc1\x9c", "\\", "\xe0\x80\xae", ".", "\xe0\x80\xaf", "/")
+	for range 3 {
+		p = norm.NFKC.String(p)
+		p = percentDecodeLoose(p)
+		p = overlong.Replace(p)
+		p = strings.ReplaceAll(p, "\\", "/")
+	}
+	segments := strings.Split(p, "/")
+	for i, s := range segments {
+		s, _, _ = strings.Cut(s, ";")
+		if trimmed := strings.TrimRight(s, ". "); trimmed != "" || !strings.Contains(s, ".") {
+			s = trimmed
+		} else {
+			s = strings.ReplaceAll(strings.TrimSpace(s), " ", "")
+			if len(s) > 2 {
+				s = ".."
+			}
+		}
+		segments[i] = s
+	}
+	return path.Clean("/" + strings.Join(segments, "/"))
+}
+
+// percentDecodeLoose decodes %XX (either case) and %uXXXX, leaving any
+// other % as it is.
+func percentDecodeLoose(p string) string {
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		if p[i] == '%' {
+			if i+5 < len(p) && (p[i+1] == 'u' || p[i+1] == 'U') {
+				if n, err := strconv.ParseUint(p[i+2:i+6], 16, 32); err == nil {
+					b.WriteRune(rune(n))
+					i += 5
+					continue
+				}
+			}
+			if i+2 < len(p) {
+				if n, err := strconv.ParseUint(p[i+1:i+3], 16, 8); err == nil {
+					b.WriteByte(byte(n))
+					i += 2
+					continue
+				}
+			}
+		}
+		b.WriteByte(p[i])
+	}
+	return b.String()
+}
+
+// TestSendTestRequestAnswerIsRedacted: a capture service (or a proxy
+// before it) that echoes the API key into the answer's Content-Type,
+// X-Request-Id (the hosted service's keys are UUIDs, as request ids are),
+// a header's name and value, base64 in a header and the body shows it
+// nowhere: not in any field of the result, nor in its text. And the
+// request named is never the one X-Request-Id names: a forged id (another
+// request of the token, captured meanwhile) is not taken; the one sent is
+// found through the API by its cursor.
+func TestSendTestRequestAnswerIsRedacted(t *testing.T) {
+	const key = "0f8fad5b-d9cb-469f-a165-70867728950e"
+	fake := fakehooksvc.New(fakehooksvc.Options{APIKeys: []string{key}})
+	var forge atomic.Bool
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/token") {
+			fake.ServeHTTP(w, r)
+			return
+		}
+		requestID := key
+		if forge.Load() {
+			// Another sender's request, captured first: its id is the
+			// one the answer names.
+			other := httptest.NewRequest("POST", r.URL.Path, strings.NewReader("another sender"))
+			rec := httptest.NewRecorder()
+			fake.ServeHTTP(rec, other)
+			requestID = rec.Header().Get("X-Request-Id")
+		}
+		rec := httptest.NewRecorder()
+		fake.ServeHTTP(rec, r)
+		for name, values := range rec.Header() {
+			w.Header()[name] = values
+		}
+		w.Header().Set("Content-Type", "text/plain; key="+key)
+		w.Header().Set("X-Request-Id", requestID)
+		w.Header().Set("X-Echo-"+key, "1")
+		w.Header().Set("X-Key", "Bearer "+key)
+		w.Header().Set("X-Key-B64", base64.StdEncoding.EncodeToString([]byte(key)))
+		w.WriteHeader(rec.Code)
+		fmt.Fprintf(w, "you sent key %s", key)
+	}))
+	t.Cleanup(proxy.Close)
+	h := serve(t, fake, proxy.URL, config.Config{APIKey: key})
+	id := h.createToken(t, nil)
+	secrets := redact.New(key)
+	for _, forged := range []bool{false, true} {
+		forge.Store(forged)
+		res := h.call(t, "send_test_request", map[string]any{"token_id": id, "path": "hook", "body": fmt.Sprint("sent, forged ", forged)})
+		if res.IsError {
+			t.Fatalf("forged %v: %s", forged, mcptest.Text(res))
+		}
+		structured, err := json.Marshal(res.StructuredContent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for what, text := range map[string]string{"text": mcptest.Text(res), "structured content": string(structured)} {
+			if secrets.Contains(text) || strings.Contains(strings.ToLower(text), key) {
+				t.Errorf("forged %v: the key is in the result's %s: %s", forged, what, text)
+			}
+		}
+		out := mcptest.Structured(t, res)
+		contains(t, out["content_type"].(string), "text/plain; key="+redact.Redacted)
+		got := h.ok(t, "get_request", map[string]any{"token_id": id, "request_id": out["request_id"]})
+		if got["body"] != fmt.Sprint("sent, forged ", forged) {
+			t.Errorf("forged %v: request_id %v names the request %v, not the one sent", forged, out["request_id"], got["body"])
 		}
 	}
 }
