@@ -3,7 +3,6 @@ package upstream
 import (
 	"fmt"
 	"net/url"
-	"path"
 	"slices"
 	"strings"
 
@@ -52,9 +51,15 @@ func (p Policy) Resolve(raw string) (Target, error) {
 		return Target{}, fmt.Errorf("endpoint %s is refused: %v", httpx.RedactURL(raw), err)
 	}
 	u.Fragment = ""
-	cleanPath(u)
 	isDefault := sameEndpoint(u, p.Default)
 	explicit := isDefault
+	if !isDefault {
+		if err := checkPath(u); err != nil {
+			return Target{}, fmt.Errorf("endpoint %s is refused: %v; omit endpoint to use the default", httpx.DisplayURL(u), err)
+		}
+		// Judged decoded, sent as judged: /gr%61phql goes out as /graphql.
+		u.RawPath = ""
+	}
 	if !isDefault && len(p.Allow) > 0 {
 		for _, prefix := range p.Allow {
 			if matchesPrefix(u, prefix) {
@@ -65,6 +70,11 @@ func (p Policy) Resolve(raw string) (Target, error) {
 		if !explicit {
 			return Target{}, fmt.Errorf("endpoint %s is not allowed: this server takes per-call endpoints only under %s (--allow-endpoint); omit endpoint to use the default", httpx.DisplayURL(u), p.allowedList())
 		}
+	}
+	if !isDefault && !p.configuredQuery(u) {
+		return Target{}, fmt.Errorf("endpoint %s is refused: its query string is not the one configured for it. Some GraphQL servers (express-graphql and its forks) "+
+			"run the query, variables or operationName of the URL's query string in place of the body's, so a per-call endpoint may carry no query string, "+
+			"or exactly that of the default endpoint or of the --allow-endpoint entry it matches; remove the query string, or omit endpoint to use the default", httpx.DisplayURL(u))
 	}
 	if IsLinkLocalHost(u.Hostname()) && !explicit {
 		return Target{}, fmt.Errorf("endpoint %s is refused: link-local and cloud metadata addresses are blocked; the operator can allow it with --allow-endpoint", httpx.DisplayURL(u))
@@ -104,23 +114,51 @@ func matchesPrefix(u, prefix *url.URL) bool {
 	if !httpx.SameOrigin(u, prefix) {
 		return false
 	}
-	base := strings.TrimSuffix(prefix.EscapedPath(), "/")
-	path := u.EscapedPath()
-	return base == "" || path == base || strings.HasPrefix(path, base+"/")
+	// Decoded: checkPath has refused an encoded / and every %25, so the
+	// decoded path is the one a server serves.
+	base := strings.TrimSuffix(prefix.Path, "/")
+	return base == "" || u.Path == base || strings.HasPrefix(u.Path, base+"/")
 }
 
-// cleanPath removes dot segments from u's path (/graphql/../echo is /echo,
-// and so is /graphql/%2e%2e/echo once decoded), so that an allow-list prefix
-// is matched against the path the endpoint will serve, and that path is
-// what is sent. A path without dot segments is left as it was written.
-func cleanPath(u *url.URL) {
-	segments := strings.Split(u.Path, "/")
-	if !slices.Contains(segments, "..") && !slices.Contains(segments, ".") {
-		return
+// configuredQuery reports whether u's query string may go with a per-call endpoint:
+// none, or exactly the query string the operator wrote for the default
+// endpoint or for an --allow-endpoint entry the endpoint matches. Compared
+// as written, so that no spelling of a parameter (Query, %71uery, query[])
+// passes for what was configured.
+func (p Policy) configuredQuery(u *url.URL) bool {
+	if u.RawQuery == "" || u.RawQuery == p.Default.RawQuery {
+		return true
 	}
-	cleaned := path.Clean("/" + u.Path)
-	if strings.HasSuffix(u.Path, "/") && cleaned != "/" {
-		cleaned += "/"
+	return slices.ContainsFunc(p.Allow, func(prefix *url.URL) bool { return matchesPrefix(u, prefix) && u.RawQuery == prefix.RawQuery })
+}
+
+// checkPath refuses a per-call endpoint's path that a server or proxy on
+// the way could read as another path than the one the allow-list judged:
+// one that climbs out of a prefix (a segment starting with ".", which
+// covers . and .. and the ".;" and "..;" a Java server reads as them), that
+// a Windows or Java server splits differently (a backslash, a ;parameter),
+// that decodes into a slash, backslash, semicolon or dot (%2f, %5c, %3b,
+// %2e in any case), or into anything else when decoded again (%25, which
+// double encoding needs), or that holds anything but printable ASCII once
+// decoded (overlong UTF-8 such as %c0%ae and fullwidth dots are dots to
+// some servers), or a ? or # (a query string to a hop that decodes the
+// path first). A GraphQL endpoint's path needs none of these.
+func checkPath(u *url.URL) error {
+	for _, r := range u.Path {
+		if r <= ' ' || r >= 0x7f || strings.ContainsRune(`;\%?#"<>[]^`+"`{|}", r) {
+			return fmt.Errorf("its path holds %q, which a server may read as a path parameter, another separator or another character; a per-call endpoint's path holds letters, digits and - . _ ~ ! $ & ' ( ) * + , = : @ / only", r)
+		}
 	}
-	u.Path, u.RawPath = cleaned, ""
+	escaped := strings.ToLower(u.EscapedPath())
+	for _, enc := range []struct{ code, char string }{{"%2f", "/"}, {"%2e", "."}} {
+		if strings.Contains(escaped, enc.code) {
+			return fmt.Errorf("its path holds %s, an encoded %s, which a server that decodes the path reads as a separator or a dot segment; write the path plainly", strings.ToUpper(enc.code), enc.char)
+		}
+	}
+	for _, segment := range strings.Split(u.Path, "/") {
+		if strings.HasPrefix(segment, ".") {
+			return fmt.Errorf("its path has the segment %q, which starts with a dot: . and .. (and .;, ..;) climb out of the path the allow-list judged; write the path without them", segment)
+		}
+	}
+	return nil
 }
