@@ -2,7 +2,9 @@ package tools
 
 import (
 	"encoding/json"
+	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -24,14 +26,25 @@ func (r *wipeResolver) Wipe() *bool {
 	return &t
 }
 
+// argResolver is wipeResolver with an argument on a, for a string literal
+// to ride in.
+type argResolver struct{ wipeResolver }
+
+func (*argResolver) A(struct{ X *string }) *string { s := "a"; return &s }
+
 // formDecoding is a real GraphQL server that, like express-graphql and
 // GraphQL Yoga, takes application/x-www-form-urlencoded bodies as well as
 // JSON, choosing by Content-Type; and, like servers that read a body by a
-// header of their own, takes a form too when X-Body-As-Form is set. wiped
-// reports whether its one mutation ever ran.
+// header of their own, takes a form too when X-Body-As-Form is set. It
+// parses the body as a form itself: r.ParseForm reads a POST body only
+// when the Content-Type says it is a form, so with X-Body-As-Form and
+// graphqlmcp's application/json it would read nothing, and the test would
+// model no server. A form body's query string is read too, after the body,
+// as url.ParseQuery reads both. wiped reports whether its one mutation ever
+// ran.
 func formDecoding(t *testing.T) (http.Handler, *atomic.Bool) {
 	wiped := &atomic.Bool{}
-	schema := graphql.MustParseSchema(`type Query { a: String } type Mutation { wipe: Boolean }`, &wipeResolver{wiped})
+	schema := graphql.MustParseSchema(`type Query { a(x: String): String } type Mutation { wipe: Boolean }`, &argResolver{wipeResolver{wiped}})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var params struct {
 			Query         string         `json:"query"`
@@ -39,9 +52,14 @@ func formDecoding(t *testing.T) (http.Handler, *atomic.Bool) {
 			Variables     map[string]any `json:"variables"`
 		}
 		if strings.HasPrefix(r.Header.Get("Content-Type"), "application/x-www-form-urlencoded") || r.Header.Get("X-Body-As-Form") != "" {
-			if err := r.ParseForm(); err == nil {
-				params.Query, params.OperationName = r.PostForm.Get("query"), r.PostForm.Get("operationName")
+			raw, err := io.ReadAll(r.Body)
+			if err != nil {
+				t.Errorf("reading the body: %v", err)
 			}
+			// ParseQuery keeps what it could read when one pair fails
+			// (a stray %), as servers do.
+			form, _ := url.ParseQuery(string(raw))
+			params.Query, params.OperationName = form.Get("query"), form.Get("operationName")
 		} else {
 			json.NewDecoder(r.Body).Decode(&params)
 		}

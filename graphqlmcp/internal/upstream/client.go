@@ -76,6 +76,7 @@ func (c *Client) Post(ctx context.Context, req Request) (*Response, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encoding the request: %w", err)
 	}
+	payload = formSafe(payload)
 	ctx, cancel := httpx.WithTimeout(ctx, req.Timeout)
 	defer cancel()
 	if c.Gate != nil {
