@@ -56,10 +56,12 @@ const (
 	Connecting State = iota
 	// Live: the subscribe was sent on an open connection; events arrive.
 	Live
-	// Refused: the server answered subscription_error. Final.
+	// Refused: the server answered subscription_error with 401, 403 or
+	// 404 (no such token, or a key that cannot read it). Final.
 	Refused
-	// Down: the connection failed or dropped; the client reconnects after
-	// a backoff and subscribes again.
+	// Down: the connection failed or dropped, or the server refused the
+	// subscription with another status (its auth call failed: 5xx, 429);
+	// the client reconnects, or subscribes again, after a backoff.
 	Down
 	// Closed: the subscription or the client was closed. Final.
 	Closed
@@ -151,6 +153,11 @@ type Subscription struct {
 	reason  error
 	changed chan struct{} // closed, and replaced, when state changes
 	sentOn  uint64        // the connection the subscribe was sent on
+	// After a refusal that may pass, the subscribe is sent again (on
+	// whatever connection is open) no sooner than retryAt; retryWait
+	// doubles from MinBackoff to MaxBackoff with each such refusal.
+	retryAt   time.Time
+	retryWait time.Duration
 }
 
 // subscriptionBuffer is how many events wait for a slow reader; later
@@ -266,7 +273,7 @@ func (c *Client) run() {
 		ctx, stop := context.WithCancel(c.ctx)
 		c.stop, c.backoff = stop, false
 		for s := range c.subs {
-			if s.state == Down {
+			if s.state == Down && !s.waitsRetry(time.Now()) {
 				s.set(Connecting, nil)
 			}
 		}
@@ -400,8 +407,7 @@ func (c *Client) handshake(ctx context.Context, frames <-chan string, readErr <-
 // serve subscribes, pings and reads events until the connection fails or
 // ctx ends.
 func (c *Client) serve(ctx context.Context, conn *websocket.Conn, hs Handshake, frames <-chan string, readErr <-chan error) error {
-	interval := min(time.Duration(hs.PingInterval)*time.Millisecond, maxPingInterval)
-	timeout := min(time.Duration(hs.PingTimeout)*time.Millisecond, maxPingTimeout)
+	interval, timeout := hs.Interval(maxPingInterval), hs.Timeout(maxPingTimeout)
 	c.mu.Lock()
 	c.conns++
 	session := c.conns
@@ -417,12 +423,24 @@ func (c *Client) serve(ctx context.Context, conn *websocket.Conn, hs Handshake, 
 	pongTimer.Stop()
 	defer pongTimer.Stop()
 	var pongBy <-chan time.Time // pongTimer's channel while a ping awaits its pong
+	retryTimer := time.NewTimer(time.Hour)
+	retryTimer.Stop()
+	defer retryTimer.Stop()
 	joined := map[string]bool{} // channels subscribed on this connection
 	for {
-		if err := c.sync(session, joined, write); err != nil {
+		next, err := c.sync(session, joined, write)
+		if err != nil {
 			return fmt.Errorf("socket at %s: cannot write: %w", c.Endpoint(), err)
 		}
+		var retryAt <-chan time.Time // fires when a refused subscribe may be sent again
+		if next.IsZero() {
+			retryTimer.Stop()
+		} else {
+			retryTimer.Reset(time.Until(next))
+			retryAt = retryTimer.C
+		}
 		select {
+		case <-retryAt:
 		case <-ctx.Done():
 			conn.Close(websocket.StatusNormalClosure, "")
 			return ctx.Err()
@@ -466,15 +484,31 @@ func (c *Client) serve(ctx context.Context, conn *websocket.Conn, hs Handshake, 
 	}
 }
 
+// waitsRetry reports whether s was refused for a reason that may pass and
+// its backoff runs until after now; c.mu is held.
+func (s *Subscription) waitsRetry(now time.Time) bool {
+	return !s.retryAt.IsZero() && now.Before(s.retryAt)
+}
+
 // sync sends subscribe for each subscription not yet sent on this
 // connection, and unsubscribe for channels no subscription holds any more.
-func (c *Client) sync(session uint64, joined map[string]bool, write func(string) error) error {
+// It returns when the next refused subscription may be sent again (zero
+// when none waits).
+func (c *Client) sync(session uint64, joined map[string]bool, write func(string) error) (time.Time, error) {
 	c.mu.Lock()
 	var frames []string
+	var next time.Time
 	held := map[string]bool{}
+	now := time.Now()
 	for s := range c.subs {
 		held[s.channel] = true
 		if s.sentOn == session || s.state == Refused {
+			continue
+		}
+		if s.waitsRetry(now) {
+			if next.IsZero() || s.retryAt.Before(next) {
+				next = s.retryAt
+			}
 			continue
 		}
 		headers := map[string]string{}
@@ -484,7 +518,7 @@ func (c *Client) sync(session uint64, joined map[string]bool, write func(string)
 		frame, err := EncodeEvent("subscribe", map[string]any{"channel": s.channel, "auth": map[string]any{"headers": headers}})
 		if err != nil {
 			c.mu.Unlock()
-			return err
+			return time.Time{}, err
 		}
 		frames = append(frames, frame)
 		s.sentOn = session
@@ -498,17 +532,17 @@ func (c *Client) sync(session uint64, joined map[string]bool, write func(string)
 		}
 		frame, err := EncodeEvent("unsubscribe", map[string]any{"channel": channel})
 		if err != nil {
-			return err
+			return time.Time{}, err
 		}
 		frames = append(frames, frame)
 		delete(joined, channel)
 	}
 	for _, f := range frames {
 		if err := write(f); err != nil {
-			return err
+			return time.Time{}, err
 		}
 	}
-	return nil
+	return next, nil
 }
 
 // dispatch handles one Socket.IO packet from the server.
@@ -516,6 +550,12 @@ func (c *Client) dispatch(data string) error {
 	m, err := DecodeMsg(data)
 	if err != nil {
 		c.opts.Logger.Debug("socket: packet ignored", "error", err)
+		return nil
+	}
+	if m.Namespace != "/" {
+		// The push lives on the default namespace; a packet for another
+		// (a server's other namespaces) neither ends this one nor is an
+		// event of its channels.
 		return nil
 	}
 	switch m.Type {
@@ -538,9 +578,10 @@ func (c *Client) dispatch(data string) error {
 			continue
 		}
 		if m.Event == "subscription_error" {
-			s.set(Refused, fmt.Errorf("the socket server refused the subscription to %s", channel))
+			c.refused(s, m.Args[1:])
 			continue
 		}
+		s.retryWait = 0 // an event proves the subscription holds
 		ev := PushEvent{Name: m.Event, Channel: channel}
 		if len(m.Args) > 1 {
 			ev.Data = m.Args[1]
@@ -552,4 +593,34 @@ func (c *Client) dispatch(data string) error {
 		}
 	}
 	return nil
+}
+
+// refused handles subscription_error for s; args follow the channel, the
+// first the status of laravel-echo-server's auth call. c.mu is held.
+func (c *Client) refused(s *Subscription, args []json.RawMessage) {
+	status := -1 // none, or not a small number: the auth call never answered
+	if len(args) > 0 {
+		var n int
+		if json.Unmarshal(args[0], &n) == nil && n >= 0 && n < 1000 {
+			status = n
+		}
+	}
+	switch status {
+	case http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound:
+		// The key cannot read the token, or there is no such token: no
+		// retry changes that.
+		s.set(Refused, fmt.Errorf("the socket server refused the subscription to %s (status %d)", s.channel, status))
+		return
+	}
+	// The echo server sends the same event when its auth call failed
+	// (5xx, 429, no answer): that passes, so subscribe again later.
+	s.retryWait = min(max(s.retryWait*2, c.opts.MinBackoff), c.opts.MaxBackoff)
+	s.retryAt = time.Now().Add(s.retryWait)
+	s.sentOn = 0
+	what := "no status"
+	if status >= 0 {
+		what = fmt.Sprintf("status %d", status)
+	}
+	s.set(Down, fmt.Errorf("the socket server could not check the subscription to %s (%s); subscribing again in %s", s.channel, what, s.retryWait))
+	c.poke()
 }

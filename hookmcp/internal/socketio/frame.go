@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/mcpforge/servers/shared/jsonx"
 )
@@ -79,8 +80,34 @@ type Handshake struct {
 	PingTimeout  int64    `json:"pingTimeout"`  // milliseconds
 }
 
+// Interval is how long the client waits between a pong and its next ping:
+// the server's pingInterval, at most limit.
+func (h Handshake) Interval(limit time.Duration) time.Duration {
+	return millis(h.PingInterval, limit)
+}
+
+// Timeout is how long the client waits for a pong: the server's
+// pingTimeout, at most limit.
+func (h Handshake) Timeout(limit time.Duration) time.Duration {
+	return millis(h.PingTimeout, limit)
+}
+
+// millis is ms milliseconds, at most limit. It compares in milliseconds
+// before converting: a peer's 1e13 ms would overflow time.Duration into a
+// negative wait, which no min() can catch afterwards.
+func millis(ms int64, limit time.Duration) time.Duration {
+	if ms <= 0 {
+		return 0
+	}
+	if ms >= limit.Milliseconds() {
+		return limit
+	}
+	return time.Duration(ms) * time.Millisecond
+}
+
 // DecodeHandshake reads an open packet's data. The intervals must be
-// positive: a client paces its pings by them.
+// positive: a client paces its pings by them. Large ones are accepted and
+// capped where they are used (Interval, Timeout).
 func DecodeHandshake(data string) (Handshake, error) {
 	var h Handshake
 	if err := json.Unmarshal([]byte(data), &h); err != nil {

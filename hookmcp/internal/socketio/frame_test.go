@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestDecodeMsg(t *testing.T) {
@@ -67,6 +68,17 @@ func TestHandshake(t *testing.T) {
 			t.Errorf("DecodeHandshake(%q): no error", in)
 		}
 	}
+	// Past the cap, or past what time.Duration holds, the wait is the
+	// cap, never a negative or wrapped one.
+	for _, ms := range []int64{60_001, 1e13, 1<<63 - 1} {
+		h := Handshake{SID: "s", PingInterval: ms, PingTimeout: ms}
+		if i, o := h.Interval(time.Minute), h.Timeout(time.Minute); i != time.Minute || o != time.Minute {
+			t.Errorf("%d ms: interval %s, timeout %s; want 1m0s each", ms, i, o)
+		}
+	}
+	if got := (Handshake{PingInterval: 25000}).Interval(time.Minute); got != 25*time.Second {
+		t.Errorf("25000 ms = %s", got)
+	}
 	if got := EncodeHandshake(Handshake{SID: "s", PingInterval: 1, PingTimeout: 2}); got != `0{"sid":"s","upgrades":[],"pingInterval":1,"pingTimeout":2}` {
 		t.Errorf("EncodeHandshake = %s", got)
 	}
@@ -101,7 +113,13 @@ func TestPayload(t *testing.T) {
 	if err != nil || len(back) != 3 || back[1] != packets[1] || back[2] != packets[2] {
 		t.Fatalf("DecodePayload = %+v, %v", back, err)
 	}
-	for _, in := range []string{"x", "0:", ":4", "3:4", "2:4", "10000000000:4", "1:9", "2:4😀", strings.Repeat("1:6", MaxPayloadPackets+1)} {
+	// An empty packet is skipped, as engine.io-parser skips it.
+	for in, want := range map[string]int{"0:": 0, "0:1:6": 1, "1:60:1:6": 2} {
+		if p, err := DecodePayload(in); err != nil || len(p) != want {
+			t.Errorf("DecodePayload(%q) = %v, %v; want %d packets", in, p, err, want)
+		}
+	}
+	for _, in := range []string{"x", "-1:", ":4", "3:4", "2:4", "10000000000:4", "1:9", "2:4😀", strings.Repeat("1:6", MaxPayloadPackets+1)} {
 		if p, err := DecodePayload(in); err == nil {
 			t.Errorf("DecodePayload(%.40q) = %v, want an error", in, p)
 		}
@@ -118,7 +136,10 @@ func FuzzDecode(f *testing.F) {
 		`42["subscription_error","private-token.1",403]`,
 		`42/ns,7["x",1,2]`, `451-["b",{"_placeholder":true,"num":0}]`,
 		`97:0{"sid":"a","upgrades":["websocket"],"pingInterval":25000,"pingTimeout":5000}2:40`,
-		"2:4😀",
+		"2:4😀", "0:1:6",
+		// A hostile server's intervals, past what time.Duration holds in
+		// nanoseconds.
+		`0{"sid":"s","upgrades":[],"pingInterval":10000000000000,"pingTimeout":9223372036854775807}`,
 	} {
 		f.Add(seed)
 	}
@@ -129,8 +150,13 @@ func FuzzDecode(f *testing.F) {
 			}
 			switch p.Type {
 			case Open:
-				if h, err := DecodeHandshake(p.Data); err == nil && (h.SID == "" || h.PingInterval <= 0 || h.PingTimeout <= 0) {
-					t.Fatalf("handshake %q accepted with %+v", p.Data, h)
+				if h, err := DecodeHandshake(p.Data); err == nil {
+					if h.SID == "" || h.PingInterval <= 0 || h.PingTimeout <= 0 {
+						t.Fatalf("handshake %q accepted with %+v", p.Data, h)
+					}
+					if i, o := h.Interval(time.Minute), h.Timeout(time.Minute); i <= 0 || i > time.Minute || o <= 0 || o > time.Minute {
+						t.Fatalf("handshake %q gives ping interval %s and timeout %s; want each within (0, 1m]", p.Data, i, o)
+					}
 				}
 			case Message:
 				if m, err := DecodeMsg(p.Data); err == nil {

@@ -26,7 +26,8 @@ func EncodePayload(packets ...Packet) string {
 	return b.String()
 }
 
-// DecodePayload splits a long-polling payload into its packets.
+// DecodePayload splits a long-polling payload into its packets. An empty
+// packet ("0:") is skipped, as engine.io-parser's decodePayload skips it.
 func DecodePayload(payload string) ([]Packet, error) {
 	var packets []Packet
 	for payload != "" {
@@ -38,10 +39,13 @@ func DecodePayload(payload string) ([]Packet, error) {
 			return nil, errors.New("Engine.IO payload packet does not start with <length>:")
 		}
 		n, err := strconv.Atoi(payload[:colon])
-		if err != nil || n < 1 {
-			return nil, fmt.Errorf("Engine.IO payload packet length %q is not a positive number", payload[:colon])
+		if err != nil || n < 0 {
+			return nil, fmt.Errorf("Engine.IO payload packet length %q is not a number", payload[:colon])
 		}
 		payload = payload[colon+1:]
+		if n == 0 {
+			continue
+		}
 		end, ok := utf16Prefix(payload, n)
 		if !ok {
 			return nil, fmt.Errorf("Engine.IO payload packet of length %d is cut short", n)
