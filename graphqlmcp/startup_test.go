@@ -36,7 +36,7 @@ func TestStartupErrors(t *testing.T) {
 		{Name: "schema-cache-ttl without a unit", Args: []string{"--schema-cache-ttl", "5"}, Want: `--schema-cache-ttl (GRAPHQL_SCHEMA_CACHE_TTL) must be a duration with its unit, such as 30s, 5m or 1h30m; got "5". For example --schema-cache-ttl 5m`},
 		{Name: "schema-cache-ttl without a unit in the environment", Env: []string{"GRAPHQL_SCHEMA_CACHE_TTL=300"}, Want: `GRAPHQL_SCHEMA_CACHE_TTL (--schema-cache-ttl) must be a duration with its unit, such as 30s, 5m or 1h30m; got "300". For example GRAPHQL_SCHEMA_CACHE_TTL=5m`},
 		{Name: "schema-cache-ttl negative", Args: []string{"--schema-cache-ttl", "-1m"}, Want: "--schema-cache-ttl (GRAPHQL_SCHEMA_CACHE_TTL) must not be negative, got -1m0s; for example --schema-cache-ttl 5m, or 0 to disable the cache"},
-		{Name: "schema file missing", Args: []string{"--schema", "/nonexistent/schema.graphql"}, Want: "--schema (GRAPHQL_SCHEMA) must name an SDL file or a saved introspection answer; /nonexistent/schema.graphql cannot be read: open /nonexistent/schema.graphql: no such file or directory. For example --schema ./schema.graphql"},
+		{Name: "schema file missing", Args: []string{"--schema", "/nonexistent/schema.graphql"}, Want: "--schema (GRAPHQL_SCHEMA) must name an SDL file or a saved introspection answer; /nonexistent/schema.graphql cannot be read: no such file or directory. For example --schema ./schema.graphql"},
 		{Name: "validate not a boolean", Env: []string{"GRAPHQL_VALIDATE=no"}, Want: `GRAPHQL_VALIDATE (--validate) must be true or false; got "no". For example GRAPHQL_VALIDATE=true`},
 		{Name: "transport unknown", Args: []string{"--transport", "sse"}, Want: `--transport (GRAPHQL_TRANSPORT) must be stdio or http; got "sse". For example --transport http`},
 		{Name: "log-level unknown", Env: []string{"GRAPHQL_LOG_LEVEL=loud"}, Want: `--log-level (GRAPHQL_LOG_LEVEL) must be debug, info, warn or error; got "loud". For example --log-level debug`},
@@ -57,4 +57,10 @@ func TestHelp(t *testing.T) {
 		"--max-response-bytes", "--schema-cache-ttl", "--schema", "GRAPHQL_SCHEMA", "--validate", "GRAPHQL_VALIDATE",
 		"--transport", "--listen", "--log-level",
 	})
+}
+
+// TestStartupErrorsBounded: whatever value a flag is given (1.1 MB of it),
+// the startup error quotes a prefix of it at most.
+func TestStartupErrorsBounded(t *testing.T) {
+	mcptest.CheckStartupErrorsBounded(t, spec)
 }

@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcpforge/servers/shared/mcptool"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/urfave/cli/v3"
 )
@@ -105,7 +106,7 @@ func Run(ctx context.Context, spec Spec, args []string, std Streams) int {
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if cmd.Args().Present() {
-				return usageError{fmt.Errorf("unexpected argument %q: %s takes flags only; run %s --help to list them", cmd.Args().First(), spec.Name, spec.Name)}
+				return usageError{fmt.Errorf("unexpected argument %s: %s takes flags only; run %s --help to list them", mcptool.QuoteUpTo(cmd.Args().First(), maxQuotedValue), spec.Name, spec.Name)}
 			}
 			return serve(ctx, spec, cmd, std, version)
 		},
@@ -174,7 +175,7 @@ func sharedFlags(envPrefix string) []cli.Flag {
 func serve(ctx context.Context, spec Spec, cmd *cli.Command, std Streams, version string) error {
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(cmd.String("log-level"))); err != nil {
-		return FlagErrorf("log-level", "must be debug, info, warn or error; got %q. For example --log-level debug", cmd.String("log-level"))
+		return FlagErrorf("log-level", "must be debug, info, warn or error; got %s. For example --log-level debug", mcptool.QuoteUpTo(cmd.String("log-level"), maxQuotedValue))
 	}
 	logger := slog.New(slog.NewTextHandler(std.Stderr, &slog.HandlerOptions{Level: level}))
 	transport, err := transportFrom(cmd)

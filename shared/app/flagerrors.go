@@ -7,8 +7,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/urfave/cli/v3"
+
+	"github.com/mcpforge/servers/shared/mcptool"
 )
 
 // FlagError is a bad value of a flag or of the variable that mirrors it.
@@ -116,7 +119,7 @@ func describeError(spec Spec, flags []cli.Flag, err error) (string, bool) {
 	}
 	texts := compileFlagErrorTexts()
 	if m := texts.unknownFlag.FindStringSubmatch(msg); m != nil {
-		return fmt.Sprintf("unknown flag %s; run %s --help to list the flags it takes", dashed(m[1]), spec.Name), true
+		return fmt.Sprintf("unknown flag %s; run %s --help to list the flags it takes", shortened(dashed(m[1])), spec.Name), true
 	}
 	if m := texts.missingValue.FindStringSubmatch(msg); m != nil {
 		f := lookupFlag(flags, m[1])
@@ -137,6 +140,20 @@ func describeError(spec Spec, flags []cli.Flag, err error) (string, bool) {
 	return "", false
 }
 
+// maxQuotedValue is the most characters of a flag's value, or of a flag
+// name not known, that a startup error quotes: enough to recognise a URL
+// or a path, and a line however long the value.
+const maxQuotedValue = 200
+
+// shortened is s, or when longer than maxQuotedValue characters its
+// prefix and its length.
+func shortened(s string) string {
+	if utf8.RuneCountInString(s) <= maxQuotedValue {
+		return s
+	}
+	return fmt.Sprintf("%s… (%d characters)", string([]rune(s)[:maxQuotedValue]), utf8.RuneCountInString(s))
+}
+
 // badValue is "<who> must be <rule>; got <value>. For example <set><example>".
 // A flag value type of the project's own says its rule in its error, which
 // starts "must"; Go's parsers do not, and the flag's type says the rule.
@@ -149,7 +166,7 @@ func badValue(who, quoted string, f cli.Flag, reason, set string) string {
 	if !strings.HasPrefix(reason, "must ") {
 		rule = "must be " + typeRule(f)
 	}
-	text := fmt.Sprintf("%s %s; got %q", who, rule, value)
+	text := fmt.Sprintf("%s %s; got %s", who, rule, mcptool.QuoteUpTo(value, maxQuotedValue))
 	if example := exampleValue(f); example != "" {
 		text += fmt.Sprintf(". For example %s%s", set, example)
 	}

@@ -16,6 +16,7 @@ import (
 	"golang.org/x/net/netutil"
 
 	"github.com/mcpforge/servers/shared/httpx"
+	"github.com/mcpforge/servers/shared/mcptool"
 )
 
 // httpAccess is who may use the Streamable HTTP endpoint.
@@ -43,7 +44,7 @@ func httpAccessFrom(listen string, allowOrigins []string, token string, insecure
 			}
 			origin, ok := normalizeOrigin(item)
 			if !ok {
-				return httpAccess{}, FlagErrorf("allow-origin", "must be a web origin, scheme://host[:port]; got %q. For example --allow-origin https://app.example.com", item)
+				return httpAccess{}, FlagErrorf("allow-origin", "must be a web origin, scheme://host[:port]; got %s. For example --allow-origin https://app.example.com", mcptool.QuoteUpTo(item, maxQuotedValue))
 			}
 			access.allowOrigins[origin] = true
 		}
@@ -55,7 +56,7 @@ func httpAccessFrom(listen string, allowOrigins []string, token string, insecure
 	if token == "" && !insecure && !isLoopbackListen(listen) {
 		return httpAccess{}, FlagErrorf("listen", "is %s, not a loopback address, and anyone who reaches it could use this server's credentials: "+
 			"set --http-token (%s_HTTP_TOKEN) so that clients must send Authorization: Bearer <token>, "+
-			"or pass --insecure-no-auth if something in front of the server already authenticates callers", listen, envPrefix)
+			"or pass --insecure-no-auth if something in front of the server already authenticates callers", shortened(listen), envPrefix)
 	}
 	return access, nil
 }
@@ -165,7 +166,7 @@ func httpHandlerWith(server *mcp.Server, logger *slog.Logger, access httpAccess,
 func serveHTTP(ctx context.Context, server *mcp.Server, addr string, access httpAccess, logger *slog.Logger) error {
 	listener, err := net.Listen("tcp", addr)
 	if err != nil {
-		return FlagErrorf("listen", "cannot listen on %s: %v. For example --listen 127.0.0.1:8080", addr, err)
+		return FlagErrorf("listen", "cannot listen on %s: %s. For example --listen 127.0.0.1:8080", shortened(addr), shortened(err.Error()))
 	}
 	limits := defaultHTTPLimits()
 	logger.Info("serving MCP over Streamable HTTP", "url", "http://"+listener.Addr().String()+"/mcp", "bearer_token_required", access.token != "",

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/mcpforge/servers/shared/mcptool"
 	"github.com/urfave/cli/v3"
 )
 
@@ -22,12 +23,12 @@ import (
 func transportFrom(cmd *cli.Command) (string, error) {
 	transport, listen := cmd.String("transport"), cmd.String("listen")
 	if transport != "stdio" && transport != "http" {
-		return "", FlagErrorf("transport", "must be stdio or http; got %q. For example --transport http", transport)
+		return "", FlagErrorf("transport", "must be stdio or http; got %s. For example --transport http", mcptool.QuoteUpTo(transport, maxQuotedValue))
 	}
 	if cmd.IsSet("listen") && !listenFromEnv(cmd) {
 		if transport == "stdio" && cmd.IsSet("transport") {
 			return "", FlagErrorf("listen", "is %s, an address to serve Streamable HTTP on, but --transport is stdio: "+
-				"remove --listen to serve over stdio, or use --transport http", listen)
+				"remove --listen to serve over stdio, or use --transport http", shortened(listen))
 		}
 		transport = "http"
 	}
@@ -85,14 +86,14 @@ func checkListen(listen string) error {
 	var addrErr *net.AddrError
 	switch {
 	case err == nil && port == "":
-		return FlagErrorf("listen", "has no port: %q ends with a colon. For example --listen %s", listen, net.JoinHostPort(host, "8080"))
+		return FlagErrorf("listen", "has no port: %s ends with a colon. For example --listen %s", mcptool.QuoteUpTo(listen, maxQuotedValue), shortened(net.JoinHostPort(host, "8080")))
 	case err == nil:
 	case errors.As(err, &addrErr) && addrErr.Err == "missing port in address":
-		return FlagErrorf("listen", "has no port: %q is a host alone; give host:port. For example --listen %s", listen, net.JoinHostPort(strings.Trim(listen, "[]"), "8080"))
+		return FlagErrorf("listen", "has no port: %s is a host alone; give host:port. For example --listen %s", mcptool.QuoteUpTo(listen, maxQuotedValue), shortened(net.JoinHostPort(strings.Trim(listen, "[]"), "8080")))
 	case errors.As(err, &addrErr) && addrErr.Err == "too many colons in address":
-		return FlagErrorf("listen", "must be host:port with an IPv6 host in brackets; got %q. For example --listen [::1]:8080", listen)
+		return FlagErrorf("listen", "must be host:port with an IPv6 host in brackets; got %s. For example --listen [::1]:8080", mcptool.QuoteUpTo(listen, maxQuotedValue))
 	default:
-		return FlagErrorf("listen", "must be host:port; got %q. For example --listen 127.0.0.1:8080", listen)
+		return FlagErrorf("listen", "must be host:port; got %s. For example --listen 127.0.0.1:8080", mcptool.QuoteUpTo(listen, maxQuotedValue))
 	}
 	return nil
 }

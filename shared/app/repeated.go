@@ -2,7 +2,6 @@ package app
 
 import (
 	"fmt"
-	"unicode/utf8"
 
 	"github.com/mcpforge/servers/shared/mcptool"
 )
@@ -14,9 +13,6 @@ import (
 // such a message whole, before the SDK reads it, so that what runs is what
 // was shown; tools refuse a repeated argument again on their own (for
 // servers run on other transports).
-
-// maxQuotedKey is the most characters of a repeated key a refusal quotes.
-const maxQuotedKey = 40
 
 // repeatedKey reports whether msg, a JSON text, gives a key twice, and if
 // so the refusal's text and whether that key is the message's own "id"
@@ -30,11 +26,7 @@ func repeatedKey(msg []byte) (refusal string, idRepeated, found bool) {
 	if r.In != "" {
 		where = r.In
 	}
-	key := fmt.Sprintf("%q", r.Key)
-	if n := utf8.RuneCountInString(r.Key); n > maxQuotedKey {
-		key = fmt.Sprintf("%q… (%d characters)", string([]rune(r.Key)[:maxQuotedKey]), n)
-	}
 	refusal = fmt.Sprintf("invalid request: the key %s is given twice in %s; JSON readers differ on which of the two counts "+
-		"(this server's would take the last, a client or log may show the first), so nothing was run: give each key once", key, where)
+		"(this server's would take the last, a client or log may show the first), so nothing was run: give each key once", mcptool.Quote(r.Key), where)
 	return refusal, r.Key == "id" && r.In == "", true
 }

@@ -2,6 +2,9 @@ package mcptest
 
 import (
 	"context"
+	"maps"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -66,5 +69,50 @@ func CheckHelp(t *testing.T, spec app.Spec, want []string) {
 		if n := utf8.RuneCountInString(line); n > 80 {
 			t.Errorf("--help has a line of %d columns, over 80: %q", n, line)
 		}
+	}
+}
+
+// maxStartupErrorBytes is the most a startup error may take, whatever
+// the values given.
+const maxStartupErrorBytes = 2_048
+
+// CheckStartupErrorsBounded runs a fresh spec() in-process with each flag
+// its --help lists (so a flag added later is tried too) given huge values:
+// 1.1 MB of letters, a URL whose host is 1.1 MB, and 1.1 MB of digits. What
+// it prints on stderr, error or log, must be at most 2 KB: an error quotes
+// a prefix of a value at most, never all of it.
+func CheckStartupErrorsBounded(t *testing.T, spec func() app.Spec) {
+	t.Helper()
+	_, help, _ := runInProcess(spec(), "--help")
+	flags := map[string]bool{}
+	for _, name := range regexp.MustCompile(`--[a-zA-Z][a-zA-Z-]+`).FindAllString(help, -1) {
+		flags[name] = true
+	}
+	if len(flags) < 5 {
+		t.Fatalf("--help lists %d flags: %s", len(flags), help)
+	}
+	values := map[string]string{
+		"1.1 MB of letters": strings.Repeat("x", 1_100_000),
+		"a 1.1 MB host":     "http://" + strings.Repeat("a", 1_100_000) + "/graphql",
+		"1.1 MB of digits":  strings.Repeat("9", 1_100_000),
+	}
+	for _, flag := range slices.Sorted(maps.Keys(flags)) {
+		if flag == "--help" || flag == "--version" {
+			continue
+		}
+		for label, value := range values {
+			code, _, stderr := runInProcess(spec(), flag+"="+value)
+			if len(stderr) > maxStartupErrorBytes {
+				t.Errorf("%s given %s: exit %d and %d bytes on stderr, over %d: %.300q…", flag, label, code, len(stderr), maxStartupErrorBytes, stderr)
+			}
+		}
+	}
+	code, _, stderr := runInProcess(spec(), strings.Repeat("y", 1_100_000))
+	if code == 0 || len(stderr) > maxStartupErrorBytes {
+		t.Errorf("a 1.1 MB argument: exit %d and %d bytes on stderr: %.300q…", code, len(stderr), stderr)
+	}
+	code, _, stderr = runInProcess(spec(), "--"+strings.Repeat("z", 1_100_000))
+	if code == 0 || len(stderr) > maxStartupErrorBytes {
+		t.Errorf("a 1.1 MB flag name: exit %d and %d bytes on stderr: %.300q…", code, len(stderr), stderr)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"reflect"
 	"strconv"
 	"strings"
@@ -145,11 +146,13 @@ func describeGoType(goType string) string {
 }
 
 // article turns encoding/json's description of a value ("string",
-// "number 1.5", "array") into a phrase.
+// "number 1.5", "array") into a phrase, a long number cut short.
 func article(value string) string {
 	switch {
 	case value == "array", value == "object":
 		return "an " + value
+	case strings.HasPrefix(value, "number "):
+		return "the number " + quoteNumber([]byte(strings.TrimPrefix(value, "number ")))
 	case strings.HasPrefix(value, "number"):
 		return "the " + value
 	default:
@@ -338,8 +341,63 @@ func (sc *scanner) value(s *jsonschema.Schema, arg string) error {
 		if sc.pos == start {
 			return sc.invalid()
 		}
+		if s != nil && (s.Type == "integer" || s.Type == "number") {
+			return outOfRange(arg, s, sc.data[start:sc.pos])
+		}
 		return nil
 	}
+}
+
+// maxExactInteger is the largest magnitude at which every integer has a
+// float64 of its own (2^53): past it, the value decoded is not the value
+// given, and converting it to an int is not defined.
+const maxExactInteger = 1 << 53
+
+// outOfRange refuses a number literal, given for an argument of schema s
+// (an integer or a number), that no float64 holds (1e400, 400 digits) or,
+// for an integer, that lies past ±2^53, before anything converts it, so
+// that no tool sees an overflowed or rounded value. The literal is quoted
+// by a short prefix and its length. Ranges within that are the tools' to
+// judge (Whole).
+func outOfRange(arg string, s *jsonschema.Schema, literal []byte) error {
+	if len(literal) == 0 || (literal[0] != '-' && (literal[0] < '0' || literal[0] > '9')) || !json.Valid(literal) {
+		return nil // not a number: encoding/json says what it is
+	}
+	v, err := strconv.ParseFloat(string(literal), 64)
+	inexact := s.Type == "integer" && math.Abs(v) > maxExactInteger
+	if n, intErr := strconv.ParseInt(string(literal), 10, 64); s.Type == "integer" && intErr == nil {
+		// 2^53+1 reads as the float64 2^53: the digits decide.
+		inexact = n > maxExactInteger || n < -maxExactInteger
+	}
+	if err == nil && !inexact {
+		return nil
+	}
+	kind := "a number"
+	if s.Type == "integer" {
+		kind = "an integer"
+	}
+	var rule string
+	switch {
+	case s.Minimum != nil && s.Maximum != nil:
+		rule = fmt.Sprintf("%s from %g to %g", kind, *s.Minimum, *s.Maximum)
+	case s.Type == "integer":
+		rule = fmt.Sprintf("%s from -%d to %d", kind, maxExactInteger, maxExactInteger)
+	default:
+		rule = kind + " within ±1.8e308"
+	}
+	return &argumentError{Argument: arg, Message: fmt.Sprintf("argument %q is out of range: %s; it must be %s", arg, quoteNumber(literal), rule)}
+}
+
+// maxQuotedNumber is the most bytes of a number literal an error quotes.
+const maxQuotedNumber = 24
+
+// quoteNumber gives a number literal for an error, cut to a prefix and its
+// length when long: a million digits make a million-byte error otherwise.
+func quoteNumber(literal []byte) string {
+	if len(literal) <= maxQuotedNumber {
+		return string(literal)
+	}
+	return fmt.Sprintf("%s… (%d characters)", literal[:maxQuotedNumber-4], len(literal))
 }
 
 func (sc *scanner) object(s *jsonschema.Schema, arg string) error {
@@ -371,9 +429,9 @@ func (sc *scanner) object(s *jsonschema.Schema, arg string) error {
 				in = render(sc.path)
 			}
 			if arg == "" {
-				return &argumentError{Argument: key, repeated: key, repeatedIn: in, Message: fmt.Sprintf("argument %s is given twice; give each argument once", quoteName(key))}
+				return &argumentError{Argument: key, repeated: key, repeatedIn: in, Message: fmt.Sprintf("argument %s is given twice; give each argument once", Quote(key))}
 			}
-			return &argumentError{Argument: arg, repeated: key, repeatedIn: in, Message: fmt.Sprintf("argument %q holds the member %s twice; give each member once", arg, quoteName(key))}
+			return &argumentError{Argument: arg, repeated: key, repeatedIn: in, Message: fmt.Sprintf("argument %q holds the member %s twice; give each member once", arg, Quote(key))}
 		}
 		seen[key] = true
 		var child *jsonschema.Schema
@@ -382,9 +440,9 @@ func (sc *scanner) object(s *jsonschema.Schema, arg string) error {
 		case s.Properties[key] != nil:
 			child = s.Properties[key]
 		case closed(s) && arg == "":
-			return &argumentError{Argument: key, Message: fmt.Sprintf("unknown argument %s%s", quoteName(key), spellingHint(key, s))}
+			return &argumentError{Argument: key, Message: fmt.Sprintf("unknown argument %s%s", Quote(key), spellingHint(key, s))}
 		case closed(s):
-			return &argumentError{Argument: arg, Message: fmt.Sprintf("argument %q has no member %s%s", arg, quoteName(key), spellingHint(key, s))}
+			return &argumentError{Argument: arg, Message: fmt.Sprintf("argument %q has no member %s%s", arg, Quote(key), spellingHint(key, s))}
 		default:
 			child = s.AdditionalProperties
 		}
@@ -464,13 +522,24 @@ func spellingHint(key string, s *jsonschema.Schema) string {
 	return ""
 }
 
-// quoteName quotes a member name for an error, at most maxQuotedName
-// characters of it and its length, so that a huge name does not make a
-// huge error.
-func quoteName(name string) string {
-	if utf8.RuneCountInString(name) <= maxQuotedName {
-		return fmt.Sprintf("%q", name)
+// Quote quotes a name or value for an error: at most maxQuotedName
+// characters of it and, when cut, its length, so that a huge argument
+// does not make a huge error.
+func Quote(s string) string { return QuoteUpTo(s, maxQuotedName) }
+
+// QuoteUpTo is Quote with at most max characters: a URL or a path needs
+// more than a name to be recognised.
+func QuoteUpTo(s string, max int) string {
+	cut, n := 0, 0
+	for i := range s {
+		if n == max {
+			cut = i
+			break
+		}
+		n++
 	}
-	runes := []rune(name)
-	return fmt.Sprintf("%q… (%d characters)", string(runes[:maxQuotedName]), len(runes))
+	if cut == 0 {
+		return fmt.Sprintf("%q", s)
+	}
+	return fmt.Sprintf("%q… (%d characters)", s[:cut], utf8.RuneCountInString(s))
 }

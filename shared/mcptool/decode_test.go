@@ -57,6 +57,13 @@ func TestDecodeStrict(t *testing.T) {
 		{`{"variables":{"v":{"a":1,"a":2}}}`, "variables", `argument "variables" holds the member "a" twice`},
 		{`{"variables":{"v":[{"a":1,"a":2}]}}`, "variables", `argument "variables" holds the member "a" twice`},
 		{`{"` + strings.Repeat("k", 5000) + `":1}`, strings.Repeat("k", 5000), `unknown argument "` + strings.Repeat("k", 40) + `"… (5000 characters)`},
+		{`{"timeout":9223372036854775808}`, "timeout", `argument "timeout" is out of range: 9223372036854775808; it must be an integer from -9007199254740992 to 9007199254740992`},
+		{`{"timeout":-1e20}`, "timeout", `argument "timeout" is out of range: -1e20; it must be an integer from`},
+		{`{"timeout":9007199254740993}`, "timeout", `argument "timeout" is out of range: 9007199254740993;`},
+		{`{"timeout":1e400}`, "timeout", `argument "timeout" is out of range: 1e400;`},
+		{`{"status":1e400}`, "status", `argument "status" is out of range: 1e400; it must be a number within ±1.8e308`},
+		{`{"status":-` + strings.Repeat("9", 1_100_000) + `}`, "status", `argument "status" is out of range: -9999999999999999999… (1100001 characters); it must be a number`},
+		{`{"query":` + strings.Repeat("9", 1_100_000) + `}`, "query", `argument "query" must be a string, not the number`},
 		{`[1]`, "", "arguments must be a JSON object"},
 		{`{"query":"x"} {}`, "", "arguments must be a single JSON object"},
 	}
@@ -70,6 +77,9 @@ func TestDecodeStrict(t *testing.T) {
 		}
 		if argErr.Argument != tt.argument || len(argErr.Message) < len(tt.message) || argErr.Message[:len(tt.message)] != tt.message {
 			t.Errorf("decodeStrict(%s) = {%q, %q}, want {%q, %q…}", tt.in, argErr.Argument, argErr.Message, tt.argument, tt.message)
+		}
+		if len(argErr.Message) > 300 {
+			t.Errorf("decodeStrict(%.100s…): a %d-byte error quotes too much of the input", tt.in, len(argErr.Message))
 		}
 	}
 }

@@ -39,9 +39,12 @@ func (w Whole) Schema(p *jsonschema.Schema) {
 
 // Check returns v as an int, or an error naming the argument and the rule.
 func (w Whole) Check(name string, v float64) (int, error) {
-	if v != math.Trunc(v) || v < w.Min || (w.Max != 0 && v > w.Max) {
+	// Past 2^53 a float64 is not the integer given, and past an int's range
+	// int(v) is not defined: refused whatever the bounds (the decoder
+	// refuses such a literal first, naming it).
+	if v != math.Trunc(v) || v < w.Min || (w.Max != 0 && v > w.Max) || math.Abs(v) > maxExactInteger {
 		if w.Max == 0 {
-			return 0, fmt.Errorf("%s must be a whole number of at least %g; got %g", name, w.Min, v)
+			return 0, fmt.Errorf("%s must be a whole number of at least %g (and at most %d); got %g", name, w.Min, maxExactInteger, v)
 		}
 		return 0, fmt.Errorf("%s must be a whole number from %g to %g; got %g", name, w.Min, w.Max, v)
 	}
@@ -88,5 +91,5 @@ func (e Enum) Value(name, v string) (string, error) {
 	if len(quoted) > 1 {
 		list = strings.Join(quoted[:len(quoted)-1], ", ") + " or " + list
 	}
-	return "", fmt.Errorf("%s must be %s; got %q", name, list, v)
+	return "", fmt.Errorf("%s must be %s; got %s", name, list, Quote(v))
 }

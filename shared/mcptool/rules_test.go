@@ -1,6 +1,7 @@
 package mcptool
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -22,7 +23,11 @@ func TestWhole(t *testing.T) {
 		{perPage, ptr(101), 0, "n must be a whole number from 1 to 100; got 101"},
 		{perPage, ptr(2.5), 0, "n must be a whole number from 1 to 100; got 2.5"},
 		{page, ptr(1e9), 1e9, ""},
-		{page, ptr(0), 0, "n must be a whole number of at least 1; got 0"},
+		{page, ptr(0), 0, "n must be a whole number of at least 1 (and at most 9007199254740992); got 0"},
+		{page, ptr(1 << 53), 1 << 53, ""},
+		{page, ptr(1<<53 + 2), 0, "n must be a whole number of at least 1 (and at most 9007199254740992); got 9.007199254740994e+15"},
+		{page, ptr(1e300), 0, "n must be a whole number of at least 1 (and at most 9007199254740992); got 1e+300"},
+		{Whole{Min: -1e300}, ptr(-1e20), 0, "n must be a whole number of at least -1e+300 (and at most 9007199254740992); got -1e+20"},
 	}
 	for _, tt := range tests {
 		got, err := tt.rule.Value("n", tt.v)
@@ -71,4 +76,19 @@ func errText(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+// TestQuoteBounded: a value an error quotes is cut to a prefix and its
+// length, whatever its size (Enum's refusal, a name given twice).
+func TestQuoteBounded(t *testing.T) {
+	huge := strings.Repeat("é", 1_100_000)
+	if got, want := Quote(huge), `"`+strings.Repeat("é", 40)+`"… (1100000 characters)`; got != want {
+		t.Errorf("Quote(1.1M é) = %.100q…, want %q", got, want)
+	}
+	if got := Quote(`a"b`); got != `"a\"b"` {
+		t.Errorf("Quote(short) = %s", got)
+	}
+	if _, err := (Enum{"a", "b"}).Value("sorting", huge); err == nil || len(err.Error()) > 200 {
+		t.Errorf("Enum.Value(1.1 MB): %.300v", err)
+	}
 }

@@ -25,6 +25,8 @@ import (
 	"strings"
 
 	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/mcpforge/servers/shared/mcptool"
 )
 
 // MaxDepth is the deepest selection nesting an operation may have. Real
@@ -256,10 +258,10 @@ func (s *scorer) spread(spread *ast.FragmentSpread, parentType *ast.Definition, 
 	}
 	def := s.doc.Fragments.ForName(spread.Name)
 	if def == nil {
-		return 0, 0, 0, fmt.Errorf("query spreads fragment %q, which it does not define; define it or remove ...%s", spread.Name, spread.Name)
+		return 0, 0, 0, fmt.Errorf("query spreads fragment %s, which it does not define; define it or remove the spread of it", mcptool.Quote(spread.Name))
 	}
 	if s.active[spread.Name] {
-		return 0, 0, 0, fmt.Errorf("fragment %q spreads itself, directly or through other fragments; GraphQL forbids fragment cycles", spread.Name)
+		return 0, 0, 0, fmt.Errorf("fragment %s spreads itself, directly or through other fragments; GraphQL forbids fragment cycles", mcptool.Quote(spread.Name))
 	}
 	s.active[spread.Name] = true
 	items, depth, selections, err := s.selectionSet(def.SelectionSet, s.typeNamed(def.TypeCondition, parentType), inConnection, parent, outer, level)

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/urfave/cli/v3"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/mcpforge/servers/graphqlmcp/internal/upstream"
 	"github.com/mcpforge/servers/shared/app"
 	"github.com/mcpforge/servers/shared/httpx"
+	"github.com/mcpforge/servers/shared/mcptool"
 )
 
 // Mutations is the server-wide ceiling on running mutations.
@@ -151,7 +153,7 @@ func FromCommand(cmd *cli.Command) (Config, error) {
 	switch cfg.Mutations {
 	case MutationsPerCall, MutationsNever, MutationsAlways:
 	default:
-		return Config{}, app.FlagErrorf("mutations", "must be per-call, never or always, got %q; for example --mutations never", cfg.Mutations)
+		return Config{}, app.FlagErrorf("mutations", "must be per-call, never or always, got %s; for example --mutations never", mcptool.Quote(string(cfg.Mutations)))
 	}
 	if cfg.MaxResponseBytes < 1 {
 		return Config{}, app.FlagErrorf("max-response-bytes", "must be at least 1, got %d; for example --max-response-bytes 4194304", cfg.MaxResponseBytes)
@@ -161,7 +163,7 @@ func FromCommand(cmd *cli.Command) (Config, error) {
 	}
 	if path := cmd.String("schema"); path != "" {
 		if cfg.Schema, err = schema.Load(path, time.Now()); err != nil {
-			return Config{}, app.FlagErrorf("schema", "must name an SDL file or a saved introspection answer; %s %v. For example --schema ./schema.graphql", path, err)
+			return Config{}, app.FlagErrorf("schema", "must name an SDL file or a saved introspection answer; %s %v. For example --schema ./schema.graphql", cut(path, maxQuotedURL), cut(err.Error(), maxSchemaProblem))
 		}
 	}
 	for _, raw := range cmd.StringSlice("allow-endpoint") {
@@ -180,15 +182,45 @@ func FromCommand(cmd *cli.Command) (Config, error) {
 	return cfg, nil
 }
 
-// ParseEndpoint accepts an absolute http or https URL without a fragment. Its
-// errors read after the flag's name: "must be ...".
+// ParseEndpoint accepts an absolute http or https URL without a fragment,
+// whose host a request can go to as written, and returns it with its host in
+// the one canonical form hosts are compared and sent in (httpx.CanonicalURL):
+// a host that would fail at every call fails at start instead. Its errors
+// read after the flag's name: "must be ...", and quote at most a prefix of
+// raw, its credentials hidden.
 func ParseEndpoint(raw string) (*url.URL, error) {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("must be an absolute http(s) URL; got %q. For example https://api.example.com/graphql", httpx.RedactURL(raw))
+		return nil, fmt.Errorf("must be an absolute http(s) URL; got %s. For example https://api.example.com/graphql", quoteURL(raw))
 	}
 	if u.Fragment != "" {
-		return nil, fmt.Errorf("must not have a #fragment, which is never sent to a server; got %q. Remove the fragment", httpx.RedactURL(raw))
+		return nil, fmt.Errorf("must not have a #fragment, which is never sent to a server; got %s. Remove the fragment", quoteURL(raw))
 	}
-	return u, nil
+	canonical, err := httpx.CanonicalURL(u)
+	if err != nil {
+		return nil, fmt.Errorf("must name a host a request can go to as written; %v (in %s). For example https://api.example.com/graphql", err, quoteURL(raw))
+	}
+	return canonical, nil
+}
+
+// maxSchemaProblem is the most characters of a schema file's problem a
+// startup error gives: a parser quotes the file's text, which may be huge.
+const maxSchemaProblem = 300
+
+// cut is text, or when longer than n characters its first n and its
+// length.
+func cut(text string, n int) string {
+	if utf8.RuneCountInString(text) <= n {
+		return text
+	}
+	return fmt.Sprintf("%s… (%d characters)", string([]rune(text)[:n]), utf8.RuneCountInString(text))
+}
+
+// maxQuotedURL is the most characters of a URL an error quotes.
+const maxQuotedURL = 200
+
+// quoteURL quotes a URL for an error: what may hold a credential hidden,
+// and at most maxQuotedURL characters of the rest.
+func quoteURL(raw string) string {
+	return mcptool.QuoteUpTo(httpx.RedactURL(raw), maxQuotedURL)
 }

@@ -2,6 +2,7 @@ package config
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -171,5 +172,57 @@ func TestSchemaFileErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), path+" "+tt.want) || !strings.HasPrefix(err.Error(), "--schema must name an SDL file or a saved introspection answer") {
 			t.Errorf("%s: %v", name, err)
 		}
+	}
+}
+
+// TestEndpointsCanonical: --endpoint and each --allow-endpoint are kept
+// with their host in the one form hosts are compared and sent in, and a
+// host no request can go to as written (an empty label, a character no host
+// name holds, a zone that is no interface name) stops the start, naming
+// the flag, the rule and the host, instead of failing at every call.
+func TestEndpointsCanonical(t *testing.T) {
+	for raw, want := range map[string]string{
+		"https://API.Example.COM./graphql":  "https://api.example.com/graphql",
+		"http://%C3%A9.example/graphql":     "http://xn--9ca.example/graphql",
+		"http://apİ.example:8080/graphql":   "http://xn--api-bec.example:8080/graphql",
+		"https://ＥＸＡＭＰＬＥ.com/graphql":       "https://example.com/graphql",
+		"http://[::FFFF:127.0.0.1]:4000/gq": "http://[::ffff:127.0.0.1]:4000/gq",
+		"http://127.0.0.1:4000/graphql":     "http://127.0.0.1:4000/graphql",
+	} {
+		cfg, err := parse(t, "--endpoint", raw, "--allow-endpoint", raw)
+		if err != nil {
+			t.Errorf("%s: %v", raw, err)
+			continue
+		}
+		if got := cfg.Endpoint.String(); got != want {
+			t.Errorf("--endpoint %s kept as %s, want %s", raw, got, want)
+		}
+		if len(cfg.AllowEndpoints) != 1 || cfg.AllowEndpoints[0].String() != want {
+			t.Errorf("--allow-endpoint %s kept as %v, want %s", raw, cfg.AllowEndpoints, want)
+		}
+	}
+	for raw, want := range map[string]string{
+		"http://a!b.example/graphql":     `holds '!', which is not allowed in a host name`,
+		"http://a..example/graphql":      "has an empty label",
+		"http://a$b.example/graphql":     `holds '$', which is not allowed in a host name`,
+		"http://[fe80::1%25a!b]/graphql": "has a zone that is not an interface name",
+	} {
+		for _, flag := range []string{"endpoint", "allow-endpoint"} {
+			_, err := parse(t, "--"+flag, raw)
+			if err == nil || !strings.HasPrefix(err.Error(), "--"+flag+" must name a host a request can go to as written; host ") || !strings.Contains(err.Error(), want) ||
+				!strings.Contains(err.Error(), "For example https://api.example.com/graphql") {
+				t.Errorf("--%s %s: %v; want a refusal saying it %s", flag, raw, err, want)
+			}
+		}
+	}
+	// The credentials of a refused endpoint are not repeated, and a huge
+	// one is quoted by a prefix.
+	_, err := parse(t, "--endpoint", "http://user:SECRET5@a..b/graphql?key=SECRET6")
+	if err == nil || strings.Contains(err.Error(), "SECRET") {
+		t.Errorf("credentials in the refusal: %v", err)
+	}
+	_, err = parse(t, "--endpoint", "http://"+strings.Repeat("a", 100_000)+"..b/graphql")
+	if err == nil || len(err.Error()) > 1000 {
+		t.Errorf("a 100 KB host: a %d-byte error", len(fmt.Sprint(err)))
 	}
 }

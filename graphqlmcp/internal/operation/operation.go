@@ -11,6 +11,8 @@ import (
 	"github.com/vektah/gqlparser/v2/formatter"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/parser"
+
+	"github.com/mcpforge/servers/shared/mcptool"
 )
 
 // Chosen is a parsed document and the operation selected from it.
@@ -63,7 +65,7 @@ func Choose(query, operationName string) (Chosen, error) {
 	switch {
 	case operationName != "":
 		if op = doc.Operations.ForName(operationName); op == nil {
-			return Chosen{}, fmt.Errorf("operationName %q names no operation in query; it contains %s", operationName, names(doc.Operations))
+			return Chosen{}, fmt.Errorf("operationName %s names no operation in query; it contains %s", mcptool.Quote(operationName), names(doc.Operations))
 		}
 	case len(doc.Operations) > 1:
 		return Chosen{}, fmt.Errorf("query contains %d operations (%s); pass operationName to choose the one to run", len(doc.Operations), names(doc.Operations))
@@ -91,7 +93,7 @@ func checkOperationNames(ops ast.OperationList) error {
 			continue
 		}
 		if seen[op.Name] {
-			return fmt.Errorf("query holds more than one operation named %q; GraphQL requires operation names to be unique: rename or remove the others", op.Name)
+			return fmt.Errorf("query holds more than one operation named %s; GraphQL requires operation names to be unique: rename or remove the others", mcptool.Quote(op.Name))
 		}
 		seen[op.Name] = true
 	}
@@ -106,7 +108,7 @@ func checkFragmentNames(fragments ast.FragmentDefinitionList) error {
 	seen := make(map[string]bool, len(fragments))
 	for _, def := range fragments {
 		if seen[def.Name] {
-			return fmt.Errorf("query defines more than one fragment named %q; GraphQL requires fragment names to be unique: rename or remove the others", def.Name)
+			return fmt.Errorf("query defines more than one fragment named %s; GraphQL requires fragment names to be unique: rename or remove the others", mcptool.Quote(def.Name))
 		}
 		seen[def.Name] = true
 	}
@@ -178,12 +180,20 @@ func syntaxError(err error) error {
 }
 
 func names(ops ast.OperationList) string {
-	list := make([]string, len(ops))
-	for i, op := range ops {
-		list[i] = op.Name
-		if op.Name == "" {
-			list[i] = "an anonymous " + string(op.Operation)
+	var list []string
+	for _, op := range ops[:min(len(ops), maxNamesListed)] {
+		name := "an anonymous " + string(op.Operation)
+		if op.Name != "" {
+			name = shortName(op.Name)
 		}
+		list = append(list, name)
+	}
+	if len(ops) > maxNamesListed {
+		list = append(list, fmt.Sprintf("and %d more", len(ops)-maxNamesListed))
 	}
 	return strings.Join(list, ", ")
 }
+
+// maxNamesListed is the most operation names an error lists: a query may
+// hold thousands.
+const maxNamesListed = 10

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"runtime/debug"
 	"sync"
@@ -175,6 +176,11 @@ const MaxFileBytes = MaxIntrospectionBytes
 func Load(path string, now time.Time) (*Schema, error) {
 	f, err := os.Open(path)
 	if err != nil {
+		// The reason alone: the caller names the file, cut short if long.
+		var pathErr *fs.PathError
+		if errors.As(err, &pathErr) {
+			err = pathErr.Err
+		}
 		return nil, fmt.Errorf("cannot be read: %v", err)
 	}
 	defer f.Close()

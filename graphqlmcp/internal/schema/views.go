@@ -10,6 +10,8 @@ import (
 
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/mcpforge/servers/shared/mcptool"
 )
 
 // MaxViewBytes is the largest text a view returns: about 25k tokens, under the
@@ -254,7 +256,7 @@ func (v *View) overview(detail overviewDetail) string {
 // ones it cut short or left out and the call that gets them.
 func (v *View) Types(names []string, budget int) (text string, truncated bool, missing int) {
 	var notes, found, texts []string
-	hidden := 0
+	hidden, unnoted := 0, 0
 	seen := map[string]bool{}
 	for _, name := range names {
 		if seen[name] {
@@ -270,7 +272,11 @@ func (v *View) Types(names []string, budget int) (text string, truncated bool, m
 			found, texts = append(found, name), append(texts, v.print(nil, d))
 			continue
 		}
-		note := fmt.Sprintf("# No type named %q.", name)
+		if len(notes) >= maxMissingNoted {
+			unnoted++
+			continue
+		}
+		note := fmt.Sprintf("# No type named %s.", mcptool.Quote(name))
 		// Suggestions cost a pass over every type: the first few unknown
 		// names get them, so a long list of them stays cheap.
 		if len(notes) < maxSuggested {
@@ -284,19 +290,26 @@ func (v *View) Types(names []string, budget int) (text string, truncated bool, m
 	if len(notes) > 0 {
 		head = strings.Join(notes, "\n") + "\n"
 	}
+	if unnoted > 0 {
+		head += fmt.Sprintf("# %d more names are not types of this schema either.\n", unnoted)
+	}
 	head += HiddenNote(hidden, " in these types")
 	if len(head) > budget {
-		return cut(head, budget, "cut here: ask for fewer names at a time"), true, len(notes)
+		return cut(head, budget, "cut here: ask for fewer names at a time"), true, len(notes) + unnoted
 	}
 	whole := head + strings.Join(texts, "\n\n")
 	if len(texts) > 0 {
 		whole += "\n"
 	}
 	if len(whole) <= budget {
-		return whole, false, len(notes)
+		return whole, false, len(notes) + unnoted
 	}
-	return fitTypes(head, found, texts, budget), true, len(notes)
+	return fitTypes(head, found, texts, budget), true, len(notes) + unnoted
 }
+
+// maxMissingNoted is the most names not found that Types notes one by one:
+// a list of thousands would make a long error of notes.
+const maxMissingNoted = 20
 
 // fitTypes lays out as many whole definitions as fit in budget after head,
 // then as much of the next as fits, and ends with a line naming the
@@ -517,12 +530,12 @@ func (v *View) Search(term string, budget int) (text string, truncated bool) {
 		hiddenNote = fmt.Sprintf("# %d deprecated %s also match; includeDeprecated: true shows them.\n", hidden, plural(hidden, "member", "members"))
 	}
 	if len(hits) == 0 {
-		return fmt.Sprintf("# Nothing in the schema has a name containing %q. Try a shorter or different word.\n", term) + hiddenNote, false
+		return fmt.Sprintf("# Nothing in the schema has a name containing %s. Try a shorter or different word.\n", mcptool.Quote(term)) + hiddenNote, false
 	}
 	slices.SortStableFunc(hits, func(a, b searchHit) int { return cmp.Compare(a.rank, b.rank) })
-	header := fmt.Sprintf("# %s %q:\n", namesContain(len(hits)), term)
+	header := fmt.Sprintf("# %s %s:\n", namesContain(len(hits)), mcptool.Quote(term))
 	if len(hits) > maxSearchLines {
-		header = fmt.Sprintf("# %s %q; the %d closest matches follow. Use a longer word to narrow the search.\n", namesContain(len(hits)), term, maxSearchLines)
+		header = fmt.Sprintf("# %s %s; the %d closest matches follow. Use a longer word to narrow the search.\n", namesContain(len(hits)), mcptool.Quote(term), maxSearchLines)
 		hits, truncated = hits[:maxSearchLines], true
 	}
 	lines := make([]string, len(hits))
