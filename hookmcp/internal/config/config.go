@@ -207,14 +207,15 @@ func captureToken(u *url.URL) string {
 // SocketURL is the live push's base URL: raw when given ("off" for none),
 // else the hosted service's for the hosted API, else the API URL's origin.
 // The API key is sent on the socket, so a plain ws (or http) URL must be on
-// loopback or the API's own host, where the key already goes in the clear.
+// loopback, or on the API's own host when the API itself is plain http
+// (where the key already goes in the clear).
 // Its errors read after the flag's name: "must be ...".
 func SocketURL(raw string, api *url.URL) (*url.URL, error) {
 	raw = strings.TrimSpace(raw)
 	switch {
 	case strings.EqualFold(raw, "off"):
 		return nil, nil
-	case raw == "" && api.String() == DefaultAPIURL:
+	case raw == "" && isHostedAPI(api):
 		return url.Parse(DefaultSocketURL)
 	case raw == "":
 		scheme := "wss"
@@ -244,9 +245,19 @@ func SocketURL(raw string, api *url.URL) (*url.URL, error) {
 		return nil, fmt.Errorf("must name a host as it is dialled: %v", err)
 	}
 	u = canonical
-	if u.Scheme == "ws" && !httpx.IsLoopbackHost(u.Hostname()) && !httpx.SameHost(u.Hostname(), api.Hostname()) {
-		return nil, fmt.Errorf("must be wss:// for %s: the API key is sent on the socket, and plain ws:// is allowed only on loopback or the API's own host; got %q", u.Hostname(), httpx.RedactURL(raw))
+	if u.Scheme == "ws" && !httpx.IsLoopbackHost(u.Hostname()) && !(api.Scheme == "http" && httpx.SameHost(u.Hostname(), api.Hostname())) {
+		return nil, fmt.Errorf("must be wss:// for %s: the API key is sent on the socket, and plain ws:// is allowed only on loopback, or on the API's own host when the API URL is plain http too; got %q", u.Hostname(), httpx.RedactURL(raw))
 	}
 	u.Path = strings.TrimSuffix(u.Path, "/")
 	return u, nil
+}
+
+// isHostedAPI reports whether api is the hosted service's API however it is
+// spelled (https://WEBHOOK.site/, https://webhook.site:443): its socket is
+// on another host, ws.webhook.site.
+func isHostedAPI(api *url.URL) bool {
+	hosted, _ := url.Parse(DefaultAPIURL)
+	host, port, err := httpx.CanonicalHostPort(api)
+	wantHost, wantPort, _ := httpx.CanonicalHostPort(hosted)
+	return err == nil && api.Scheme == hosted.Scheme && host == wantHost && port == wantPort && strings.Trim(api.Path, "/") == ""
 }

@@ -16,6 +16,10 @@ func TestSocketURL(t *testing.T) {
 		want string // "" for off
 	}{
 		{"hosted default", nil, nil, "wss://ws.webhook.site"},
+		{"hosted with its port", []string{"--api-url", "https://webhook.site:443"}, nil, "wss://ws.webhook.site"},
+		{"hosted in capitals with a slash", []string{"--api-url", "https://WEBHOOK.site/"}, nil, "wss://ws.webhook.site"},
+		{"hosted with a root dot", []string{"--api-url", "https://webhook.site."}, nil, "wss://ws.webhook.site"},
+		{"another port is not the hosted API", []string{"--api-url", "https://webhook.site:8443"}, nil, "wss://webhook.site:8443"},
 		{"self-hosted https: its origin", []string{"--api-url", "https://hooks.example.com/base"}, nil, "wss://hooks.example.com"},
 		{"local fake: its origin", []string{"--api-url", "http://127.0.0.1:8089"}, nil, "ws://127.0.0.1:8089"},
 		{"plain http API: its own host", []string{"--api-url", "http://hooks.lan:8080"}, nil, "ws://hooks.lan:8080"},
@@ -52,6 +56,10 @@ func TestSocketURLRefused(t *testing.T) {
 	}{
 		{"ws://push.example.com", "must be wss:// for push.example.com: the API key is sent on the socket"},
 		{"http://10.0.0.8:6001", "must be wss:// for 10.0.0.8"},
+		// The default API is https: plain ws to its own host would send the
+		// key in the clear where the API's calls do not.
+		{"ws://webhook.site", "must be wss:// for webhook.site"},
+		{"http://webhook.site", "must be wss:// for webhook.site"},
 		{"wss://user:hunter2@push.example.com", "must not carry user info"},
 		{"push.example.com", "must be off or the absolute wss:// (or ws:// on loopback) base URL of the live push"},
 		{"ftp://push.example.com", "must be off or the absolute wss://"},
