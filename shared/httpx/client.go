@@ -68,7 +68,7 @@ func NewClient(opts Options) *http.Client {
 	if proxy == nil {
 		proxy = http.ProxyFromEnvironment
 	}
-	transport := &http.Transport{
+	pooled := &http.Transport{
 		Proxy:                 dialer.proxyChecked(proxy),
 		DialContext:           dialer.DialContext,
 		ForceAttemptHTTP2:     true,
@@ -77,7 +77,21 @@ func NewClient(opts Options) *http.Client {
 		TLSHandshakeTimeout:   10 * time.Second,
 		ExpectContinueTimeout: time.Second,
 	}
-	client := &http.Client{Transport: outboundTransport{next: transport, userAgent: opts.UserAgent}, CheckRedirect: opts.CheckRedirect}
+	var next http.RoundTripper = pooled
+	if opts.Guard != nil {
+		// A Transport's pool is keyed by host and port, not by the rule a
+		// connection was dialled under: a request whose rule refuses an
+		// address would reuse a connection that a request allowed to
+		// reach it dialled, and no dial, so no check, would happen. A rule
+		// is a function, which has no identity to key a pool by; so a
+		// request under a rule gets a connection of its own, dialled and
+		// checked for it and closed after it (HTTP/2 too: a single-use
+		// connection), and only requests under no rule share the pool.
+		unpooled := pooled.Clone()
+		unpooled.DisableKeepAlives = true
+		next = byRule{guard: opts.Guard, unguarded: pooled, guarded: unpooled}
+	}
+	client := &http.Client{Transport: outboundTransport{next: next, userAgent: opts.UserAgent}, CheckRedirect: opts.CheckRedirect}
 	if client.CheckRedirect == nil {
 		client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	}
@@ -110,6 +124,36 @@ func (t outboundTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 		}
 	}
 	return t.next.RoundTrip(req)
+}
+
+// byRule sends a request under an address rule through a transport that
+// keeps no connection (guarded), and one under none through the pool
+// (unguarded). The rule is read from the request's context as the dialer
+// reads it, at the same hop: a redirect hop's rule is settled before its
+// round trip begins.
+type byRule struct {
+	guard              func(context.Context) AddressRule
+	unguarded, guarded *http.Transport
+}
+
+func (t byRule) RoundTrip(req *http.Request) (*http.Response, error) {
+	if t.guard(req.Context()) != nil {
+		return t.guarded.RoundTrip(req)
+	}
+	return t.unguarded.RoundTrip(req)
+}
+
+func (t byRule) CloseIdleConnections() {
+	t.unguarded.CloseIdleConnections()
+	t.guarded.CloseIdleConnections()
+}
+
+// CloseIdleConnections lets http.Client.CloseIdleConnections reach the
+// transports below.
+func (t outboundTransport) CloseIdleConnections() {
+	if closer, ok := t.next.(interface{ CloseIdleConnections() }); ok {
+		closer.CloseIdleConnections()
+	}
 }
 
 // HostError refuses a URL whose host has no canonical form.
