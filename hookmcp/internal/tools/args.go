@@ -141,6 +141,8 @@ func (g given) blank(name string) bool {
 	return ok && json.Unmarshal(raw, &s) == nil && strings.TrimSpace(s) == ""
 }
 
+func isNull(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "null" }
+
 // guarded is t under the rules every hookmcp tool keeps, whatever its own:
 //   - null is the value of no argument: no schema allows it, and it would
 //     decode as if the argument were left out, which for a filter, a token
@@ -155,8 +157,17 @@ func guarded[In, Out any](h *handlers, t mcptool.Tool[In, Out]) mcptool.Tool[In,
 		var none Out
 		g := givenArgs(req)
 		for _, name := range slices.Sorted(maps.Keys(g)) {
-			if string(bytes.TrimSpace(g[name])) == "null" {
+			if isNull(g[name]) {
 				return nil, none, fmt.Errorf("%s is null, which no argument takes: give %s a value, or leave it out; nothing was sent", name, name)
+			}
+			// A map's values too (headers, query): none of them is null.
+			var members map[string]json.RawMessage
+			if json.Unmarshal(g[name], &members) == nil {
+				for _, member := range slices.Sorted(maps.Keys(members)) {
+					if isNull(members[member]) {
+						return nil, none, fmt.Errorf("%s holds %s: null, which it does not take: give the member a value, or leave it out; nothing was sent", name, hooksvc.Quote(member))
+					}
+				}
 			}
 		}
 		if g.blank("token_id") {

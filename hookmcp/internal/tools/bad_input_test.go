@@ -128,6 +128,15 @@ func TestNullIsNoValue(t *testing.T) {
 	if tried < 40 {
 		t.Errorf("tried %d arguments; the tools' schemas were not read", tried)
 	}
+	// Nor is null a value inside a map argument.
+	for _, name := range []string{"headers", "query"} {
+		h.fake.Reset()
+		msg := h.failure(t, "send_test_request", map[string]any{name: map[string]any{"X-A": nil}})
+		contains(t, msg, name+` holds "X-A": null`, "nothing was sent")
+		if got := h.fake.Received(); len(got) != 0 {
+			t.Errorf("%s with a null member: the service received %v", name, got)
+		}
+	}
 }
 
 // TestEmptyTokenAndKey: token_id and api_key given empty or blank are
