@@ -42,6 +42,10 @@ const (
 	// subscriptionPoll paces the polls of a subscribed token while its
 	// socket is not live: the wait's slowest pace.
 	subscriptionPoll = maxPollInterval
+	// notifyEvery paces the notifications of one token's subscribers: a
+	// flood of captures (anyone with the capture URL can send them) is told
+	// at once, then at most once per notifyEvery, the last one trailing.
+	notifyEvery = time.Second
 )
 
 // live holds the service's push of new requests, per token, and the
@@ -110,6 +114,12 @@ type watched struct {
 	waits       int         // wait_for_request calls holding it
 	subscribers int         // resource subscriptions holding it
 	idle        *time.Timer // ends it after the linger, once unheld
+	idleSince   time.Time   // when it became unheld
+	// The newest request's cursor the subscribers know of: read before
+	// the first subscribe returns, then moved by each poll that finds a
+	// newer one (and notifies). Unknown (known false) without subscribers.
+	cursor int64
+	known  bool
 
 	kick chan struct{} // a subscriber came or went: run looks again
 
@@ -125,6 +135,9 @@ func (l *live) acquire(token hooksvc.TokenID, key string, subscriber bool) (*wat
 	defer l.mu.Unlock()
 	w := l.watched[token]
 	if w == nil {
+		if len(l.watched) >= l.maxWatched {
+			l.dropOldestIdle()
+		}
 		if len(l.watched) >= l.maxWatched {
 			return nil, fmt.Errorf("too many tokens watched at once (at most %d)", l.maxWatched)
 		}
@@ -151,6 +164,74 @@ func (l *live) acquire(token hooksvc.TokenID, key string, subscriber bool) (*wat
 		w.waits++
 	}
 	return w, nil
+}
+
+// dropOldestIdle ends the watch that has lingered unheld the longest, if
+// any: a lingering watch only saves the next wait a reconnect, and must not
+// keep a new token from being watched. l.mu is held.
+func (l *live) dropOldestIdle() {
+	var oldest *watched
+	for _, w := range l.watched {
+		if w.idle != nil && (oldest == nil || w.idleSince.Before(oldest.idleSince)) {
+			oldest = w
+		}
+	}
+	if oldest != nil {
+		oldest.idle.Stop()
+		oldest.end()
+	}
+}
+
+// end stops watching w's token; l.mu is held.
+func (w *watched) end() {
+	delete(w.l.watched, w.token)
+	w.cancel()
+	if w.sub != nil {
+		w.sub.Close()
+	}
+}
+
+// baseline reads the token's newest request, for a subscription about to
+// be confirmed, unless its subscribers already know one: requests from
+// then on notify, even one captured the moment the subscribe returns.
+// When it cannot be read, every request is new to the first poll that
+// can, so a capture may notify twice but never not at all.
+func (w *watched) baseline() {
+	l := w.l
+	l.mu.Lock()
+	known := w.known
+	l.mu.Unlock()
+	if known {
+		return
+	}
+	newest, ok := w.newest(0)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !w.known && w.subscribers > 0 {
+		w.cursor, w.known = newest, true
+		if !ok {
+			w.cursor = 0
+		}
+	}
+}
+
+// advance moves the subscribers' cursor to newest and reports whether that
+// is a new request to tell them of.
+func (w *watched) advance(newest int64) bool {
+	w.l.mu.Lock()
+	defer w.l.mu.Unlock()
+	if w.subscribers == 0 {
+		return false
+	}
+	if !w.known {
+		w.cursor, w.known = newest, true
+		return false
+	}
+	if newest <= w.cursor {
+		return false
+	}
+	w.cursor = newest
+	return true
 }
 
 func (w *watched) poke() {
@@ -184,6 +265,9 @@ func (w *watched) release(subscriber bool) {
 	defer l.mu.Unlock()
 	if subscriber {
 		w.subscribers--
+		if w.subscribers == 0 {
+			w.known = false
+		}
 		w.poke()
 	} else {
 		w.waits--
@@ -191,6 +275,7 @@ func (w *watched) release(subscriber bool) {
 	if w.waits > 0 || w.subscribers > 0 {
 		return
 	}
+	w.idleSince = time.Now()
 	linger := l.linger
 	if subscriber {
 		linger = 0 // a subscription ended: nothing waits to reuse it soon
@@ -201,11 +286,7 @@ func (w *watched) release(subscriber bool) {
 		if w.waits > 0 || w.subscribers > 0 || l.watched[w.token] != w {
 			return
 		}
-		delete(l.watched, w.token)
-		w.cancel()
-		if w.sub != nil {
-			w.sub.Close()
-		}
+		w.end()
 	})
 }
 
@@ -254,23 +335,37 @@ func (w *watched) wake(push bool) {
 
 // run relays the socket's pushes and changes to the token's waits and
 // resource subscribers, and polls for the subscribers while the socket is
-// not live, until the token is no longer watched.
+// not live, and once each time it becomes live (a capture while it was not
+// may have been neither pushed nor polled yet), until the token is no
+// longer watched.
 func (w *watched) run() {
 	poll := time.NewTimer(subscriptionPoll)
 	defer poll.Stop()
-	// The newest request when the first subscriber came, then the newest a
-	// poll found: a poll that finds a newer one notifies.
-	var cursor int64
-	known := false
+	trail := time.NewTimer(notifyEvery)
+	trail.Stop()
+	defer trail.Stop()
+	var lastNotify time.Time
+	pending := false // a notification waits for trail
+	tell := func() {
+		if since := time.Since(lastNotify); !lastNotify.IsZero() && since < notifyEvery {
+			if !pending {
+				pending = true
+				trail.Reset(notifyEvery - since)
+			}
+			return
+		}
+		lastNotify = time.Now()
+		w.l.notify(w)
+	}
+	check := func() {
+		if newest, ok := w.newest(0); ok && w.advance(newest) {
+			tell()
+		}
+	}
 	for {
 		w.l.mu.Lock()
 		sub, subscribed := w.sub, w.subscribers > 0
 		w.l.mu.Unlock()
-		if !subscribed {
-			known = false
-		} else if !known {
-			cursor, known = w.newest(cursor)
-		}
 		var events <-chan socketio.PushEvent
 		var changed <-chan struct{}
 		state := socketio.Closed
@@ -291,24 +386,33 @@ func (w *watched) run() {
 			}
 			w.wake(true)
 			if subscribed {
-				w.l.notify(w)
+				tell()
 			}
 		case <-changed:
 			// A socket that stops being live wakes the waits, which poll
 			// at once (a push may have been lost) and at the polling pace
-			// after; a socket that reconnects or fails again leaves them
-			// to their pace.
-			if now, _, _ := sub.Status(); state == socketio.Live && now != socketio.Live {
+			// after. One that becomes live is caught up with once: a
+			// capture between the last poll and the subscribe was pushed
+			// to no one.
+			now, _, _ := sub.Status()
+			switch {
+			case state == socketio.Live && now != socketio.Live:
 				w.wake(false)
+			case state != socketio.Live && now == socketio.Live:
+				w.wake(false)
+				if subscribed {
+					check()
+				}
 			}
 		case <-w.kick:
-		case <-tick:
-			if newest, ok := w.newest(cursor); ok && known && newest > cursor {
+		case <-trail.C:
+			if pending {
+				pending = false
+				lastNotify = time.Now()
 				w.l.notify(w)
-				cursor = newest
-			} else if ok {
-				cursor, known = newest, true
 			}
+		case <-tick:
+			check()
 			poll.Reset(subscriptionPoll)
 		}
 	}

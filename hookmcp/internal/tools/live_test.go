@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -256,20 +257,66 @@ func TestWaitFallsBack(t *testing.T) {
 
 func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
 
-// TestWaitPastWatchBound: past MaxWatched tokens, a wait polls and says
-// why; the first token's subscription, lingering, holds the bound.
+// TestWaitPastWatchBound: past MaxWatched tokens held at once (here by a
+// resource subscription), a wait polls and says why; a token's watch that
+// only lingers after its last wait gives way to a new token.
 func TestWaitPastWatchBound(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := connectLive(t, liveSetup{socket: true, live: LiveOptions{MaxWatched: 1}})
-		first, second := h.token(t), h.token(t)
-		h.sendAt(t, first, "a", 2*time.Second)
-		if out := h.call(t, "wait_for_request", map[string]any{"token_id": first, "timeout_seconds": 10}); !strings.Contains(out["note"].(string), "Woken by the service's push") {
-			t.Errorf("first token: %v", out["note"])
+		first, second, third := h.token(t), h.token(t), h.token(t)
+		ctx := context.Background()
+		if err := h.session.Subscribe(ctx, &mcp.SubscribeParams{URI: requestsURI(first)}); err != nil {
+			t.Fatal(err)
 		}
 		h.sendAt(t, second, "b", 2*time.Second)
 		out := h.call(t, "wait_for_request", map[string]any{"token_id": second, "timeout_seconds": 10})
 		if want := "Polled the capture API (socket: too many tokens watched at once (at most 1))."; !strings.Contains(out["note"].(string), want) {
-			t.Errorf("second token: note %q, want %q", out["note"], want)
+			t.Errorf("second token, the first held by a subscription: note %q, want %q", out["note"], want)
+		}
+		if err := h.session.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: requestsURI(first)}); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		h.sendAt(t, second, "b2", 2*time.Second)
+		if out := h.call(t, "wait_for_request", map[string]any{"token_id": second, "timeout_seconds": 10}); !strings.Contains(out["note"].(string), "Woken by the service's push") {
+			t.Errorf("second token once the first is unsubscribed: %v", out["note"])
+		}
+		// The second token's watch lingers, held by nothing: the third
+		// takes its place.
+		h.sendAt(t, third, "c", 2*time.Second)
+		if out := h.call(t, "wait_for_request", map[string]any{"token_id": third, "timeout_seconds": 10}); !strings.Contains(out["note"].(string), "Woken by the service's push") {
+			t.Errorf("third token while the second's watch lingers: %v", out["note"])
+		}
+	})
+}
+
+// TestWaitNoteSocketLate: the note tells the wait as it went. A socket
+// that opens only after the wait began (its first dial takes 1.5 s) did
+// not push a request captured before it was subscribed; the wait polls
+// once the socket is live (it cannot know what was pushed to no one), and
+// says the socket came up late, not that it was live all along.
+func TestWaitNoteSocketLate(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var fake http.Handler
+		var dials atomic.Int32
+		slowFirst := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if dials.Add(1) == 1 {
+				time.Sleep(1500 * time.Millisecond) // the bubble's clock: a slow handshake
+			}
+			fake.ServeHTTP(w, r)
+		})
+		h := connectLive(t, liveSetup{socket: true, socketHandler: slowFirst})
+		fake = h.fake
+		id := h.token(t)
+		sent := h.sendAt(t, id, "before the socket", 1200*time.Millisecond)
+		out := h.call(t, "wait_for_request", map[string]any{"token_id": id, "timeout_seconds": 30})
+		want := "Polled the capture API (socket: connecting at first, live only later in the wait; no push came for this request)."
+		if out["body"] != "before the socket" || out["note"] != want {
+			t.Errorf("result %v; want the note %q", out, want)
+		}
+		// Found when the socket went live (1.5 s), not at the next poll (2.25 s).
+		if latency := time.Since(<-sent); latency != 300*time.Millisecond {
+			t.Errorf("found %s after the capture, want 300ms (when the socket went live)", latency)
 		}
 	})
 }

@@ -58,11 +58,22 @@ func (l *live) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error {
 	if err != nil {
 		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("subscribing to %s: %v; unsubscribe from another token first", truncate(shown, 200), err)}
 	}
+	// Read before the subscribe returns: a capture the moment after it
+	// must notify.
+	w.baseline()
 	l.mu.Lock()
 	if _, raced := l.subs[key]; raced {
 		l.mu.Unlock()
 		w.release(true)
 		return nil
+	}
+	if len(l.subs) >= l.maxSubs {
+		// Checked again under the lock: subscribes at once all passed the
+		// first check.
+		l.mu.Unlock()
+		w.release(true)
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf(
+			"subscribing to %s: this server holds its most resource subscriptions (%d); unsubscribe from one first", truncate(shown, 200), l.maxSubs)}
 	}
 	l.subs[key] = w
 	watchEnd := req.Session != nil && !l.sessions[req.Session]

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -186,6 +187,104 @@ func TestResourceSubscriptionPastedToken(t *testing.T) {
 			if uri := <-heard; !uris[uri] {
 				t.Errorf("heard an update of %s, want one of %v", uri, uris)
 			}
+		}
+	})
+}
+
+// TestResourceSubscriptionCaptureRightAfter: a request captured the moment
+// resources/subscribe returns (the protocol whose subscribe is answered)
+// notifies, whether the push is not there
+// (the baseline was read before the subscribe returned, so the poll sees
+// it as new) or still connecting (once live, the watch polls to catch up).
+func TestResourceSubscriptionCaptureRightAfter(t *testing.T) {
+	for name, setup := range map[string]liveSetup{
+		"no socket":  {socket: true, fake: fakehooksvc.Options{NoSocket: true}, protocol: subscribeProtocol},
+		"socket":     {socket: true, protocol: subscribeProtocol},
+		"socket off": {protocol: subscribeProtocol},
+	} {
+		t.Run(name, func(t *testing.T) {
+			for range 5 {
+				synctest.Test(t, func(t *testing.T) {
+					var heard atomic.Int64
+					setup.client = &mcp.ClientOptions{ResourceUpdatedHandler: func(context.Context, *mcp.ResourceUpdatedNotificationRequest) { heard.Add(1) }}
+					h := connectLive(t, setup)
+					id := h.token(t)
+					h.send(t, id, "before subscribing")
+					if err := h.session.Subscribe(context.Background(), &mcp.SubscribeParams{URI: requestsURI(id)}); err != nil {
+						t.Fatal(err)
+					}
+					h.send(t, id, "right after subscribing")
+					time.Sleep(time.Minute) // the bubble's clock: past any poll
+					synctest.Wait()
+					// Two when the catch-up poll and the push both saw it: a
+					// notification only says "read again".
+					if n := heard.Load(); n < 1 || n > 2 {
+						t.Errorf("a capture right after subscribing gave %d notifications, want 1 (or 2)", n)
+					}
+					h.session.Unsubscribe(context.Background(), &mcp.UnsubscribeParams{URI: requestsURI(id)})
+				})
+			}
+		})
+	}
+}
+
+// TestResourceSubscriptionCoalesced: a flood of captures (anyone with the
+// capture URL can send one) is told once at once and once more a second
+// later, not once per capture.
+func TestResourceSubscriptionCoalesced(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		heard := make(chan time.Time, 200)
+		client := &mcp.ClientOptions{ResourceUpdatedHandler: func(context.Context, *mcp.ResourceUpdatedNotificationRequest) { heard <- time.Now() }}
+		h := connectLive(t, liveSetup{socket: true, client: client})
+		id := h.token(t)
+		if err := h.session.Subscribe(context.Background(), &mcp.SubscribeParams{URI: requestsURI(id)}); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Second) // the bubble's clock: the socket is live
+		start := time.Now()
+		for range 100 {
+			h.send(t, id, "flood")
+		}
+		time.Sleep(time.Minute)
+		synctest.Wait()
+		close(heard)
+		var at []time.Duration
+		for when := range heard {
+			at = append(at, when.Sub(start))
+		}
+		if len(at) != 2 || at[0] != 0 || at[1] != notifyEvery {
+			t.Errorf("100 captures at once were told at %v; want at once and once more %s later", at, notifyEvery)
+		}
+	})
+}
+
+// TestResourceSubscriptionBoundAtOnce: resources/subscribe calls made at
+// once cannot pass MaxSubscriptions between its check and the insertion.
+func TestResourceSubscriptionBoundAtOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := connectLive(t, liveSetup{socket: true, live: LiveOptions{MaxSubscriptions: 1}, protocol: subscribeProtocol})
+		var ids []string
+		for range 8 {
+			ids = append(ids, h.token(t))
+		}
+		var ok atomic.Int64
+		done := make(chan struct{})
+		for _, id := range ids {
+			go func() {
+				defer func() { done <- struct{}{} }()
+				if h.session.Subscribe(context.Background(), &mcp.SubscribeParams{URI: requestsURI(id)}) == nil {
+					ok.Add(1)
+				}
+			}()
+		}
+		for range ids {
+			<-done
+		}
+		if n := ok.Load(); n != 1 {
+			t.Errorf("%d of 8 subscriptions made at once were accepted with MaxSubscriptions 1; want 1", n)
+		}
+		for _, id := range ids {
+			h.session.Unsubscribe(context.Background(), &mcp.UnsubscribeParams{URI: requestsURI(id)})
 		}
 	})
 }

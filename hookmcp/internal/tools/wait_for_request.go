@@ -157,6 +157,10 @@ type waiter struct {
 	// pushed is set when the poll that found the request followed a push.
 	push   liveWait
 	pushed bool
+	// notLive is why the push was not live at the first poll that found
+	// it so ("" when it was live at every poll): the note tells the wait
+	// as it went, not only the socket's state at its end.
+	notLive string
 	// The polls pushes trigger draw on a budget of pushBurst, refilled one
 	// every pushRefill.
 	budget   float64
@@ -198,7 +202,17 @@ func (w *waiter) how() string {
 	if live, why := w.push.state(); !live {
 		return "Polled the capture API (socket: " + why + ")."
 	}
+	if w.notLive != "" {
+		return "Polled the capture API (socket: " + w.notLive + " at first, live only later in the wait; no push came for this request)."
+	}
 	return "Polled the capture API (the socket was live; no push came for this request)."
+}
+
+// observe notes the push's state at a poll.
+func (w *waiter) observe() {
+	if live, why := w.push.state(); !live && w.notLive == "" {
+		w.notLive = why
+	}
 }
 
 // sleep pauses for d on the wait's clock, or until the push wakes it
@@ -287,6 +301,7 @@ func (w *waiter) wait(callCtx, waitCtx context.Context) (listedRequest, bool, er
 	for {
 		// Taken before the poll: a push during it wakes the pause after.
 		signal, seq := w.push.signal()
+		w.observe()
 		found, partial, err := w.h.afterCursor(ctx, w.key, w.id, w.cursor, w.query, 1)
 		limitFell := err != nil && polled && !last && ctx.Err() == context.DeadlineExceeded
 		if err != nil && polled && last {

@@ -444,15 +444,20 @@ func TestWaitForRequestLastPoll(t *testing.T) {
 
 // TestWaitForRequestClockOnly: on an injected clock the limit is the
 // clock's alone, so an API answering slower than timeout_seconds in real
-// time (a loaded CI) does not end the wait. The transport's delay plays
-// that slowness; nothing waits on it.
+// time (a loaded CI) does not end the wait: no poll's context carries a
+// wall-clock deadline as near as the wait's 1 s limit (only the API
+// timeout's 5 s), which is what would cut a slow answer short.
 func TestWaitForRequestClockOnly(t *testing.T) {
 	t.Parallel()
 	c := newClock()
+	var polls, cut atomic.Int32
 	h := connectClock(t, fakehooksvc.Options{}, c, func(next http.RoundTripper) http.RoundTripper {
 		return roundTripFunc(func(r *http.Request) (*http.Response, error) {
 			if strings.HasPrefix(r.URL.Query().Get("query"), "sorting:>") {
-				time.Sleep(1100 * time.Millisecond)
+				polls.Add(1)
+				if deadline, ok := r.Context().Deadline(); ok && time.Until(deadline) < 3*time.Second {
+					cut.Add(1)
+				}
 			}
 			return next.RoundTrip(r)
 		})
@@ -461,6 +466,9 @@ func TestWaitForRequestClockOnly(t *testing.T) {
 	h.capture(t, id, "POST", "text/plain", "there")
 	if out := h.ok(t, "wait_for_request", map[string]any{"token_id": id, "timeout_seconds": 1}); out["body"] != "there" {
 		t.Errorf("got %v, want the request captured before the call", out)
+	}
+	if polls.Load() == 0 || cut.Load() != 0 {
+		t.Errorf("%d of %d polls ran under a wall-clock deadline within 3 s; want none on an injected clock", cut.Load(), polls.Load())
 	}
 }
 
