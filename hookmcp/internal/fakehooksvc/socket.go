@@ -55,18 +55,22 @@ func newSocketHub() *socketHub {
 
 // sioSession is one Engine.IO session, on either transport.
 type sioSession struct {
-	sid    string
-	hub    *socketHub
-	out    chan string   // frames to the client
-	done   chan struct{} // closed when the session ends
-	active chan struct{} // signalled on every client packet; the watchdog's reset
+	sid  string
+	hub  *socketHub
+	out  chan string   // frames to the client
+	done chan struct{} // closed when the session ends
+	// active is signalled on every packet the client sends (a ping, or
+	// anything else), not on a bare polling GET, as engine.io 3 resets its
+	// ping timeout: a polling client that never pings loses its session.
+	active chan struct{}
 	once   sync.Once
 
 	joined map[string]bool // guarded by hub.mu
 
-	mu       sync.Mutex
-	polling  bool // a long-poll GET is held
-	upgraded bool // the session moved to the WebSocket transport
+	mu        sync.Mutex
+	polling   bool // a long-poll GET is held
+	websocket bool // the session runs on a WebSocket (opened on one, or upgraded)
+	upgrading bool // a WebSocket is probing to take over the polling session
 }
 
 // serveSocket serves /socket.io/: Engine.IO 3 only, as the hosted service.
@@ -88,7 +92,14 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	switch transport := q.Get("transport"); {
+	transport := q.Get("transport")
+	if sess != nil && !sess.accepts(transport) {
+		// As engine.io: a session's requests use its transport, and only a
+		// polling session can be upgraded, once.
+		engineError(w, 3, "Bad request")
+		return
+	}
+	switch {
 	case transport == "websocket" && sess == nil:
 		s.serveWebSocket(w, r, nil)
 	case transport == "websocket":
@@ -96,7 +107,7 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 	case transport == "polling" && q.Get("j") != "":
 		engineError(w, 3, "Bad request") // JSONP: not served
 	case transport == "polling" && sess == nil && r.Method == http.MethodGet:
-		sess, err := s.hub.open()
+		sess, err := s.hub.open(false)
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusServiceUnavailable)
 			return
@@ -117,7 +128,9 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 			engineError(w, 3, "Bad request")
 			return
 		}
-		sess.touch()
+		if len(packets) > 0 {
+			sess.touch()
+		}
 		for _, p := range packets {
 			s.handlePacket(sess, p)
 		}
@@ -142,7 +155,7 @@ func writePayload(w http.ResponseWriter, packets ...socketio.Packet) {
 // a ping interval passes (then a noop answers it).
 func (s *Server) poll(w http.ResponseWriter, r *http.Request, sess *sioSession) {
 	sess.mu.Lock()
-	busy := sess.polling || sess.upgraded
+	busy := sess.polling || sess.websocket
 	if !busy {
 		sess.polling = true
 	}
@@ -156,7 +169,6 @@ func (s *Server) poll(w http.ResponseWriter, r *http.Request, sess *sioSession) 
 		sess.polling = false
 		sess.mu.Unlock()
 	}()
-	sess.touch()
 	timer := time.NewTimer(s.hub.pingInterval)
 	defer timer.Stop()
 	var packets []socketio.Packet
@@ -187,17 +199,23 @@ more:
 func (s *Server) serveWebSocket(w http.ResponseWriter, r *http.Request, sess *sioSession) {
 	if sess != nil {
 		sess.mu.Lock()
-		upgraded := sess.upgraded
+		busy := sess.websocket || sess.upgrading
+		sess.upgrading = !busy
 		sess.mu.Unlock()
-		if upgraded {
+		if busy {
 			engineError(w, 3, "Bad request")
 			return
 		}
+		defer func() {
+			sess.mu.Lock()
+			sess.upgrading = false
+			sess.mu.Unlock()
+		}()
 	}
 	fresh := sess == nil
 	if fresh {
 		var err error
-		if sess, err = s.hub.open(); err != nil {
+		if sess, err = s.hub.open(true); err != nil {
 			http.Error(w, err.Error(), http.StatusServiceUnavailable)
 			return
 		}
@@ -268,7 +286,6 @@ func (s *Server) upgrade(ctx context.Context, conn *websocket.Conn, sess *sioSes
 		if err != nil {
 			return false
 		}
-		sess.touch()
 		switch frame := string(b); {
 		case frame == "2probe":
 			if conn.Write(ctx, websocket.MessageText, []byte("3probe")) != nil {
@@ -278,8 +295,9 @@ func (s *Server) upgrade(ctx context.Context, conn *websocket.Conn, sess *sioSes
 			sess.send(string(socketio.Noop))
 		case frame == string(socketio.Upgrade) && probed:
 			sess.mu.Lock()
-			sess.upgraded = true
+			sess.websocket = true
 			sess.mu.Unlock()
+			sess.touch()
 			return true
 		default:
 			return false
@@ -364,8 +382,16 @@ func (s *Server) announce(t *token, req *request) {
 	s.hub.publish(channel, frame)
 }
 
-// open starts a session.
-func (h *socketHub) open() (*sioSession, error) {
+// accepts reports whether a request with sess's sid may use transport:
+// polling only while the session polls, a WebSocket only to upgrade it.
+func (sess *sioSession) accepts(transport string) bool {
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	return !sess.websocket && (transport == "polling" || transport == "websocket")
+}
+
+// open starts a session, on a WebSocket or polling.
+func (h *socketHub) open(websocket bool) (*sioSession, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if len(h.sessions) >= maxSocketSessions {
@@ -373,7 +399,7 @@ func (h *socketHub) open() (*sioSession, error) {
 	}
 	sess := &sioSession{
 		sid: newUUID(), hub: h, out: make(chan string, sessionQueue), done: make(chan struct{}),
-		active: make(chan struct{}, 1), joined: map[string]bool{},
+		active: make(chan struct{}, 1), joined: map[string]bool{}, websocket: websocket,
 	}
 	h.sessions[sess.sid] = sess
 	return sess, nil
@@ -493,8 +519,8 @@ func (sess *sioSession) close() {
 	})
 }
 
-// watch closes the session when its client sends nothing for a ping
-// interval and timeout.
+// watch closes the session when its client sends no packet for a ping
+// interval and timeout: one that only holds polls open is silent.
 func (sess *sioSession) watch() {
 	limit := sess.hub.pingInterval + sess.hub.pingTimeout
 	timer := time.NewTimer(limit)

@@ -297,3 +297,86 @@ func TestSocketBadInputAndPingTimeout(t *testing.T) {
 		}
 	})
 }
+
+// A polling client that holds polls open but never pings loses its
+// session after pingInterval + pingTimeout, as engine.io 3 resets its
+// timeout only on packets from the client; one that pings keeps it.
+func TestSocketPollingNeedsPings(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := startSocket(t, Options{})
+		open := func() string {
+			_, _, body := h.do("GET", "/socket.io/?EIO=3&transport=polling", "", "")
+			packets, err := socketio.DecodePayload(body)
+			if err != nil || len(packets) == 0 {
+				t.Fatalf("handshake poll: %q %v", body, err)
+			}
+			hs, err := socketio.DecodeHandshake(packets[0].Data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return hs.SID
+		}
+		silent, pinging := open(), open()
+		start := time.Now()
+		for range 3 { // three held polls, 25 s each, the last ending the session
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				h.do("GET", "/socket.io/?EIO=3&transport=polling&sid="+silent, "", "")
+			}()
+			go h.do("POST", "/socket.io/?EIO=3&transport=polling&sid="+pinging, "", socketio.EncodePayload(socketio.Packet{Type: socketio.Ping}))
+			<-done
+			h.do("GET", "/socket.io/?EIO=3&transport=polling&sid="+pinging, "", "") // takes the pong
+		}
+		synctest.Wait()
+		if h.fake.hub.session(silent) != nil {
+			t.Errorf("a client that only polled for %s kept its session", time.Since(start))
+		}
+		if h.fake.hub.session(pinging) == nil {
+			t.Errorf("a client that pinged lost its session")
+		}
+		// The client closes its session; its watchdog ends with it.
+		h.do("POST", "/socket.io/?EIO=3&transport=polling&sid="+pinging, "", socketio.EncodePayload(socketio.Packet{Type: socketio.Close}))
+	})
+}
+
+// A session keeps its transport: one opened on a WebSocket takes no
+// polling request and no second WebSocket; a polling session is upgraded
+// once.
+func TestSocketSessionTransport(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := startSocket(t, Options{})
+		ctx := context.Background()
+		ws, _, err := websocket.Dial(ctx, "ws://fake/socket.io/?EIO=3&transport=websocket", &websocket.DialOptions{HTTPClient: h.client})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ws.CloseNow()
+		_, open, _ := ws.Read(ctx)
+		hs, err := socketio.DecodeHandshake(string(open[1:]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sid := "&sid=" + hs.SID
+		if status, _, body := h.do("GET", "/socket.io/?EIO=3&transport=polling"+sid, "", ""); status != http.StatusBadRequest || !strings.Contains(body, `"code":3`) {
+			t.Errorf("polling GET on a WebSocket session = %d %s, want 400", status, body)
+		}
+		if status, _, _ := h.do("POST", "/socket.io/?EIO=3&transport=polling"+sid, "", socketio.EncodePayload(socketio.Packet{Type: socketio.Ping})); status != http.StatusBadRequest {
+			t.Errorf("polling POST on a WebSocket session = %d, want 400", status)
+		}
+		if _, resp, err := websocket.Dial(ctx, "ws://fake/socket.io/?EIO=3&transport=websocket"+sid, &websocket.DialOptions{HTTPClient: h.client}); err == nil || resp == nil || resp.StatusCode != http.StatusBadRequest {
+			t.Errorf("a second WebSocket for a WebSocket session: %v", err)
+		}
+		// The first WebSocket still serves its session.
+		ws.Write(ctx, websocket.MessageText, []byte("2"))
+		for {
+			_, b, err := ws.Read(ctx)
+			if err != nil {
+				t.Fatalf("the session's WebSocket: %v", err)
+			}
+			if string(b) == "3" {
+				break
+			}
+		}
+	})
+}
