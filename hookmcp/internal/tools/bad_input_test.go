@@ -76,6 +76,8 @@ func TestBadInput(t *testing.T) {
 		{"test header Host", "send_test_request", map[string]any{"token_id": id, "headers": map[string]any{"Host": "evil.example"}}, []string{`header "Host" cannot be set`}},
 		{"test header Api-Key", "send_test_request", map[string]any{"token_id": id, "headers": map[string]any{"api-key": "x"}}, []string{`header "api-key" cannot be set`, "never sent to a capture URL"}},
 		{"test header line break", "send_test_request", map[string]any{"token_id": id, "headers": map[string]any{"X-A": "1\r\nX-B: 2"}}, []string{`header "X-A": a value is one line`}},
+		{"test header X-Original-URL", "send_test_request", map[string]any{"token_id": id, "headers": map[string]any{"x-original-url": "/token/" + id + "/request"}}, []string{`header "x-original-url" cannot be set`, "route a request by"}},
+		{"test header method override", "send_test_request", map[string]any{"token_id": id, "method": "POST", "headers": map[string]any{"X-HTTP-Method-Override": "DELETE"}}, []string{`header "X-HTTP-Method-Override" cannot be set`}},
 		{"test header bad name", "send_test_request", map[string]any{"token_id": id, "headers": map[string]any{"X A": "1"}}, []string{`header name <a 3-character name, not shown: it may hold a secret> is not a valid HTTP header name: it holds a space at character 2`}},
 		{"api_key blank", "get_token", map[string]any{"token_id": id, "api_key": "  "}, []string{"api_key is empty", "leave api_key out to use HOOKSVC_API_KEY"}},
 		{"api_key with a newline", "create_token", map[string]any{"api_key": "abc\ndef-secret"}, []string{"api_key must be the key alone"}},

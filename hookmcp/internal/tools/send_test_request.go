@@ -50,6 +50,12 @@ var testMethods = mcptool.Enum{"POST", "GET", "PUT", "PATCH", "DELETE"}
 // key header, which never goes to a capture URL.
 var refusedTestHeaders = []string{"Host", "Content-Length", "Transfer-Encoding", "Connection", "Upgrade", "Te", "Trailer", "Api-Key"}
 
+// routingHeaders are headers that some servers (IIS, older Symfony, proxies
+// that honour method overrides) read in place of the request's path or
+// method: a test request with one could reach the API below the capture
+// URL's host, as a path with .. would.
+var routingHeaders = []string{"X-Original-Url", "X-Rewrite-Url", "X-Http-Method-Override", "X-Http-Method", "X-Method-Override"}
+
 // SendTestRequestResult is send_test_request's result: what was sent, and
 // how the capture URL answered.
 type SendTestRequestResult struct {
@@ -343,6 +349,11 @@ func checkTestHeader(name, value string) error {
 	for _, refused := range refusedTestHeaders {
 		if strings.EqualFold(name, refused) {
 			return fmt.Errorf("header %q cannot be set: the HTTP client sets %s itself, and Api-Key (the capture API's key header) is never sent to a capture URL", name, strings.Join(refusedTestHeaders[:len(refusedTestHeaders)-1], ", "))
+		}
+	}
+	for _, refused := range routingHeaders {
+		if strings.EqualFold(name, refused) {
+			return fmt.Errorf("header %q cannot be set: some servers and proxies route a request by %s in place of its path and method, which could take it out of the token's capture URL; nothing was sent", name, strings.Join(routingHeaders, ", "))
 		}
 	}
 	if !httpx.ValidHeaderName(name) {

@@ -260,7 +260,8 @@ func TestSendTestRequestMarksNothingSeen(t *testing.T) {
 }
 
 // TestSendTestRequestPathNormalisers: behind a proxy that decodes and
-// normalises the path as nginx, IIS, Tomcat and CDNs variously do
+// normalises the path as nginx, IIS, Tomcat and CDNs variously do, and
+// routes by X-Original-URL or X-Rewrite-URL as IIS does
 // (percent-decoding up to three times, overlong UTF-8, backslash as slash,
 // Unicode folding, ;parameters cut, trailing dots trimmed, then dot
 // segments resolved), no path given to send_test_request reaches anything
@@ -279,6 +280,13 @@ func TestSendTestRequestPathNormalisers(t *testing.T) {
 	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		raw, _, _ := strings.Cut(r.RequestURI, "?")
 		if !strings.HasPrefix(raw, "/token") && home != "" {
+			// IIS and older Symfony route by these headers in place of
+			// the path.
+			for _, routing := range []string{"X-Original-Url", "X-Rewrite-Url"} {
+				if v := r.Header.Get(routing); v != "" {
+					raw = v
+				}
+			}
 			read := normaliseLikeProxies(raw)
 			if read != home && !strings.HasPrefix(read, home+"/") {
 				mu.Lock()
@@ -310,6 +318,12 @@ func TestSendTestRequestPathNormalisers(t *testing.T) {
 		res := h.call(t, "send_test_request", map[string]any{"token_id": id, "method": "DELETE", "path": path})
 		if !res.IsError && strings.ContainsAny(path, "%;") {
 			t.Errorf("path %q was sent; a path with %% or ; is refused", path)
+		}
+	}
+	for _, header := range []string{"X-Original-URL", "x-rewrite-url", "X-HTTP-Method-Override", "X-Http-Method", "X-Method-Override"} {
+		res := h.call(t, "send_test_request", map[string]any{"token_id": id, "headers": map[string]any{header: "/" + target}})
+		if !res.IsError {
+			t.Errorf("header %s was sent", header)
 		}
 	}
 	plain := []string{"github/push", "a b/é", "404", "hook.json", "v1.2/x", "a..b", "€/😀", "x/y/z/"}
