@@ -49,6 +49,13 @@ func pushedWait(t *testing.T, session *mcp.ClientSession, fake *fakehooksvc.Serv
 	if err := session.Subscribe(ctx, &mcp.SubscribeParams{URI: uri}); err != nil {
 		t.Fatal(err)
 	}
+	// The subscription is on the fake's socket before the wait begins, so
+	// the wait finds the socket live from its first poll: one that comes
+	// up during the wait makes it poll at once, and that poll could find
+	// the capture before its push does.
+	if err := fake.AwaitListened(ctx, "private-token."+id); err != nil {
+		t.Fatalf("hookmcp never subscribed to the token's socket channel: %v", err)
+	}
 	outcome := make(chan *mcp.CallToolResult, 1)
 	go func() {
 		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "wait_for_request", Arguments: map[string]any{"token_id": id, "timeout_seconds": 25}})
@@ -57,12 +64,8 @@ func pushedWait(t *testing.T, session *mcp.ClientSession, fake *fakehooksvc.Serv
 		}
 		outcome <- res
 	}()
-	// The subscription is on the fake's socket and the wait has polled
-	// once (the fake answers a listing whole under its lock): a capture
-	// now is after that poll, and pushed.
-	if err := fake.AwaitListened(ctx, "private-token."+id); err != nil {
-		t.Fatalf("hookmcp never subscribed to the token's socket channel: %v", err)
-	}
+	// The wait has polled once (the fake answers a listing whole under
+	// its lock): a capture now is after that poll, and pushed.
 	err := fake.Await(ctx, func(received []fakehooksvc.Received) bool {
 		for _, r := range received {
 			if r.Path == "/token/"+id+"/requests" && strings.Contains(r.Query.Get("query"), "sorting:>") {
