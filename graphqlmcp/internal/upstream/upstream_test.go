@@ -133,13 +133,14 @@ func TestCheckHeaders(t *testing.T) {
 }
 
 // FuzzResolve: no endpoint makes the policy panic; an accepted one has no dot
-// segments, is under an allowed prefix when there is an allow-list, and is a
+// segments (nor any path checkPath refuses, nor a query string but the
+// configured one), is under an allowed prefix when there is an allow-list, and is a
 // link-local or metadata host only when the operator named it.
 func FuzzResolve(f *testing.F) {
 	def, _ := url.Parse("https://api.example.com/graphql")
 	prefix, _ := url.Parse("https://api.example.com/v2/")
 	policies := []Policy{{Default: def}, {Default: def, Allow: []*url.URL{prefix}}}
-	for _, seed := range []string{"", "https://ap\u0130.example.com/v2/", "https://\u212a.example.com/", "https://API.example.com./graphql", "http://[FE80::1%25eth0]:80/x", "https://api.example.com/v2/../x", "http://[::169.254.169.254]/", "http://0xa9fea9fe/", "https://api.example.com/v2/%2e%2e/x", "http://u:p@h/?q#f"} {
+	for _, seed := range []string{"", "https://ap\u0130.example.com/v2/", "https://\u212a.example.com/", "https://API.example.com./graphql", "http://[FE80::1%25eth0]:80/x", "https://api.example.com/v2/../x", "http://[::169.254.169.254]/", "http://0xa9fea9fe/", "https://api.example.com/v2/%2e%2e/x", "http://u:p@h/?q#f", "https://api.example.com/v2/..;/x", "https://api.example.com/v2/x?query=mutation%7Bw%7D", "https://api.example.com/v2/%252e"} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
@@ -152,6 +153,17 @@ func FuzzResolve(f *testing.F) {
 			for _, segment := range strings.Split(u.Path, "/") {
 				if segment == ".." || segment == "." {
 					t.Fatalf("policy %d: %q resolved to %s, with dot segments", i, raw, u)
+				}
+			}
+			if !target.IsDefault {
+				// A per-call endpoint is one no server reads as another
+				// path, and carries no query string but the configured
+				// one (here, the default's: none).
+				if err := checkPath(u); err != nil {
+					t.Fatalf("policy %d: %q resolved to %s: %v", i, raw, u, err)
+				}
+				if u.RawQuery != "" {
+					t.Fatalf("policy %d: %q resolved to %s, with a query string", i, raw, u)
 				}
 			}
 			if len(p.Allow) > 0 && !sameEndpoint(u, p.Default) && !matchesPrefix(u, prefix) {
