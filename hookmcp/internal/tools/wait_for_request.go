@@ -158,9 +158,11 @@ type waiter struct {
 	push   liveWait
 	pushed bool
 	// notLive is why the push was not live at the first poll that found
-	// it so ("" when it was live at every poll): the note tells the wait
-	// as it went, not only the socket's state at its end.
+	// it so ("" when it was live at every poll), and wasLive whether a
+	// poll found it live: the note tells the wait as it went, not only the
+	// socket's state at its end.
 	notLive string
+	wasLive bool
 	// The polls pushes trigger draw on a budget of pushBurst, refilled one
 	// every pushRefill.
 	budget   float64
@@ -200,6 +202,9 @@ func (w *waiter) how() string {
 		return "Woken by the service's push (live socket)."
 	}
 	if live, why := w.push.state(); !live {
+		if w.wasLive {
+			return "Polled the capture API (socket: live earlier in the wait, then " + why + ")."
+		}
 		return "Polled the capture API (socket: " + why + ")."
 	}
 	if w.notLive != "" {
@@ -210,7 +215,11 @@ func (w *waiter) how() string {
 
 // observe notes the push's state at a poll.
 func (w *waiter) observe() {
-	if live, why := w.push.state(); !live && w.notLive == "" {
+	live, why := w.push.state()
+	switch {
+	case live:
+		w.wasLive = true
+	case w.notLive == "":
 		w.notLive = why
 	}
 }
