@@ -715,4 +715,19 @@ func TestHTTPRepeatedKey(t *testing.T) {
 		t.Error("a tool ran")
 	default:
 	}
+	// Nested two million deep, a body is answered (by the SDK, as JSON it
+	// cannot read) and the server goes on.
+	resp, err := rpcPost(context.Background(), url, `{"jsonrpc":"2.0","id":6,"method":"ping","params":{"a":`+strings.Repeat("[", 2_000_000)+strings.Repeat("]", 2_000_000)+`}}`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode == http.StatusOK {
+		t.Errorf("nested two million deep: status %d", resp.StatusCode)
+	}
+	resp, err = rpcPost(context.Background(), url, `{"jsonrpc":"2.0","id":7,"method":"ping"}`, nil)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("ping after: %v %v", err, resp)
+	}
+	resp.Body.Close()
 }

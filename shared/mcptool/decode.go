@@ -266,7 +266,11 @@ type scanner struct {
 	// a key repeats; the exact-names check needs no path.
 	track bool
 	path  []pathStep
+	depth int
 }
+
+// maxDepth is the deepest nesting the scanner reads, encoding/json's.
+const maxDepth = 10_000
 
 func (sc *scanner) invalid() error {
 	return &argumentError{Message: fmt.Sprintf("arguments are not valid JSON (at byte %d)", sc.pos)}
@@ -289,6 +293,14 @@ func (sc *scanner) value(s *jsonschema.Schema, arg string) error {
 	sc.skipSpace()
 	if sc.pos >= len(sc.data) {
 		return sc.invalid()
+	}
+	// Each level is a call: text nested a million deep would grow the
+	// stack past Go's limit, which ends the process. encoding/json stops
+	// at the same depth.
+	sc.depth++
+	defer func() { sc.depth-- }()
+	if sc.depth > maxDepth {
+		return &argumentError{Message: fmt.Sprintf("arguments nest deeper than %d levels", maxDepth)}
 	}
 	switch sc.data[sc.pos] {
 	case '{':

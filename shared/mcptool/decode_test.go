@@ -219,4 +219,8 @@ func TestRepeatedKey(t *testing.T) {
 	if _, _, err := RepeatedKey([]byte(`{"a":`)); err == nil {
 		t.Error("not JSON: no error")
 	}
+	// Nested a million deep: an error, not a stack past Go's limit.
+	if _, found, err := RepeatedKey([]byte(strings.Repeat("[", 1_000_000) + strings.Repeat("]", 1_000_000))); found || err == nil {
+		t.Errorf("nested a million deep: %v, %v; want an error", found, err)
+	}
 }
