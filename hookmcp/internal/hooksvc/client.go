@@ -534,6 +534,16 @@ func formatWait(d time.Duration) string {
 // ["message", ...]}}, which the hosted service answers, or the flat
 // {"field":["message", ...]}; else the error envelope's message.
 func fieldMessages(body []byte) string {
+	// The API's words are quoted, never more of them than an error holds:
+	// a service (or whatever answers at HOOKSVC_API_URL) may send a
+	// megabyte of them.
+	return httpx.Snippet([]byte(allFieldMessages(body)), maxQuotedMessage)
+}
+
+// maxQuotedMessage bounds what an error quotes of the API's own message.
+const maxQuotedMessage = 500
+
+func allFieldMessages(body []byte) string {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(body, &fields); err == nil {
 		var nested map[string]json.RawMessage
@@ -587,10 +597,10 @@ func envelopeMessage(body []byte) string {
 	}
 	if json.Unmarshal(body, &envelope) == nil {
 		if envelope.Error.Message != "" {
-			return envelope.Error.Message
+			return httpx.Snippet([]byte(envelope.Error.Message), maxQuotedMessage)
 		}
 		if envelope.Message != "" {
-			return envelope.Message
+			return httpx.Snippet([]byte(envelope.Message), maxQuotedMessage)
 		}
 	}
 	return httpx.Snippet(body, 200)

@@ -155,7 +155,7 @@ func apiRefusal(body []byte) (message string, ok bool) {
 		return "", false
 	}
 	if envelope.Error != nil && envelope.Error.Message != nil {
-		return *envelope.Error.Message, true
+		return httpx.Snippet([]byte(*envelope.Error.Message), maxQuotedMessage), true
 	}
 	for name := range members {
 		switch name {
@@ -171,7 +171,7 @@ func apiRefusal(body []byte) (message string, ok bool) {
 	if fields := fieldList(envelope.Errors); fields != "" {
 		message += " (" + fields + ")"
 	}
-	return message, true
+	return httpx.Snippet([]byte(message), maxQuotedMessage), true
 }
 
 // refusedWith2xx says the API's own refusal, which came with a 2xx status:

@@ -391,3 +391,40 @@ func TestHandlerPanicIsAToolError(t *testing.T) {
 	}
 	contains(t, logs.String(), "a handler panicked", "assignment to entry in nil map", "goroutine")
 }
+
+// TestAPIErrorsBounded: however long the message the capture API (or
+// whatever answers at HOOKSVC_API_URL) sends, in any of the shapes hookmcp
+// quotes from (Laravel's validation errors, nested or flat, the error
+// envelope, a bare message, a web page's title), with any status, an error
+// quotes a bounded part of it: at most 2 KB in all, without the last-resort
+// cut.
+func TestAPIErrorsBounded(t *testing.T) {
+	huge, _ := json.Marshal(strings.Repeat("m", 1_100_000))
+	bodies := map[string]string{
+		"validation":      `{"message":"The given data was invalid.","errors":{"alias":[` + string(huge) + `]}}`,
+		"flat validation": `{"alias":[` + string(huge) + `],"cors":[` + string(huge) + `]}`,
+		"envelope":        `{"success":false,"error":{"message":` + string(huge) + `}}`,
+		"message":         `{"message":` + string(huge) + `}`,
+		"web page":        `<html><head><title>` + strings.Repeat("t", 1_100_000) + `</title></head></html>`,
+		"plain":           strings.Repeat("p", 1_100_000),
+	}
+	refused := 0
+	for _, status := range []int{200, 400, 401, 403, 404, 422, 500} {
+		for shape, body := range bodies {
+			h := connect(t, config.Config{})
+			id := h.createToken(t, nil)
+			h.fake.Inject(fakehooksvc.Fault{Path: "/token", Status: status, Body: body})
+			res := h.call(t, "update_token", map[string]any{"token_id": id, "cors": true})
+			if !res.IsError {
+				continue // a 200 with a body the tool takes
+			}
+			refused++
+			if text := mcptest.Text(res); len(text) > 2_048 || strings.Contains(text, "the error was cut") {
+				t.Errorf("%d %s: the error is %d bytes: %.300s…", status, shape, len(text), text)
+			}
+		}
+	}
+	if refused < 35 {
+		t.Errorf("only %d of the answers were errors", refused)
+	}
+}
