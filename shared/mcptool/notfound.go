@@ -2,8 +2,11 @@ package mcptool
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -23,14 +26,30 @@ const codeNotFoundBefore = -32002
 // ResourceNotFound is the error for a read of uri that names no resource,
 // with the code the client's protocol version defines and advice a reader
 // can follow.
+// The message quotes at most maxQuotedURI characters of uri, and the
+// error's data (the spec's {"uri": …}) is left out for a uri over
+// maxDataURI bytes: an answer is bounded whatever was asked.
 func ResourceNotFound(req *mcp.ReadResourceRequest, uri, advice string) error {
-	data, _ := jsonx.Marshal(map[string]string{"uri": uri})
-	message := "Resource not found: " + uri
+	var data json.RawMessage
+	if len(uri) <= maxDataURI {
+		data, _ = jsonx.Marshal(map[string]string{"uri": uri})
+	}
+	shown := uri
+	if n := utf8.RuneCountInString(uri); n > maxQuotedURI {
+		shown = fmt.Sprintf("%s… (%d characters)", string([]rune(uri)[:maxQuotedURI]), n)
+	}
+	message := "Resource not found: " + shown
 	if advice != "" {
 		message += ": " + advice
 	}
 	return &jsonrpc.Error{Code: notFoundCode(req), Message: message, Data: data}
 }
+
+// Bounds of what a not-found error repeats of the URI asked for.
+const (
+	maxQuotedURI = 200
+	maxDataURI   = 2048
+)
 
 func notFoundCode(req *mcp.ReadResourceRequest) int64 {
 	if negotiatedVersion(req) >= NotFoundInvalidParamsSince {

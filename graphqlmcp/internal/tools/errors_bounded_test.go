@@ -158,3 +158,20 @@ func toolSchema(t *testing.T, tool *mcp.Tool) *jsonschema.Schema {
 	}
 	return &s
 }
+
+// TestProtocolErrorsBounded: a tool, resource or prompt named by 1.1 MB
+// is refused with an error of at most 2 KB.
+func TestProtocolErrorsBounded(t *testing.T) {
+	srv, _ := testservers.Start(t, testservers.Starwars())
+	h := connect(t, validating(t, srv.URL), nil)
+	huge := strings.Repeat("x", 1_100_000)
+	ctx := context.Background()
+	_, toolErr := h.session.CallTool(ctx, &mcp.CallToolParams{Name: huge, Arguments: map[string]any{}})
+	_, resourceErr := h.session.ReadResource(ctx, &mcp.ReadResourceParams{URI: "graphql://" + huge})
+	_, promptErr := h.session.GetPrompt(ctx, &mcp.GetPromptParams{Name: huge})
+	for what, err := range map[string]error{"tool": toolErr, "resource": resourceErr, "prompt": promptErr} {
+		if err == nil || len(err.Error()) > maxErrorBytes {
+			t.Errorf("a %s named by 1.1 MB: %d bytes: %.300v", what, len(fmt.Sprint(err)), err)
+		}
+	}
+}

@@ -74,7 +74,7 @@ func NewServer(opts Options) *mcp.Server {
 		&mcp.Implementation{Name: "graphqlmcp", Title: "GraphQL", Version: opts.Version},
 		&mcp.ServerOptions{Instructions: instructions(cfg), Logger: app.SDKLogger(opts.Logger), Capabilities: &mcp.ServerCapabilities{}},
 	)
-	server.AddReceivingMiddleware(mcptool.RecoverPanics(opts.Logger), mcptool.NotFoundByVersion("it has "+schemaURI))
+	server.AddReceivingMiddleware(mcptool.RecoverPanics(opts.Logger), mcptool.NotFoundByVersion("it has "+schemaURI), mcptool.BoundErrors)
 	mcptool.Register(server, h.queryTool(), h.introspectTool())
 	h.addSchemaResource(server)
 	return server
