@@ -158,9 +158,16 @@ func (c *httpCalls) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 type rpcPeek struct {
 	ID     json.RawMessage `json:"id"`
 	Method string          `json:"method"`
-	Params struct {
-		RequestID json.RawMessage `json:"requestId"` // of notifications/cancelled
-	} `json:"params"`
+	Params json.RawMessage `json:"params"`
+}
+
+// requestID is the id a notifications/cancelled names.
+func (p rpcPeek) requestID() json.RawMessage {
+	var params struct {
+		RequestID json.RawMessage `json:"requestId"`
+	}
+	_ = json.Unmarshal(p.Params, &params)
+	return params.RequestID
 }
 
 // maxBodyReadTime bounds how long a request body may take to arrive, so
@@ -211,12 +218,24 @@ func (h *mcpHTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.stream.ServeHTTP(w, r)
 		return
 	}
+	if code, message, answerID, over := oversized(msg.ID, msg.Method, msg.Params); over {
+		var id json.RawMessage
+		if checked, ok := checkID(msg.ID); ok && answerID {
+			id = checked
+		}
+		status := http.StatusBadRequest
+		if id != nil {
+			status = http.StatusOK
+		}
+		writeRPCAnswer(w, id, status, code, message)
+		return
+	}
 	isCall := len(msg.ID) > 0 && !bytes.Equal(msg.ID, []byte("null")) && msg.Method != ""
 	switch {
-	case msg.Method == "notifications/cancelled" && len(msg.Params.RequestID) > 0 && isJSON(r):
+	case msg.Method == "notifications/cancelled" && len(msg.requestID()) > 0 && isJSON(r):
 		// Only a body the SDK takes (JSON) may stop a call: a web page
 		// can send any other kind without the preflight CORS asks.
-		if id, ok := compactID(msg.Params.RequestID); ok {
+		if id, ok := compactID(msg.requestID()); ok {
 			h.calls.cancelByClient(callKey{client: clientOf(r), id: id})
 		}
 	case isCall:

@@ -731,3 +731,37 @@ func TestHTTPRepeatedKey(t *testing.T) {
 	}
 	resp.Body.Close()
 }
+
+// TestHTTPOversizedEnvelope: over HTTP too, a method, id or progress
+// token longer than any client needs is refused with a short error.
+func TestHTTPOversizedEnvelope(t *testing.T) {
+	b := newBlockingServer()
+	url, _ := serveBlocking(t, b)
+	huge := strings.Repeat("x", 1_100_000)
+	for _, tt := range []struct {
+		body   string
+		status int
+		code   float64
+		id     any
+	}{
+		{`{"jsonrpc":"2.0","id":1,"method":"` + huge + `"}`, 200, -32601, 1.0},
+		{`{"jsonrpc":"2.0","id":"` + huge + `","method":"ping"}`, 400, -32600, nil},
+		{`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"block","arguments":{},"_meta":{"progressToken":"` + huge + `"}}}`, 200, -32602, 3.0},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		resp, err := rpcPost(ctx, url, tt.body, nil)
+		if err != nil {
+			cancel()
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		cancel()
+		var answer map[string]any
+		_ = json.Unmarshal(body, &answer)
+		e, _ := answer["error"].(map[string]any)
+		if resp.StatusCode != tt.status || e["code"] != tt.code || answer["id"] != tt.id || len(body) > 500 {
+			t.Errorf("%.60s…: status %d, %d bytes: %.300s; want %d, code %v to id %v", tt.body, resp.StatusCode, len(body), body, tt.status, tt.code, tt.id)
+		}
+	}
+}

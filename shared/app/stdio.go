@@ -365,6 +365,16 @@ func decodeLine(line []byte) (jsonrpc.Message, *badLine) {
 		}
 		return nil, invalidRequest(id, refusal)
 	}
+	if !isResponse && len(fields.Method) > maxMethodBytes+2 || len(fields.ID) > maxIDBytes || len(fields.Params) > maxIDBytes {
+		var method string
+		_ = json.Unmarshal(fields.Method, &method)
+		if code, message, answerID, over := oversized(fields.ID, method, fields.Params); over && !isResponse {
+			if !answerID || !idOK {
+				id = nil
+			}
+			return nil, &badLine{answer: true, id: id, code: code, message: message}
+		}
+	}
 	switch {
 	case isResponse && (!idOK || id == nil || string(fields.JSONRPC) != `"2.0"` || (fields.Result != nil && fields.Error != nil)):
 		return nil, &badLine{message: "a malformed response (it needs \"jsonrpc\": \"2.0\", a string or integer id, and result or error)"}

@@ -264,3 +264,28 @@ func TestStdioRepeatedKey(t *testing.T) {
 	}
 	s.ping(t, 8)
 }
+
+// TestStdioOversizedEnvelope: what an answer repeats of its request (the
+// id, the method of "method not found", a progress token) is refused when
+// longer than any client needs, so that no answer is a megabyte long.
+func TestStdioOversizedEnvelope(t *testing.T) {
+	huge := strings.Repeat("x", 1_100_000)
+	for _, tt := range []struct {
+		line string
+		code int64
+		id   json.RawMessage
+		want string
+	}{
+		{`{"jsonrpc":"2.0","id":1,"method":"` + huge + `"}`, -32601, json.RawMessage("1"), `method not found: "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"… (1100000 characters)`},
+		{`{"jsonrpc":"2.0","id":"` + huge + `","method":"ping"}`, -32600, nil, "the id is 1100002 bytes of JSON, over this server's limit of 1024"},
+		{`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"ping","_meta":{"progressToken":"` + huge + `"}}}`, -32602, json.RawMessage("2"), "the progress token is 1100002 bytes of JSON"},
+	} {
+		msg, bad := decodeLine([]byte(tt.line))
+		if msg != nil || bad == nil || !bad.answer || bad.code != tt.code || string(bad.id) != string(tt.id) || !strings.Contains(bad.message, tt.want) || len(bad.message) > 300 {
+			t.Errorf("decodeLine(%.60s…) = %v, %.300v; want code %d to id %s saying %s", tt.line, msg, bad, tt.code, tt.id, tt.want)
+		}
+	}
+	if msg, bad := decodeLine([]byte(`{"jsonrpc":"2.0","id":"` + strings.Repeat("i", 1000) + `","method":"ping","params":{"_meta":{"progressToken":"` + strings.Repeat("p", 1000) + `"}}}`)); msg == nil || bad != nil {
+		t.Errorf("an id and a token of 1,000 bytes: %v, %+v", msg, bad)
+	}
+}
