@@ -397,7 +397,7 @@ func (c *Client) handshake(ctx context.Context, frames <-chan string, readErr <-
 			if err == nil && m.Type == Connect && m.Namespace == "/" {
 				return hs, nil
 			}
-			if err == nil && m.Type == Error {
+			if err == nil && m.Type == Error && m.Namespace == "/" {
 				return Handshake{}, fmt.Errorf("socket at %s refused the connection", c.Endpoint())
 			}
 		}

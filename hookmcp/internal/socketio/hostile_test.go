@@ -215,6 +215,47 @@ func TestClientIgnoresOtherNamespaces(t *testing.T) {
 	})
 }
 
+// During the handshake too, another namespace's error or connect is not
+// the default namespace's.
+func TestClientHandshakeIgnoresOtherNamespaces(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		got := make(chan string, 1)
+		l, stop := pipenet.Serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			conn, err := websocket.Accept(w, r, nil)
+			if err != nil {
+				return
+			}
+			defer conn.CloseNow()
+			ctx := r.Context()
+			for _, f := range []string{`0{"sid":"s","upgrades":[],"pingInterval":25000,"pingTimeout":5000}`, `44/admin,"not allowed"`, `40/admin`, `40`} {
+				conn.Write(ctx, websocket.MessageText, []byte(f))
+			}
+			for { // the subscribe, then until the client closes
+				_, b, err := conn.Read(ctx)
+				if err != nil {
+					return
+				}
+				select {
+				case got <- string(b):
+				default:
+				}
+			}
+		}))
+		defer stop()
+		c := NewClient(Options{URL: &url.URL{Scheme: "http", Host: "push.example"}, HTTP: l.Client()})
+		defer c.Close()
+		c.Subscribe("private-token.a", "")
+		select {
+		case f := <-got:
+			if !strings.HasPrefix(f, `42["subscribe"`) {
+				t.Errorf("client sent %s, want its subscribe", f)
+			}
+		case <-time.After(time.Minute):
+			t.Errorf("no subscribe within a minute: the handshake took another namespace's packets for its own")
+		}
+	})
+}
+
 // The default HTTP client follows no redirect of the dial, so the
 // subscribe (with its key) never reaches another host.
 func TestClientDialRedirectNotFollowed(t *testing.T) {
