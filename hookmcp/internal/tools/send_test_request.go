@@ -372,6 +372,9 @@ const (
 	maxAnswerHeaderBytes = 16_000
 )
 
+// maxCaselessKey is the longest key answerCleaner also finds in any case.
+const maxCaselessKey = 256
+
 // answerCleaner returns what cleans a text of a capture URL's answer of
 // the keys: in every form secrets knows (escaped, URL-encoded, base64),
 // and in any case, since the answer's header names come canonicalised
@@ -380,14 +383,21 @@ const (
 func answerCleaner(secrets redact.Redactor, keys ...string) func(string) string {
 	var alternatives []string
 	for _, k := range keys {
-		if len(k) >= 6 {
+		// A key is a UUID: a "key" of kilobytes is no service's, and
+		// would make a costly pattern; its exact forms still go.
+		if len(k) >= 6 && len(k) <= maxCaselessKey {
 			alternatives = append(alternatives, regexp.QuoteMeta(k))
 		}
 	}
 	if len(alternatives) == 0 {
 		return secrets.String
 	}
-	anyCase := regexp.MustCompile("(?i)" + strings.Join(alternatives, "|"))
+	anyCase, err := regexp.Compile("(?i)" + strings.Join(alternatives, "|"))
+	if err != nil {
+		// Too large to compile: only a configured key of many kilobytes
+		// gets here, and the forms secrets knows still go.
+		return secrets.String
+	}
 	return func(s string) string {
 		return anyCase.ReplaceAllLiteralString(secrets.String(s), redact.Redacted)
 	}
