@@ -365,6 +365,8 @@ func decodeLine(line []byte) (jsonrpc.Message, *badLine) {
 		}
 		return nil, invalidRequest(id, refusal)
 	}
+	// Only a long method, id or params can be over a bound (see
+	// oversized): the common message is not decoded again.
 	if !isResponse && len(fields.Method) > maxMethodBytes+2 || len(fields.ID) > maxIDBytes || len(fields.Params) > maxIDBytes {
 		var method string
 		_ = json.Unmarshal(fields.Method, &method)
