@@ -84,7 +84,7 @@ func TestClientHugePingTimeout(t *testing.T) {
 		c := p.start(t, Options{})
 		sub, _ := c.Subscribe("private-token.a", "")
 		<-p.received
-		time.Sleep(30 * time.Second)
+		time.Sleep(30 * time.Second) // the bubble's clock: 30 pings' worth
 		if n := p.conns.Load(); n != 1 {
 			state, reason, _ := sub.Status()
 			t.Errorf("a server answering every ping was connected %d times in 30s (now %s: %v); want 1", n, state, reason)
@@ -110,7 +110,7 @@ func TestClientHugePingInterval(t *testing.T) {
 			t.Errorf("client sent %d pings without the clock moving; want none before the capped interval", n)
 		}
 		start := time.Now()
-		time.Sleep(59 * time.Second)
+		time.Sleep(59 * time.Second) // the bubble's clock: just short of the cap
 		synctest.Wait()
 		if n := p.pings.Load(); n != 0 {
 			t.Errorf("client pinged %d times within %s; want its first ping at the 1 minute cap", n, time.Since(start))
@@ -177,7 +177,7 @@ func TestClientRetriesPassingRefusal(t *testing.T) {
 					t.Errorf("reason = %v", reason)
 				}
 				p.send <- `1`
-				time.Sleep(5 * time.Minute)
+				time.Sleep(5 * time.Minute) // the bubble's clock: past any backoff
 				synctest.Wait()
 				select {
 				case got := <-p.received:
