@@ -26,7 +26,16 @@ const minSecretLen = 6
 type Redactor struct {
 	// forms are the byte strings to replace: each secret as it is and in the
 	// encodings an echo may carry it in, longest first.
-	forms [][]byte
+	forms []form
+}
+
+// form is one spelling of a secret. A folded form matches in any ASCII
+// case: an echo may change a secret's case (Go rewrites header names, a
+// service may print a UUID key in capitals), and a secret in other case is
+// still the secret. A base64 form is matched exactly: its case is its value.
+type form struct {
+	bytes  []byte // ASCII lower case when folded
+	folded bool
 }
 
 // New redacts each secret of at least minSecretLen bytes: as it is, and in
@@ -37,30 +46,35 @@ type Redactor struct {
 func New(secrets ...string) Redactor {
 	var r Redactor
 	seen := map[string]bool{}
-	add := func(form string) {
-		if len(form) >= minSecretLen && !seen[form] {
-			seen[form] = true
-			r.forms = append(r.forms, []byte(form))
+	add := func(spelling string, folded bool) {
+		key := "exact:" + spelling
+		if folded {
+			spelling = string(lowerASCII([]byte(spelling)))
+			key = "folded:" + spelling
+		}
+		if len(spelling) >= minSecretLen && !seen[key] {
+			seen[key] = true
+			r.forms = append(r.forms, form{bytes: []byte(spelling), folded: folded})
 		}
 	}
 	for _, s := range secrets {
 		if len(s) < minSecretLen {
 			continue
 		}
-		add(s)
+		add(s, true)
 		for _, marshal := range []func(any) ([]byte, error){json.Marshal, jsonx.Marshal} {
 			if escaped, err := marshal(s); err == nil {
-				add(string(escaped[1 : len(escaped)-1]))
+				add(string(escaped[1:len(escaped)-1]), true)
 			}
 		}
-		add(url.QueryEscape(s))
-		add(url.PathEscape(s))
+		add(url.QueryEscape(s), true)
+		add(url.PathEscape(s), true)
 		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
-			add(enc.EncodeToString([]byte(s)))
+			add(enc.EncodeToString([]byte(s)), false)
 		}
 	}
 	// Longest first, so a whole value goes before a part of it.
-	slices.SortStableFunc(r.forms, func(a, b []byte) int { return len(b) - len(a) })
+	slices.SortStableFunc(r.forms, func(a, b form) int { return len(b.bytes) - len(a.bytes) })
 	return r
 }
 
@@ -90,9 +104,42 @@ func (r Redactor) String(s string) string {
 }
 
 func (r Redactor) raw(b []byte) []byte {
-	for _, form := range r.forms {
-		if bytes.Contains(b, form) {
-			b = bytes.ReplaceAll(b, form, []byte(Redacted))
+	var lower []byte // b in ASCII lower case, for the folded forms
+	for _, f := range r.forms {
+		if !f.folded {
+			if bytes.Contains(b, f.bytes) {
+				b, lower = bytes.ReplaceAll(b, f.bytes, []byte(Redacted)), nil
+			}
+			continue
+		}
+		if lower == nil {
+			lower = lowerASCII(slices.Clone(b))
+		}
+		if !bytes.Contains(lower, f.bytes) {
+			continue
+		}
+		// Lowering keeps every byte where it was, so a match found in
+		// lower is at the same place in b.
+		var out []byte
+		last := 0
+		for {
+			i := bytes.Index(lower[last:], f.bytes)
+			if i < 0 {
+				break
+			}
+			out = append(append(out, b[last:last+i]...), Redacted...)
+			last += i + len(f.bytes)
+		}
+		b, lower = append(out, b[last:]...), nil
+	}
+	return b
+}
+
+// lowerASCII lowers A-Z in place and returns b.
+func lowerASCII(b []byte) []byte {
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
 		}
 	}
 	return b
@@ -105,8 +152,18 @@ func (r Redactor) Contains(s string) bool { return !r.Empty() && r.String(s) != 
 
 // contains reports whether s holds any form of a secret.
 func (r Redactor) contains(s []byte) bool {
-	for _, form := range r.forms {
-		if bytes.Contains(s, form) {
+	var lower []byte
+	for _, f := range r.forms {
+		if !f.folded {
+			if bytes.Contains(s, f.bytes) {
+				return true
+			}
+			continue
+		}
+		if lower == nil {
+			lower = lowerASCII(slices.Clone(s))
+		}
+		if bytes.Contains(lower, f.bytes) {
 			return true
 		}
 	}

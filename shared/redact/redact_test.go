@@ -109,7 +109,7 @@ func FuzzRedact(f *testing.F) {
 			// Replacing can spell a secret anew from the marker and the
 			// text around it only when the secret shares the marker's
 			// letters.
-			if strings.Contains(got, secret) && !overlapsMarker(secret) {
+			if strings.Contains(asciiLower(got), asciiLower(secret)) && !overlapsMarker(secret) {
 				t.Fatalf("secret %q survives in %q (from %q)", secret, got, in)
 			}
 			return
@@ -125,7 +125,7 @@ func FuzzRedact(f *testing.F) {
 		var decoded any
 		if dec.Decode(&decoded) == nil {
 			for _, value := range collectStrings(decoded) {
-				if strings.Contains(value, secret) && !overlapsMarker(secret) {
+				if strings.Contains(asciiLower(value), asciiLower(secret)) && !overlapsMarker(secret) {
 					t.Fatalf("decoded value %q of %q holds %q", value, got, secret)
 				}
 			}
@@ -136,7 +136,7 @@ func FuzzRedact(f *testing.F) {
 // overlapsMarker reports a secret that shares characters with the marker's
 // edges, so that text around a replacement may spell it anew.
 func overlapsMarker(secret string) bool {
-	return strings.ContainsAny(secret, "[]REDACT")
+	return strings.ContainsAny(secret, "[]REDACTredact")
 }
 
 // collectStrings lists every string, key and number of a decoded document.
@@ -162,4 +162,42 @@ func collectStrings(v any) []string {
 	}
 	walk(v)
 	return out
+}
+
+func asciiLower(s string) string { return string(lowerASCII([]byte(s))) }
+
+// TestRedactorAnyCase: a secret echoed in another ASCII case is the secret
+// (Go rewrites header names; a service may print a UUID key in capitals),
+// in plain text, in JSON and URL-encoded; a base64 form is matched as
+// written, since its case is its value.
+func TestRedactorAnyCase(t *testing.T) {
+	const key = "0f8fad5b-d9cb-469f-a165-70867728950e"
+	r := New(key)
+	upper := strings.ToUpper(key)
+	mixed := "0F8fad5B-D9cb-469F-a165-70867728950E"
+	for _, in := range []string{
+		"X-Echo-" + upper + ": 1",
+		`{"h":"` + mixed + `"}`,
+		"a=" + url.QueryEscape(upper),
+		`{"` + upper + `":["` + key + `"]}`,
+	} {
+		got := r.String(in)
+		if strings.Contains(strings.ToLower(got), key) {
+			t.Errorf("String(%q) = %q: the key survives in another case", in, got)
+		}
+		if json.Valid([]byte(in)) && !json.Valid([]byte(got)) {
+			t.Errorf("String(%q) = %q: no longer JSON", in, got)
+		}
+	}
+	encoded := base64.StdEncoding.EncodeToString([]byte(key))
+	if got := r.String(encoded); got != Redacted {
+		t.Errorf("base64 form: %q", got)
+	}
+	other := strings.ToUpper(encoded) // another value, not the key's encoding
+	if got := r.String(other); got != other {
+		t.Errorf("base64 of another case is another value, but was changed: %q", got)
+	}
+	if got := r.String("prefix-" + upper[:10]); got != "prefix-"+upper[:10] {
+		t.Errorf("a part of the key was redacted: %q", got)
+	}
 }
