@@ -58,6 +58,10 @@ type Resolver interface {
 // every decision about hosts compares: the name dialled, sent as Host and
 // as the TLS server name is the name that was judged. A request whose host
 // has no canonical form is refused.
+// MaxResponseHeaderBytes bounds the headers of any answer either server
+// reads.
+const MaxResponseHeaderBytes = 64 << 10
+
 func NewClient(opts Options) *http.Client {
 	dialer := &guardedDialer{
 		net:      &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second},
@@ -76,6 +80,9 @@ func NewClient(opts Options) *http.Client {
 		IdleConnTimeout:       90 * time.Second,
 		TLSHandshakeTimeout:   10 * time.Second,
 		ExpectContinueTimeout: time.Second,
+		// An answer's headers are read whole before any limit on its body
+		// applies; Go's default allows 10 MB of them.
+		MaxResponseHeaderBytes: MaxResponseHeaderBytes,
 	}
 	var next http.RoundTripper = pooled
 	if opts.Guard != nil {
