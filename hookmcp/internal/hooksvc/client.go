@@ -451,7 +451,7 @@ func (cl *Client) location(c Call, resp *httpx.Answer) *url.URL {
 // means the base URL itself has moved.
 func (cl *Client) toLogin(c Call, resp *httpx.Answer) bool {
 	loc := cl.location(c, resp)
-	if loc == nil || !strings.EqualFold(loc.Hostname(), cl.BaseURL.Hostname()) {
+	if loc == nil || !httpx.SameHost(loc.Hostname(), cl.BaseURL.Hostname()) {
 		return false
 	}
 	last := strings.ToLower(loc.Path[strings.LastIndex(loc.Path, "/")+1:])

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strings"
 
 	"github.com/mcpforge/servers/shared/httpx"
 	"github.com/mcpforge/servers/shared/redact"
@@ -45,7 +44,7 @@ func (cl *Client) DownloadFile(ctx context.Context, key string, id TokenID, requ
 	}
 	secrets := redact.New(cl.APIKey, key)
 	shown := secrets.String(httpx.DisplayURL(loc))
-	sameOrigin := strings.EqualFold(loc.Scheme, cl.BaseURL.Scheme) && strings.EqualFold(loc.Host, cl.BaseURL.Host)
+	sameOrigin := httpx.SameOrigin(loc, cl.BaseURL)
 	if loc.User != nil || (loc.Scheme != "https" && !sameOrigin) {
 		return nil, fmt.Errorf("%s failed: the capture API sent the file's address as %s, which is not https: hookmcp follows the storage redirect only to https (or to the API's own address), so nothing was fetched", c.doing(), shown)
 	}

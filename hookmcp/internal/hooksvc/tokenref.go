@@ -3,6 +3,7 @@ package hooksvc
 import (
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"strings"
 
@@ -93,7 +94,7 @@ func (cl *Client) tokenOfURL(name, raw string, r redact.Redactor) (TokenID, erro
 	// Ports count: another port is another service.
 	host, base := canonicalHost(u), canonicalHost(cl.BaseURL)
 	first, parent, _ := strings.Cut(host, ".")
-	if host != base && !(parent == base && (UUIDPattern.MatchString(first))) {
+	if host == "" || host != base && !(parent == base && (UUIDPattern.MatchString(first))) {
 		return "", fmt.Errorf("%s is a URL of %s, but hookmcp uses the capture API at %s (HOOKSVC_API_URL), which does not hold that service's tokens: "+
 			"pass a token of %s, or start hookmcp with HOOKSVC_API_URL set to that service's base URL", name, Clip(r.String(u.Host)), httpx.DisplayURL(cl.BaseURL), cl.BaseURL.Host)
 	}
@@ -113,12 +114,16 @@ func (cl *Client) tokenOfURL(name, raw string, r redact.Redactor) (TokenID, erro
 	return "", fmt.Errorf("%s %s holds no token UUID: a capture URL is %s/<token uuid>/...; pass the token's UUID, such as %s", name, Quote(shown), httpx.DisplayURL(cl.BaseURL), ExampleUUID)
 }
 
-// canonicalHost is u's host in lower case, without its scheme's default
-// port.
+// canonicalHost is u's host as the transport dials it (httpx.CanonicalHost),
+// with its port unless that is the scheme's default; "" when it has no
+// canonical form, which matches nothing.
 func canonicalHost(u *url.URL) string {
-	host := strings.ToLower(u.Host)
-	if port := u.Port(); port == "443" && u.Scheme == "https" || port == "80" && u.Scheme == "http" {
-		host = strings.ToLower(u.Hostname())
+	host, port, err := httpx.CanonicalHostPort(u)
+	if err != nil {
+		return ""
 	}
-	return host
+	if port == "443" && u.Scheme == "https" || port == "80" && u.Scheme == "http" {
+		return host
+	}
+	return net.JoinHostPort(host, port)
 }

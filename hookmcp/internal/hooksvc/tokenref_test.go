@@ -55,6 +55,11 @@ func TestParseToken(t *testing.T) {
 		{hosted, "https://webhook.site/secret-key-0123456789", []string{`got "https://webhook.site/[REDACTED]"`}},
 		{hosted, "https://secret-key-0123456789.example/x", []string{"is a URL of [REDACTED].example"}},
 		{hosted, strings.Repeat("a", 3000), []string{"is 3000 characters long"}},
+		// Unicode case folding lowers U+0130 to "i", but the transport
+		// dials xn--webhook-s-..., another host: a look-alike is not the
+		// service.
+		{hosted, "https://webhook.s\u0130te/" + id, []string{"is a URL of", "but hookmcp uses the capture API at https://webhook.site"}},
+		{hosted, "https://" + id + ".webhook.s\u0130te/x", []string{"is a URL of"}},
 	}
 	for _, tt := range bad {
 		_, err := tt.cl.ParseToken("token_id", tt.in)

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpforge/servers/hookmcp/internal/hooksvc"
+	"github.com/mcpforge/servers/shared/httpx"
 	"github.com/mcpforge/servers/shared/jsonx"
 	"github.com/mcpforge/servers/shared/mcptool"
 )
@@ -89,5 +90,6 @@ func (h *handlers) tokenResult(token json.RawMessage) (TokenResult, error) {
 // with email, DNS and subdomain addresses.
 func (h *handlers) hosted() bool {
 	u := h.cfg.APIURL
-	return u.Scheme == "https" && strings.EqualFold(u.Host, "webhook.site") && strings.Trim(u.Path, "/") == ""
+	host, port, err := httpx.CanonicalHostPort(u)
+	return err == nil && u.Scheme == "https" && host == "webhook.site" && port == "443" && strings.Trim(u.Path, "/") == ""
 }
