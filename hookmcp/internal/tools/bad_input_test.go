@@ -68,6 +68,8 @@ func TestBadInput(t *testing.T) {
 		{"delete request_id not a uuid", "delete_request", map[string]any{"token_id": id, "request_id": "12"}, []string{"request_id must be a request UUID"}},
 		{"wait too long", "wait_for_request", map[string]any{"token_id": id, "timeout_seconds": 301}, []string{"timeout_seconds must be a whole number from 1 to 300; got 301"}},
 		{"wait zero", "wait_for_request", map[string]any{"token_id": id, "timeout_seconds": 0}, []string{"timeout_seconds must be a whole number from 1 to 300; got 0"}},
+		{"wait query blank", "wait_for_request", map[string]any{"token_id": id, "query": " "}, []string{"query is empty", "matches every request", "nothing was sent"}},
+		{"wait after empty", "wait_for_request", map[string]any{"token_id": id, "after_request_id": ""}, []string{"after_request_id is empty", "leave after_request_id out", "nothing was sent"}},
 		{"wait after an alias", "wait_for_request", map[string]any{"token_id": id, "after_request_id": "last"}, []string{"after_request_id must be a request UUID", `got "last"`}},
 		{"test method", "send_test_request", map[string]any{"token_id": id, "method": "TRACE"}, []string{`method must be "POST", "GET", "PUT", "PATCH" or "DELETE"; got "TRACE"`}},
 		{"test path leaves", "send_test_request", map[string]any{"token_id": id, "path": "../other-token"}, []string{"must not hold a segment of dots", "cannot leave it"}},

@@ -74,6 +74,15 @@ func (h *handlers) waitForRequest(ctx context.Context, req *mcp.CallToolRequest,
 	if err != nil {
 		return nil, RequestResult{}, err
 	}
+	// Given empty, either would read as left out: a query that matches
+	// every request, a start point that is not the one asked for.
+	g := givenArgs(req)
+	if g.blank("query") {
+		return nil, RequestResult{}, errors.New("query is empty: a filter that is given must have a value (an empty one matches every request), so it was refused; give it a value or leave it out; nothing was sent")
+	}
+	if g.blank("after_request_id") {
+		return nil, RequestResult{}, errors.New("after_request_id is empty: pass a request UUID, or leave after_request_id out to wait from the newest request shown (else since_seconds ago); nothing was sent")
+	}
 	if args.AfterRequestID != "" && !hooksvc.UUIDPattern.MatchString(args.AfterRequestID) {
 		return nil, RequestResult{}, fmt.Errorf("after_request_id must be a request UUID such as %s; got %q. get_latest_request or list_requests gives the ids", hooksvc.ExampleUUID, truncate(args.AfterRequestID, 100))
 	}
