@@ -31,7 +31,7 @@ var hugeValue = strings.Repeat("x", 1_100_000)
 // added later is tried too. A number out of range is refused, and nothing
 // reaches the service. hookmcp's own errors quote a short prefix; the
 // decoder's errors (mcptool, which quotes a bad number whole) are held to
-// the bound by boundedErrors.
+// the bound by mcptool.BoundErrors.
 func TestErrorsBounded(t *testing.T) {
 	// A harness per tool, so that the tools run in parallel (each call
 	// moves megabytes) and what reached the service is each one's own.
@@ -176,4 +176,27 @@ func inputSchema(t *testing.T, tool *mcp.Tool) *jsonschema.Schema {
 		t.Fatal(err)
 	}
 	return &s
+}
+
+// TestProtocolErrorsBounded: a tool, resource or prompt named by 1.1 MB, or
+// a tool that does not exist, is refused with an error of at most 2 KB that
+// says what is wrong (not a recovered panic).
+func TestProtocolErrorsBounded(t *testing.T) {
+	h := connect(t, config.Config{})
+	ctx := context.Background()
+	_, toolErr := h.session.CallTool(ctx, &mcp.CallToolParams{Name: hugeValue, Arguments: map[string]any{}})
+	_, unknownErr := h.session.CallTool(ctx, &mcp.CallToolParams{Name: "no_such_tool", Arguments: map[string]any{}})
+	_, resourceErr := h.session.ReadResource(ctx, &mcp.ReadResourceParams{URI: "hooksvc://" + hugeValue})
+	_, promptErr := h.session.GetPrompt(ctx, &mcp.GetPromptParams{Name: hugeValue})
+	for what, err := range map[string]error{"huge tool": toolErr, "unknown tool": unknownErr, "resource": resourceErr, "prompt": promptErr} {
+		if err == nil || len(err.Error()) > maxErrorBytes {
+			t.Errorf("%s: %d bytes: %.300v", what, len(fmt.Sprint(err)), err)
+		}
+		if err != nil && strings.Contains(err.Error(), "internal error") {
+			t.Errorf("%s: %v, want the SDK's refusal, not a recovered panic", what, err)
+		}
+	}
+	if unknownErr == nil || !strings.Contains(unknownErr.Error(), "no_such_tool") {
+		t.Errorf("unknown tool: %v, want an error naming it", unknownErr)
+	}
 }

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpforge/servers/hookmcp/internal/config"
@@ -86,7 +85,7 @@ func NewServer(opts Options) *mcp.Server {
 		serverOpts,
 	)
 	h.live.attach(server)
-	server.AddReceivingMiddleware(mcptool.RecoverPanics(opts.Logger), mcptool.NotFoundByVersion("it has "+requestsURITemplate+", with a token UUID"), boundedErrors)
+	server.AddReceivingMiddleware(mcptool.RecoverPanics(opts.Logger), mcptool.NotFoundByVersion("it has "+requestsURITemplate+", with a token UUID"), mcptool.BoundErrors)
 	mcptool.Register(server,
 		guarded(h, h.createTokenTool()),
 		guarded(h, h.getTokenTool()),
@@ -170,33 +169,3 @@ func (h *handlers) key(apiKey string) (string, error) {
 }
 
 func ptr[T any](v T) *T { return &v }
-
-// maxErrorText is the most bytes of an error hookmcp answers. Each error
-// quotes an argument by a short prefix (hooksvc.Quote); this holds the
-// bound for the errors it does not write itself, such as a decoder that
-// quotes a megabyte-long number back whole.
-const maxErrorText = 2_000
-
-// boundedErrors cuts a tool error's text, or a protocol error's message,
-// to maxErrorText bytes, saying how long it was.
-func boundedErrors(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		result, err := next(ctx, method, req)
-		var rpcErr *jsonrpc.Error
-		if errors.As(err, &rpcErr) && len(rpcErr.Message) > maxErrorText {
-			rpcErr.Message = cutError(rpcErr.Message)
-		}
-		if res, ok := result.(*mcp.CallToolResult); ok && res.IsError {
-			for _, c := range res.Content {
-				if text, ok := c.(*mcp.TextContent); ok && len(text.Text) > maxErrorText {
-					text.Text = cutError(text.Text)
-				}
-			}
-		}
-		return result, err
-	}
-}
-
-func cutError(text string) string {
-	return fmt.Sprintf("%s… (the error was cut: %d bytes in all)", strings.ToValidUTF8(text[:maxErrorText-100], ""), len(text))
-}
