@@ -48,3 +48,9 @@ func TestHelp(t *testing.T) {
 		"--resource-max-bytes", "HOOKSVC_RESOURCE_MAX_BYTES", "HOOKSVC_API_KEY", "--transport", "--listen", "--log-level",
 	})
 }
+
+// TestStartupErrorsBounded: whatever value a flag is given (1.1 MB of it),
+// the startup error quotes a prefix of it at most.
+func TestStartupErrorsBounded(t *testing.T) {
+	mcptest.CheckStartupErrorsBounded(t, func() app.Spec { return spec(os.Getenv) })
+}

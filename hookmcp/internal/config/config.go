@@ -96,7 +96,7 @@ func FromCommand(cmd *cli.Command, getenv func(string) string) (Config, error) {
 	}
 	if id := strings.TrimSpace(cmd.String("token-id")); id != "" {
 		if !hooksvc.UUIDPattern.MatchString(id) {
-			return Config{}, app.FlagErrorf("token-id", "must be a token UUID (the API does not take aliases); got %q. For example --token-id %s", id, hooksvc.ExampleUUID)
+			return Config{}, app.FlagErrorf("token-id", "must be a token UUID (the API does not take aliases); got %s. For example --token-id %s", hooksvc.Quote(id), hooksvc.ExampleUUID)
 		}
 		cfg.TokenID = strings.ToLower(id)
 	}
@@ -165,10 +165,10 @@ func ParseAPIURL(raw string) (*url.URL, error) {
 		return nil, fmt.Errorf("must not carry user info (user:password@); pass the API key in %s instead", APIKeyVariable)
 	}
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("must be the absolute http(s) base URL of the API; got %q. For example %s", httpx.RedactURL(raw), DefaultAPIURL)
+		return nil, fmt.Errorf("must be the absolute http(s) base URL of the API; got %s. For example %s", hooksvc.Quote(httpx.RedactURL(raw)), DefaultAPIURL)
 	}
 	if u.RawQuery != "" || u.Fragment != "" {
-		return nil, fmt.Errorf("must be a plain base URL without query string or fragment; got %q. For example %s", httpx.RedactURL(raw), DefaultAPIURL)
+		return nil, fmt.Errorf("must be a plain base URL without query string or fragment; got %s. For example %s", hooksvc.Quote(httpx.RedactURL(raw)), DefaultAPIURL)
 	}
 	u.Path = strings.TrimSuffix(u.Path, "/")
 	// The host is judged and kept as the transport dials it, so that a
@@ -184,7 +184,7 @@ func ParseAPIURL(raw string) (*url.URL, error) {
 		// included, would be captured there, for anyone with the URL to read.
 		return nil, fmt.Errorf("must be the capture API's base URL, not a capture URL: %s is the capture URL of token %s. "+
 			"Use %s (and --token-id %s, or HOOKSVC_TOKEN_ID, to make that token the default)",
-			httpx.DisplayURL(u), token, hooksvc.BaseOfCaptureURL(u, token), token)
+			hooksvc.Clip(httpx.DisplayURL(u)), token, hooksvc.Clip(hooksvc.BaseOfCaptureURL(u, token)), token)
 	}
 	return u, nil
 }
@@ -229,10 +229,10 @@ func SocketURL(raw string, api *url.URL) (*url.URL, error) {
 		return nil, fmt.Errorf("must not carry user info (user:password@); the API key from %s is sent on the socket", APIKeyVariable)
 	}
 	if err != nil || u.Host == "" || u.Scheme != "ws" && u.Scheme != "wss" && u.Scheme != "http" && u.Scheme != "https" {
-		return nil, fmt.Errorf("must be off or the absolute wss:// (or ws:// on loopback) base URL of the live push; got %q. For example %s", httpx.RedactURL(raw), DefaultSocketURL)
+		return nil, fmt.Errorf("must be off or the absolute wss:// (or ws:// on loopback) base URL of the live push; got %s. For example %s", hooksvc.Quote(httpx.RedactURL(raw)), DefaultSocketURL)
 	}
 	if u.RawQuery != "" || u.Fragment != "" {
-		return nil, fmt.Errorf("must be a plain base URL without query string or fragment; got %q. For example %s", httpx.RedactURL(raw), DefaultSocketURL)
+		return nil, fmt.Errorf("must be a plain base URL without query string or fragment; got %s. For example %s", hooksvc.Quote(httpx.RedactURL(raw)), DefaultSocketURL)
 	}
 	switch u.Scheme {
 	case "http":
@@ -246,7 +246,7 @@ func SocketURL(raw string, api *url.URL) (*url.URL, error) {
 	}
 	u = canonical
 	if u.Scheme == "ws" && !httpx.IsLoopbackHost(u.Hostname()) && !(api.Scheme == "http" && httpx.SameHost(u.Hostname(), api.Hostname())) {
-		return nil, fmt.Errorf("must be wss:// for %s: the API key is sent on the socket, and plain ws:// is allowed only on loopback, or on the API's own host when the API URL is plain http too; got %q", u.Hostname(), httpx.RedactURL(raw))
+		return nil, fmt.Errorf("must be wss:// for %s: the API key is sent on the socket, and plain ws:// is allowed only on loopback, or on the API's own host when the API URL is plain http too; got %s", hooksvc.Clip(u.Hostname()), hooksvc.Quote(httpx.RedactURL(raw)))
 	}
 	u.Path = strings.TrimSuffix(u.Path, "/")
 	return u, nil
