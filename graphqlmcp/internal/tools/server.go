@@ -50,6 +50,9 @@ func NewServer(opts Options) *mcp.Server {
 		opts.Now = time.Now
 	}
 	cfg := opts.Config
+	// Every log line, the go-sdk's included, goes out without the startup
+	// headers' secrets.
+	opts.Logger = app.RedactingLogger(opts.Logger, upstream.NewRedactor(cfg.Headers))
 	var placeholder *url.URL
 	if cfg.EndpointIsPlaceholder {
 		placeholder = cfg.Endpoint

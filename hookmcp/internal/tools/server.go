@@ -56,6 +56,8 @@ type handlers struct {
 
 // NewServer returns hookmcp's MCP server with its tools and resources.
 func NewServer(opts Options) *mcp.Server {
+	// Every log line, the go-sdk's included, goes out without the key.
+	opts.Logger = app.RedactingLogger(opts.Logger, redact.New(opts.Config.APIKey))
 	h := &handlers{
 		cfg:    opts.Config,
 		logger: opts.Logger,

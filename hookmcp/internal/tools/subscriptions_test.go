@@ -288,3 +288,32 @@ func TestResourceSubscriptionBoundAtOnce(t *testing.T) {
 		}
 	})
 }
+
+// TestSubscribedKeyNotLogged: a subscribed URI that holds the API key (a
+// pasted capture URL with the key in its query) reaches the go-sdk, which
+// logs it at debug level on subscribe and on every notification; the key
+// is in no log line.
+func TestSubscribedKeyNotLogged(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := connectLive(t, liveSetup{socket: true, key: envKey, protocol: "2025-11-25"})
+		id := h.token(t)
+		pasted := "http://hooks.test/" + id + "/x?api_key=" + envKey
+		uri := "hooksvc://token/" + url.PathEscape(pasted) + "/requests"
+		if err := h.session.Subscribe(context.Background(), &mcp.SubscribeParams{URI: uri}); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		h.send(t, id, "one")
+		synctest.Wait()
+		logs := h.logs.String()
+		if !strings.Contains(logs, "subscribed") {
+			t.Fatalf("no subscription was logged at debug level, so this test shows nothing: %s", logs)
+		}
+		for _, line := range strings.Split(logs, "\n") {
+			if strings.Contains(strings.ToLower(line), strings.ToLower(envKey)) {
+				t.Errorf("the API key is in a log line: %s", line)
+			}
+		}
+		h.session.Unsubscribe(context.Background(), &mcp.UnsubscribeParams{URI: uri})
+	})
+}
