@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"golang.org/x/net/netutil"
 
 	"github.com/mcpforge/servers/shared/httpx"
 	"github.com/mcpforge/servers/shared/mcptool"
@@ -170,7 +169,7 @@ func serveHTTP(ctx context.Context, server *mcp.Server, addr string, access http
 	}
 	limits := defaultHTTPLimits()
 	logger.Info("serving MCP over Streamable HTTP", "url", "http://"+listener.Addr().String()+"/mcp", "bearer_token_required", access.token != "",
-		"max_connections", limits.conns, "idle_timeout", limits.idle)
+		"max_connections", limits.conns, "max_unadmitted_per_address", limits.perAddr, "header_timeout", limits.readHeader, "idle_timeout", limits.idle)
 	return serveMCPWith(ctx, listener, server, access, logger, shutdownGrace, limits)
 }
 
@@ -206,9 +205,12 @@ func Serve(ctx context.Context, listener net.Listener, handler http.Handler, log
 // back, or stops reading its answer, does not hold the process, whose end
 // stays within a few seconds and a success.
 func serveDraining(ctx context.Context, listener net.Listener, handler http.Handler, logger *slog.Logger, drain func(), wait time.Duration, limits httpLimits) error {
-	listener = netutil.LimitListener(listener, limits.conns)
+	conns := newConnRegistry(limits)
+	listener = conns.listener(listener)
 	httpServer := &http.Server{
-		Handler: handler,
+		Handler:     handler,
+		ConnState:   conns.connState,
+		ConnContext: connContext,
 		// No ReadTimeout or WriteTimeout: they would end a long call (a
 		// 300 s wait_for_request) or its stream; the MCP handler bounds
 		// the time a request body takes instead (limits.body).

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"net"
 	"net/http"
 	"time"
 )
@@ -10,8 +11,10 @@ import (
 // token or not: a connection costs a file descriptor, and a process that
 // has none left serves no one, its own operator included.
 type httpLimits struct {
-	// readHeader bounds a request's line and headers, from the first byte
-	// of the connection or the end of the request before.
+	// readHeader bounds a request's line and headers: on a new connection
+	// from its accept, so it is also the time to the first byte; on a
+	// kept-alive one (only an admitted connection is kept alive) from the
+	// request's first byte, which idle bounds.
 	readHeader time.Duration
 	// idle closes a kept-alive connection that sends no request for that
 	// long.
@@ -19,23 +22,39 @@ type httpLimits struct {
 	// body bounds the time an admitted request's body takes to arrive (an
 	// unadmitted request's body is never read).
 	body time.Duration
-	// conns caps the connections open at once; those past it wait in the
-	// kernel's queue until one closes.
+	// conns caps the connections open at once. At the cap a new one takes
+	// the place of the oldest never admitted and not inside a request;
+	// only when there is none do new ones wait in the kernel's queue (see
+	// connRegistry).
 	conns int
+	// perAddr caps the connections of one remote IP that are never
+	// admitted and not inside a request, the same way.
+	perAddr int
+	// onEvict, when set, is told of every connection closed to make room.
+	onEvict func(remote net.Addr)
 }
 
 // Defaults of httpLimits. Calls last long (a 300 s wait_for_request), but
-// only while a request is active, which idle does not cut.
+// only while a request is active, which idle does not cut. A client sends
+// its request line and headers as soon as it connects, a few hundred bytes
+// that take a round trip or two; readHeaderTimeout leaves room for a lost
+// packet's retransmission and frees a silent connection's slot soon.
 const (
-	readHeaderTimeout = 10 * time.Second
+	readHeaderTimeout = 3 * time.Second
 	idleTimeout       = 20 * time.Second
 	maxConnections    = 1024
 	minConnections    = 16
 )
 
 func defaultHTTPLimits() httpLimits {
-	return httpLimits{readHeader: readHeaderTimeout, idle: idleTimeout, body: maxBodyReadTime, conns: connectionCap()}
+	conns := connectionCap()
+	return httpLimits{readHeader: readHeaderTimeout, idle: idleTimeout, body: maxBodyReadTime, conns: conns, perAddr: perAddrCap(conns)}
 }
+
+// perAddrCap is the share of conns one remote IP may hold unadmitted: a
+// quarter, so that one address flooding the listener pushes out its own
+// connections before other clients' fresh ones.
+func perAddrCap(conns int) int { return max(conns/4, 1) }
 
 // connectionCap is maxConnections, or half the process's descriptors when
 // that is fewer: the other half is for outbound requests, logs and files.
@@ -79,10 +98,14 @@ func hangUpUnadmitted(next http.Handler, bodyTime time.Duration) http.Handler {
 	})
 }
 
-// admit marks r admitted: its connection may be kept alive.
+// admit marks r admitted: its connection may be kept alive, and is not
+// closed to make room for new ones (connRegistry).
 func admit(w http.ResponseWriter, r *http.Request) {
 	if mark, ok := r.Context().Value(admissionKey{}).(*admission); ok {
 		mark.admitted = true
 		w.Header().Del("Connection")
+	}
+	if conn, ok := r.Context().Value(trackedConnKey{}).(*trackedConn); ok {
+		conn.admit()
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -72,8 +73,13 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 // got (or "" for none) and whether the server closed it before the safety
 // deadline.
 // sent is told once what there was to send is sent (or failed to be).
-func hold(addr, send string, deadline time.Time, sent *sync.WaitGroup, report chan<- string) {
-	conn, err := net.Dial("tcp", addr)
+// from is the local IP to connect from ("" for any).
+func hold(addr, from, send string, deadline time.Time, sent *sync.WaitGroup, report chan<- string) {
+	var dialer net.Dialer
+	if from != "" {
+		dialer.LocalAddr = &net.TCPAddr{IP: net.ParseIP(from)}
+	}
+	conn, err := dialer.Dial("tcp", addr)
 	if err != nil {
 		sent.Done()
 		report <- "dial: " + err.Error()
@@ -111,7 +117,9 @@ func hold(addr, send string, deadline time.Time, sent *sync.WaitGroup, report ch
 // the test takes no wall-clock wait of the real ones.
 func TestHTTPListenerCannotBeHeld(t *testing.T) {
 	const token = "0123456789abcdef-limits"
-	limits := httpLimits{readHeader: 500 * time.Millisecond, idle: 300 * time.Millisecond, body: 300 * time.Millisecond, conns: 64}
+	var evictions atomic.Int64
+	limits := httpLimits{readHeader: 500 * time.Millisecond, idle: 300 * time.Millisecond, body: 300 * time.Millisecond, conns: 64, perAddr: 40,
+		onEvict: func(net.Addr) { evictions.Add(1) }}
 	inner, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -133,22 +141,24 @@ func TestHTTPListenerCannotBeHeld(t *testing.T) {
 
 	// Safety net only: every connection is expected to end long before.
 	deadline := time.Now().Add(20 * time.Second)
+	// The flood comes from an address of its own, as an attacker's would.
+	const flood = "127.0.0.2"
 	const healthz = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
 	trickle := func(auth string) string {
 		return "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n" +
 			auth + "Content-Length: 4096\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":1,"
 	}
 	type load struct {
-		name, send string
-		count      int
-		want       string // the status line, "" for none
+		name, from, send string
+		count            int
+		want             string // the status line, "" for none
 	}
 	loads := []load{
-		{"keep-alive /healthz without a token", healthz, 1000, "HTTP/1.1 200 OK"},
-		{"a trickling POST without a token", trickle(""), 5, "HTTP/1.1 401 Unauthorized"},
-		{"a connection that sends nothing", "", 5, ""},
-		{"a trickling POST with the token", trickle("Authorization: Bearer " + token + "\r\n"), 5, "HTTP/1.1 200 OK"},
-		{"a trickling GET with the token", strings.Replace(trickle("Authorization: Bearer "+token+"\r\n"), "POST", "GET", 1), 5, "HTTP/1.1 405 Method Not Allowed"},
+		{"keep-alive /healthz without a token", flood, healthz, 1000, "HTTP/1.1 200 OK"},
+		{"a trickling POST without a token", "", trickle(""), 5, "HTTP/1.1 401 Unauthorized"},
+		{"a connection that sends nothing", "", "", 5, ""},
+		{"a trickling POST with the token", "", trickle("Authorization: Bearer " + token + "\r\n"), 5, "HTTP/1.1 200 OK"},
+		{"a trickling GET with the token", "", strings.Replace(trickle("Authorization: Bearer "+token+"\r\n"), "POST", "GET", 1), 5, "HTTP/1.1 405 Method Not Allowed"},
 	}
 	reports := make([]chan string, len(loads))
 	var sent sync.WaitGroup
@@ -156,7 +166,7 @@ func TestHTTPListenerCannotBeHeld(t *testing.T) {
 		reports[i] = make(chan string, l.count)
 		sent.Add(l.count)
 		for range l.count {
-			go hold(addr, l.send, deadline, &sent, reports[i])
+			go hold(addr, l.from, l.send, deadline, &sent, reports[i])
 		}
 	}
 	sent.Wait()
@@ -180,12 +190,24 @@ func TestHTTPListenerCannotBeHeld(t *testing.T) {
 	t.Logf("the authenticated call was answered in %s under load", time.Since(start).Round(time.Millisecond))
 	session.Close()
 
+	// The flood's address is over its share (perAddr), so its oldest
+	// connection not yet read is closed to make room for its next one, with
+	// no answer; the other clients' connections are not touched.
 	for i, l := range loads {
+		unanswered := 0
 		for range l.count {
-			if got := <-reports[i]; got != l.want {
+			got := <-reports[i]
+			if got == "" && l.from == flood {
+				unanswered++
+				continue
+			}
+			if got != l.want {
 				t.Errorf("%s: %q, want %q and the connection closed by the server", l.name, got, l.want)
 				break
 			}
+		}
+		if unanswered > int(evictions.Load()) {
+			t.Errorf("%s: %d got no answer, but only %d connections were closed to make room", l.name, unanswered, evictions.Load())
 		}
 	}
 
@@ -195,14 +217,16 @@ func TestHTTPListenerCannotBeHeld(t *testing.T) {
 	idle := make(chan string, 1)
 	var idleSent sync.WaitGroup
 	idleSent.Add(1)
-	hold(addr, fmt.Sprintf("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"+
+	hold(addr, "", fmt.Sprintf("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"+
 		"Authorization: Bearer %s\r\nContent-Length: %d\r\n\r\n%s", token, len(ping), ping), deadline, &idleSent, idle)
 	if got := <-idle; got != "HTTP/1.1 200 OK" {
 		t.Errorf("an idle authenticated connection: %q, want an answer, then the connection closed", got)
 	}
 
-	if most := listener.mostOpen(); most > limits.conns {
-		t.Errorf("the server held %d connections at once, over its cap of %d", most, limits.conns)
+	// The one over the cap is the connection just accepted, before the
+	// one it replaces is closed.
+	if most := listener.mostOpen(); most > limits.conns+1 {
+		t.Errorf("the server held %d connections at once, over its cap of %d and the one just accepted", most, limits.conns)
 	}
 }
 
@@ -278,8 +302,83 @@ func TestHTTPRefusedBodyIsNotAwaited(t *testing.T) {
 	report := make(chan string, 1)
 	var sent sync.WaitGroup
 	sent.Add(1)
-	hold(listener.Addr().String(), head+strings.Repeat("x", size), time.Now().Add(20*time.Second), &sent, report)
+	hold(listener.Addr().String(), "", head+strings.Repeat("x", size), time.Now().Add(20*time.Second), &sent, report)
 	if got := <-report; got != "HTTP/1.1 200 OK" {
 		t.Errorf("a body over the limit, its rest never sent: %q, want its error answered and the connection closed", got)
+	}
+}
+
+// TestHTTPSilentConnectionsDoNotStarveAdmitted is the reviewer's load: more
+// connections than the cap that send nothing and carry no token, then an
+// authenticated call, which must be answered within a second although the
+// header time is an hour: the silent connections are closed to make room
+// (oldest first), not waited out.
+func TestHTTPSilentConnectionsDoNotStarveAdmitted(t *testing.T) {
+	const token = "0123456789abcdef-silent"
+	const capacity, extra = 16, 4
+	evicted := make(chan net.Addr, 2*(capacity+extra))
+	limits := httpLimits{readHeader: time.Hour, idle: time.Hour, body: time.Hour, conns: capacity, perAddr: capacity,
+		onEvict: func(remote net.Addr) { evicted <- remote }}
+	listener, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	server := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() {
+		served <- serveMCPWith(ctx, listener, server, httpAccess{token: token}, slog.New(slog.DiscardHandler), time.Second, limits)
+	}()
+	t.Cleanup(func() { cancel(); <-served })
+	addr := listener.Addr().String()
+
+	silent := make([]net.Conn, capacity+extra)
+	for i := range silent {
+		conn, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		silent[i] = conn
+	}
+	// Once extra have been closed, every silent connection has been
+	// accepted and the server is at its cap.
+	safety := time.After(10 * time.Second)
+	closed := map[string]bool{}
+	for range extra {
+		select {
+		case remote := <-evicted:
+			closed[remote.String()] = true
+		case <-safety:
+			t.Fatalf("the server held %d silent connections without closing any to make room; closed %d", capacity+extra, len(closed))
+		}
+	}
+	for i, conn := range silent[:extra] {
+		if !closed[conn.LocalAddr().String()] {
+			t.Errorf("silent connection %d of %d was not among the first closed: the oldest go first", i+1, capacity+extra)
+		}
+	}
+
+	// The bound is the issue's acceptance: an authenticated call under
+	// this load is answered within a second.
+	callCtx, callCancel := context.WithTimeout(context.Background(), time.Second)
+	defer callCancel()
+	req, _ := http.NewRequestWithContext(callCtx, "POST", "http://"+addr+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("an authenticated ping with %d silent connections open: %v", capacity, err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `"result":{}`) {
+		t.Errorf("an authenticated ping under load: HTTP %d %s", resp.StatusCode, body)
+	}
+	select {
+	case <-evicted:
+	default:
+		t.Errorf("the authenticated call was served without a silent connection closed to make room")
 	}
 }
