@@ -196,7 +196,12 @@ func serveMCPWith(ctx context.Context, listener net.Listener, server *mcp.Server
 // to finish, then every connection still open is closed. The loopback
 // stand-ins (the sample GraphQL API, the capture-API fake) use it too.
 func Serve(ctx context.Context, listener net.Listener, handler http.Handler, logger *slog.Logger) error {
-	return serveDraining(ctx, listener, handler, logger, func() {}, shutdownGrace+shutdownAnswerWait, defaultHTTPLimits())
+	// Their handlers admit no one and all their clients are on this
+	// machine, so a per-address share would only cut their own clients'
+	// kept-alive connections; the cap still holds.
+	limits := defaultHTTPLimits()
+	limits.perAddr = 0
+	return serveDraining(ctx, listener, handler, logger, func() {}, shutdownGrace+shutdownAnswerWait, limits)
 }
 
 // serveDraining is Serve with drain called as shutdown starts, while

@@ -34,7 +34,8 @@ type connRegistry struct {
 	mu sync.Mutex
 	// conns are the connections counted against the cap, oldest first.
 	conns []*trackedConn
-	// freed is signalled whenever a connection leaves conns.
+	// freed is signalled whenever a connection leaves conns or becomes
+	// evictable.
 	freed chan struct{}
 }
 
@@ -97,6 +98,10 @@ func (r *connRegistry) removeLocked(c *trackedConn) {
 			break
 		}
 	}
+	r.signalLocked()
+}
+
+func (r *connRegistry) signalLocked() {
 	select {
 	case r.freed <- struct{}{}:
 	default:
@@ -115,8 +120,12 @@ func (r *connRegistry) connState(conn net.Conn, state http.ConnState) {
 		r.release(c)
 	default:
 		r.mu.Lock()
+		defer r.mu.Unlock()
 		c.busy = state == http.StateActive || state == http.StateHijacked
-		r.mu.Unlock()
+		if c.counted && c.evictable() {
+			// An Accept waiting at the cap may now make room.
+			r.signalLocked()
+		}
 	}
 }
 

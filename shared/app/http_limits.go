@@ -27,8 +27,9 @@ type httpLimits struct {
 	// only when there is none do new ones wait in the kernel's queue (see
 	// connRegistry).
 	conns int
-	// perAddr caps the connections of one remote IP that are never
-	// admitted and not inside a request, the same way.
+	// perAddr caps the connections of one remote IP never admitted: past
+	// it, a new one from there takes the place of that IP's oldest not
+	// inside a request. 0 sets no such cap.
 	perAddr int
 	// onEvict, when set, is told of every connection closed to make room.
 	onEvict func(remote net.Addr)

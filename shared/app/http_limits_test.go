@@ -382,3 +382,91 @@ func TestHTTPSilentConnectionsDoNotStarveAdmitted(t *testing.T) {
 		t.Errorf("the authenticated call was served without a silent connection closed to make room")
 	}
 }
+
+// TestHTTPAdmittedConnectionsAreNotEvicted: with the cap full of silent
+// connections and kept-alive admitted ones, the silent ones are closed to
+// make room for more, and the admitted ones keep serving calls.
+func TestHTTPAdmittedConnectionsAreNotEvicted(t *testing.T) {
+	const token = "0123456789abcdef-admitted"
+	const capacity, admitted, silentCount = 4, 2, 6
+	evicted := make(chan net.Addr, capacity+silentCount)
+	limits := httpLimits{readHeader: time.Hour, idle: time.Hour, body: time.Hour, conns: capacity, perAddr: capacity,
+		onEvict: func(remote net.Addr) { evicted <- remote }}
+	listener, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	server := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() {
+		served <- serveMCPWith(ctx, listener, server, httpAccess{token: token}, slog.New(slog.DiscardHandler), time.Second, limits)
+	}()
+	t.Cleanup(func() { cancel(); <-served })
+	addr := listener.Addr().String()
+
+	// Safety net only.
+	deadline := time.Now().Add(10 * time.Second)
+	ping := `{"jsonrpc":"2.0","id":1,"method":"ping"}`
+	call := func(conn net.Conn, r *bufio.Reader) error {
+		if _, err := fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"+
+			"Authorization: Bearer %s\r\nContent-Length: %d\r\n\r\n%s", token, len(ping), ping); err != nil {
+			return err
+		}
+		resp, err := http.ReadResponse(r, nil)
+		if err != nil {
+			return err
+		}
+		defer resp.Body.Close()
+		if _, err := io.Copy(io.Discard, resp.Body); err != nil {
+			return err
+		}
+		if resp.StatusCode != http.StatusOK || resp.Close {
+			return fmt.Errorf("HTTP %d, Connection: close %v", resp.StatusCode, resp.Close)
+		}
+		return nil
+	}
+	kept := map[string]bool{}
+	type keptConn struct {
+		conn net.Conn
+		r    *bufio.Reader
+	}
+	var keptConns []keptConn
+	for range admitted {
+		conn, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		_ = conn.SetDeadline(deadline)
+		r := bufio.NewReader(conn)
+		if err := call(conn, r); err != nil {
+			t.Fatalf("an authenticated call: %v", err)
+		}
+		kept[conn.LocalAddr().String()] = true
+		keptConns = append(keptConns, keptConn{conn, r})
+	}
+	for range silentCount {
+		conn, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+	}
+	safety := time.After(10 * time.Second)
+	for range admitted + silentCount - capacity {
+		select {
+		case remote := <-evicted:
+			if kept[remote.String()] {
+				t.Errorf("the admitted connection from %s was closed to make room", remote)
+			}
+		case <-safety:
+			t.Fatal("the server did not close silent connections to make room at its cap")
+		}
+	}
+	for i, k := range keptConns {
+		if err := call(k.conn, k.r); err != nil {
+			t.Errorf("a second call on admitted connection %d: %v", i+1, err)
+		}
+	}
+}
