@@ -107,13 +107,16 @@ func hold(addr, from, send string, deadline time.Time, sent *sync.WaitGroup, rep
 }
 
 // TestHTTPListenerCannotBeHeld: without a token, 1,000 keep-alive
-// connections to /healthz, 5 POSTs whose bodies never finish, and 5
-// connections that send nothing at all; with the token, 5 POSTs whose
-// bodies never finish, and a connection left idle after its call. Each is
-// closed by the server (within its limit: no waiting for the unadmitted,
-// the body time, the header time, the idle time), the server never holds
-// more connections than its cap, and an authenticated call made while the
-// load stands is answered. The limits are short ones (serveMCPWith), so
+// connections to /healthz from an address of their own, 5 POSTs whose
+// bodies never finish, and 5 connections that send nothing at all; with
+// the token, 5 POSTs whose bodies never finish, and a connection left idle
+// after its call. Each is closed by the server (within its limit: no
+// waiting for the unadmitted, the body time, the header time, the idle
+// time; a flood connection possibly before its header is read, to make
+// room), only the flood's own connections are closed unanswered, the
+// server never holds more connections than its cap and the one just
+// accepted, and an authenticated call made while the load stands is
+// answered. The limits are short ones (serveMCPWith), so
 // the test takes no wall-clock wait of the real ones.
 func TestHTTPListenerCannotBeHeld(t *testing.T) {
 	const token = "0123456789abcdef-limits"
