@@ -72,10 +72,29 @@ func New(secrets ...string) Redactor {
 		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
 			add(enc.EncodeToString([]byte(s)), false)
 		}
+		for _, enc := range []*base64.Encoding{base64.RawStdEncoding, base64.RawURLEncoding} {
+			for offset := range 3 {
+				add(base64Inside(enc, s, offset), false)
+			}
+		}
 	}
 	// Longest first, so a whole value goes before a part of it.
 	slices.SortStableFunc(r.forms, func(a, b form) int { return len(b.bytes) - len(a.bytes) })
 	return r
+}
+
+// base64Inside is what any base64 text holding secret at a byte offset of
+// offset (mod 3) from the start of the encoded bytes spells, whatever comes
+// before and after it: the characters whose six bits all come from the
+// secret. Basic auth encodes "user:" + key, so a key is rarely at offset 0.
+func base64Inside(enc *base64.Encoding, secret string, offset int) string {
+	encoded := enc.EncodeToString(append(make([]byte, offset), secret...))
+	first := (8*offset + 5) / 6            // the first character past the filler's bits
+	last := (8*offset + 8*len(secret)) / 6 // the characters that end within the secret
+	if first >= last {
+		return ""
+	}
+	return encoded[first:last]
 }
 
 // Empty reports whether r redacts nothing.

@@ -201,3 +201,38 @@ func TestRedactorAnyCase(t *testing.T) {
 		t.Errorf("a part of the key was redacted: %q", got)
 	}
 }
+
+// TestRedactorBase64Inside: a key encoded in base64 after other bytes (Basic
+// auth's "user:" + key, or any prefix of 0, 1 or 2 bytes mod 3) and before
+// others is caught: no text left decodes to the key.
+func TestRedactorBase64Inside(t *testing.T) {
+	const key = "0f8fad5b-d9cb-469f-a165-70867728950e"
+	r := New(key)
+	for _, prefix := range []string{"", "a", "ab", "api:", "user:", "abcde:"} {
+		for _, suffix := range []string{"", "x", ":tail"} {
+			for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding} {
+				in := "Authorization: Basic " + enc.EncodeToString([]byte(prefix+key+suffix))
+				got := r.String(in)
+				if got == in {
+					t.Errorf("%q + key + %q in base64: not redacted: %s", prefix, suffix, got)
+				}
+				rest := strings.TrimPrefix(got, "Authorization: Basic ")
+				for _, part := range strings.Split(rest, Redacted) {
+					for cut := range 4 {
+						if len(part) <= cut {
+							continue
+						}
+						for _, dec := range []*base64.Encoding{base64.RawStdEncoding, base64.RawURLEncoding} {
+							if b, err := dec.DecodeString(strings.TrimRight(part[cut:], "=")); err == nil && strings.Contains(string(b), key) {
+								t.Errorf("%q decodes to the key", part)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	if got := r.String("SGVsbG8sIHdvcmxkIQ=="); got != "SGVsbG8sIHdvcmxkIQ==" {
+		t.Errorf("base64 of other text was changed: %s", got)
+	}
+}
