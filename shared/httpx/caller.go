@@ -68,7 +68,7 @@ func (c *Caller) Do(ctx context.Context, out Outbound) (*Answer, error) {
 	}
 	defer resp.Body.Close()
 	data, err := readLimited(resp.Body, out.MaxBytes, resp.ContentLength)
-	c.Logger.Debug("outbound request", "method", out.Method, "url", DisplayURL(out.URL), "status", resp.StatusCode,
+	c.Logger.Debug("outbound request", "method", out.Method, "url", out.Redactor.String(DisplayURL(out.URL)), "status", resp.StatusCode,
 		"bytes", len(data), "duration", time.Since(start).Round(time.Millisecond))
 	var tooLarge *TooLargeError
 	if errors.As(err, &tooLarge) {
@@ -89,7 +89,7 @@ func (c *Caller) fail(ctx context.Context, out Outbound, err error, start time.T
 		failure.Reason = fmt.Sprintf("no answer came within %s, the time left to this call", roundWait(failure.After))
 	}
 	failure.Reason = out.Redactor.String(failure.Reason)
-	c.Logger.Info("outbound request failed", "method", out.Method, "url", DisplayURL(out.URL), "error", failure.Reason)
+	c.Logger.Info("outbound request failed", "method", out.Method, "url", out.Redactor.String(DisplayURL(out.URL)), "error", failure.Reason)
 	return failure
 }
 
