@@ -48,6 +48,12 @@ func (cl *Client) DownloadFile(ctx context.Context, key string, id TokenID, requ
 	if loc.User != nil || (loc.Scheme != "https" && !sameOrigin) {
 		return nil, fmt.Errorf("%s failed: the capture API sent the file's address as %s, which is not https: hookmcp follows the storage redirect only to https (or to the API's own address), so nothing was fetched", c.doing(), shown)
 	}
+	// The storage host is another party: an address that carries the API
+	// key (an API that signs storage URLs with the caller's key, or a
+	// hostile one echoing it) would hand the key to it.
+	if secrets.Contains(loc.String()) {
+		return nil, fmt.Errorf("%s failed: the capture API sent the file's storage address (%s) holding the API key; hookmcp does not send the key to another host, so nothing was fetched", c.doing(), shown)
+	}
 	// No Api-Key and no cookie: only what the signed URL itself carries.
 	answer, err := cl.Caller.Do(ctx, httpx.Outbound{Method: http.MethodGet, URL: loc, Header: http.Header{}, MaxBytes: MaxFileBytes, Redactor: secrets})
 	if errors.As(err, &tooLarge) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mcpforge/servers/hookmcp/internal/hooksvc"
@@ -202,7 +203,7 @@ func capStrings(v any, limit int) (any, bool) {
 func fitItems(items []json.RawMessage, budget int) (out []json.RawMessage, kept int, shrunk bool) {
 	size := 2 // [ ]
 	for _, item := range items {
-		item = asObject(item)
+		item = requestItem(item)
 		if size+len(item)+1 > budget {
 			break
 		}
@@ -210,7 +211,7 @@ func fitItems(items []json.RawMessage, budget int) (out []json.RawMessage, kept 
 		out = append(out, item)
 	}
 	if len(out) == 0 && len(items) > 0 {
-		return []json.RawMessage{shrinkItem(asObject(items[0]), budget-2)}, 1, true
+		return []json.RawMessage{shrinkItem(requestItem(items[0]), budget-2)}, 1, true
 	}
 	return out, len(out), false
 }
@@ -233,4 +234,146 @@ func truncate(s string, n int) string {
 		return s
 	}
 	return strings.ToValidUTF8(s[:n], "") + "…"
+}
+
+// requestFields are the members of a request object that a listing or the
+// requests resource copies: what the service documents of a captured
+// request (web, email and dns) and the sender's location. Anything else
+// stays out: the hosted service adds account data (team_id) to request
+// objects, and members added later may be anything.
+var requestFields = map[string]bool{
+	"uuid": true, "token_id": true, "type": true, "ip": true, "hostname": true, "method": true,
+	"user_agent": true, "content": true, "query": true, "headers": true, "url": true, "size": true,
+	"files": true, "custom_action_output": true, "custom_action_errors": true, "time": true,
+	"note": true, "sorting": true, "request": true, "created_at": true, "updated_at": true,
+	"country": true, "country_code": true, "region": true, "city": true,
+	"sender": true, "message_id": true, "destinations": true, "checks": true,
+	"text_content": true, "html_content": true,
+	// asObject's wrapper of an item that is not an object.
+	"unexpected_item": true,
+}
+
+// requestItem is a listed request as a result shows it: a JSON object
+// holding only requestFields, with every number that float64 cannot hold
+// (1e400) written as a string, since a client decoding the result as
+// numbers would fail on the whole result. Most requests need neither
+// change, and come back as they are, in one pass over their bytes.
+func requestItem(item json.RawMessage) json.RawMessage {
+	item = asObject(item)
+	foreign, huge := scanRequest(item)
+	if huge {
+		item = quoteHugeNumbers(item)
+	}
+	if !foreign {
+		return item
+	}
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(item, &fields) != nil {
+		return item
+	}
+	maps.DeleteFunc(fields, func(name string, _ json.RawMessage) bool { return !requestFields[name] })
+	kept, err := jsonx.Marshal(fields)
+	if err != nil {
+		return json.RawMessage(`{}`)
+	}
+	return kept
+}
+
+// scanRequest reads the JSON object item once and reports whether a
+// top-level member is not in requestFields, and whether a number in it is
+// out of float64's range.
+func scanRequest(item []byte) (foreign, huge bool) {
+	depth := 0
+	for i := 0; i < len(item); {
+		c := item[i]
+		switch {
+		case c == '"':
+			end := stringEnd(item, i)
+			if depth == 1 && nextIsColon(item, end) {
+				var name string
+				if json.Unmarshal(item[i:end], &name) != nil || !requestFields[name] {
+					foreign = true
+				}
+			}
+			i = end
+			continue
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			depth--
+		case c == '-' || (c >= '0' && c <= '9'):
+			end := numberEnd(item, i)
+			if _, err := strconv.ParseFloat(string(item[i:end]), 64); err != nil {
+				huge = true
+			}
+			i = end
+			continue
+		}
+		i++
+	}
+	return foreign, huge
+}
+
+// quoteHugeNumbers writes each number of item that float64 cannot hold as
+// a JSON string of its digits.
+func quoteHugeNumbers(item []byte) []byte {
+	out := make([]byte, 0, len(item)+16)
+	for i := 0; i < len(item); {
+		c := item[i]
+		switch {
+		case c == '"':
+			end := stringEnd(item, i)
+			out = append(out, item[i:end]...)
+			i = end
+		case c == '-' || (c >= '0' && c <= '9'):
+			end := numberEnd(item, i)
+			if _, err := strconv.ParseFloat(string(item[i:end]), 64); err != nil {
+				out = append(append(append(out, '"'), item[i:end]...), '"')
+			} else {
+				out = append(out, item[i:end]...)
+			}
+			i = end
+		default:
+			out = append(out, c)
+			i++
+		}
+	}
+	return out
+}
+
+// stringEnd returns the index just past the JSON string starting at b[start].
+func stringEnd(b []byte, start int) int {
+	for i := start + 1; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return len(b)
+}
+
+// numberEnd returns the index just past the JSON number starting at b[start].
+func numberEnd(b []byte, start int) int {
+	i := start
+	for i < len(b) && strings.IndexByte("0123456789+-.eE", b[i]) >= 0 {
+		i++
+	}
+	return i
+}
+
+// nextIsColon reports whether the next byte of b from i, whitespace aside,
+// is a colon: the string before it was a member's name.
+func nextIsColon(b []byte, i int) bool {
+	for ; i < len(b); i++ {
+		switch b[i] {
+		case ' ', '\t', '\n', '\r':
+			continue
+		case ':':
+			return true
+		}
+		return false
+	}
+	return false
 }

@@ -387,3 +387,70 @@ func TestOtherCaptures(t *testing.T) {
 	}
 	contains(t, mcptest.Text(res), "Request "+rid+": DNS lookup from ", "A DNS TXT lookup of probe."+fakehooksvc.DNSName(id)+".")
 }
+
+// TestGetRequestStorageAddressHoldingKeyRefused: a storage address that
+// carries the configured key or the call's (in any case: an API that signs
+// storage URLs with the caller's key, or a hostile one echoing it) is not
+// followed, the error says why, and no log line holds the key.
+func TestGetRequestStorageAddressHoldingKeyRefused(t *testing.T) {
+	h := connect(t, config.Config{})
+	id := h.createToken(t, nil)
+	body, contentType := multipartBody()
+	h.capture(t, id, "POST", contentType, body)
+	rid := h.ok(t, "get_latest_request", map[string]any{"token_id": id})["request_id"].(string)
+
+	var mu sync.Mutex
+	var stored []string
+	api := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.Contains(r.URL.Path, "/download/") {
+			k := r.Header.Get("Api-Key")
+			http.Redirect(w, r, "https://files.example/files/"+strings.ToUpper(k)+"?token="+k, http.StatusFound)
+			return
+		}
+		h.fake.ServeHTTP(w, r)
+	})
+	storage := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		stored = append(stored, r.URL.String())
+		mu.Unlock()
+		w.Write([]byte("ok"))
+	})
+	routes := byHost{}
+	for host, handler := range map[string]http.Handler{"webhook.site": api, "files.example": storage} {
+		srv := httptest.NewServer(handler)
+		t.Cleanup(srv.Close)
+		routes[host] = mustParse(t, srv.URL)
+	}
+	logs := &mcptest.SyncBuffer{}
+	server := NewServer(Options{
+		Config: config.Config{APIURL: mustParse(t, "https://webhook.site"), APIKey: envKey, Timeout: 5 * time.Second},
+		HTTP:   &http.Client{Transport: routes, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }},
+		Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})), Version: "test",
+		Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() },
+	})
+	session := mcptest.Connect(t, server)
+	for _, key := range []string{"", callKey} {
+		args := map[string]any{"token_id": id, "request_id": rid, "file": "report"}
+		if key != "" {
+			args["api_key"] = key
+		}
+		res := mcptest.Call(t, context.Background(), session, "get_request", args)
+		text := mcptest.Text(res)
+		if !res.IsError || !strings.Contains(text, "holding the API key") || !strings.Contains(text, "nothing was fetched") {
+			t.Errorf("api_key %q: want a refusal naming the key in the storage address, got isError=%v %s", key, res.IsError, text)
+		}
+		if strings.Contains(strings.ToLower(text), strings.ToLower(envKey)) || strings.Contains(strings.ToLower(text), strings.ToLower(callKey)) {
+			t.Errorf("api_key %q: the error shows a key: %s", key, text)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(stored) != 0 {
+		t.Errorf("the storage host was asked for %q; want nothing fetched", stored)
+	}
+	for _, line := range strings.Split(strings.ToLower(logs.String()), "\n") {
+		if strings.Contains(line, strings.ToLower(envKey)) || strings.Contains(line, strings.ToLower(callKey)) {
+			t.Errorf("a log line holds a key: %s", line)
+		}
+	}
+}

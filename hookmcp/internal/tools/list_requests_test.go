@@ -1,12 +1,14 @@
 package tools
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpforge/servers/hookmcp/internal/config"
 	"github.com/mcpforge/servers/hookmcp/internal/fakehooksvc"
@@ -145,5 +147,42 @@ func TestListRequestsFilteredLeavesUnshown(t *testing.T) {
 	h.ok(t, "list_requests", map[string]any{"token_id": id})
 	if out := h.ok(t, "wait_for_request", map[string]any{"token_id": id, "timeout_seconds": 1}); out["captured"] != false {
 		t.Errorf("after an unfiltered page: got %v, want none", out)
+	}
+}
+
+// TestListRequestsKeepsOnlyRequestFields: the hosted service's account
+// fields in a request object (team_id, user_id) do not reach a listing;
+// the documented fields do.
+func TestListRequestsKeepsOnlyRequestFields(t *testing.T) {
+	h := connect(t, config.Config{})
+	page := `{"data":[{"uuid":"` + someToken + `","token_id":"` + someToken + `","type":"web","method":"POST","sorting":1,"team_id":"team-4711","user_id":99,"content":"","headers":{},"query":null,"created_at":"2026-01-01 00:00:00"}],"total":1,"per_page":50,"current_page":1,"is_last_page":true,"from":1,"to":1}`
+	api := h.reconnect(t, config.Config{APIURL: mustParse(t, answering(t, 200, "application/json", page)), APIKey: envKey})
+	res := api.call(t, "list_requests", map[string]any{"token_id": someToken})
+	b, _ := json.Marshal(res.StructuredContent)
+	text := mcptest.Text(res) + string(b)
+	if res.IsError || strings.Contains(text, "team-4711") || strings.Contains(text, "user_id") {
+		t.Errorf("an account field reaches list_requests' result: %.400s", text)
+	}
+	for _, want := range []string{`"method":"POST"`, `"created_at":"2026-01-01 00:00:00"`, `"token_id":"` + someToken} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("the result lost %s: %.400s", want, b)
+		}
+	}
+}
+
+// TestListRequestsHugeNumber: a number float64 cannot hold (1e400) in a
+// listed request is written as a string, so that a client can decode the
+// result at all.
+func TestListRequestsHugeNumber(t *testing.T) {
+	h := connect(t, config.Config{})
+	page := `{"data":[{"uuid":"9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d","method":"POST","sorting":1,"size":1e400,"query":{"n":[-2e999]}}],"total":1,"per_page":50,"current_page":1,"is_last_page":true,"from":1,"to":1}`
+	api := h.reconnect(t, config.Config{APIURL: mustParse(t, answering(t, 200, "application/json", page)), APIKey: envKey})
+	res, err := api.session.CallTool(t.Context(), &mcp.CallToolParams{Name: "list_requests", Arguments: map[string]any{"token_id": someToken}})
+	if err != nil {
+		t.Fatalf("list_requests' result cannot be decoded by a Go client: %v", err)
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	if !strings.Contains(string(b), `"size":"1e400"`) || !strings.Contains(string(b), `"-2e999"`) {
+		t.Errorf("want the huge numbers as strings: %.400s", b)
 	}
 }

@@ -128,15 +128,23 @@ func (m requestMeta) headers() map[string][]string {
 	}
 	out := make(map[string][]string, len(raw))
 	for name, value := range raw {
+		// Only strings are kept: a null value or element would break the
+		// result's schema (an array of strings), and a number or object
+		// is not a header value.
 		var values []string
-		if json.Unmarshal(value, &values) != nil {
-			var one string
-			if json.Unmarshal(value, &one) != nil {
-				continue
+		var many []any
+		if json.Unmarshal(value, &many) == nil {
+			for _, v := range many {
+				if s, ok := v.(string); ok {
+					values = append(values, s)
+				}
 			}
+		} else if one, ok := decodeString(value); ok {
 			values = []string{one}
 		}
-		out[name] = values
+		if len(values) > 0 {
+			out[name] = values
+		}
 	}
 	return out
 }
@@ -401,4 +409,10 @@ func requestText(label string, out RequestResult) []string {
 // nothingCaptured is a result that shows no request, with why.
 func nothingCaptured(tokenID hooksvc.TokenID, captureURL, note string) (*mcp.CallToolResult, RequestResult) {
 	return mcptool.Text(note), RequestResult{TokenID: string(tokenID), CaptureURL: captureURL, Note: note}
+}
+
+// decodeString reads raw as a JSON string.
+func decodeString(raw json.RawMessage) (string, bool) {
+	var s string
+	return s, len(raw) > 0 && raw[0] == '"' && json.Unmarshal(raw, &s) == nil
 }

@@ -4,6 +4,11 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpforge/servers/hookmcp/internal/config"
 )
 
 // FuzzDecodeMeta: a request object of any shape decodes without a panic,
@@ -36,4 +41,26 @@ func FuzzDecodeMeta(f *testing.F) {
 			t.Fatalf("multipart note %q", note)
 		}
 	})
+}
+
+// TestRequestResultHeaderNullSkipped: a header whose value is null, or an
+// array holding no strings, is left out of the result, whose schema says
+// each header is an array of strings; the strings of a mixed array stay.
+func TestRequestResultHeaderNullSkipped(t *testing.T) {
+	h := connect(t, config.Config{})
+	item := `{"uuid":"9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d","method":"POST","sorting":1,"headers":{"x-a":null,"x-b":[1,{}],"x-c":["v",null,2],"x-d":"one"},"content":""}`
+	api := h.reconnect(t, config.Config{APIURL: mustParse(t, answering(t, 200, "application/json", item)), APIKey: envKey})
+	res, err := api.session.CallTool(t.Context(), &mcp.CallToolParams{Name: "get_request", Arguments: map[string]any{"token_id": someToken, "request_id": someToken}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	var got struct {
+		Headers map[string]any `json:"headers"`
+	}
+	json.Unmarshal(b, &got)
+	want := map[string]any{"x-c": []any{"v"}, "x-d": []any{"one"}}
+	if diff := cmp.Diff(want, got.Headers); diff != "" {
+		t.Errorf("headers (-want +got):\n%s\n%s", diff, b)
+	}
 }

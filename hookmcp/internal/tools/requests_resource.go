@@ -196,7 +196,7 @@ func (t *requestsText) result(ctx context.Context, uri string) (*mcp.ReadResourc
 // compactItem appends a request of a page to dst as the resource writes
 // it: a JSON object, with the fewest escapes (jsonx.Unescape), compact.
 func compactItem(dst []byte, item json.RawMessage) []byte {
-	item = asObject(item)
+	item = requestItem(item)
 	// Unescape only rewrites \/ and \u escapes, and (in its check of a
 	// lone surrogate) text that is not UTF-8: a request with neither is
 	// already as it would write it. Most are: this skips decoding each of

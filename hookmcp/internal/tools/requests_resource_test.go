@@ -427,11 +427,13 @@ func TestRequestsResourceFailsMidway(t *testing.T) {
 
 // FuzzResourceItem holds compactItem to what the resource wrote before it
 // skipped jsonx.Unescape on requests that need none and compacted them
-// itself: json.Compact(jsonx.Unescape(item)), for any JSON value.
+// itself: json.Compact(jsonx.Unescape(item)), for any JSON value, of the
+// request as results show it (requestItem).
 func FuzzResourceItem(f *testing.F) {
 	for _, seed := range []string{
-		`{"a":"b\"c","d":"\/x\u00e9\ud83d\ude00"}`, `{ "a" : [ 1 , 2 ] ,"b":"\b\f\n\r\t\\"}`, "{\"a\":\"\xff\"}", `{"a":"\ud800"}`,
-		`{"a":"\u2028 \u003c"}`, "{\"a\":\"\u2028\"}", `[1, 2]`, `"x"`, `{"a":"\\u0041"}`, `{"a":"\\/"}`,
+		`{"content":"b\"c","url":"\/x\u00e9\ud83d\ude00"}`, `{ "content" : [ 1 , 2 ] ,"method":"\b\f\n\r\t\\"}`, "{\"content\":\"\xff\"}", `{"content":"\ud800"}`,
+		`{"content":"\u2028 \u003c"}`, "{\"content\":\"\u2028\"}", `[1, 2]`, `"x"`, `{"content":"\\u0041"}`, `{"content":"\\/"}`,
+		`{"team_id":"t","content":"\/y","size":1e400}`,
 	} {
 		f.Add([]byte(seed))
 	}
@@ -440,7 +442,7 @@ func FuzzResourceItem(f *testing.F) {
 			return
 		}
 		var want bytes.Buffer
-		if err := json.Compact(&want, jsonx.Unescape(asObject(item))); err != nil {
+		if err := json.Compact(&want, jsonx.Unescape(requestItem(item))); err != nil {
 			t.Fatal(err)
 		}
 		if got := compactItem(nil, item); !bytes.Equal(got, want.Bytes()) {
@@ -501,5 +503,25 @@ func TestRequestsResourceURIHidesKey(t *testing.T) {
 	var wire *jsonrpc.Error
 	if !errors.As(err, &wire) || wire.Code != jsonrpc.CodeInvalidParams || strings.Contains(wire.Message, envKey) || !strings.Contains(wire.Message, "token_id must be a token UUID") {
 		t.Errorf("the key as the token: err = %v", err)
+	}
+}
+
+// TestRequestsResourceKeepsOnlyRequestFields: the requests resource drops
+// account fields (team_id) from each request, and writes a number float64
+// cannot hold as a string, as list_requests does.
+func TestRequestsResourceKeepsOnlyRequestFields(t *testing.T) {
+	h := connect(t, config.Config{})
+	page := `{"data":[{"uuid":"` + someToken + `","method":"POST","sorting":1,"team_id":"team-4711","content":"","size":1e400}],"total":1,"per_page":100,"current_page":1,"is_last_page":true,"from":1,"to":1}`
+	api := h.reconnect(t, config.Config{APIURL: mustParse(t, answering(t, 200, "application/json", page)), APIKey: envKey})
+	res, err := api.session.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "hooksvc://token/" + someToken + "/requests"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := res.Contents[0].Text
+	if strings.Contains(text, "team-4711") || strings.Contains(text, "team_id") {
+		t.Errorf("an account field reaches the requests resource: %.300s", text)
+	}
+	if !strings.Contains(text, `"method":"POST"`) || !strings.Contains(text, `"size":"1e400"`) {
+		t.Errorf("want the request's own fields, its huge size as a string: %.300s", text)
 	}
 }
