@@ -109,7 +109,7 @@ func (h *handlers) deleteRequests(ctx context.Context, req *mcp.CallToolRequest,
 		return mcptool.Text(out.Message), out, nil
 	}
 	out.Scope = "matching"
-	matched, err := h.provenFilteredCount(ctx, key, id, query, filterKinds{query: args.Query != "", dates: from != "" || to != ""})
+	matched, err := h.provenFilteredCount(ctx, key, id, query, filterKinds{query: args.Query != "", dateFrom: from != "", dateTo: to != ""})
 	if err != nil {
 		return nil, DeleteRequestsResult{}, err
 	}
@@ -147,5 +147,17 @@ func (h *handlers) provenFilteredCount(ctx context.Context, key string, id hooks
 			"so a filtered delete there would delete every request of the token: nothing was deleted. The open-source webhook.site behaves this way. "+
 			"To delete every request, pass all: true and no filter; to keep some, leave them", httpx.DisplayURL(h.cfg.APIURL), strings.Join(ignored, " and "))
 	}
-	return h.count(ctx, key, id, query)
+	matched, err := h.count(ctx, key, id, query)
+	if err != nil {
+		return 0, err
+	}
+	// A query can select everything while holding words (NOT x, method:*,
+	// _exists_:uuid, created_at:[* TO *]), and dates can span every
+	// request: whatever its spelling, a filter that matches every request
+	// deletes as all: true does, so it must be asked for as that.
+	if matched >= total {
+		return 0, fmt.Errorf("this filter matches every request of token %s (%d of %d), so nothing was deleted: to delete them all pass all: true (alone, without filters); "+
+			"to delete some, give a filter that leaves the others out (preview it with list_requests)", id, matched, total)
+	}
+	return matched, nil
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -46,11 +48,13 @@ func TestDeleteRequestsFiltered(t *testing.T) {
 
 // TestDeleteRequestsDateExpressions: date_from and expressions such as
 // now-1h are resolved to absolute UTC times, which the count and the delete
-// both send.
+// both send. (The query leaves one request out: a filter matching every
+// request is refused.)
 func TestDeleteRequestsDateExpressions(t *testing.T) {
 	h := connect(t, config.Config{})
 	id := h.createToken(t, nil)
 	h.capture(t, id, "POST", "text/plain", "recent")
+	h.capture(t, id, "POST", "text/plain", "kept")
 	before := time.Now().UTC().Add(-time.Hour).Truncate(time.Second)
 	out := h.ok(t, "delete_requests", map[string]any{"token_id": id, "date_to": "now-1h"})
 	if out["matched"] != 0.0 || h.deletes() != 0 {
@@ -60,13 +64,13 @@ func TestDeleteRequestsDateExpressions(t *testing.T) {
 	if err != nil || to.Before(before) || to.After(before.Add(time.Minute)) {
 		t.Errorf("date_to resolved to %v, want about %v", out["date_to"], before)
 	}
-	out = h.ok(t, "delete_requests", map[string]any{"token_id": id, "date_from": "now-1h"})
+	out = h.ok(t, "delete_requests", map[string]any{"token_id": id, "date_from": "now-1h", "query": "recent"})
 	sent := h.last(t)
 	if out["matched"] != 1.0 || sent.Method != "DELETE" || !hooksvc.DatePattern.MatchString(sent.Query.Get("date_from")) || sent.Query.Get("date_from") != out["date_from"] {
 		t.Errorf("date_from now-1h: %v; sent %v", out, sent)
 	}
 	contains(t, out["message"].(string), "captured at or after "+out["date_from"].(string)+" UTC")
-	if page := h.ok(t, "list_requests", map[string]any{"token_id": id}); page["total"] != 0.0 {
+	if page := h.ok(t, "list_requests", map[string]any{"token_id": id}); page["total"] != 1.0 {
 		t.Errorf("total after the delete = %v", page["total"])
 	}
 }
@@ -234,5 +238,57 @@ func TestDeleteRequestsScopeIsExplicit(t *testing.T) {
 	}
 	if page := h.ok(t, "list_requests", map[string]any{"token_id": id}); page["total"] != 0.0 {
 		t.Errorf("all: true left %v requests", page["total"])
+	}
+}
+
+// TestDeleteRequestsFilterMatchingEveryRequestRefused: a filter that
+// selects every request while holding words (so the spelling check passes
+// it) is refused, as the empty filter is, and nothing is deleted; a filter
+// that leaves some out still deletes.
+func TestDeleteRequestsFilterMatchingEveryRequestRefused(t *testing.T) {
+	for _, q := range []string{"NOT zzzzqqq", "method:*", "_exists_:uuid", "created_at:[* TO *]", "*:* OR zzzq"} {
+		h := connect(t, config.Config{})
+		id := h.createToken(t, nil)
+		for _, b := range []string{"a", "b", "c"} {
+			h.capture(t, id, "POST", "text/plain", b)
+		}
+		res := h.call(t, "delete_requests", map[string]any{"token_id": id, "query": q})
+		left := h.ok(t, "list_requests", map[string]any{"token_id": id})["total"]
+		text := mcptest.Text(res)
+		if !res.IsError || left != 3.0 || !strings.Contains(text, "matches every request") || !strings.Contains(text, "all: true") {
+			t.Errorf("query %q: isError=%v, %v left, want a refusal naming all: true and 3 left: %.250s", q, res.IsError, left, text)
+		}
+	}
+	h := connect(t, config.Config{})
+	id := h.createToken(t, nil)
+	h.capture(t, id, "POST", "text/plain", "keep")
+	h.capture(t, id, "POST", "text/plain", "dropme")
+	out := h.ok(t, "delete_requests", map[string]any{"token_id": id, "query": "NOT keep"})
+	if out["matched"] != 1.0 {
+		t.Errorf("a query matching one of two: %v", out)
+	}
+}
+
+// TestDeleteRequestsDateFromIgnoredRefused: a server that applies date_to
+// but ignores date_from is caught by date_from's own probe, and a
+// date_from delete there deletes nothing.
+func TestDeleteRequestsDateFromIgnoredRefused(t *testing.T) {
+	h := connect(t, config.Config{})
+	id := h.createToken(t, nil)
+	for _, b := range []string{"a", "b", "c"} {
+		h.capture(t, id, "POST", "text/plain", b)
+	}
+	stripping := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		q.Del("date_from")
+		r.URL.RawQuery = q.Encode()
+		h.fake.ServeHTTP(w, r)
+	}))
+	t.Cleanup(stripping.Close)
+	api := h.reconnect(t, config.Config{APIURL: mustParse(t, stripping.URL)})
+	res := api.call(t, "delete_requests", map[string]any{"token_id": id, "date_from": "2099-01-01 00:00:00"})
+	left := h.ok(t, "list_requests", map[string]any{"token_id": id})["total"]
+	if text := mcptest.Text(res); !res.IsError || left != 3.0 || !strings.Contains(text, "does not apply the date_from filter") {
+		t.Errorf("isError=%v, %v left; want the date_from filter named as not applied and 3 left: %.300s", res.IsError, left, text)
 	}
 }

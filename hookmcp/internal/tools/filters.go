@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/mcpforge/servers/hookmcp/internal/hooksvc"
@@ -51,15 +52,20 @@ func blankFilter(g given, done string) error {
 }
 
 // filterKinds groups the filters of a call by what the server must apply:
-// the query, and the dates.
+// the query, date_from and date_to. Each date is probed alone: a server may
+// apply one and ignore the other.
 type filterKinds struct {
-	query bool
-	dates bool
+	query    bool
+	dateFrom bool
+	dateTo   bool
 }
+
+// used reports whether a filter is in use.
+func (k filterKinds) used() bool { return k.query || k.dateFrom || k.dateTo }
 
 // neverMatching returns, for each kind of filter in use, a filter of that
 // kind alone that no request can match: a random word, which no body holds,
-// and a date range that ends before the service existed.
+// a date_to before the service existed, and a date_from centuries ahead.
 func (k filterKinds) neverMatching() map[string]url.Values {
 	probes := map[string]url.Values{}
 	if k.query {
@@ -67,8 +73,11 @@ func (k filterKinds) neverMatching() map[string]url.Values {
 		_, _ = rand.Read(b[:])
 		probes["query"] = url.Values{"query": {"hookmcpprobe" + hex.EncodeToString(b[:])}}
 	}
-	if k.dates {
-		probes["date_from/date_to"] = url.Values{"date_to": {"1970-01-01 00:00:00"}}
+	if k.dateFrom {
+		probes["date_from"] = url.Values{"date_from": {"2999-01-01 00:00:00"}}
+	}
+	if k.dateTo {
+		probes["date_to"] = url.Values{"date_to": {"1970-01-01 00:00:00"}}
 	}
 	return probes
 }
@@ -91,6 +100,7 @@ func (h *handlers) ignoredFilters(ctx context.Context, key string, id hooksvc.To
 			ignored = append(ignored, kind)
 		}
 	}
+	slices.Sort(ignored)
 	return ignored, nil
 }
 

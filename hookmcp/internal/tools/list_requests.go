@@ -104,8 +104,8 @@ func (h *handlers) listRequests(ctx context.Context, req *mcp.CallToolRequest, a
 		return nil, nil, err
 	}
 	var filtersIgnored []string
-	kinds := filterKinds{query: args.Query != "", dates: args.DateFrom != "" || args.DateTo != ""}
-	if kinds.query || kinds.dates {
+	kinds := filterKinds{query: args.Query != "", dateFrom: args.DateFrom != "", dateTo: args.DateTo != ""}
+	if kinds.used() {
 		ignored, err := h.ignoredFilters(ctx, key, id, kinds)
 		if err != nil {
 			return nil, nil, err
@@ -119,7 +119,7 @@ func (h *handlers) listRequests(ctx context.Context, req *mcp.CallToolRequest, a
 	// A filtered page shows matches, not the requests between them: only
 	// an unfiltered one moves the memory of what was shown, so that a wait
 	// still returns what the filter left out.
-	if !kinds.query && !kinds.dates {
+	if !kinds.used() {
 		h.seePage(id, raw)
 	}
 	// The API's escapes (a PHP service writes https:\/\/ and \u00e9) are

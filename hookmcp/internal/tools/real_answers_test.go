@@ -270,6 +270,7 @@ func TestFilteredDeleteOfNothing(t *testing.T) {
 	h := serve(t, fake, srv.URL, config.Config{})
 	id := h.createToken(t, nil)
 	h.capture(t, id, "PUT", "text/plain", "one")
+	h.capture(t, id, "POST", "text/plain", "two")
 	res := h.call(t, "delete_requests", map[string]any{"token_id": id, "query": "method:PUT"})
 	if res.IsError {
 		t.Fatalf("delete_requests: %s", mcptest.Text(res))
