@@ -52,12 +52,17 @@ func (cl *Client) ParseToken(name, v string, secrets ...string) (TokenID, error)
 		return "", fmt.Errorf("%s %s is an email address whose name is not a token UUID: a token's address is <uuid>@emailhook.site. Pass the token's UUID, such as %s", name, Quote(shown), ExampleUUID)
 	}
 	if strings.Contains(v, ".") && !strings.ContainsAny(v, "/ ") {
-		for _, label := range strings.Split(v, ".") {
-			if UUIDPattern.MatchString(label) {
-				return TokenID(strings.ToLower(label)), nil
-			}
+		// The token is the label right before dnshook.site: a name's
+		// other labels are the sender's own, and may be any UUID.
+		labels := strings.Split(strings.ToLower(strings.TrimSuffix(v, ".")), ".")
+		if strings.Join(labels[1:], ".") == canonicalHost(cl.BaseURL) && UUIDPattern.MatchString(labels[0]) {
+			// The token's subdomain without its scheme: <uuid>.webhook.site.
+			return TokenID(labels[0]), nil
 		}
-		return "", fmt.Errorf("%s %s is a host name without a token UUID in it: a token's DNS name is <anything>.<uuid>.dnshook.site. Pass the token's UUID, such as %s", name, Quote(shown), ExampleUUID)
+		if n := len(labels); n >= 3 && labels[n-2] == "dnshook" && labels[n-1] == "site" && UUIDPattern.MatchString(labels[n-3]) {
+			return TokenID(labels[n-3]), nil
+		}
+		return "", fmt.Errorf("%s %s is a host name without a token UUID right before dnshook.site: a token's DNS name is <anything>.<uuid>.dnshook.site. Pass the token's UUID, such as %s", name, Quote(shown), ExampleUUID)
 	}
 	if AliasPattern.MatchString(v) {
 		return "", aliasError(name, shown)
@@ -82,9 +87,12 @@ func aliasError(name, alias string) error {
 }
 
 // tokenOfURL finds the token in a URL of the configured service: the first
-// label of its host, else the first path segment, else the first segment
-// of its fragment (the web app's #!/view/<uuid>), that is a UUID.
-// Its errors show raw redacted by r.
+// label of its host (the token's subdomain), else the first path segment
+// after the base path (or the API's own /token/<uuid>), else, with no path,
+// the web app's fragment #!/view/<uuid>. A UUID anywhere else in the URL is
+// not the token's (an alias's capture URL may hold an order's id), so a
+// first segment that is not a UUID is refused as an alias is. Its errors
+// show raw redacted by r.
 func (cl *Client) tokenOfURL(name, raw string, r redact.Redactor) (TokenID, error) {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -101,17 +109,35 @@ func (cl *Client) tokenOfURL(name, raw string, r redact.Redactor) (TokenID, erro
 	if UUIDPattern.MatchString(first) {
 		return TokenID(strings.ToLower(first)), nil
 	}
-	path := strings.TrimPrefix(strings.Trim(u.Path, "/"), strings.Trim(cl.BaseURL.Path, "/"))
-	segments := strings.Split(strings.Trim(path, "/"), "/")
-	for _, segment := range append(segments, strings.Split(u.Fragment, "/")...) {
-		if UUIDPattern.MatchString(segment) {
-			return TokenID(strings.ToLower(segment)), nil
+	noToken := fmt.Errorf("%s %s holds no token UUID: a capture URL is %s/<token uuid>/...; pass the token's UUID, such as %s", name, Quote(shown), httpx.DisplayURL(cl.BaseURL), ExampleUUID)
+	path := strings.Trim(u.Path, "/")
+	if basePath := strings.Trim(cl.BaseURL.Path, "/"); basePath != "" {
+		rest, ok := strings.CutPrefix(path, basePath)
+		if !ok || rest != "" && rest[0] != '/' {
+			return "", noToken
 		}
+		path = rest
 	}
-	if AliasPattern.MatchString(segments[0]) {
+	parts := strings.Split(strings.Trim(path, "/"), "/")
+	switch {
+	case UUIDPattern.MatchString(parts[0]):
+		return TokenID(strings.ToLower(parts[0])), nil
+	case parts[0] == "token" && len(parts) > 1 && UUIDPattern.MatchString(parts[1]):
+		// The API's own address of the token, /token/<uuid>/...
+		return TokenID(strings.ToLower(parts[1])), nil
+	case parts[0] != "" && AliasPattern.MatchString(parts[0]):
 		return "", aliasError(name, shown)
+	case parts[0] != "":
+		return "", noToken
 	}
-	return "", fmt.Errorf("%s %s holds no token UUID: a capture URL is %s/<token uuid>/...; pass the token's UUID, such as %s", name, Quote(shown), httpx.DisplayURL(cl.BaseURL), ExampleUUID)
+	view := strings.Split(strings.Trim(strings.TrimPrefix(u.Fragment, "!"), "/"), "/")
+	switch {
+	case UUIDPattern.MatchString(view[0]):
+		return TokenID(strings.ToLower(view[0])), nil
+	case view[0] == "view" && len(view) > 1 && UUIDPattern.MatchString(view[1]):
+		return TokenID(strings.ToLower(view[1])), nil
+	}
+	return "", noToken
 }
 
 // canonicalHost is u's host as the transport dials it (httpx.CanonicalHost),

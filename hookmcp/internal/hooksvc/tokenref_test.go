@@ -10,6 +10,7 @@ import (
 // holds none is refused with the rule and the fix.
 func TestParseToken(t *testing.T) {
 	const id = "9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d"
+	const other = "1f0c2d3e-4a5b-4c6d-8e7f-001122334455"
 	hosted := &Client{BaseURL: &url.URL{Scheme: "https", Host: "webhook.site"}, APIKey: "secret-key-0123456789"}
 	selfHosted := &Client{BaseURL: &url.URL{Scheme: "http", Host: "hooks.internal:8084", Path: "/capture"}}
 	good := []struct {
@@ -26,6 +27,8 @@ func TestParseToken(t *testing.T) {
 		{hosted, "https://webhook.site/#!/view/" + id + "/2f0c/1"},
 		{hosted, id + "@emailhook.site"},
 		{hosted, "x." + id + ".dnshook.site"},
+		{hosted, other + "." + id + ".dnshook.site."},
+		{hosted, id + ".WebHook.site"},
 		{hosted, "*." + strings.ToUpper(id) + ".dnshook.site"},
 		{hosted, "https://webhook.site/token/" + id + "/request/latest"},
 		{hosted, "https://WebHook.site:443/" + id},
@@ -60,6 +63,13 @@ func TestParseToken(t *testing.T) {
 		// service.
 		{hosted, "https://webhook.s\u0130te/" + id, []string{"is a URL of", "but hookmcp uses the capture API at https://webhook.site"}},
 		{hosted, "https://" + id + ".webhook.s\u0130te/x", []string{"is a URL of"}},
+		// A UUID elsewhere than the token's place is another thing's id:
+		// an alias's capture URL may hold an order's id, and a DNS name's
+		// labels before the token's are the sender's own.
+		{hosted, "https://webhook.site/my-alias/orders/" + other, []string{"The API does not accept a token's alias"}},
+		{hosted, other + "." + id + ".example.com", []string{"a host name without a token UUID right before dnshook.site"}},
+		{selfHosted, "http://hooks.internal:8084/captures/" + id, []string{"holds no token UUID"}},
+		{hosted, "https://webhook.site/#!/orders/" + other, []string{"holds no token UUID"}},
 	}
 	for _, tt := range bad {
 		_, err := tt.cl.ParseToken("token_id", tt.in)
