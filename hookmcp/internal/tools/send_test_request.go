@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -312,6 +313,12 @@ func pathSegments(path string) ([]string, error) {
 		return nil, fmt.Errorf("path %s holds %% or ;, which send_test_request refuses: write characters as they are (a space, é), not as %%-escapes, which hookmcp writes itself; "+
 			"a server that decodes a path twice, or cuts ;parameters, could otherwise read a segment as .. and leave the token's capture URL. Nothing was sent", hooksvc.Quote(path))
 	}
+	if i := strings.IndexFunc(path, refusedPathRune); i >= 0 {
+		r, _ := utf8.DecodeRuneInString(path[i:])
+		return nil, fmt.Errorf("path %s holds %q (U+%04X), which send_test_request refuses: a path may hold letters, digits, spaces, / and - . _ ~ ! $ & ' ( ) * + , = : @ only, "+
+			"since Windows servers map some other symbols and punctuation (such as ∕ ⁄ ∖ ¥) to / or \\ and could read a segment as a way out of the token's capture URL; write it without them. Nothing was sent",
+			hooksvc.Quote(path), r, r)
+	}
 	var segments []string
 	for _, segment := range strings.Split(strings.Trim(path, "/"), "/") {
 		folded := norm.NFKC.String(segment)
@@ -326,6 +333,20 @@ func pathSegments(path string) ([]string, error) {
 		}
 	}
 	return segments, nil
+}
+
+// refusedPathRune reports a character a test path may not hold. The path
+// is allowed, not refused, by kind: ASCII's unreserved characters and
+// sub-delimiters (RFC 3986), : @ / and space, and Unicode letters, marks
+// and digits. Every Unicode symbol and punctuation character is refused:
+// Windows "best-fit" conversion (IIS, ANSI code-page APIs) turns some of
+// them, which NFKC leaves alone, into / or \ (U+2215 ∕, U+2044 ⁄, U+2216
+// ∖, ¥ in code page 932), and no list of those can be known complete.
+func refusedPathRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || strings.ContainsRune("-._~!$&'()*+,=:@/ ", r))
+	}
+	return !unicode.In(r, unicode.L, unicode.M, unicode.N)
 }
 
 // dotsOnly reports a segment that some server reads as . or ..: dots,

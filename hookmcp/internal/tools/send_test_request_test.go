@@ -326,7 +326,7 @@ func TestSendTestRequestPathNormalisers(t *testing.T) {
 			t.Errorf("header %s was sent", header)
 		}
 	}
-	plain := []string{"github/push", "a b/é", "404", "hook.json", "v1.2/x", "a..b", "€/😀", "x/y/z/"}
+	plain := []string{"github/push", "a b/é", "404", "hook.json", "v1.2/x", "a..b", "日本/ünïcödé/x́", "x/y/z/", "a@b:c/(d)+e,f=g!h$i&j'k*~"}
 	for _, path := range plain {
 		res := h.call(t, "send_test_request", map[string]any{"token_id": id, "path": path})
 		if res.IsError {
@@ -462,6 +462,41 @@ func TestSendTestRequestAnswerIsRedacted(t *testing.T) {
 		got := h.ok(t, "get_request", map[string]any{"token_id": id, "request_id": out["request_id"]})
 		if got["body"] != fmt.Sprint("sent, forged ", forged) {
 			t.Errorf("forged %v: request_id %v names the request %v, not the one sent", forged, out["request_id"], got["body"])
+		}
+	}
+}
+
+// TestSendTestRequestPathBestFitRefused: characters that Windows best-fit
+// conversion turns into / or \ (which NFKC leaves alone), and any other
+// Unicode symbol or punctuation, are refused in a test path, naming the
+// character; nothing is sent.
+func TestSendTestRequestPathBestFitRefused(t *testing.T) {
+	for _, p := range []string{
+		"..\u2215..\u2215token\u2215x\u2215request", // DIVISION SLASH
+		"..\u2044..\u2044token",                     // FRACTION SLASH
+		"..\u2216..\u2216token",                     // SET MINUS (best-fit \)
+		"..\u00a5..\u00a5token",                     // YEN SIGN (\ in cp932)
+		"€/😀", "a\u00a0b", "x<y>", "a|b", "a\u200bb",
+	} {
+		segs, err := pathSegments(p)
+		if err == nil {
+			t.Errorf("path %q accepted as %q", p, segs)
+			continue
+		}
+		if !strings.Contains(err.Error(), "send_test_request refuses") || !strings.Contains(err.Error(), "Nothing was sent") {
+			t.Errorf("path %q: %v", p, err)
+		}
+	}
+	h := connect(t, config.Config{})
+	id := h.createToken(t, nil)
+	h.fake.Reset()
+	res := h.call(t, "send_test_request", map[string]any{"token_id": id, "path": "..\u2215..\u2215token"})
+	if !res.IsError || !strings.Contains(mcptest.Text(res), "U+2215") {
+		t.Errorf("want a refusal naming U+2215: %s", mcptest.Text(res))
+	}
+	for _, r := range h.fake.Received() {
+		if r.Method != "GET" {
+			t.Errorf("sent %s %s", r.Method, r.Path)
 		}
 	}
 }
