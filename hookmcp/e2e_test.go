@@ -91,7 +91,9 @@ func inspectorSession(t *testing.T, inspector *mcptest.Inspector, target mcptest
 		t.Errorf("resources/read of an unknown token: %s", stderr)
 	}
 
-	if deleted := call("delete_requests", map[string]any{"token_id": id, "query": "method:POST"}); deleted["scope"] != "matching" {
+	// A filter matching every request is refused (all: true asks for
+	// that): this one matches none of the one POST.
+	if deleted := call("delete_requests", map[string]any{"token_id": id, "query": "method:PUT"}); deleted["scope"] != "matching" || deleted["matched"] != 0.0 {
 		t.Errorf("delete_requests: %v", deleted)
 	}
 	if deleted := call("delete_token", map[string]any{"token_id": id}); deleted["deleted"] != true {

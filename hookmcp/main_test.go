@@ -68,7 +68,11 @@ func exercise(t *testing.T, session *mcp.ClientSession) string {
 	if err != nil || !strings.Contains(read.Contents[0].Text, `"content":"{\"event\":\"ping\"}"`) {
 		t.Errorf("resource: %v %+v", err, read)
 	}
-	call("delete_requests", map[string]any{"token_id": id, "query": "method:POST"})
+	// A filter matching every request is refused (all: true asks for
+	// that), so this one matches none of the one POST: nothing is deleted.
+	if out := call("delete_requests", map[string]any{"token_id": id, "query": "method:PUT"}); out["matched"] != 0.0 {
+		t.Errorf("delete_requests: %v", out)
+	}
 	call("delete_token", map[string]any{"token_id": id})
 	return id
 }
@@ -112,12 +116,11 @@ func TestStdio(t *testing.T) {
 		`GET /token/{id}/request/` + requestID(fake, id) + `/raw`,
 		`GET /token/{id}/requests?page=1&per_page=100&sorting=oldest`,
 		// delete_requests with a query: the token has requests, the server
-		// applies query filters (a random word matches none), and this many
-		// match; then the delete.
+		// applies query filters (a random word matches none), and none
+		// match, so no delete is sent.
 		`GET /token/{id}/requests?page=1&per_page=1`,
 		`GET /token/{id}/requests?page=1&per_page=1&query=hookmcpprobe{random}`,
-		`GET /token/{id}/requests?page=1&per_page=1&query=method%3APOST`,
-		`DELETE /token/{id}/request?query=method%3APOST`,
+		`GET /token/{id}/requests?page=1&per_page=1&query=method%3APUT`,
 		`DELETE /token/{id}`,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -270,7 +270,7 @@ func (d *demo) hooks(ctx context.Context) error {
 		args map[string]any
 	}{
 		{"delete_request", map[string]any{"token_id": id, "request_id": sent["request_id"]}},
-		{"delete_requests", map[string]any{"token_id": id, "date_to": "now"}},
+		{"delete_requests", map[string]any{"token_id": id, "all": true}},
 		{"delete_token", map[string]any{"token_id": id}},
 	} {
 		if _, err := d.call(ctx, session, step.tool, step.args, false); err != nil {
