@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/netip"
 	"net/url"
+	"strings"
 
 	"github.com/mcpforge/servers/shared/httpx"
 	"github.com/mcpforge/servers/shared/redact"
@@ -54,10 +56,16 @@ func (cl *Client) DownloadFile(ctx context.Context, key string, id TokenID, requ
 	if secrets.Contains(loc.String()) {
 		return nil, fmt.Errorf("%s failed: the capture API sent the file's storage address (%s) holding the API key; hookmcp does not send the key to another host, so nothing was fetched", c.doing(), shown)
 	}
+	if !sameOrigin && !cl.apiOnInternalAddress() {
+		ctx = context.WithValue(ctx, storageRuleKey{}, httpx.AddressRule(publicAddress))
+	}
 	// No Api-Key and no cookie: only what the signed URL itself carries.
 	answer, err := cl.Caller.Do(ctx, httpx.Outbound{Method: http.MethodGet, URL: loc, Header: http.Header{}, MaxBytes: MaxFileBytes, Redactor: secrets})
 	if errors.As(err, &tooLarge) {
 		return nil, fmt.Errorf("%s failed: the file is over %d MiB", c.doing(), MaxFileBytes>>20)
+	}
+	if failure := httpx.AsFailure(err); failure != nil && failure.Kind == httpx.RefusedAddress {
+		return nil, fmt.Errorf("%s failed: the capture API sent the file's storage address on %s, and %s; nothing was fetched", c.doing(), Clip(secrets.String(loc.Host)), secrets.String(failure.Reason))
 	}
 	if failure := httpx.AsFailure(err); failure != nil {
 		return nil, cl.unreachable(c.doing(), "the file's storage at "+loc.Host, failure)
@@ -72,4 +80,52 @@ func (cl *Client) DownloadFile(ctx context.Context, key string, id TokenID, requ
 		return nil, fmt.Errorf("%s failed: the file's storage at %s answered HTTP %d %s: its signed address may have expired; try again", c.doing(), loc.Host, answer.Status, http.StatusText(answer.Status))
 	}
 	return answer.Body, nil
+}
+
+// storageRuleKey marks the context of a storage hop with the address rule
+// it must pass (StorageGuard reads it).
+type storageRuleKey struct{}
+
+// StorageGuard is the address rule of a request (httpx.Options.Guard): a
+// hop to a file's storage on another host than the API's must reach a
+// public address, since that address is the API's word, not the user's;
+// every other request, the API's own included, has no rule.
+func StorageGuard(ctx context.Context) httpx.AddressRule {
+	rule, _ := ctx.Value(storageRuleKey{}).(httpx.AddressRule)
+	return rule
+}
+
+// cgnat is the shared address space (RFC 6598), where some clouds keep
+// their metadata service (Alibaba's 100.100.100.200).
+var cgnat = netip.MustParsePrefix("100.64.0.0/10")
+
+// publicAddress refuses loopback, private, link-local (cloud metadata at
+// 169.254.169.254 included), shared, multicast and unspecified addresses.
+func publicAddress(addr netip.Addr) error {
+	addr = addr.Unmap()
+	if addr.IsLoopback() || addr.IsPrivate() || addr.IsLinkLocalUnicast() || addr.IsLinkLocalMulticast() ||
+		addr.IsInterfaceLocalMulticast() || addr.IsMulticast() || addr.IsUnspecified() || cgnat.Contains(addr) {
+		return errors.New("hookmcp reaches a file's storage on a loopback, private, link-local or cloud metadata address only when the capture API itself is on one (HOOKSVC_API_URL)")
+	}
+	return nil
+}
+
+// apiOnInternalAddress reports an API whose base URL is on an internal
+// address, judged by its host alone: an IP address that publicAddress
+// refuses, localhost, a name of one label, or a name under a suffix kept
+// for internal networks. Its storage may be internal too.
+func (cl *Client) apiOnInternalAddress() bool {
+	host := strings.ToLower(strings.TrimSuffix(cl.BaseURL.Hostname(), "."))
+	if addr, err := netip.ParseAddr(host); err == nil {
+		return publicAddress(addr) != nil
+	}
+	if !strings.Contains(host, ".") {
+		return true
+	}
+	for _, suffix := range []string{".localhost", ".internal", ".local", ".lan", ".home.arpa"} {
+		if strings.HasSuffix(host, suffix) {
+			return true
+		}
+	}
+	return false
 }

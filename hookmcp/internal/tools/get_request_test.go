@@ -9,6 +9,7 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"net/url"
 	"strings"
 	"sync"
@@ -451,6 +452,59 @@ func TestGetRequestStorageAddressHoldingKeyRefused(t *testing.T) {
 	for _, line := range strings.Split(strings.ToLower(logs.String()), "\n") {
 		if strings.Contains(line, strings.ToLower(envKey)) || strings.Contains(line, strings.ToLower(callKey)) {
 			t.Errorf("a log line holds a key: %s", line)
+		}
+	}
+}
+
+// loopbackResolver resolves every name to 127.0.0.1: loopback servers
+// stand in for hosts with public names.
+type loopbackResolver struct{}
+
+func (loopbackResolver) LookupNetIP(context.Context, string, string) ([]netip.Addr, error) {
+	return []netip.Addr{netip.MustParseAddr("127.0.0.1")}, nil
+}
+
+// TestGetRequestStorageOnInternalAddressRefused: with the API on a public
+// name, the storage hop to a loopback, private, link-local, metadata or
+// shared address (by IP, or by a name resolving to one) is refused before
+// any connection, saying why; the API's own calls are not held to that.
+func TestGetRequestStorageOnInternalAddressRefused(t *testing.T) {
+	h := connect(t, config.Config{})
+	id := h.createToken(t, nil)
+	body, contentType := multipartBody()
+	h.capture(t, id, "POST", contentType, body)
+	rid := h.ok(t, "get_latest_request", map[string]any{"token_id": id})["request_id"].(string)
+	var mu sync.Mutex
+	location := ""
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.Contains(r.URL.Path, "/download/") {
+			mu.Lock()
+			defer mu.Unlock()
+			http.Redirect(w, r, location, http.StatusFound)
+			return
+		}
+		h.fake.ServeHTTP(w, r)
+	}))
+	t.Cleanup(api.Close)
+	base := "http://api.example:" + mustParse(t, api.URL).Port()
+	server := NewServer(Options{
+		Config: config.Config{APIURL: mustParse(t, base), Timeout: 5 * time.Second},
+		HTTP:   newHTTPClient("hookmcp-test", loopbackResolver{}),
+		Logger: slog.New(slog.DiscardHandler), Version: "test",
+		Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() },
+	})
+	session := mcptest.Connect(t, server)
+	for _, loc := range []string{
+		"https://files.example/f", "https://127.0.0.1:1/f", "https://[::1]/f", "https://169.254.169.254/latest/meta-data",
+		"https://10.0.0.7/f", "https://192.168.1.1/f", "https://100.100.100.200/f", "https://[fd00:ec2::254]/f", "https://[::ffff:127.0.0.1]/f",
+	} {
+		mu.Lock()
+		location = loc
+		mu.Unlock()
+		res := mcptest.Call(t, context.Background(), session, "get_request", map[string]any{"token_id": id, "request_id": rid, "file": "report"})
+		text := mcptest.Text(res)
+		if !res.IsError || !strings.Contains(text, "only when the capture API itself is on one") || !strings.Contains(text, "nothing was fetched") {
+			t.Errorf("storage at %s: want a refusal of the address, got isError=%v %s", loc, res.IsError, text)
 		}
 	}
 }

@@ -108,8 +108,18 @@ func NewServer(opts Options) *mcp.Server {
 // NewHTTPClient returns the outbound client hookmcp uses. It never follows a
 // redirect: the API redirects a keyless read of a private token to an HTML
 // login page, which must surface as "authentication required", not as HTML.
+//
+// A hop to a file's storage on another host must reach a public address
+// (hooksvc.StorageGuard); the API's own requests go to the configured URL,
+// whatever its address.
 func NewHTTPClient(userAgent string) *http.Client {
-	return httpx.NewClient(httpx.Options{UserAgent: userAgent})
+	return newHTTPClient(userAgent, nil)
+}
+
+// newHTTPClient is NewHTTPClient looking names up with resolver (nil: the
+// system's); tests give loopback servers public-looking names.
+func newHTTPClient(userAgent string, resolver httpx.Resolver) *http.Client {
+	return httpx.NewClient(httpx.Options{UserAgent: userAgent, Guard: hooksvc.StorageGuard, Resolver: resolver})
 }
 
 func instructions(cfg config.Config) string {
