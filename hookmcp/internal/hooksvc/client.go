@@ -586,8 +586,8 @@ func errorDetail(resp *httpx.Answer) string {
 	return envelopeMessage(resp.Body)
 }
 
-// envelopeMessage is the error envelope's message, else the start of the
-// body.
+// envelopeMessage is the error envelope's message, else what the body is
+// (describeAnswer: member names, not values, of JSON).
 func envelopeMessage(body []byte) string {
 	var envelope struct {
 		Error struct {
@@ -603,5 +603,5 @@ func envelopeMessage(body []byte) string {
 			return httpx.Snippet([]byte(envelope.Message), maxQuotedMessage)
 		}
 	}
-	return httpx.Snippet(body, 200)
+	return describeAnswer(body, 200)
 }

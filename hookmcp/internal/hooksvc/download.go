@@ -17,6 +17,9 @@ import (
 // captures over 10 MB, so no file of one is larger.
 const MaxFileBytes = 10 << 20
 
+// maxFileIDBytes bounds a file id hookmcp sends: the service's are UUIDs.
+const maxFileIDBytes = 200
+
 // DownloadFile returns the bytes of a file uploaded in a multipart capture.
 // The hosted service keeps no multipart body, only its fields and files; a
 // file is at /token/{id}/request/{rid}/download/{fileId}, which answers with
@@ -26,7 +29,12 @@ const MaxFileBytes = 10 << 20
 // chose), and never a second one. An answer of the file itself, without a
 // redirect, is taken too.
 func (cl *Client) DownloadFile(ctx context.Context, key string, id TokenID, requestID RequestID, fileID string) ([]byte, error) {
-	c := requestCall(http.MethodGet, key, id, requestID, "/download/"+url.PathEscape(fileID), "Downloading file "+fileID+" of")
+	// The id is the API's word, sent in the path and quoted in errors:
+	// bounded and escaped in both.
+	c := requestCall(http.MethodGet, key, id, requestID, "/download/"+url.PathEscape(fileID), "Downloading file "+Quote(fileID)+" of")
+	if len(fileID) > maxFileIDBytes {
+		return nil, fmt.Errorf("%s failed: the capture API gave the file an id of %d bytes, over the %d an id can be, so nothing was fetched", c.doing(), len(fileID), maxFileIDBytes)
+	}
 	c.expect, c.maxBytes = expectRedirect, MaxFileBytes
 	resp, err := cl.readFresh(ctx, c)
 	var tooLarge *httpx.TooLargeError

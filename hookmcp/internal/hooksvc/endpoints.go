@@ -336,10 +336,10 @@ type Page struct {
 func DecodePage(body []byte) (*Page, error) {
 	var fields map[string]json.RawMessage
 	if err := jsonx.UnmarshalSharing(body, &fields); err != nil {
-		return nil, fmt.Errorf("the capture API sent a listing that is not a JSON object: %s", httpx.Snippet(body, 120))
+		return nil, fmt.Errorf("the capture API sent a listing that is not a JSON object: %s", describeAnswer(body, 120))
 	}
 	if _, ok := fields["data"]; !ok {
-		return nil, fmt.Errorf("the capture API sent a listing without its data: %s", httpx.Snippet(body, 120))
+		return nil, fmt.Errorf("the capture API sent a listing without its data: %s", describeAnswer(body, 120))
 	}
 	p := &Page{Fields: fields}
 	// The API is PHP: an empty list may arrive as [] or {}. Decode loosely.

@@ -1,9 +1,15 @@
 package hooksvc
 
 import (
+	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
+
+	"github.com/mcpforge/servers/shared/httpx"
 )
 
 // maxQuoted is the most bytes of an argument an error quotes back: enough
@@ -36,3 +42,43 @@ func prefix(v string) string {
 	}
 	return v[:cut]
 }
+
+// describeAnswer says what a JSON answer that is not an error envelope is,
+// for an error, by its shape and member names, never their values: an
+// answer of the wrong kind (a token where a listing was due) carries the
+// token's password and account ids. Text that is not JSON is quoted from
+// its start, at most n bytes.
+func describeAnswer(body []byte, n int) string {
+	var v any
+	if json.Unmarshal(body, &v) != nil {
+		return httpx.Snippet(body, n)
+	}
+	switch v := v.(type) {
+	case map[string]any:
+		if len(v) == 0 {
+			return "an empty JSON object"
+		}
+		names := slices.Sorted(maps.Keys(v))
+		shown := make([]string, 0, min(len(names), maxShownNames))
+		for _, name := range names[:min(len(names), maxShownNames)] {
+			shown = append(shown, Quote(name))
+		}
+		more := ""
+		if len(names) > maxShownNames {
+			more = fmt.Sprintf(" and %d more", len(names)-maxShownNames)
+		}
+		return fmt.Sprintf("a JSON object with the members %s%s (values not shown)", strings.Join(shown, ", "), more)
+	case []any:
+		return fmt.Sprintf("a JSON array of %d items", len(v))
+	case string:
+		return "a JSON string"
+	case float64:
+		return "a JSON number"
+	case bool:
+		return "a JSON boolean"
+	}
+	return "JSON null"
+}
+
+// maxShownNames bounds the member names describeAnswer shows.
+const maxShownNames = 10

@@ -508,3 +508,17 @@ func TestGetRequestStorageOnInternalAddressRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestGetRequestFileIDBounded: a file id the API gives is sent only when
+// of a sane length, and errors quote it bounded and escaped.
+func TestGetRequestFileIDBounded(t *testing.T) {
+	h := connect(t, config.Config{})
+	long := strings.Repeat("i\"d", 2000)
+	item := `{"uuid":"` + someToken + `","method":"POST","sorting":1,"content":"","files":{"f":{"id":"` + strings.ReplaceAll(long, `"`, `\"`) + `","filename":"a.txt"}}}`
+	api := h.reconnect(t, config.Config{APIURL: mustParse(t, answering(t, 200, "application/json", item)), APIKey: envKey})
+	got := api.failure(t, "get_request", map[string]any{"token_id": someToken, "request_id": someToken, "file": "f"})
+	contains(t, got, "an id of 6000 bytes", "nothing was fetched", `"i\"di\"d`)
+	if len(got) > 1_000 {
+		t.Errorf("the error is %d bytes: %.300s", len(got), got)
+	}
+}

@@ -275,7 +275,7 @@ func decodeFile(field string, raw json.RawMessage) (uploadedFile, bool) {
 }
 
 func (f uploadedFile) describe() string {
-	text := f.Field
+	text := truncate(f.Field, 100)
 	var details []string
 	if f.Filename != "" {
 		details = append(details, truncate(f.Filename, 100))
