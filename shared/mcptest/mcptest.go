@@ -395,7 +395,9 @@ func MissingFromText(res *mcp.CallToolResult) []string {
 		return []string{"(structured content that does not encode)"}
 	}
 	var texts []string
-	textLeaves := map[string]any{}
+	// Every block's value at a path: a body that is itself a JSON object
+	// may share a path with the result ("size") and must not hide it.
+	textLeaves := map[string][]any{}
 	for _, c := range res.Content {
 		tc, ok := c.(*mcp.TextContent)
 		if !ok {
@@ -404,12 +406,12 @@ func MissingFromText(res *mcp.CallToolResult) []string {
 		texts = append(texts, tc.Text)
 		var block map[string]any
 		if json.Unmarshal([]byte(tc.Text), &block) == nil {
-			leaves(block, "", func(path string, v any) { textLeaves[path] = v })
+			leaves(block, "", func(path string, v any) { textLeaves[path] = append(textLeaves[path], v) })
 		}
 	}
 	var missing []string
 	leaves(structured, "", func(path string, v any) {
-		if got, ok := textLeaves[path]; ok && cmp.Equal(got, v) {
+		if slices.ContainsFunc(textLeaves[path], func(got any) bool { return cmp.Equal(got, v) }) {
 			return
 		}
 		if s, ok := v.(string); ok && s != "" && slices.ContainsFunc(texts, func(t string) bool { return strings.Contains(t, s) }) {

@@ -106,4 +106,15 @@ func TestConnectChecksTextCarriesStructured(t *testing.T) {
 	if len(missing) != 2 || !strings.Contains(strings.Join(missing, "\n"), `.headers.stripe-signature[0] = "t=1,v1=ab"`) || !strings.Contains(strings.Join(missing, "\n"), ".size = 7") {
 		t.Errorf("MissingFromText = %q, want the header and the size", missing)
 	}
+
+	// A body that is itself a JSON object with a member of the result's
+	// name ("size") hides nothing: the result's own JSON block carries it.
+	jsonBody := `{"size":212,"event":"push"}`
+	shadowed := &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: "Request r1, 27 bytes."}, &mcp.TextContent{Text: `{"id":"r1","size":27}`}, &mcp.TextContent{Text: jsonBody}},
+		StructuredContent: map[string]any{"id": "r1", "size": 27, "body": jsonBody},
+	}
+	if missing := MissingFromText(shadowed); len(missing) != 0 {
+		t.Errorf("MissingFromText = %q for a JSON body sharing a member name, want none", missing)
+	}
 }
