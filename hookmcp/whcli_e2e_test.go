@@ -92,7 +92,7 @@ func newWhcliStand(t *testing.T) *whcliStand {
 	return s
 }
 
-// api calls the fake's API with the key and decodes its JSON answer.
+// call calls the fake's API with the key and decodes its JSON answer.
 func (s *whcliStand) call(t *testing.T, method, path, body string) map[string]any {
 	t.Helper()
 	req, _ := http.NewRequest(method, s.api.URL+path, strings.NewReader(body))

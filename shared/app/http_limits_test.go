@@ -311,7 +311,7 @@ func TestHTTPRefusedBodyIsNotAwaited(t *testing.T) {
 	}
 }
 
-// TestHTTPSilentConnectionsDoNotStarveAdmitted is the reviewer's load: more
+// TestHTTPSilentConnectionsDoNotStarveAdmitted: more
 // connections than the cap that send nothing and carry no token, then an
 // authenticated call, which must be answered within a second although the
 // header time is an hour: the silent connections are closed to make room

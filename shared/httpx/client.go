@@ -50,6 +50,10 @@ type Resolver interface {
 	LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
 }
 
+// MaxResponseHeaderBytes bounds the headers of any answer either server
+// reads.
+const MaxResponseHeaderBytes = 64 << 10
+
 // NewClient returns an HTTP client configured by opts. It sets no overall
 // timeout: each request carries its own deadline in its context (see
 // WithTimeout), so that a caller's choice of timeout is honoured exactly.
@@ -58,10 +62,6 @@ type Resolver interface {
 // every decision about hosts compares: the name dialled, sent as Host and
 // as the TLS server name is the name that was judged. A request whose host
 // has no canonical form is refused.
-// MaxResponseHeaderBytes bounds the headers of any answer either server
-// reads.
-const MaxResponseHeaderBytes = 64 << 10
-
 func NewClient(opts Options) *http.Client {
 	dialer := &guardedDialer{
 		net:      &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second},

@@ -59,10 +59,12 @@ func (p *recordingProxy) requests() []string {
 
 var errBlocked = errors.New("link-local addresses are blocked")
 
-// blockLinkLocal is a Guard as graphqlmcp's: link-local refused, unless
-// the request's context says its URL was allowed one.
+// allowedKey marks a request's context as allowed link-local addresses, as
+// graphqlmcp marks an operator-named endpoint.
 type allowedKey struct{}
 
+// blockLinkLocal is a Guard as graphqlmcp's: link-local refused, unless
+// the request's context says its URL was allowed one.
 func blockLinkLocal(ctx context.Context) AddressRule {
 	if ctx.Value(allowedKey{}) != nil {
 		return nil

@@ -33,13 +33,6 @@ type TokenArg struct {
 	KeyArg
 }
 
-func checkUUID(name, v string) error {
-	if !hooksvc.UUIDPattern.MatchString(v) {
-		return fmt.Errorf("%s must be a token UUID such as %s; got %s. The API does not accept a token's alias in its place: use the uuid that create_token returned (the last part of the capture URL)", name, hooksvc.ExampleUUID, hooksvc.Quote(v))
-	}
-	return nil
-}
-
 // Schema adjustments: the bounds an assistant should see.
 
 // adjustDates states a date filter's format in the schema, so that a client
