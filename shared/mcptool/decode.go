@@ -316,25 +316,11 @@ func (sc *scanner) value(s *jsonschema.Schema, arg string) error {
 			return nil
 		}
 		for i := 0; ; i++ {
-			if sc.track {
-				sc.path = append(sc.path, pathStep{index: i, isIndex: true})
-			}
-			if err := sc.value(items, arg); err != nil {
+			if err := sc.member(pathStep{index: i, isIndex: true}, items, arg); err != nil {
 				return err
 			}
-			if sc.track {
-				sc.path = sc.path[:len(sc.path)-1]
-			}
-			if sc.skipSpace(); sc.pos >= len(sc.data) {
-				return sc.invalid()
-			}
-			sc.pos++
-			switch sc.data[sc.pos-1] {
-			case ']':
-				return nil
-			case ',':
-			default:
-				return sc.invalid()
+			if done, err := sc.next(']'); done || err != nil {
+				return err
 			}
 		}
 	case '"':
@@ -458,27 +444,44 @@ func (sc *scanner) object(s *jsonschema.Schema, arg string) error {
 		default:
 			child = s.AdditionalProperties
 		}
-		if sc.track {
-			sc.path = append(sc.path, pathStep{key: key})
-		}
-		if err := sc.value(child, owner); err != nil {
+		if err := sc.member(pathStep{key: key}, child, owner); err != nil {
 			return err
 		}
-		if sc.track {
-			sc.path = sc.path[:len(sc.path)-1]
-		}
-		if sc.skipSpace(); sc.pos >= len(sc.data) {
-			return sc.invalid()
-		}
-		sc.pos++
-		switch sc.data[sc.pos-1] {
-		case '}':
-			return nil
-		case ',':
-		default:
-			return sc.invalid()
+		if done, err := sc.next('}'); done || err != nil {
+			return err
 		}
 	}
+}
+
+// member scans the value of an array element or object member, at step
+// below the path so far when the path is tracked.
+func (sc *scanner) member(step pathStep, s *jsonschema.Schema, arg string) error {
+	if sc.track {
+		sc.path = append(sc.path, step)
+	}
+	if err := sc.value(s, arg); err != nil {
+		return err
+	}
+	if sc.track {
+		sc.path = sc.path[:len(sc.path)-1]
+	}
+	return nil
+}
+
+// next reads what follows an element or member: closing ends its container
+// (done), a comma announces another.
+func (sc *scanner) next(closing byte) (done bool, err error) {
+	if sc.skipSpace(); sc.pos >= len(sc.data) {
+		return false, sc.invalid()
+	}
+	sc.pos++
+	switch sc.data[sc.pos-1] {
+	case closing:
+		return true, nil
+	case ',':
+		return false, nil
+	}
+	return false, sc.invalid()
 }
 
 // str reads the string at sc.pos and returns its value as encoding/json
