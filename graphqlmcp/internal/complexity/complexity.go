@@ -5,11 +5,14 @@
 // each list nested in other lists counted once per enclosing item (the model
 // GitHub documents for its node limit), and at least 1. A list's size is the
 // largest of its slicing arguments (first, last, limit, ...), else its
-// schema default, else AssumedListSize. A Relay connection (an object with
-// edges or nodes) takes its size from its own slicing argument, and its
-// edges and nodes carry that size without multiplying again. Singular
-// objects and scalars count nothing, but an operation may select at most
-// MaxSelections fields.
+// schema default, else, for a list that takes no slicing argument, the
+// length of the lists of scalars it is given (nodes(ids: [...])), else
+// AssumedListSize; each list's Cost says which. A Relay connection (an
+// object with edges or nodes) takes its size from its own slicing argument;
+// its edges, nodes and lists of its node type (FriendsConnection.friends)
+// carry that size without multiplying again, and its other fields are its
+// own, counted once per connection. Singular objects and scalars count
+// nothing, but an operation may select at most MaxSelections fields.
 //
 // With the endpoint's schema, a field is a list when its type is one.
 // Without it, a field is a list when it has a slicing argument.
@@ -42,11 +45,36 @@ const MaxSelections = 1000
 // gives.
 const AssumedListSize = 10
 
+// Sizing says where a list's size comes from, so that a refusal can say
+// which sizes the operation chose and which were assumed.
+type Sizing int
+
+const (
+	// SizeGiven is a slicing argument the operation gives (first: 50).
+	SizeGiven Sizing = iota
+	// SizeDefault is the schema's default of a slicing argument.
+	SizeDefault
+	// SizeListLength is the length of the lists of scalars given to a list
+	// that takes no slicing argument (nodes(ids: ["a", "b"])).
+	SizeListLength
+	// SizeSchemaCount is an introspection list's, counted in the schema.
+	SizeSchemaCount
+	// SizeAssumed is AssumedListSize: nothing in the operation or the
+	// schema gives the size.
+	SizeAssumed
+)
+
 // Cost is what one list contributes, its sublists included.
 type Cost struct {
-	Path  string // response path, dotted: "viewer.repositories"
-	Size  int    // its size per enclosing item
-	Items int    // the items it and its sublists can return
+	Path   string // response path, dotted: "viewer.repositories"
+	Size   int    // its size per enclosing item
+	Items  int    // the items it and its sublists can return
+	Sizing Sizing // where Size comes from
+	// Argument is the argument that gives Size ("first",
+	// "pagination.pageSize", "ids"); for SizeAssumed, the slicing arguments
+	// the field takes and was not given ("first/last"), "" when it takes
+	// none.
+	Argument string
 }
 
 // Result is an operation's price.
@@ -80,13 +108,12 @@ func (e *TooManySelectionsError) Error() string {
 // the size of the document: a fragment is walked once per context, and a
 // path is built only for the few costliest lists.
 func Score(doc *ast.QueryDocument, op *ast.OperationDefinition, vars map[string]any, schema *ast.Schema) (Result, error) {
-	s := &scorer{doc: doc, op: op, vars: vars, schema: schema, fragments: map[fragmentKey]fragmentCost{}, active: map[string]bool{}}
-	root := s.rootType()
-	items, _, _, err := s.selectionSet(op.SelectionSet, root, false, -1, 1, 0)
+	s := &scorer{doc: doc, op: op, vars: vars, schema: schema, fragments: map[fragmentKey]cost{}, active: map[string]bool{}}
+	c, err := s.selectionSet(op.SelectionSet, scope{typ: s.rootType(), parent: -1, outer: 1})
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{Score: max(1, items), Costliest: s.costliest(5)}, nil
+	return Result{Score: max(1, c.items), Costliest: s.costliest(5)}, nil
 }
 
 type scorer struct {
@@ -94,10 +121,10 @@ type scorer struct {
 	op     *ast.OperationDefinition
 	vars   map[string]any
 	schema *ast.Schema
-	// fragments memoises each fragment's price per enclosing item: a
-	// spread counts at every use, but a fragment is walked once per context,
-	// so nested reuse cannot make pricing itself exponential.
-	fragments  map[fragmentKey]fragmentCost
+	// fragments memoises each fragment's cost per context: a spread
+	// counts at every use, but a fragment is walked once per context, so
+	// nested reuse cannot make pricing itself exponential.
+	fragments  map[fragmentKey]cost
 	active     map[string]bool // fragments being walked, to find cycles
 	selections int
 	// introspected is the type __type(name: "X") names, while its
@@ -117,18 +144,55 @@ type walkedField struct {
 	parent int
 }
 
-// fragmentKey is a fragment in a context: under a connection, its edges
-// and nodes carry the connection's size.
-type fragmentKey struct {
-	name         string
-	inConnection bool
+// connectionKind tells how a selection set under a list or connection is
+// counted.
+type connectionKind int8
+
+const (
+	// notConnection: a list's items, or no list at all; every field counts
+	// per item.
+	notConnection connectionKind = iota
+	// knownConnection: the schema says the field's type is a connection.
+	// Its edges, nodes and lists of its node type are its items; its other
+	// fields (pageInfo, counts by state) are its own, once per connection.
+	knownConnection
+	// guessedConnection: a field with a slicing argument, without a schema.
+	// Its edges and nodes are its items; as it may be a plain list, every
+	// other field counts per item too.
+	guessedConnection
+)
+
+// scope is where a selection set is walked.
+type scope struct {
+	typ        *ast.Definition // the type it selects on; nil when unknown
+	connection connectionKind
+	parent     int // index of the enclosing field, -1 at the root
+	outer      int // the items enclosing each item the set selects, for the costliest lists' whole counts
+	ownOuter   int // in a connection's selection, the items enclosing the connection itself
+	level      int
 }
 
-type fragmentCost struct{ items, depth, selections int }
+// cost is what a selection set costs per enclosing item.
+type cost struct {
+	items int
+	// own is, in a known connection's selection, the items of the
+	// connection's own fields, counted once per connection, not per item.
+	own               int
+	depth, selections int
+}
+
+// fragmentKey is a fragment in a context: under a connection, its edges
+// and nodes carry the connection's size, and under __type(name: "X"), its
+// introspection lists are X's.
+type fragmentKey struct {
+	name         string
+	connection   connectionKind
+	introspected *ast.Definition
+}
 
 type pricedList struct {
 	field int // index in fields
-	size  int
+	size  sizing
 	items int
 }
 
@@ -145,53 +209,53 @@ func (s *scorer) rootType() *ast.Definition {
 	return s.schema.Query
 }
 
-// selectionSet prices set per enclosing item. parentType is the type the
-// set selects on (nil when unknown); inConnection is set when it is a
-// connection's selection; parent is the index of the enclosing field (-1 at
-// the root), outer the items enclosing the set (the costliest show whole
-// counts). It returns the items per enclosing item, the depth and the
-// selections made.
-func (s *scorer) selectionSet(set ast.SelectionSet, parentType *ast.Definition, inConnection bool, parent, outer, level int) (items, depth, selections int, err error) {
-	if level >= MaxDepth && len(set) > 0 {
-		return 0, 0, 0, &TooDeepError{Depth: level + 1}
+// selectionSet prices set in sc. It returns the items per enclosing item
+// (and a connection's own), the depth and the selections made.
+func (s *scorer) selectionSet(set ast.SelectionSet, sc scope) (cost, error) {
+	if sc.level >= MaxDepth && len(set) > 0 {
+		return cost{}, &TooDeepError{Depth: sc.level + 1}
 	}
+	var total cost
 	for _, sel := range set {
-		var n, d, c int
+		var c cost
+		var err error
 		switch sel := sel.(type) {
 		case *ast.Field:
 			if s.skipped(sel.Directives) {
 				continue
 			}
-			n, d, c, err = s.field(sel, parentType, inConnection, parent, outer, level)
+			c, err = s.field(sel, sc)
 		case *ast.InlineFragment:
 			if s.skipped(sel.Directives) {
 				continue
 			}
-			n, d, c, err = s.selectionSet(sel.SelectionSet, s.typeNamed(sel.TypeCondition, parentType), inConnection, parent, outer, level)
+			inner := sc
+			inner.typ = s.typeNamed(sel.TypeCondition, sc.typ)
+			c, err = s.selectionSet(sel.SelectionSet, inner)
 		case *ast.FragmentSpread:
 			if s.skipped(sel.Directives) {
 				continue
 			}
-			n, d, c, err = s.spread(sel, parentType, inConnection, parent, outer, level)
+			c, err = s.spread(sel, sc)
 		}
 		if err != nil {
-			return 0, 0, 0, err
+			return cost{}, err
 		}
-		items, depth, selections = add(items, n), max(depth, d), add(selections, c)
+		total = cost{items: add(total.items, c.items), own: add(total.own, c.own), depth: max(total.depth, c.depth), selections: add(total.selections, c.selections)}
 	}
-	return items, depth, selections, nil
+	return total, nil
 }
 
-func (s *scorer) field(f *ast.Field, parentType *ast.Definition, inConnection bool, parent, outer, level int) (int, int, int, error) {
+func (s *scorer) field(f *ast.Field, sc scope) (cost, error) {
 	s.selections++
 	if s.selections > MaxSelections {
-		return 0, 0, 0, &TooManySelectionsError{}
+		return cost{}, &TooManySelectionsError{}
 	}
 	if f.Name == "__typename" {
-		return 0, 1, 1, nil
+		return cost{depth: 1, selections: 1}, nil
 	}
 	if strings.HasPrefix(f.Name, "__") && s.schema == nil {
-		return 0, 0, 0, fmt.Errorf("query selects %s, an introspection field, whose answer (megabytes on a large API) cannot be priced without the endpoint's schema, "+
+		return cost{}, fmt.Errorf("query selects %s, an introspection field, whose answer (megabytes on a large API) cannot be priced without the endpoint's schema, "+
 			"so it was not sent: read the schema with graphql_introspect instead (types: [\"Name\"] for definitions, search: \"word\" to find names)", f.Name)
 	}
 	name := f.Alias
@@ -199,12 +263,11 @@ func (s *scorer) field(f *ast.Field, parentType *ast.Definition, inConnection bo
 		name = f.Name
 	}
 	idx := len(s.fields)
-	s.fields = append(s.fields, walkedField{name: name, parent: parent})
-	def, fieldType := s.fieldDefinition(parentType, f.Name)
-	carried := inConnection && (f.Name == "edges" || f.Name == "nodes")
-	size, isList := s.size(f, def)
-	if parentType != nil && strings.HasPrefix(parentType.Name, "__") {
-		size = s.introspectionSize(parentType.Name, f.Name)
+	s.fields = append(s.fields, walkedField{name: name, parent: sc.parent})
+	def, fieldType := s.fieldDefinition(sc.typ, f.Name)
+	size := s.size(f, def)
+	if sc.typ != nil && strings.HasPrefix(sc.typ.Name, "__") {
+		size = s.introspectionSize(sc.typ.Name, f.Name)
 	}
 	if fieldType != nil && fieldType.Name == "__Type" {
 		// The lists under __type(name: "X") are X's own, and its fields'
@@ -216,61 +279,118 @@ func (s *scorer) field(f *ast.Field, parentType *ast.Definition, inConnection bo
 		}
 		defer func() { s.introspected = outerType }()
 	}
-	connection := false
+	carried := s.carried(f.Name, def, sc)
+	// A known connection's own field counts once per connection, so it is
+	// enclosed by the connection's enclosing items, not its items.
+	own := sc.connection == knownConnection && !carried
+	outer := sc.outer
+	if own {
+		outer = sc.ownOuter
+	}
+	isList, connection := false, notConnection
 	switch {
-	case carried:
-		isList = false // the connection counted these items
+	case carried: // the connection counted these items
 	case def != nil && isListType(def.Type):
 		isList = true
 	case def != nil:
-		connection = isConnection(fieldType)
-		isList = false
-	case isList: // no schema: a field with a slicing argument is a list, connection or not
-		connection = true
+		if isConnection(fieldType) {
+			connection = knownConnection
+		}
+	case size.how == SizeGiven: // no schema: a field with a slicing argument is a list, connection or not
+		connection = guessedConnection
 	}
-	if !isList && !connection {
-		children, depth, selections, err := s.selectionSet(f.SelectionSet, fieldType, false, idx, outer, level+1)
-		return children, depth + 1, selections + 1, err
+	var c cost
+	if !isList && connection == notConnection {
+		children, err := s.selectionSet(f.SelectionSet, scope{typ: fieldType, parent: idx, outer: outer, level: sc.level + 1})
+		if err != nil {
+			return cost{}, err
+		}
+		c = children
+	} else {
+		// A list or a connection: size items per enclosing item.
+		list := len(s.lists)
+		s.lists = append(s.lists, pricedList{field: idx, size: size})
+		children, err := s.selectionSet(f.SelectionSet, scope{typ: fieldType, connection: connection, parent: idx, outer: mul(outer, size.n), ownOuter: outer, level: sc.level + 1})
+		if err != nil {
+			return cost{}, err
+		}
+		c = cost{items: add(add(size.n, mul(size.n, children.items)), children.own), depth: children.depth, selections: children.selections}
+		s.lists[list].items = mul(outer, c.items)
 	}
-	// A list or a connection: size items per enclosing item.
-	list := len(s.lists)
-	s.lists = append(s.lists, pricedList{field: idx, size: size})
-	children, depth, selections, err := s.selectionSet(f.SelectionSet, fieldType, connection, idx, mul(outer, size), level+1)
-	if err != nil {
-		return 0, 0, 0, err
+	c.depth++
+	c.selections++
+	if own {
+		c.own, c.items = add(c.own, c.items), 0
 	}
-	items := add(size, mul(size, children))
-	s.lists[list].items = mul(outer, items)
-	return items, depth + 1, selections + 1, nil
+	return c, nil
 }
 
-func (s *scorer) spread(spread *ast.FragmentSpread, parentType *ast.Definition, inConnection bool, parent, outer, level int) (int, int, int, error) {
-	key := fragmentKey{spread.Name, inConnection}
+// carried reports a field of a connection's selection that returns the
+// connection's items: its edges, its nodes, and, when the schema is known,
+// a list of its node type beside them (FriendsConnection.friends).
+func (s *scorer) carried(name string, def *ast.FieldDefinition, sc scope) bool {
+	switch {
+	case sc.connection == notConnection:
+		return false
+	case name == "edges" || name == "nodes":
+		return true
+	case sc.connection != knownConnection || def == nil || !isListType(def.Type):
+		return false
+	}
+	node := s.nodeType(sc.typ)
+	return node != "" && def.Type.Name() == node
+}
+
+// nodeType names the type of a connection's items: its nodes' type, else
+// its edges' node's type; "" when it has neither.
+func (s *scorer) nodeType(connection *ast.Definition) string {
+	if connection == nil {
+		return ""
+	}
+	if nodes := connection.Fields.ForName("nodes"); nodes != nil {
+		return nodes.Type.Name()
+	}
+	edges := connection.Fields.ForName("edges")
+	if edges == nil {
+		return ""
+	}
+	if edge := s.schema.Types[edges.Type.Name()]; edge != nil {
+		if node := edge.Fields.ForName("node"); node != nil {
+			return node.Type.Name()
+		}
+	}
+	return ""
+}
+
+func (s *scorer) spread(spread *ast.FragmentSpread, sc scope) (cost, error) {
+	key := fragmentKey{spread.Name, sc.connection, s.introspected}
 	if memo, ok := s.fragments[key]; ok {
-		if level+memo.depth > MaxDepth {
-			return 0, 0, 0, &TooDeepError{Depth: level + memo.depth}
+		if sc.level+memo.depth > MaxDepth {
+			return cost{}, &TooDeepError{Depth: sc.level + memo.depth}
 		}
 		s.selections = add(s.selections, memo.selections)
 		if s.selections > MaxSelections {
-			return 0, 0, 0, &TooManySelectionsError{}
+			return cost{}, &TooManySelectionsError{}
 		}
-		return memo.items, memo.depth, memo.selections, nil
+		return memo, nil
 	}
 	def := s.doc.Fragments.ForName(spread.Name)
 	if def == nil {
-		return 0, 0, 0, fmt.Errorf("query spreads fragment %s, which it does not define; define it or remove the spread of it", mcptool.Quote(spread.Name))
+		return cost{}, fmt.Errorf("query spreads fragment %s, which it does not define; define it or remove the spread of it", mcptool.Quote(spread.Name))
 	}
 	if s.active[spread.Name] {
-		return 0, 0, 0, fmt.Errorf("fragment %s spreads itself, directly or through other fragments; GraphQL forbids fragment cycles", mcptool.Quote(spread.Name))
+		return cost{}, fmt.Errorf("fragment %s spreads itself, directly or through other fragments; GraphQL forbids fragment cycles", mcptool.Quote(spread.Name))
 	}
 	s.active[spread.Name] = true
-	items, depth, selections, err := s.selectionSet(def.SelectionSet, s.typeNamed(def.TypeCondition, parentType), inConnection, parent, outer, level)
+	inner := sc
+	inner.typ = s.typeNamed(def.TypeCondition, sc.typ)
+	c, err := s.selectionSet(def.SelectionSet, inner)
 	delete(s.active, spread.Name)
 	if err != nil {
-		return 0, 0, 0, err
+		return cost{}, err
 	}
-	s.fragments[key] = fragmentCost{items: items, depth: depth, selections: selections}
-	return items, depth, selections, nil
+	s.fragments[key] = c
+	return c, nil
 }
 
 // fieldDefinition returns the schema's definition of field name on
@@ -314,52 +434,129 @@ func isSlicingArgument(name string) bool {
 	return false
 }
 
+// sizing is a list's size and where it comes from.
+type sizing struct {
+	n        int
+	how      Sizing
+	argument string // see Cost.Argument
+}
+
 // size is the largest of f's slicing arguments (also one level inside an
 // input object: pagination: {pageSize: 100}), else the largest slicing
-// argument's default in the schema, else AssumedListSize. given reports
-// that f itself gave one.
-func (s *scorer) size(f *ast.Field, def *ast.FieldDefinition) (size int, given bool) {
-	size = -1
-	consider := func(name string, v *ast.Value) {
-		if n, ok := s.intValue(v); ok && isSlicingArgument(name) {
-			size = max(size, n)
+// argument's default in the schema, else, for a list that takes no slicing
+// argument, the length of the lists of scalars it is given, else
+// AssumedListSize.
+func (s *scorer) size(f *ast.Field, def *ast.FieldDefinition) sizing {
+	best := sizing{n: -1, how: SizeGiven}
+	consider := func(name string, n int) {
+		// Ties go to the first name in byte order, so that a variable's
+		// members, read in random order, name the same one every time.
+		if n > best.n || (n == best.n && name < best.argument) {
+			best.n, best.argument = n, name
 		}
 	}
 	for _, arg := range f.Arguments {
-		consider(arg.Name, arg.Value)
+		if n, ok := s.intValue(arg.Value); ok && isSlicingArgument(arg.Name) {
+			consider(arg.Name, n)
+		}
 		literal, value, ok := s.resolve(arg.Value)
 		switch {
 		case !ok:
 		case literal != nil && literal.Kind == ast.ObjectValue:
 			for _, child := range literal.Children {
-				consider(child.Name, child.Value)
+				if n, ok := s.intValue(child.Value); ok && isSlicingArgument(child.Name) {
+					consider(arg.Name+"."+child.Name, n)
+				}
 			}
 		case literal == nil:
 			if object, isObject := value.(map[string]any); isObject {
 				for name, v := range object {
 					if n, ok := intOf(v); ok && isSlicingArgument(name) {
-						size = max(size, n)
+						consider(arg.Name+"."+name, n)
 					}
 				}
 			}
 		}
 	}
-	if size >= 0 {
-		return max(0, size), true
+	if best.n >= 0 {
+		best.n = max(0, best.n)
+		return best
 	}
-	if def != nil {
-		for _, arg := range def.Arguments {
-			if arg.DefaultValue != nil && isSlicingArgument(arg.Name) && arg.DefaultValue.Kind == ast.IntValue {
-				if n, err := strconv.ParseInt(arg.DefaultValue.Raw, 10, 64); err == nil {
-					size = max(size, int(n))
-				}
+	if def == nil {
+		return sizing{n: AssumedListSize, how: SizeAssumed}
+	}
+	var takes []string
+	best.how = SizeDefault
+	for _, arg := range def.Arguments {
+		if !isSlicingArgument(arg.Name) {
+			continue
+		}
+		takes = append(takes, arg.Name)
+		if arg.DefaultValue != nil && arg.DefaultValue.Kind == ast.IntValue {
+			if n, err := strconv.ParseInt(arg.DefaultValue.Raw, 10, 64); err == nil {
+				consider(arg.Name, int(n))
 			}
 		}
 	}
-	if size >= 0 {
-		return size, false
+	if best.n >= 0 {
+		best.n = max(0, best.n)
+		return best
 	}
-	return AssumedListSize, false
+	if len(takes) == 0 && isListType(def.Type) {
+		if n, names, ok := s.listArguments(f, def); ok {
+			return sizing{n: n, how: SizeListLength, argument: names}
+		}
+	}
+	return sizing{n: AssumedListSize, how: SizeAssumed, argument: strings.Join(takes, "/")}
+}
+
+// listArguments sums the lengths of the lists of scalars f gives to
+// arguments that take them (ids: ["a", "b"], directly or through a
+// variable), and names those arguments. A list field with no slicing
+// argument that is handed such a list looks its items up by them, one item
+// each, as nodes(ids:) does; lists of enum values or input objects filter
+// by kind and are not read so.
+func (s *scorer) listArguments(f *ast.Field, def *ast.FieldDefinition) (n int, names string, ok bool) {
+	var given []string
+	for _, arg := range f.Arguments {
+		argDef := def.Arguments.ForName(arg.Name)
+		if argDef == nil || !isListType(argDef.Type) || isListType(argDef.Type.Elem) {
+			continue
+		}
+		if item := s.schema.Types[argDef.Type.Elem.Name()]; item == nil || item.Kind != ast.Scalar {
+			continue
+		}
+		length, isGiven := s.listLength(arg.Value)
+		if !isGiven {
+			continue
+		}
+		n = add(n, length)
+		given = append(given, arg.Name)
+	}
+	return n, strings.Join(given, "+"), len(given) > 0
+}
+
+// listLength is the length of a list argument's value; a single value is
+// a list of one (GraphQL's input coercion), and null or an absent variable
+// gives nothing.
+func (s *scorer) listLength(v *ast.Value) (int, bool) {
+	literal, given, ok := s.resolve(v)
+	switch {
+	case !ok:
+		return 0, false
+	case literal != nil && literal.Kind == ast.NullValue:
+		return 0, false
+	case literal != nil && literal.Kind == ast.ListValue:
+		return len(literal.Children), true
+	case literal != nil:
+		return 1, true
+	case given == nil:
+		return 0, false
+	}
+	if list, isList := given.([]any); isList {
+		return len(list), true
+	}
+	return 1, true
 }
 
 // counts are the sizes of a type's introspection lists.
@@ -384,12 +581,13 @@ func (s *scorer) countsOf(def *ast.Definition) counts {
 // they return: the schema's types and directives, and a type's fields,
 // values or members (the named type's under __type(name:), else the
 // largest any type has).
-func (s *scorer) introspectionSize(owner, field string) int {
+func (s *scorer) introspectionSize(owner, field string) sizing {
+	counted := func(n int) sizing { return sizing{n: n, how: SizeSchemaCount} }
 	switch owner + "." + field {
 	case "__Schema.types":
-		return len(s.schema.Types)
+		return counted(len(s.schema.Types))
 	case "__Schema.directives":
-		return len(s.schema.Directives)
+		return counted(len(s.schema.Directives))
 	}
 	c := s.largest()
 	if s.introspected != nil && (owner == "__Type" || owner == "__Field") {
@@ -397,19 +595,19 @@ func (s *scorer) introspectionSize(owner, field string) int {
 	}
 	switch field {
 	case "fields":
-		return c.fields
+		return counted(c.fields)
 	case "interfaces":
-		return c.interfaces
+		return counted(c.interfaces)
 	case "possibleTypes":
-		return c.possibleTypes
+		return counted(c.possibleTypes)
 	case "enumValues":
-		return c.enumValues
+		return counted(c.enumValues)
 	case "inputFields":
-		return c.inputFields
+		return counted(c.inputFields)
 	case "args":
-		return c.args
+		return counted(c.args)
 	}
-	return AssumedListSize
+	return sizing{n: AssumedListSize, how: SizeAssumed}
 }
 
 func (s *scorer) largest() counts {
@@ -469,7 +667,7 @@ func (s *scorer) costliest(n int) []Cost {
 	costs := make([]Cost, len(candidates))
 	for i, idx := range candidates {
 		l := s.lists[idx]
-		costs[i] = Cost{Path: s.path(l.field), Size: l.size, Items: l.items}
+		costs[i] = Cost{Path: s.path(l.field), Size: l.size.n, Items: l.items, Sizing: l.size.how, Argument: l.size.argument}
 	}
 	slices.SortStableFunc(costs, func(a, b Cost) int {
 		return cmp.Or(cmp.Compare(b.Items, a.Items), strings.Compare(a.Path, b.Path))

@@ -52,7 +52,7 @@ func BenchmarkPreSend(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if errs := validator.Validate(schema, chosen.Sent); len(errs) > 0 {
+			if errs := validator.ValidateWithRules(schema, chosen.Sent, nil); len(errs) > 0 {
 				b.Fatal(errs)
 			}
 			scoreGenerated(b, chosen, query, schema)

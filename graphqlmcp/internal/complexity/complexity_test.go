@@ -60,6 +60,10 @@ type Query {
   topics: [String!]!
   paged(pagination: Page): [User!]!
   defaulted(first: Int = 30): UserConnection!
+  nodes(ids: [ID!]!): [User]!
+  options(names: [String!]): [Language!]!
+  byKind(kinds: [SearchType!]): [User!]!
+  filtered(ids: [ID!], first: Int, last: Int): [User!]!
 }
 input Page { pageSize: Int, offset: Int }
 enum SearchType { REPOSITORY ISSUE }
@@ -67,7 +71,8 @@ type User { login: String! name: String repositories(first: Int, last: Int): Rep
 type Repository { name: String! issues(first: Int, last: Int): IssueConnection! languages(first: Int): LanguageConnection }
 type RepositoryConnection { nodes: [Repository] edges: [RepositoryEdge] totalCount: Int! pageInfo: PageInfo! }
 type RepositoryEdge { node: Repository cursor: String! }
-type IssueConnection { nodes: [Issue] edges: [IssueEdge] totalCount: Int! pageInfo: PageInfo! }
+type IssueConnection { nodes: [Issue] edges: [IssueEdge] totalCount: Int! pageInfo: PageInfo! countsByState: [StateCount!]! }
+type StateCount { state: String! count: Int! }
 type IssueEdge { node: Issue cursor: String! }
 type Issue { number: Int! title: String! createdAt: String! author: User comments(first: Int): IssueCommentConnection! labels: [String!]! }
 type IssueCommentConnection { nodes: [IssueComment] totalCount: Int! }
@@ -292,9 +297,9 @@ func TestCostliest(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Cost{
-		{Path: "users", Size: 50, Items: 200},
-		{Path: "users.friends", Size: 3, Items: 150},
-		{Path: "alias", Size: 2, Items: 2},
+		{Path: "users", Size: 50, Items: 200, Argument: "first"},
+		{Path: "users.friends", Size: 3, Items: 150, Argument: "first"},
+		{Path: "alias", Size: 2, Items: 2, Argument: "first"},
 	}
 	if diff := cmp.Diff(want, got.Costliest); diff != "" {
 		t.Errorf("costliest (-want +got):\n%s", diff)
