@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/mcpforge/servers/hookmcp/internal/hooksvc"
+	"github.com/mcpforge/servers/hookmcp/internal/signature"
 	"github.com/mcpforge/servers/shared/app"
 	"github.com/mcpforge/servers/shared/httpx"
 )
@@ -31,6 +33,26 @@ type Config struct {
 	// SocketURL is the base of the service's live push (Socket.IO); nil
 	// when it is off.
 	SocketURL *url.URL
+	// SigningSecrets are verify_signature's secrets by provider, read at
+	// start from the variables --signing-secret names; secrets.
+	SigningSecrets map[signature.Provider]SigningSecret
+}
+
+// SigningSecret is a provider's signing secret and the variable it was read
+// from, which messages name instead of the secret.
+type SigningSecret struct {
+	Variable string
+	Value    string // a secret
+}
+
+// Secrets are every secret the configuration holds, for redaction: the API
+// key and each signing secret.
+func (c Config) Secrets() []string {
+	out := []string{c.APIKey}
+	for _, s := range c.SigningSecrets {
+		out = append(out, s.Value)
+	}
+	return out
 }
 
 // Defaults and bounds.
@@ -80,6 +102,11 @@ func Flags() []cli.Flag {
 			Usage:   "base URL of the service's live push (Socket.IO), which wait_for_request and resource subscriptions wake on; off polls only. Default: " + DefaultSocketURL + " for the hosted API, else the API URL's origin (polling when nothing answers there)",
 			Sources: cli.EnvVars("HOOKSVC_SOCKET_URL"),
 		},
+		&cli.StringSliceFlag{
+			Name:    "signing-secret",
+			Usage:   "provider=VARIABLE: verify_signature reads that provider's secret from the environment variable VARIABLE (the name, never the secret); repeat it or separate with commas. Providers: " + providerList(),
+			Sources: cli.EnvVars(SigningSecretsVariable),
+		},
 		// Not a flag: refused with the variable to set instead.
 		&app.EnvOnlyFlag{Name: "api-key", Aliases: []string{"apikey", "api_key", "key"}, EnvVar: APIKeyVariable, What: "the API key"},
 	}
@@ -110,6 +137,9 @@ func FromCommand(cmd *cli.Command, getenv func(string) string) (Config, error) {
 	}
 	if cfg.Timeout < time.Second || cfg.Timeout > MaxTimeout {
 		return Config{}, app.FlagErrorf("timeout", "must be between 1s and 10m, got %s; for example --timeout 30s (a bare number is milliseconds: 30000)", cfg.Timeout)
+	}
+	if cfg.SigningSecrets, err = SigningSecrets(cmd.StringSlice("signing-secret"), getenv); err != nil {
+		return Config{}, err
 	}
 	if cfg.ResourceMaxBytes < MinResourceMaxBytes || cfg.ResourceMaxBytes > MaxResourceMaxBytes {
 		return Config{}, app.FlagErrorf("resource-max-bytes", "must be between %d and %d, got %d; for example --resource-max-bytes %d (4 MiB)",
@@ -260,4 +290,59 @@ func isHostedAPI(api *url.URL) bool {
 	host, port, err := httpx.CanonicalHostPort(api)
 	wantHost, wantPort, _ := httpx.CanonicalHostPort(hosted)
 	return err == nil && api.Scheme == hosted.Scheme && host == wantHost && port == wantPort && strings.Trim(api.Path, "/") == ""
+}
+
+// SigningSecretsVariable mirrors --signing-secret.
+const SigningSecretsVariable = "HOOKSVC_SIGNING_SECRETS"
+
+// variableName is what --signing-secret takes after "=": an environment
+// variable's name as shells write them in capitals. A secret (whsec_…, hex
+// in lower case) is not one, so a secret given in its place is refused
+// without being repeated.
+var variableName = regexp.MustCompile(`^[A-Z_][A-Z0-9_]{0,127}$`)
+
+func providerList() string {
+	names := make([]string, 0, len(signature.Providers()))
+	for _, p := range signature.Providers() {
+		names = append(names, string(p))
+	}
+	return strings.Join(names, ", ")
+}
+
+// SigningSecrets reads each provider=VARIABLE entry's secret through
+// getenv. Its errors name the entry by its place, the provider and the
+// variable, never a value: a secret given in place of a variable's name
+// would show.
+func SigningSecrets(entries []string, getenv func(string) string) (map[signature.Provider]SigningSecret, error) {
+	if len(entries) == 0 {
+		return nil, nil
+	}
+	out := map[signature.Provider]SigningSecret{}
+	for i, entry := range entries {
+		n := i + 1
+		name, variable, found := strings.Cut(strings.TrimSpace(entry), "=")
+		provider := signature.Provider(strings.ToLower(strings.TrimSpace(name)))
+		known := false
+		for _, p := range signature.Providers() {
+			known = known || p == provider
+		}
+		if !found || !known {
+			return nil, app.FlagErrorf("signing-secret", "entries must be provider=VARIABLE, provider one of %s and VARIABLE the name of the environment variable holding its secret; entry %d is not (it is not shown, in case it holds a secret). For example --signing-secret stripe=STRIPE_WEBHOOK_SECRET",
+				providerList(), n)
+		}
+		variable = strings.TrimSpace(variable)
+		if !variableName.MatchString(variable) {
+			return nil, app.FlagErrorf("signing-secret", "entry %d (%s) must name an environment variable after =, in capitals, digits and _ (for example %s=%s_WEBHOOK_SECRET), not give the secret itself; what follows = is not shown",
+				n, provider, provider, strings.ToUpper(strings.ReplaceAll(string(provider), "-", "_")))
+		}
+		if _, twice := out[provider]; twice {
+			return nil, app.FlagErrorf("signing-secret", "names %s twice (entry %d); give each provider one variable", provider, n)
+		}
+		value := strings.TrimSpace(getenv(variable))
+		if value == "" {
+			return nil, app.FlagErrorf("signing-secret", "names %s for %s, and %s is not set or empty: export it with the signing secret before starting hookmcp, or remove the entry", variable, provider, variable)
+		}
+		out[provider] = SigningSecret{Variable: variable, Value: value}
+	}
+	return out, nil
 }

@@ -317,18 +317,23 @@ func (c check) github() Result {
 // shopify checks X-Shopify-Hmac-Sha256: the base64 HMAC of the body keyed
 // with the app's client secret, as @shopify/shopify-api's webhooks.validate
 // does.
+// Shopify's event webhooks carry it as Shopify-Hmac-Sha256, read when
+// X-Shopify-Hmac-Sha256 is absent.
 func (c check) shopify() Result {
-	const name = "X-Shopify-Hmac-Sha256"
-	expected := "Shopify: X-Shopify-Hmac-Sha256 is the base64 (padded) HMAC-SHA256, keyed with the app's client secret, of " + c.body() + "."
+	name := "X-Shopify-Hmac-Sha256"
+	expected := "Shopify: X-Shopify-Hmac-Sha256 (Shopify-Hmac-Sha256 for events) is the base64 (padded) HMAC-SHA256, keyed with the app's client secret, of " + c.body() + "."
 	value, count, ok := c.header(name)
 	if !ok {
-		return missing(expected, name)
+		if value, count, ok = c.header("Shopify-Hmac-Sha256"); !ok {
+			return missing(expected, name)
+		}
+		name = "Shopify-Hmac-Sha256"
 	}
 	if raw, err := base64.StdEncoding.DecodeString(value); err != nil || len(raw) != sha256.Size {
-		return malformed(expected, "X-Shopify-Hmac-Sha256 is not the padded base64 of 32 bytes (44 characters)."+several(name, count))
+		return malformed(expected, name+" is not the padded base64 of 32 bytes (44 characters)."+several(name, count))
 	}
 	want := base64.StdEncoding.EncodeToString(c.mac(c.r.Body))
-	return verdict(expected, matchAny(want, []string{value}), "X-Shopify-Hmac-Sha256 holds a signature."+several(name, count), timestampJudgement{})
+	return verdict(expected, matchAny(want, []string{value}), name+" holds a signature."+several(name, count), timestampJudgement{})
 }
 
 // slack checks X-Slack-Signature: v0=<hex of the HMAC of

@@ -1,0 +1,94 @@
+package config
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcpforge/servers/hookmcp/internal/signature"
+)
+
+// TestSigningSecrets: --signing-secret provider=VARIABLE, repeated or
+// comma-separated, and HOOKSVC_SIGNING_SECRETS, read each secret from its
+// variable at start; a flag wins over the variable.
+func TestSigningSecrets(t *testing.T) {
+	env := map[string]string{"STRIPE_WEBHOOK_SECRET": " whsec_abc123456789\n", "GH_SECRET": "It's a Secret to Everybody", "HMAC_KEY": "k3y-0123456789"}
+	for _, tt := range []struct {
+		name string
+		args []string
+		env  string
+		want map[signature.Provider]SigningSecret
+	}{
+		{"none", nil, "", nil},
+		{"repeated", []string{"--signing-secret", "stripe=STRIPE_WEBHOOK_SECRET", "--signing-secret", "GitHub=GH_SECRET"}, "", map[signature.Provider]SigningSecret{
+			"stripe": {"STRIPE_WEBHOOK_SECRET", "whsec_abc123456789"}, "github": {"GH_SECRET", "It's a Secret to Everybody"},
+		}},
+		{"commas", []string{"--signing-secret", "stripe=STRIPE_WEBHOOK_SECRET,hmac-sha256=HMAC_KEY"}, "", map[signature.Provider]SigningSecret{
+			"stripe": {"STRIPE_WEBHOOK_SECRET", "whsec_abc123456789"}, "hmac-sha256": {"HMAC_KEY", "k3y-0123456789"},
+		}},
+		{"variable", nil, "github=GH_SECRET", map[signature.Provider]SigningSecret{"github": {"GH_SECRET", "It's a Secret to Everybody"}}},
+		{"a flag wins", []string{"--signing-secret", "stripe=STRIPE_WEBHOOK_SECRET"}, "github=GH_SECRET", map[signature.Provider]SigningSecret{
+			"stripe": {"STRIPE_WEBHOOK_SECRET", "whsec_abc123456789"},
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.env != "" {
+				t.Setenv(SigningSecretsVariable, tt.env)
+			}
+			cfg, err := parse(t, env, tt.args...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, cfg.SigningSecrets); diff != "" {
+				t.Errorf("secrets (-want +got):\n%s", diff)
+			}
+			for _, s := range cfg.SigningSecrets {
+				found := false
+				for _, v := range cfg.Secrets() {
+					found = found || v == s.Value
+				}
+				if !found {
+					t.Errorf("Secrets() leaves out %s's value", s.Variable)
+				}
+			}
+		})
+	}
+}
+
+// TestSigningSecretsRefused: an entry that is not provider=VARIABLE, a
+// secret given where a variable's name goes, a provider named twice and a
+// variable that is unset are refused at start, naming the entry, and never
+// showing a value.
+func TestSigningSecretsRefused(t *testing.T) {
+	env := map[string]string{"SET": "s3cret-value-0123"}
+	for _, tt := range []struct {
+		name  string
+		args  []string
+		wants []string
+	}{
+		{"no =", []string{"--signing-secret", "whsec_LeakedSecret0123"}, []string{"--signing-secret entries must be provider=VARIABLE", "entry 1 is not", "stripe, github, shopify, slack, standard, hmac-sha256"}},
+		{"unknown provider", []string{"--signing-secret", "stripe=SET,paypal=SET"}, []string{"entry 2 is not"}},
+		{"a secret for a name", []string{"--signing-secret", "stripe=whsec_LeakedSecret0123"}, []string{"entry 1 (stripe) must name an environment variable", "stripe=STRIPE_WEBHOOK_SECRET"}},
+		{"a hex secret for a name", []string{"--signing-secret", "hmac-sha256=8f742231b10e8888abcd"}, []string{"hmac-sha256=HMAC_SHA256_WEBHOOK_SECRET"}},
+		{"twice", []string{"--signing-secret", "slack=SET", "--signing-secret", "Slack=SET"}, []string{"names slack twice (entry 2)"}},
+		{"unset", []string{"--signing-secret", "github=GITHUB_WEBHOOK_SECRET"}, []string{"names GITHUB_WEBHOOK_SECRET for github, and GITHUB_WEBHOOK_SECRET is not set or empty"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := parse(t, env, tt.args...)
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			for _, want := range tt.wants {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("%q\ndoes not say %q", err, want)
+				}
+			}
+			for _, secret := range []string{"LeakedSecret", "8f742231", "s3cret"} {
+				if strings.Contains(err.Error(), secret) {
+					t.Errorf("the error shows a value: %v", err)
+				}
+			}
+		})
+	}
+}
