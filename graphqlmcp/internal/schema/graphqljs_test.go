@@ -7,6 +7,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestSchemaAgainstGraphQLJS proves the SDL graphql_introspect prints with
@@ -16,7 +19,10 @@ import (
 // breaking or dangerous change against graphql-js's own print of the same
 // introspection answer (either way), and descriptions, default values,
 // deprecation reasons, @oneOf and directives are equal; the default view
-// lacks deprecated members only (scripts/graphql-js/check.mjs).
+// lacks deprecated members only (scripts/graphql-js/check.mjs). The whole
+// view printed from synthetic.graphql itself (--schema), from synthetic.json
+// and from GitHub's answer is graphql-js's printSchema of each, byte for
+// byte.
 // scripts/github-schema installs graphql-js and Node (pinned) and runs it.
 func TestSchemaAgainstGraphQLJS(t *testing.T) {
 	graphqlJS, check, github := os.Getenv("GRAPHQL_JS_DIR"), os.Getenv("GRAPHQL_JS_CHECK"), os.Getenv("GITHUB_SCHEMA_DIR")
@@ -47,6 +53,39 @@ func TestSchemaAgainstGraphQLJS(t *testing.T) {
 			t.Error("testdata/synthetic.json is not what graphql-js makes of synthetic.graphql; run with -update")
 		}
 	})
+
+	// Both routes: graphqlmcp's print of an SDL file (--schema) and of an
+	// introspection answer is graphql-js's print of the same, byte for byte
+	// (defaults coerced, empty descriptions kept).
+	const printSchema = `const { createRequire } = require('node:module');
+const g = createRequire(require('node:path').join(process.env.GRAPHQL_JS_DIR, 'package.json'))('graphql');
+const text = require('node:fs').readFileSync(process.argv[1], 'utf8');
+const json = process.argv[1].endsWith('.json') ? JSON.parse(text) : null;
+const schema = json ? g.buildClientSchema(json.data ?? json) : g.buildSchema(text);
+process.stdout.write(g.printSchema(schema) + '\n');`
+	for name, path := range map[string]string{
+		"synthetic.graphql": filepath.Join("testdata", "synthetic.graphql"),
+		"synthetic.json":    filepath.Join("testdata", "synthetic.json"),
+		"GitHub":            filepath.Join(github, "schema.json"),
+	} {
+		t.Run(name+" prints as graphql-js prints it", func(t *testing.T) {
+			cmd := exec.Command("node", "-e", printSchema, path)
+			cmd.Env = append(os.Environ(), "GRAPHQL_JS_DIR="+graphqlJS)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			want, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("node: %v\n%s", err, stderr.String())
+			}
+			s, err := Load(path, time.Time{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(string(want), s.View(true).SDL); diff != "" {
+				t.Errorf("(-graphql-js +graphqlmcp):\n%s", diff)
+			}
+		})
+	}
 
 	for name, file := range map[string]string{
 		"synthetic": filepath.Join("testdata", "synthetic.json"),

@@ -5,15 +5,18 @@ import (
 	"strings"
 
 	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/lexer"
 	"github.com/vektah/gqlparser/v2/parser"
 	"github.com/vektah/gqlparser/v2/validator"
 )
 
 // FromSDL builds a schema from SDL text, as introspection would describe it:
-// types and directives in the order the text declares them. An empty
-// description reads as none, as SDL cannot tell them apart.
+// types and directives in the order the text declares them, descriptions as
+// written (an empty one, `""`, too), and default values coerced as
+// graphql-js coerces them (New).
 func FromSDL(sdl string) (*Schema, error) {
-	doc, err := parser.ParseSchemas(validator.Prelude, &ast.Source{Name: "schema", Input: sdl})
+	src := &ast.Source{Name: "schema", Input: sdl}
+	doc, err := parser.ParseSchemas(validator.Prelude, src)
 	if err != nil {
 		return nil, err
 	}
@@ -38,9 +41,18 @@ func FromSDL(sdl string) (*Schema, error) {
 	if loaded.Query == nil {
 		return nil, errors.New("the schema has no query type")
 	}
+	k := &sdlReader{kinds: map[string]string{}, src: src, emptyDescribed: emptyDescriptions(src)}
+	for name, def := range loaded.Types {
+		k.kinds[name] = string(def.Kind)
+	}
 	r := &Result{sdlSize: len(sdl)}
 	s := &r.Schema
 	s.Description = describe(loaded.Description)
+	for _, def := range doc.Schema {
+		if loaded.Description == "" && k.describedEmpty(def.Position) {
+			s.Description = new(string)
+		}
+	}
 	s.QueryType = &named{Name: loaded.Query.Name}
 	if loaded.Mutation != nil {
 		s.MutationType = &named{Name: loaded.Mutation.Name}
@@ -48,9 +60,8 @@ func FromSDL(sdl string) (*Schema, error) {
 	if loaded.Subscription != nil {
 		s.SubscriptionType = &named{Name: loaded.Subscription.Name}
 	}
-	kinds := sdlKindsOf(loaded)
 	for _, name := range order {
-		s.Types = append(s.Types, kinds.typeFrom(loaded.Types[name]))
+		s.Types = append(s.Types, k.typeFrom(loaded.Types[name]))
 	}
 	done := map[string]bool{}
 	for _, name := range directiveOrder {
@@ -59,7 +70,7 @@ func FromSDL(sdl string) (*Schema, error) {
 		}
 		done[name] = true
 		d := loaded.Directives[name]
-		dir := directive{Name: d.Name, Description: describe(d.Description), IsRepeatable: d.IsRepeatable, Args: kinds.args(d.Arguments)}
+		dir := directive{Name: d.Name, Description: k.describe(d.Description, d.Position), IsRepeatable: d.IsRepeatable, Args: k.args(d.Arguments)}
 		for _, loc := range d.Locations {
 			dir.Locations = append(dir.Locations, string(loc))
 		}
@@ -71,20 +82,88 @@ func FromSDL(sdl string) (*Schema, error) {
 	return New(r)
 }
 
-// sdlKinds maps a loaded schema's type names to their introspection
-// kinds, which type references carry.
-type sdlKinds map[string]string
-
-func sdlKindsOf(loaded *ast.Schema) sdlKinds {
-	kinds := sdlKinds{}
-	for name, def := range loaded.Types {
-		kinds[name] = string(def.Kind)
+// emptyDescriptions finds the empty descriptions (`""`, `""""""`) of src,
+// which gqlparser reads as none: it returns the offsets (in runes, as
+// gqlparser's positions count) of the names they describe. A string is a
+// description when a name follows it and it is not a value: not after = or
+// :, not inside a list. A definition's position is its name's, after the
+// keyword (and the @ of a directive, the keyword itself for schema).
+func emptyDescriptions(src *ast.Source) map[int]bool {
+	found := map[int]bool{}
+	lex := lexer.New(src)
+	var prev lexer.Token
+	pending, keyword := false, ""
+	nesting, lists := 0, 0
+	for {
+		tok, err := lex.ReadToken()
+		if err != nil || tok.Kind == lexer.EOF {
+			return found
+		}
+		switch tok.Kind {
+		case lexer.Comment:
+			continue
+		case lexer.BraceL, lexer.ParenL:
+			nesting++
+		case lexer.BraceR, lexer.ParenR:
+			nesting--
+		case lexer.BracketL:
+			lists++
+		case lexer.BracketR:
+			lists--
+		}
+		switch {
+		case keyword == "directive" && tok.Kind == lexer.At:
+			// directive @name: the name comes next
+		case keyword != "":
+			found[tok.Pos.Start], keyword = true, ""
+		case pending && tok.Kind == lexer.Name:
+			pending = false
+			switch tok.Value {
+			case "scalar", "type", "interface", "union", "enum", "input", "directive", "schema":
+				if nesting == 0 {
+					keyword = tok.Value
+					break
+				}
+				fallthrough
+			default:
+				found[tok.Pos.Start] = true
+			}
+		default:
+			pending = false
+		}
+		if (tok.Kind == lexer.String || tok.Kind == lexer.BlockString) && tok.Value == "" &&
+			lists == 0 && prev.Kind != lexer.Equals && prev.Kind != lexer.Colon {
+			pending = true
+		}
+		prev = tok
 	}
-	return kinds
 }
 
-func (k sdlKinds) typeFrom(def *ast.Definition) fullType {
-	t := fullType{Name: def.Name, Description: describe(def.Description)}
+// sdlReader turns a loaded schema's definitions into introspection's.
+type sdlReader struct {
+	// kinds maps type names to their introspection kinds, which type
+	// references carry.
+	kinds map[string]string
+	// src and emptyDescribed tell an empty description from none.
+	src            *ast.Source
+	emptyDescribed map[int]bool
+}
+
+// describedEmpty reports a definition at pos that has an empty description.
+func (k *sdlReader) describedEmpty(pos *ast.Position) bool {
+	return pos != nil && pos.Src == k.src && k.emptyDescribed[pos.Start]
+}
+
+// describe is a description read from SDL: nil when there is none.
+func (k *sdlReader) describe(description string, pos *ast.Position) *string {
+	if description == "" && k.describedEmpty(pos) {
+		return new(string)
+	}
+	return describe(description)
+}
+
+func (k *sdlReader) typeFrom(def *ast.Definition) fullType {
+	t := fullType{Name: def.Name, Description: k.describe(def.Description, def.Position)}
 	switch def.Kind {
 	case ast.Scalar:
 		t.Kind = "SCALAR"
@@ -104,7 +183,7 @@ func (k sdlKinds) typeFrom(def *ast.Definition) fullType {
 			}
 			deprecated, reason := deprecationFromSDL(f.Directives)
 			t.Fields = append(t.Fields, field{
-				Name: f.Name, Description: describe(f.Description), Args: k.args(f.Arguments),
+				Name: f.Name, Description: k.describe(f.Description, f.Position), Args: k.args(f.Arguments),
 				Type: k.refFrom(f.Type), IsDeprecated: deprecated, DeprecationReason: reason,
 			})
 		}
@@ -117,29 +196,29 @@ func (k sdlKinds) typeFrom(def *ast.Definition) fullType {
 		t.Kind = "ENUM"
 		for _, v := range def.EnumValues {
 			deprecated, reason := deprecationFromSDL(v.Directives)
-			t.EnumValues = append(t.EnumValues, enumValue{Name: v.Name, Description: describe(v.Description), IsDeprecated: deprecated, DeprecationReason: reason})
+			t.EnumValues = append(t.EnumValues, enumValue{Name: v.Name, Description: k.describe(v.Description, v.Position), IsDeprecated: deprecated, DeprecationReason: reason})
 		}
 	case ast.InputObject:
 		t.Kind = "INPUT_OBJECT"
 		t.IsOneOf = def.Directives.ForName("oneOf") != nil
 		for _, f := range def.Fields {
-			t.InputFields = append(t.InputFields, k.inputValue(f.Name, f.Description, f.Type, f.DefaultValue, f.Directives))
+			t.InputFields = append(t.InputFields, k.inputValue(f.Name, k.describe(f.Description, f.Position), f.Type, f.DefaultValue, f.Directives))
 		}
 	}
 	return t
 }
 
-func (k sdlKinds) args(args ast.ArgumentDefinitionList) []inputValue {
+func (k *sdlReader) args(args ast.ArgumentDefinitionList) []inputValue {
 	values := make([]inputValue, 0, len(args))
 	for _, a := range args {
-		values = append(values, k.inputValue(a.Name, a.Description, a.Type, a.DefaultValue, a.Directives))
+		values = append(values, k.inputValue(a.Name, k.describe(a.Description, a.Position), a.Type, a.DefaultValue, a.Directives))
 	}
 	return values
 }
 
-func (k sdlKinds) inputValue(name, description string, typ *ast.Type, defaultValue *ast.Value, directives ast.DirectiveList) inputValue {
+func (k *sdlReader) inputValue(name string, description *string, typ *ast.Type, defaultValue *ast.Value, directives ast.DirectiveList) inputValue {
 	deprecated, reason := deprecationFromSDL(directives)
-	v := inputValue{Name: name, Description: describe(description), Type: k.refFrom(typ), IsDeprecated: deprecated, DeprecationReason: reason}
+	v := inputValue{Name: name, Description: description, Type: k.refFrom(typ), IsDeprecated: deprecated, DeprecationReason: reason}
 	if defaultValue != nil {
 		var b strings.Builder
 		writeValue(&b, defaultValue)
@@ -161,7 +240,7 @@ func deprecationFromSDL(directives ast.DirectiveList) (bool, *string) {
 	return true, &reason
 }
 
-func (k sdlKinds) refFrom(t *ast.Type) typeRefT {
+func (k *sdlReader) refFrom(t *ast.Type) typeRefT {
 	var ref typeRefT
 	if t.Elem != nil {
 		inner := k.refFrom(t.Elem)
@@ -177,8 +256,8 @@ func (k sdlKinds) refFrom(t *ast.Type) typeRefT {
 }
 
 // ref is a reference to the named type, with its kind.
-func (k sdlKinds) ref(name string) typeRefT {
-	return typeRefT{Kind: k[name], Name: &name}
+func (k *sdlReader) ref(name string) typeRefT {
+	return typeRefT{Kind: k.kinds[name], Name: &name}
 }
 
 func describe(description string) *string {

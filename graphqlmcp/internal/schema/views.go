@@ -70,6 +70,7 @@ func New(r *Result) (*Schema, error) {
 	for i := range r.Schema.Types {
 		s.types[r.Schema.Types[i].Name] = &r.Schema.Types[i]
 	}
+	coerceDefaults(r, s.types)
 	s.all = s.newView(&filter{all: true}, r.sdlSize)
 	// The default view is the other one less what it hides.
 	s.current = s.newView(&filter{kept: keptDeprecated(r, s.types)}, len(s.all.SDL))

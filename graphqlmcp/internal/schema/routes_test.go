@@ -1,0 +1,93 @@
+package schema
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestSDLRouteEqualsIntrospectionRoute: a schema read from an SDL file
+// (--schema) prints the same SDL, in both views, as the same schema
+// introspected: testdata/synthetic.json is graphql-js's introspection of
+// synthetic.graphql (TestSchemaAgainstGraphQLJS proves it). The file wrote
+// Filter.range's default as {from: 1, old: 2}, the introspection states it
+// coerced, {from: 1, old: 2, step: 3}: both print the coerced one, and both
+// default views keep Range.step, which it names. An empty description ("")
+// is kept too.
+func TestSDLRouteEqualsIntrospectionRoute(t *testing.T) {
+	introspected := mustSchema(t, readFile(t, filepath.Join("testdata", "synthetic.json")))
+	file, err := Load(filepath.Join("testdata", "synthetic.graphql"), time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, includeDeprecated := range []bool{true, false} {
+		want, got := introspected.View(includeDeprecated).SDL, file.View(includeDeprecated).SDL
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("includeDeprecated %v (-introspected +from the SDL file):\n%s", includeDeprecated, diff)
+		}
+		for _, line := range []string{"  range: Range = {from: 1, old: 2, step: 3}\n", "  step: Int = 3 @deprecated\n", "  \"\"\"\"\"\"\n  emptyDescription: String\n"} {
+			if !strings.Contains(got, line) {
+				t.Errorf("includeDeprecated %v: the SDL file's view lacks %q", includeDeprecated, line)
+			}
+		}
+	}
+	if a, b := introspected.View(false).Hidden, file.View(false).Hidden; a != b {
+		t.Errorf("hidden: %d introspected, %d from the SDL file", a, b)
+	}
+}
+
+// TestDefaultsCoercedAsGraphQLJS: each default value prints as graphql-js
+// 16.15's printSchema(buildSchema(sdl)) prints it (recorded from it): the
+// object's fields in the type's order with the defaults of those left out,
+// one item as a list, numbers as JavaScript prints them, an ID's digits
+// bare, a custom scalar's enum as a string; a value that does not fit its
+// type is dropped (graphql-js drops it), and one graphql-js cannot print (an
+// object for a custom scalar; graphql-js throws) is kept as written.
+func TestDefaultsCoercedAsGraphQLJS(t *testing.T) {
+	s := fromSDL(t, `type Query {
+  items(filter: Filter = {range: {old: 2, from: 1}}, ids: [ID] = "7", f: Float = 2.50, big: Float = 1e25, small: Float = 0.0000001,
+    one: [Int] = 5, bad: Int = "x", j: JSON = FOO, ji: JSON = 12345678901234567890, jo: JSON = {a: 1}, e: Color = RED,
+    huge: Int = 2147483648, wrongEnum: Color = BLUE, pick: Pick = {a: 1, b: 2}, must: Int! = null): Int
+}
+scalar JSON
+enum Color { RED GREEN }
+input Filter { range: Range = {from: 1, old: 2} extra: Int }
+input Range { from: Int, old: Int @deprecated, step: Int = 3 @deprecated }
+input Pick @oneOf { a: Int b: Int }
+`)
+	want := "items(filter: Filter = {range: {from: 1, old: 2, step: 3}}, ids: [ID] = [7], f: Float = 2.5, big: Float = 1e+25, small: Float = 1e-7, " +
+		"one: [Int] = [5], bad: Int, j: JSON = \"FOO\", ji: JSON = 12345678901234567000, jo: JSON = {a: 1}, e: Color = RED, " +
+		"huge: Int, wrongEnum: Color, pick: Pick, must: Int!): Int"
+	for _, includeDeprecated := range []bool{true, false} {
+		sdl := s.View(includeDeprecated).SDL
+		if !strings.Contains(sdl, want) {
+			t.Errorf("includeDeprecated %v: want %s in\n%s", includeDeprecated, want, sdl)
+		}
+		if !strings.Contains(sdl, "  range: Range = {from: 1, old: 2, step: 3}\n") || !strings.Contains(sdl, "  step: Int = 3 @deprecated\n") {
+			t.Errorf("includeDeprecated %v: Filter.range's default is not coerced, or Range.step is hidden:\n%s", includeDeprecated, sdl)
+		}
+	}
+}
+
+// TestDefaultsCoercionCycle: defaults that fill in each other for ever
+// (graphql-js overflows its stack on them) are kept as written.
+func TestDefaultsCoercionCycle(t *testing.T) {
+	s := fromSDL(t, `type Query { f(a: A = {}): Int }
+input A { b: B = {} }
+input B { a: A = {} }
+`)
+	if sdl := s.View(true).SDL; !strings.Contains(sdl, "f(a: A = {}): Int") {
+		t.Errorf("got\n%s", sdl)
+	}
+}
+
+func TestJSNumber(t *testing.T) {
+	for f, want := range map[float64]string{0: "0", 1: "1", -1.5: "-1.5", 1e21: "1e+21", 1e20: "100000000000000000000", 1e-6: "0.000001", 1.5e-7: "1.5e-7", 123456789012345678: "123456789012345680"} {
+		if got := jsNumber(f); got != want {
+			t.Errorf("jsNumber(%v) = %s, want %s", f, got, want)
+		}
+	}
+}
