@@ -1,0 +1,1017 @@
+package tools
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/vektah/gqlparser/v2/ast"
+)
+
+// The generator of TestDifferential: valid operations over a schema, with
+// their variables, and one-rule mutants of each. It writes an operation's
+// text while noting the places a mutant may change (slots), so that a
+// mutant is the valid text with one edit, or the valid variables with one
+// value changed. Everything is drawn from a seeded source: the corpus is
+// the same on every run.
+
+// diffCase is one operation of the corpus.
+type diffCase struct {
+	Schema        string         `json:"schema"`
+	Class         string         `json:"-"`
+	Query         string         `json:"query"`
+	OperationName string         `json:"operationName,omitempty"`
+	Variables     map[string]any `json:"variables,omitempty"`
+}
+
+type slotKind int
+
+const (
+	slotValue        slotKind = iota // a literal value of typ
+	slotObject                       // an input object literal of def (also a slotValue)
+	slotArgument                     // one argument, "name: value", of a field or directive
+	slotArguments                    // where an argument may be added (open: inside "(")
+	slotSelections                   // just after the "{" of a selection set of def
+	slotLeaf                         // just after a leaf field (and its arguments)
+	slotSubselection                 // a composite field's " { ... }"
+	slotDirectives                   // where a directive may be added to a field
+	slotVariableDefs                 // where a variable definition may be added (open: inside "(")
+	slotVariableDef                  // one variable definition, "$name: Type = default"
+	slotVariableType                 // a variable definition's type
+	slotFragmentBody                 // just after the "{" of fragment name's body
+)
+
+// slot is a place in an operation's text that a mutant may change.
+type slot struct {
+	kind       slotKind
+	start, end int
+	typ        *ast.Type
+	def        *ast.Definition
+	arg        *ast.ArgumentDefinition
+	name       string // a variable's or fragment's name
+	open       bool
+	oneOf      bool // a variable at a @oneOf member (its type is T!)
+	first      string
+	group      [2]int // the enclosing "( ... )" of an argument or variable definition
+	groupCount int    // how many it holds
+}
+
+// text is an operation being written, with its slots.
+type text struct {
+	b     strings.Builder
+	slots []slot
+}
+
+func (t *text) w(s ...string) {
+	for _, s := range s {
+		t.b.WriteString(s)
+	}
+}
+
+func (t *text) len() int { return t.b.Len() }
+
+func (t *text) point(s slot) {
+	s.start, s.end = t.len(), t.len()
+	t.slots = append(t.slots, s)
+}
+
+// span runs write and notes s as the text it wrote.
+func (t *text) span(s slot, write func()) {
+	s.start = t.len()
+	write()
+	s.end = t.len()
+	t.slots = append(t.slots, s)
+}
+
+// add appends o, moving its slots along.
+func (t *text) add(o *text) {
+	at := t.len()
+	t.w(o.b.String())
+	for _, s := range o.slots {
+		s.start += at
+		s.end += at
+		if s.group != [2]int{} {
+			s.group[0] += at
+			s.group[1] += at
+		}
+		t.slots = append(t.slots, s)
+	}
+}
+
+// genVar is a variable of the operation being generated.
+type genVar struct {
+	name  string
+	typ   *ast.Type
+	oneOf bool
+	// literal default, "" when none
+	deflt string
+	given bool
+}
+
+type generator struct {
+	s    *ast.Schema
+	r    *rand.Rand
+	name string // the schema's name in the corpus
+
+	// per operation
+	vars      []genVar
+	values    map[string]any
+	fragments []*text
+	alias     int
+}
+
+// maxSelectionDepth is how deep generated selections nest; deeper
+// composite fields select __typename.
+const maxSelectionDepth = 3
+
+func (g *generator) chance(p float64) bool { return g.r.Float64() < p }
+
+// valid generates the index-th valid operation: a query (or, every
+// fourth, a mutation where the schema has one), its text and variables,
+// and the slots of its text.
+func (g *generator) valid(index int) (diffCase, *text) {
+	g.vars, g.values, g.fragments, g.alias = nil, map[string]any{}, nil, 0
+	root, keyword := g.s.Query, "query"
+	if g.s.Mutation != nil && index%4 == 3 {
+		root, keyword = g.s.Mutation, "mutation"
+	}
+	opName := fmt.Sprintf("Op%d", index)
+	body := &text{}
+	g.rootSelection(body, root)
+	doc := &text{}
+	doc.w(keyword, " ", opName)
+	g.variableDefinitions(doc)
+	doc.w(" ")
+	doc.add(body)
+	for _, f := range g.fragments {
+		doc.w("\n")
+		doc.add(f)
+	}
+	c := diffCase{Schema: g.name, Class: "valid", Query: doc.b.String(), OperationName: opName, Variables: g.values}
+	if len(c.Variables) == 0 {
+		c.Variables = nil
+	}
+	return c, doc
+}
+
+func (g *generator) rootSelection(t *text, root *ast.Definition) {
+	t.w("{")
+	t.point(slot{kind: slotSelections, def: root})
+	fields := g.fields(root)
+	for i := 0; i < 1+g.r.IntN(2) && len(fields) > 0; i++ {
+		t.w(" ")
+		g.field(t, root, g.pickField(fields), 0, true)
+	}
+	t.w(" }")
+}
+
+// fields are def's fields a generated operation may select: not the
+// introspection ones.
+func (g *generator) fields(def *ast.Definition) []*ast.FieldDefinition {
+	var out []*ast.FieldDefinition
+	for _, f := range def.Fields {
+		if !strings.HasPrefix(f.Name, "__") {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// pickField prefers fields with arguments, which is where values go.
+func (g *generator) pickField(fields []*ast.FieldDefinition) *ast.FieldDefinition {
+	var withArgs []*ast.FieldDefinition
+	for _, f := range fields {
+		if len(f.Arguments) > 0 {
+			withArgs = append(withArgs, f)
+		}
+	}
+	if len(withArgs) > 0 && g.chance(0.6) {
+		return withArgs[g.r.IntN(len(withArgs))]
+	}
+	return fields[g.r.IntN(len(fields))]
+}
+
+func (g *generator) variableDefinitions(t *text) {
+	if len(g.vars) == 0 {
+		t.point(slot{kind: slotVariableDefs})
+		return
+	}
+	groupStart := t.len()
+	t.w("(")
+	var defs []int
+	for i, v := range g.vars {
+		if i > 0 {
+			t.w(", ")
+		}
+		defs = append(defs, len(t.slots))
+		t.span(slot{kind: slotVariableDef, name: v.name, typ: v.typ, oneOf: v.oneOf}, func() {
+			t.w("$", v.name, ": ")
+			t.span(slot{kind: slotVariableType, name: v.name, typ: v.typ, oneOf: v.oneOf}, func() { t.w(v.typ.String()) })
+			if v.deflt != "" {
+				t.w(" = ")
+				t.add(g.defaultText(v))
+			}
+		})
+	}
+	t.point(slot{kind: slotVariableDefs, open: true})
+	t.w(")")
+	for _, i := range defs {
+		t.slots[i].group = [2]int{groupStart, t.len()}
+		t.slots[i].groupCount = len(g.vars)
+	}
+}
+
+// defaultText is a variable's default as a text with its value slots.
+func (g *generator) defaultText(v genVar) *text {
+	t := &text{}
+	t.span(slot{kind: slotValue, typ: v.typ}, func() { t.w(v.deflt) })
+	return t
+}
+
+// field writes one field selection of parent: alias, arguments,
+// directives and selection set.
+func (g *generator) field(t *text, parent *ast.Definition, f *ast.FieldDefinition, depth int, aliasAll bool) {
+	var args []*ast.ArgumentDefinition
+	for _, a := range f.Arguments {
+		if required(a.Type, a.DefaultValue) || g.chance(0.35) {
+			args = append(args, a)
+		}
+	}
+	// A field with arguments, or any field inside a fragment, gets an
+	// alias of its own: two selections of one response name never
+	// conflict.
+	if aliasAll || len(args) > 0 || g.chance(0.15) {
+		g.alias++
+		t.w(fmt.Sprintf("a%d: ", g.alias))
+	}
+	t.w(f.Name)
+	if len(args) == 0 {
+		t.point(slot{kind: slotArguments})
+	} else {
+		groupStart := t.len()
+		t.w("(")
+		t.point(slot{kind: slotArguments, open: true})
+		first := len(t.slots)
+		for i, a := range args {
+			if i > 0 {
+				t.w(", ")
+			}
+			t.span(slot{kind: slotArgument, arg: a, typ: a.Type}, func() {
+				t.w(a.Name, ": ")
+				g.value(t, a.Type, 0, true)
+			})
+		}
+		t.w(")")
+		for i := first; i < len(t.slots); i++ {
+			if t.slots[i].kind == slotArgument && t.slots[i].group == [2]int{} {
+				t.slots[i].group, t.slots[i].groupCount = [2]int{groupStart, t.len()}, len(args)
+			}
+		}
+	}
+	t.point(slot{kind: slotDirectives})
+	if g.chance(0.12) {
+		if g.chance(0.5) {
+			t.w(" @skip(if: false)")
+		} else {
+			t.w(" @include(if: $", g.newVar(ast.NonNullNamedType("Boolean", nil), false), ")")
+		}
+	}
+	def := g.s.Types[f.Type.Name()]
+	if def == nil || def.IsLeafType() {
+		t.point(slot{kind: slotLeaf})
+		return
+	}
+	t.span(slot{kind: slotSubselection}, func() {
+		t.w(" ")
+		if depth+1 >= maxSelectionDepth {
+			t.w("{ __typename }")
+			return
+		}
+		g.selectionSet(t, def, depth+1, aliasAll)
+	})
+}
+
+func (g *generator) selectionSet(t *text, def *ast.Definition, depth int, aliasAll bool) {
+	t.w("{")
+	t.point(slot{kind: slotSelections, def: def})
+	fields := g.fields(def)
+	if def.Kind == ast.Union || len(fields) == 0 || g.chance(0.2) {
+		t.w(" __typename")
+	}
+	for i := 0; i < 1+g.r.IntN(2) && len(fields) > 0; i++ {
+		t.w(" ")
+		g.field(t, def, g.pickField(fields), depth, aliasAll)
+	}
+	possible := g.s.GetPossibleTypes(def)
+	if def.Kind != ast.Object && len(possible) > 0 && g.chance(0.6) {
+		on := possible[g.r.IntN(len(possible))]
+		t.w(" ... on ", on.Name, " ")
+		g.selectionSet(t, on, depth+1, true)
+	}
+	if g.chance(0.3) {
+		on := def
+		if len(possible) > 0 && def.Kind != ast.Object && g.chance(0.5) {
+			on = possible[g.r.IntN(len(possible))]
+		}
+		name := fmt.Sprintf("F%d", len(g.fragments))
+		f := &text{}
+		g.fragments = append(g.fragments, f) // before its body: nested fragments get later numbers
+		f.w("fragment ", name, " on ", on.Name, " {")
+		f.point(slot{kind: slotFragmentBody, name: name})
+		body := &text{}
+		g.selectionSet(body, on, depth+1, true)
+		inner := body.b.String()
+		// The body's own braces are the fragment's.
+		f.add(trimBraces(body, inner))
+		f.w("}")
+		t.w(" ...", name)
+		if g.chance(0.2) {
+			t.w(" @include(if: true)")
+		}
+	}
+	if g.chance(0.1) && len(fields) > 0 {
+		t.w(" ... @include(if: $", g.newVar(ast.NonNullNamedType("Boolean", nil), false), ") { ")
+		g.field(t, def, g.pickField(fields), depth, true)
+		t.w(" }")
+	}
+	t.w(" }")
+}
+
+// trimBraces is body, written as "{...}", without its outer braces.
+func trimBraces(body *text, written string) *text {
+	out := &text{}
+	out.w(written[1 : len(written)-1])
+	for _, s := range body.slots {
+		s.start--
+		s.end--
+		if s.group != [2]int{} {
+			s.group[0]--
+			s.group[1]--
+		}
+		out.slots = append(out.slots, s)
+	}
+	return out
+}
+
+// required says whether an argument or input field of typ with deflt must
+// be given.
+func required(typ *ast.Type, deflt *ast.Value) bool { return typ.NonNull && deflt == nil }
+
+// value writes a valid value of typ: a literal, or (where variables may
+// be, and not at the top of a const value) sometimes a variable.
+func (g *generator) value(t *text, typ *ast.Type, depth int, vars bool) {
+	if vars && g.chance(0.4) {
+		t.w("$", g.newVar(typ, false))
+		return
+	}
+	g.literal(t, typ, depth, vars)
+}
+
+func (g *generator) literal(t *text, typ *ast.Type, depth int, vars bool) {
+	def := g.s.Types[typ.Name()]
+	kind := slotValue
+	if typ.Elem == nil && def != nil && def.Kind == ast.InputObject {
+		kind = slotObject
+	}
+	s := slot{kind: kind, typ: typ, def: def}
+	start := t.len()
+	first := len(t.slots)
+	switch {
+	case !typ.NonNull && g.chance(0.05):
+		t.w("null")
+	case typ.Elem != nil:
+		if g.chance(0.25) {
+			// A single value where a list goes is a list of one.
+			g.item(t, typ.Elem, depth, vars)
+			break
+		}
+		t.w("[")
+		for i := range g.r.IntN(3) {
+			if i > 0 {
+				t.w(", ")
+			}
+			g.item(t, typ.Elem, depth, vars)
+		}
+		t.w("]")
+	case def.Kind == ast.InputObject:
+		t.w("{")
+		fields := g.inputFields(def, depth)
+		for i, f := range fields {
+			if i > 0 {
+				t.w(", ")
+			}
+			at := t.len()
+			t.w(f.Name, ": ")
+			if isOneOf(def) {
+				// A @oneOf member must not be null, a variable in one
+				// must be of a non-null type.
+				if vars && g.chance(0.3) {
+					t.w("$", g.newVar(&ast.Type{NamedType: f.Type.NamedType, Elem: f.Type.Elem, NonNull: true}, true))
+				} else {
+					g.literal(t, &ast.Type{NamedType: f.Type.NamedType, Elem: f.Type.Elem, NonNull: true}, depth+1, vars)
+				}
+			} else {
+				g.item(t, f.Type, depth+1, vars)
+			}
+			if i == 0 {
+				s.first = t.b.String()[at:]
+			}
+		}
+		t.w("}")
+	default:
+		t.w(g.leafLiteral(typ.Name()))
+	}
+	s.start, s.end = start, t.len()
+	// The slot of the whole value goes before those of its parts.
+	t.slots = slices.Insert(t.slots, first, s)
+}
+
+// item is a value inside a list or an input object: a variable sometimes.
+func (g *generator) item(t *text, typ *ast.Type, depth int, vars bool) {
+	if vars && g.chance(0.15) {
+		t.w("$", g.newVar(typ, false))
+		return
+	}
+	g.literal(t, typ, depth+1, vars)
+}
+
+// inputFields picks the fields of an input object value: every required
+// one and some others (exactly one of a @oneOf).
+func (g *generator) inputFields(def *ast.Definition, depth int) []*ast.FieldDefinition {
+	if isOneOf(def) {
+		return []*ast.FieldDefinition{def.Fields[g.r.IntN(len(def.Fields))]}
+	}
+	var out []*ast.FieldDefinition
+	for _, f := range def.Fields {
+		if required(f.Type, f.DefaultValue) || (depth < 2 && g.chance(0.3)) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func isOneOf(def *ast.Definition) bool {
+	return def != nil && def.Kind == ast.InputObject && def.Directives.ForName("oneOf") != nil
+}
+
+func (g *generator) leafLiteral(name string) string {
+	def := g.s.Types[name]
+	switch {
+	case def.Kind == ast.Enum:
+		return def.EnumValues[g.r.IntN(len(def.EnumValues))].Name
+	case name == "Int":
+		return fmt.Sprint(g.r.IntN(200) - 20)
+	case name == "Float":
+		return []string{"1.5", "2", "-0.25", "3e2"}[g.r.IntN(4)]
+	case name == "Boolean":
+		return []string{"true", "false"}[g.r.IntN(2)]
+	case name == "ID":
+		return []string{`"id1"`, "7"}[g.r.IntN(2)]
+	}
+	// String, and custom scalars, which take any value.
+	return []string{`"s"`, `"é \n \u00e9"`, `""`}[g.r.IntN(3)]
+}
+
+// newVar adds a variable of typ with a valid value (or a default, or
+// nothing when it may be null) and returns its name.
+func (g *generator) newVar(typ *ast.Type, oneOf bool) string {
+	v := genVar{name: fmt.Sprintf("v%d", len(g.vars)), typ: typ, oneOf: oneOf}
+	switch {
+	case !typ.NonNull && g.chance(0.15):
+		lit := &text{}
+		g.literal(lit, typ, 1, false)
+		v.deflt = lit.b.String()
+	case !typ.NonNull && g.chance(0.1):
+		// left out: null
+	default:
+		g.values[v.name] = g.jsonValue(typ, 0)
+		v.given = true
+	}
+	g.vars = append(g.vars, v)
+	return v.name
+}
+
+// jsonValue is a valid JSON value of typ, as variables give it.
+func (g *generator) jsonValue(typ *ast.Type, depth int) any {
+	def := g.s.Types[typ.Name()]
+	switch {
+	case !typ.NonNull && depth > 0 && g.chance(0.05):
+		return nil
+	case typ.Elem != nil:
+		if g.chance(0.25) {
+			return g.jsonValue(typ.Elem, depth+1)
+		}
+		out := []any{}
+		for range g.r.IntN(3) {
+			out = append(out, g.jsonValue(typ.Elem, depth+1))
+		}
+		return out
+	case def.Kind == ast.InputObject:
+		out := map[string]any{}
+		for _, f := range g.inputFields(def, depth) {
+			ft := f.Type
+			if isOneOf(def) {
+				ft = &ast.Type{NamedType: ft.NamedType, Elem: ft.Elem, NonNull: true}
+			}
+			out[f.Name] = g.jsonValue(ft, depth+1)
+		}
+		return out
+	case def.Kind == ast.Enum:
+		return def.EnumValues[g.r.IntN(len(def.EnumValues))].Name
+	}
+	switch typ.Name() {
+	case "Int":
+		return g.r.IntN(200) - 20
+	case "Float":
+		return []any{1.5, 2, -0.25}[g.r.IntN(3)]
+	case "Boolean":
+		return g.chance(0.5)
+	case "ID":
+		return []any{"id1", 7}[g.r.IntN(2)]
+	}
+	return []any{"s", "é \n", ""}[g.r.IntN(3)]
+}
+
+// edit is one change of a valid text: [start, end) becomes with.
+type edit struct {
+	start, end int
+	with       string
+}
+
+// mutant is a one-rule change of a valid case, by class.
+type mutant struct {
+	class string
+	edits []edit
+	// vars, when not nil, replaces the variables.
+	vars   map[string]any
+	opName string
+}
+
+func (m mutant) apply(valid diffCase) diffCase {
+	c := valid
+	c.Class = m.class
+	edits := slices.Clone(m.edits)
+	sort.Slice(edits, func(i, j int) bool { return edits[i].start > edits[j].start })
+	q := valid.Query
+	for _, e := range edits {
+		q = q[:e.start] + e.with + q[e.end:]
+	}
+	c.Query = q
+	if m.vars != nil {
+		c.Variables = m.vars
+	}
+	if m.opName != "" {
+		c.OperationName = m.opName
+	}
+	return c
+}
+
+// mutants are the one-rule mutants of a valid case, at most one of each
+// class (drawn at random among the places it fits).
+func (g *generator) mutants(valid diffCase, t *text) []diffCase {
+	byClass := map[string][]mutant{}
+	add := func(m mutant) { byClass[m.class] = append(byClass[m.class], m) }
+	for _, s := range t.slots {
+		g.slotMutants(valid, t, s, add)
+	}
+	g.documentMutants(valid, t, add)
+	g.variableMutants(valid, add)
+	classes := make([]string, 0, len(byClass))
+	for class := range byClass {
+		classes = append(classes, class)
+	}
+	sort.Strings(classes)
+	var out []diffCase
+	for _, class := range classes {
+		ms := byClass[class]
+		out = append(out, ms[g.r.IntN(len(ms))].apply(valid))
+	}
+	return out
+}
+
+// wrongLeaves are literals of the wrong kind for each built-in scalar,
+// by the class of mistake; the JSON ones are the same mistakes in
+// variables.
+var wrongLeaves = map[string][][2]string{
+	"String":  {{"number", "5"}, {"boolean", "true"}},
+	"ID":      {{"float", "1.5"}, {"boolean", "true"}},
+	"Int":     {{"string", `"5"`}, {"float", "1.5"}, {"beyond-32-bits", "2147483648"}, {"below-32-bits", "-2147483649"}, {"boolean", "true"}},
+	"Float":   {{"string", `"5"`}, {"boolean", "true"}},
+	"Boolean": {{"string", `"true"`}, {"number", "1"}},
+}
+
+var builtinScalars = map[string]bool{"String": true, "ID": true, "Int": true, "Float": true, "Boolean": true}
+
+func (g *generator) slotMutants(valid diffCase, t *text, s slot, add func(mutant)) {
+	replace := func(class, with string) {
+		add(mutant{class: class, edits: []edit{{s.start, s.end, with}}})
+	}
+	insert := func(class string, at int, with string) {
+		add(mutant{class: class, edits: []edit{{at, at, with}}})
+	}
+	switch s.kind {
+	case slotValue, slotObject:
+		for _, c := range g.wrongFor(s.typ, s.def, s.first) {
+			if c.insertAfterBrace {
+				insert("literal/"+c.class, s.start+1, c.text)
+			} else {
+				replace("literal/"+c.class, c.text)
+			}
+		}
+	case slotArgument:
+		if required(s.arg.Type, s.arg.DefaultValue) {
+			if s.groupCount == 1 {
+				add(mutant{class: "document/missing-argument", edits: []edit{{s.group[0], s.group[1], ""}}})
+			} else {
+				replace("document/missing-argument", "")
+			}
+		}
+		insert("document/duplicate-argument", s.end, ", "+valid.Query[s.start:s.end])
+	case slotArguments:
+		if s.open {
+			insert("document/unknown-argument", s.start, "nope: 1, ")
+		} else {
+			insert("document/unknown-argument", s.start, "(nope: 1)")
+		}
+	case slotSelections:
+		insert("document/unknown-field", s.start, " nopeField")
+		insert("document/unknown-fragment", s.start, " ...NopeFragment")
+		insert("document/unknown-type", s.start, " ... on NopeType { __typename }")
+		insert("document/fragment-on-scalar", s.start, " ... on Boolean { __typename }")
+		if other := g.unrelatedObject(s.def); other != "" {
+			insert("document/impossible-fragment", s.start, " ... on "+other+" { __typename }")
+		}
+		if a, b := g.twoLeaves(s.def); a != "" {
+			insert("document/overlap-different-fields", s.start, " zz: "+a+" zz: "+b)
+		}
+		if a, fa, b, fb := g.differentShapes(s.def); a != "" {
+			insert("document/overlap-different-types", s.start, " ... on "+a+" { zz: "+fa+" } ... on "+b+" { zz: "+fb+" }")
+		}
+		if s.def.Kind == ast.Union {
+			for _, m := range g.s.GetPossibleTypes(s.def) {
+				if fs := g.fields(m); len(fs) > 0 {
+					insert("document/field-on-union", s.start, " "+fs[0].Name)
+					break
+				}
+			}
+		}
+	case slotLeaf:
+		insert("document/leaf-selection", s.start, " { nope }")
+	case slotSubselection:
+		replace("document/missing-selection", "")
+	case slotDirectives:
+		insert("document/unknown-directive", s.start, " @nope")
+		insert("document/misplaced-directive", s.start, " @deprecated")
+		insert("document/duplicate-directive", s.start, " @skip(if: false) @skip(if: false)")
+		insert("document/directive-missing-argument", s.start, " @include")
+		insert("document/directive-argument-type", s.start, ` @include(if: "yes")`)
+	case slotVariableDefs:
+		if s.open {
+			insert("document/unused-variable", s.start, ", $unused: Int")
+			insert("document/duplicate-variable", s.start, ", "+g.firstVariableDef(valid, t))
+		} else {
+			insert("document/unused-variable", s.start, "($unused: Int)")
+		}
+	case slotVariableDef:
+		vars := cloneMap(valid.Variables)
+		delete(vars, s.name)
+		m := mutant{class: "document/undefined-variable", vars: vars}
+		if s.groupCount == 1 {
+			m.edits = []edit{{s.group[0], s.group[1], ""}}
+		} else {
+			m.edits = []edit{{s.start, s.end, ""}}
+		}
+		add(m)
+	case slotVariableType:
+		vars := cloneMap(valid.Variables)
+		delete(vars, s.name)
+		if builtinScalars[s.typ.Name()] && s.typ.Elem == nil {
+			other := "String"
+			if s.typ.Name() == "String" || s.typ.Name() == "ID" {
+				other = "Boolean"
+			}
+			add(mutant{class: "document/variable-type-mismatch", vars: vars, edits: []edit{{s.start, s.end, other}}})
+		}
+		add(mutant{class: "document/variable-of-output-type", vars: vars, edits: []edit{{s.start, s.end, g.s.Query.Name}}})
+		add(mutant{class: "document/variable-of-unknown-type", vars: vars, edits: []edit{{s.start, s.end, "NopeType"}}})
+		if s.oneOf {
+			add(mutant{class: "document/oneOf-nullable-variable", edits: []edit{{s.start, s.end, strings.TrimSuffix(s.typ.String(), "!")}}})
+		}
+	case slotFragmentBody:
+		insert("document/fragment-cycle", s.start, " ..."+s.name)
+	}
+}
+
+func cloneMap(m map[string]any) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+func (g *generator) firstVariableDef(valid diffCase, t *text) string {
+	for _, s := range t.slots {
+		if s.kind == slotVariableDef {
+			return valid.Query[s.start:s.end]
+		}
+	}
+	return "$unused: Int"
+}
+
+// documentMutants change the document as a whole.
+func (g *generator) documentMutants(valid diffCase, t *text, add func(mutant)) {
+	end := len(valid.Query)
+	add(mutant{class: "document/unused-fragment", edits: []edit{{end, end, "\nfragment Unused on " + g.s.Query.Name + " { __typename }"}}})
+	add(mutant{class: "valid/another-operation", edits: []edit{{end, end, "\nquery Other { __typename }"}}})
+	add(mutant{class: "document/duplicate-operation-name", edits: []edit{{end, end, "\nquery " + valid.OperationName + " { __typename }"}}})
+	add(mutant{class: "document/anonymous-beside-another", edits: []edit{{end, end, "\n{ __typename }"}}})
+	add(mutant{class: "document/no-such-operation", opName: "Nope"})
+	if strings.HasPrefix(valid.Query, "query ") {
+		add(mutant{class: "document/subscription", edits: []edit{{0, len("query"), "subscription"}}})
+	}
+}
+
+// variableMutants change one variable's value to one that does not fit
+// its type.
+func (g *generator) variableMutants(valid diffCase, add func(mutant)) {
+	for _, v := range g.vars {
+		if !v.given {
+			continue
+		}
+		if v.typ.NonNull && v.deflt == "" {
+			vars := cloneMap(valid.Variables)
+			delete(vars, v.name)
+			add(mutant{class: "variable/missing-required", vars: vars})
+		}
+		g.valueMutants(v.typ, valid.Variables[v.name], func(class string, wrong any) {
+			vars := cloneMap(valid.Variables)
+			vars[v.name] = wrong
+			add(mutant{class: "variable/" + class, vars: vars})
+		}, func(inner any) any { return inner })
+	}
+}
+
+// valueMutants calls found for each wrong value that can replace a part
+// of value (of typ); wrap puts the wrong part back in its place in a copy
+// of the whole.
+func (g *generator) valueMutants(typ *ast.Type, value any, found func(class string, wrong any), wrap func(any) any) {
+	def := g.s.Types[typ.Name()]
+	if value == nil {
+		return
+	}
+	if typ.NonNull {
+		found("non-null/null", wrap(nil))
+	}
+	if typ.Elem != nil {
+		if innerLeaf(g.s, typ) != "" {
+			found("list/extra-nesting", wrap([]any{[]any{g.jsonValue(innermost(typ), 1)}}))
+		}
+		list, ok := value.([]any)
+		if !ok {
+			return
+		}
+		for i, item := range list {
+			g.valueMutants(typ.Elem, item, found, func(inner any) any {
+				c := slices.Clone(list)
+				c[i] = inner
+				return wrap(c)
+			})
+		}
+		return
+	}
+	switch def.Kind {
+	case ast.Scalar:
+		for _, w := range wrongLeaves[def.Name] {
+			var v any
+			if err := json.Unmarshal([]byte(w[1]), &v); err != nil {
+				panic(err)
+			}
+			if w[0] == "beyond-32-bits" || w[0] == "below-32-bits" {
+				v = json.Number(w[1])
+			}
+			found(def.Name+"/"+w[0], wrap(v))
+		}
+		if builtinScalars[def.Name] {
+			found("list/for-scalar", wrap([]any{value}))
+		}
+	case ast.Enum:
+		s, _ := value.(string)
+		if lower := strings.ToLower(s); lower != s {
+			found("enum/case", wrap(lower))
+		}
+		found("enum/unknown", wrap("NOPE_VALUE"))
+		found("enum/number", wrap(1))
+	case ast.InputObject:
+		obj, ok := value.(map[string]any)
+		if !ok {
+			return
+		}
+		with := func(k string, v any) map[string]any {
+			c := cloneMap(obj)
+			c[k] = v
+			return c
+		}
+		found("input/__typename", wrap(with("__typename", def.Name)))
+		found("input/unknown-field", wrap(with("nopeField", 1)))
+		found("input/string", wrap("x"))
+		if isOneOf(def) {
+			found("oneOf/zero", wrap(map[string]any{}))
+			for _, f := range def.Fields {
+				if _, ok := obj[f.Name]; !ok {
+					found("oneOf/two", wrap(with(f.Name, g.jsonValue(&ast.Type{NamedType: f.Type.NamedType, Elem: f.Type.Elem, NonNull: true}, 1))))
+					break
+				}
+			}
+			for _, k := range slices.Sorted(maps.Keys(obj)) {
+				found("oneOf/null-member", wrap(with(k, nil)))
+			}
+		}
+		for _, f := range def.Fields {
+			if _, ok := obj[f.Name]; ok && required(f.Type, f.DefaultValue) {
+				c := cloneMap(obj)
+				delete(c, f.Name)
+				found("input/missing-required", wrap(c))
+				break
+			}
+		}
+		for _, k := range slices.Sorted(maps.Keys(obj)) {
+			f := def.Fields.ForName(k)
+			if f == nil {
+				continue
+			}
+			ft := f.Type
+			if isOneOf(def) {
+				ft = &ast.Type{NamedType: ft.NamedType, Elem: ft.Elem, NonNull: true}
+			}
+			g.valueMutants(ft, obj[k], found, func(inner any) any { return wrap(with(k, inner)) })
+		}
+	}
+}
+
+func innermost(typ *ast.Type) *ast.Type {
+	for typ.Elem != nil {
+		typ = typ.Elem
+	}
+	return typ
+}
+
+// innerLeaf is the named type of typ's innermost item when it is not a
+// custom scalar (which takes a list as well as anything else), else "".
+func innerLeaf(s *ast.Schema, typ *ast.Type) string {
+	in := innermost(typ)
+	def := s.Types[in.Name()]
+	if def == nil || (def.Kind == ast.Scalar && !builtinScalars[def.Name]) {
+		return ""
+	}
+	return def.Name
+}
+
+// wrongLiteral is a literal that does not fit where it is, with the class
+// of its mistake; insertAfterBrace adds text just inside an object's "{".
+type wrongLiteral struct {
+	class            string
+	text             string
+	insertAfterBrace bool
+}
+
+func (g *generator) wrongFor(typ *ast.Type, def *ast.Definition, first string) []wrongLiteral {
+	var out []wrongLiteral
+	if typ.NonNull {
+		out = append(out, wrongLiteral{class: "non-null/null", text: "null"})
+	}
+	if typ.Elem != nil {
+		if innerLeaf(g.s, typ) != "" {
+			lit := &text{}
+			g.literal(lit, innermost(typ), 1, false)
+			nested := lit.b.String()
+			for t := typ; t != nil; t = t.Elem {
+				nested = "[" + nested + "]"
+			}
+			out = append(out, wrongLiteral{class: "list/extra-nesting", text: nested})
+		}
+		return out
+	}
+	if def == nil {
+		return out
+	}
+	switch def.Kind {
+	case ast.Scalar:
+		for _, w := range wrongLeaves[def.Name] {
+			out = append(out, wrongLiteral{class: def.Name + "/" + w[0], text: w[1]})
+		}
+		if builtinScalars[def.Name] {
+			out = append(out, wrongLiteral{class: "list/for-scalar", text: "[" + g.leafLiteral(def.Name) + "]"})
+		}
+	case ast.Enum:
+		v := def.EnumValues[0].Name
+		if lower := strings.ToLower(v); lower != v {
+			out = append(out, wrongLiteral{class: "enum/case", text: lower})
+		}
+		out = append(out, wrongLiteral{class: "enum/string", text: `"` + v + `"`}, wrongLiteral{class: "enum/unknown", text: "NOPE_VALUE"})
+	case ast.InputObject:
+		out = append(out, wrongLiteral{class: "input/unknown-field", text: "nopeField: 1, ", insertAfterBrace: true},
+			wrongLiteral{class: "input/string", text: `"x"`})
+		if first != "" {
+			out = append(out, wrongLiteral{class: "input/duplicate-field", text: first + ", ", insertAfterBrace: true})
+		}
+		if isOneOf(def) {
+			out = append(out, wrongLiteral{class: "oneOf/zero", text: "{}"})
+			if len(def.Fields) >= 2 {
+				parts := make([]string, 2)
+				for i, f := range def.Fields[:2] {
+					lit := &text{}
+					g.literal(lit, &ast.Type{NamedType: f.Type.NamedType, Elem: f.Type.Elem, NonNull: true}, 1, false)
+					parts[i] = f.Name + ": " + lit.b.String()
+				}
+				out = append(out, wrongLiteral{class: "oneOf/two", text: "{" + strings.Join(parts, ", ") + "}"})
+			}
+			out = append(out, wrongLiteral{class: "oneOf/null-member", text: "{" + def.Fields[0].Name + ": null}"})
+		} else {
+			for _, f := range def.Fields {
+				if required(f.Type, f.DefaultValue) {
+					out = append(out, wrongLiteral{class: "input/missing-required", text: "{}"})
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+// unrelatedObject is an object type that can never be def, or "".
+func (g *generator) unrelatedObject(def *ast.Definition) string {
+	possible := map[string]bool{}
+	for _, p := range g.s.GetPossibleTypes(def) {
+		possible[p.Name] = true
+	}
+	names := make([]string, 0, len(g.s.Types))
+	for name, t := range g.s.Types {
+		if t.Kind == ast.Object && !possible[name] && !strings.HasPrefix(name, "__") && !t.BuiltIn {
+			names = append(names, name)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	sort.Strings(names)
+	return names[g.r.IntN(len(names))]
+}
+
+// leafFields are def's fields of a leaf type that take no required
+// argument.
+func (g *generator) leafFields(def *ast.Definition) []*ast.FieldDefinition {
+	var out []*ast.FieldDefinition
+	for _, f := range g.fields(def) {
+		t := g.s.Types[f.Type.Name()]
+		if t == nil || !t.IsLeafType() {
+			continue
+		}
+		ok := true
+		for _, a := range f.Arguments {
+			if required(a.Type, a.DefaultValue) {
+				ok = false
+			}
+		}
+		if ok {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// twoLeaves are two fields of def that cannot share a response name.
+func (g *generator) twoLeaves(def *ast.Definition) (string, string) {
+	leaves := g.leafFields(def)
+	if len(leaves) < 2 {
+		return "", ""
+	}
+	i := g.r.IntN(len(leaves) - 1)
+	return leaves[i].Name, leaves[i+1].Name
+}
+
+// differentShapes are two possible types of def with a leaf field each,
+// of different types: under one response name they conflict even though
+// no object is both.
+func (g *generator) differentShapes(def *ast.Definition) (a, fa, b, fb string) {
+	if def.Kind == ast.Object {
+		return
+	}
+	possible := g.s.GetPossibleTypes(def)
+	for i := 0; i < len(possible); i++ {
+		for j := i + 1; j < len(possible); j++ {
+			for _, x := range g.leafFields(possible[i]) {
+				for _, y := range g.leafFields(possible[j]) {
+					if x.Type.String() != y.Type.String() {
+						return possible[i].Name, x.Name, possible[j].Name, y.Name
+					}
+				}
+			}
+		}
+	}
+	return
+}

@@ -1,0 +1,405 @@
+package tools
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"maps"
+	"math"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpforge/servers/graphqlmcp/internal/config"
+	"github.com/mcpforge/servers/graphqlmcp/internal/schema"
+	"github.com/mcpforge/servers/graphqlmcp/internal/testservers"
+	"github.com/mcpforge/servers/shared/mcptest"
+)
+
+// diffSchema is a schema of the differential corpus: its file, and how
+// many valid operations are generated over it.
+type diffSchema struct {
+	name  string
+	file  string
+	valid int
+}
+
+// differentialSchemas are GitHub's public schema, the synthetic one built
+// for the printer's hard cases, and small real ones vendored under
+// testdata/differential (SOURCES.md says whence, under which licence).
+func differentialSchemas(github string) []diffSchema {
+	return []diffSchema{
+		{"github", filepath.Join(github, "schema.json"), 60},
+		{"synthetic", filepath.Join("..", "schema", "testdata", "synthetic.graphql"), 40},
+		{"swapi", filepath.Join("testdata", "differential", "swapi.graphql"), 30},
+		{"starwars", filepath.Join("testdata", "differential", "starwars.graphql"), 30},
+		{"graphqljs-harness", filepath.Join("testdata", "differential", "graphqljs-harness.graphql"), 40},
+	}
+}
+
+// maxPerClass bounds the mutants of one class over one schema, so that the
+// corpus stays quick to run.
+const maxPerClass = 10
+
+// caseHeader carries a case's index to the recording endpoint, so that
+// calls can run at once and each request be told apart.
+const caseHeader = "X-Differential-Case"
+
+// TestDifferential holds graphqlmcp's verdict on operations (sent or
+// refused) to graphql-js 16's, the reference implementation's (parse,
+// validate, getOperationAST and getVariableValues; refused on any error),
+// over a corpus generated from fixed seeds: valid operations over several
+// schemas (fields with arguments as literals and as variables of every
+// input shape, fragments, inline fragments, directives, aliases) with their
+// variables, and one-rule mutants of each (a wrong literal or variable
+// value, a missing or unknown name, a conflict, an unused or undefined
+// variable, a fragment cycle, ...). graphqlmcp's verdict is the real one:
+// a graphql_query call to a server with the schema from --schema, whose
+// endpoint records what it receives. Every disagreement fails the test
+// unless testdata/differential/known.txt lists its class with a reason.
+// scripts/github-schema installs graphql-js, Node and GitHub's schema and
+// runs it.
+func TestDifferential(t *testing.T) {
+	graphqlJS, github := os.Getenv("GRAPHQL_JS_DIR"), os.Getenv("GITHUB_SCHEMA_DIR")
+	if graphqlJS == "" || github == "" {
+		t.Skip("GRAPHQL_JS_DIR and GITHUB_SCHEMA_DIR are not set; scripts/github-schema runs this test")
+	}
+	known := readKnown(t, filepath.Join("testdata", "differential", "known.txt"))
+	schemas := differentialSchemas(github)
+
+	var cases []diffCase
+	loaded := map[string]*schema.Schema{}
+	files := map[string]string{}
+	for _, ds := range schemas {
+		s, err := schema.Load(ds.file, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+		if err != nil {
+			t.Fatalf("%s: %v", ds.file, err)
+		}
+		loaded[ds.name], files[ds.name] = s, ds.file
+		cases = append(cases, corpus(t, ds, s)...)
+	}
+
+	jsVerdicts := make(chan []jsVerdict, 1)
+	go func() { jsVerdicts <- graphqlJSVerdicts(t, graphqlJS, files, cases) }()
+	ours := graphqlmcpVerdicts(t, loaded, cases)
+	theirs := <-jsVerdicts
+	if len(theirs) != len(cases) {
+		t.Fatalf("graphql-js gave %d verdicts for %d cases", len(theirs), len(cases))
+	}
+
+	report := newDiffReport(known)
+	for i, c := range cases {
+		report.add(c, ours[i], theirs[i])
+	}
+	report.log(t, schemas)
+	report.check(t)
+}
+
+// corpus generates the valid operations over one schema and their mutants,
+// at most maxPerClass of each class.
+func corpus(t *testing.T, ds diffSchema, s *schema.Schema) []diffCase {
+	t.Helper()
+	checker, err := s.Validator()
+	if err != nil {
+		t.Fatalf("%s: %v", ds.name, err)
+	}
+	seed := fnv.New64a()
+	seed.Write([]byte(ds.name))
+	g := &generator{s: checker, r: rand.New(rand.NewPCG(seed.Sum64(), 26)), name: ds.name}
+	var out []diffCase
+	perClass := map[string]int{}
+	for i := range ds.valid {
+		valid, text := g.valid(i)
+		out = append(out, valid)
+		for _, m := range g.mutants(valid, text) {
+			if perClass[m.Class] < maxPerClass {
+				perClass[m.Class]++
+				out = append(out, m)
+			}
+		}
+	}
+	return out
+}
+
+type jsVerdict struct {
+	Refused bool     `json:"refused"`
+	Errors  []string `json:"errors"`
+}
+
+// graphqlJSVerdicts runs every case through graphql-js in one Node
+// process (scripts/graphql-js/verdict.mjs).
+func graphqlJSVerdicts(t *testing.T, graphqlJS string, files map[string]string, cases []diffCase) []jsVerdict {
+	absolute := map[string]string{}
+	for name, file := range files {
+		abs, err := filepath.Abs(file)
+		if err != nil {
+			t.Error(err)
+			return nil
+		}
+		absolute[name] = abs
+	}
+	input, err := json.Marshal(map[string]any{"schemas": absolute, "cases": cases})
+	if err != nil {
+		t.Error(err)
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "node", filepath.Join("..", "..", "..", "scripts", "graphql-js", "verdict.mjs"))
+	cmd.Env = append(os.Environ(), "GRAPHQL_JS_DIR="+graphqlJS)
+	cmd.Stdin = bytes.NewReader(input)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Errorf("node verdict.mjs: %v\n%s", err, stderr.String())
+		return nil
+	}
+	var verdicts []jsVerdict
+	if err := json.Unmarshal(out, &verdicts); err != nil {
+		t.Errorf("node verdict.mjs: %v", err)
+	}
+	return verdicts
+}
+
+// ourVerdict is what graphqlmcp did with a case: sent it to the endpoint,
+// or refused it with a message.
+type ourVerdict struct {
+	sent    bool
+	message string
+}
+
+// graphqlmcpVerdicts calls graphql_query for every case, on one server
+// per schema (the schema as --schema gives it, mutations allowed, a
+// ceiling no price reaches), a few calls at a time. A case is sent when
+// the endpoint received it.
+func graphqlmcpVerdicts(t *testing.T, loaded map[string]*schema.Schema, cases []diffCase) []ourVerdict {
+	var mu sync.Mutex
+	got := map[int]bool{}
+	srv, _ := testservers.Start(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if i, err := strconv.Atoi(r.Header.Get(caseHeader)); err == nil {
+			mu.Lock()
+			got[i] = true
+			mu.Unlock()
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"data":{}}`))
+	}))
+	sessions := map[string]*mcp.ClientSession{}
+	for name, s := range loaded {
+		cfg := testConfig(t, srv.URL)
+		cfg.Schema, cfg.Validate = s, true
+		cfg.Mutations = config.MutationsAlways
+		cfg.MaxComplexity = math.MaxInt
+		cfg.Timeout = 30 * time.Second
+		sessions[name] = connect(t, cfg, nil).session
+	}
+	verdicts := make([]ourVerdict, len(cases))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				c := cases[i]
+				args := map[string]any{"query": c.Query, "headers": map[string]any{caseHeader: strconv.Itoa(i)}}
+				if c.OperationName != "" {
+					args["operationName"] = c.OperationName
+				}
+				if c.Variables != nil {
+					args["variables"] = c.Variables
+				}
+				res, err := sessions[c.Schema].CallTool(context.Background(), &mcp.CallToolParams{Name: "graphql_query", Arguments: args})
+				if err != nil {
+					verdicts[i].message = "protocol error: " + err.Error()
+					continue
+				}
+				verdicts[i].message = mcptest.Text(res)
+			}
+		}()
+	}
+	for i := range cases {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i := range verdicts {
+		verdicts[i].sent = got[i]
+	}
+	return verdicts
+}
+
+// knownEntry is a line of known.txt: a class of disagreement, with the
+// verdict graphqlmcp gives, and why.
+type knownEntry struct {
+	pattern string // path.Match pattern over "schema:class"
+	ours    string // "sent" or "refused"
+	reason  string
+	line    int
+	matched int
+}
+
+// readKnown reads known.txt: per line, a pattern over "schema:class"
+// (path.Match: * stays within a / segment), graphqlmcp's verdict (sent or
+// refused) and the reason, separated by tabs; # starts a comment line.
+func readKnown(t *testing.T, file string) []*knownEntry {
+	t.Helper()
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []*knownEntry
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		parts := strings.SplitN(line, "\t", 3)
+		if len(parts) != 3 || (parts[1] != "sent" && parts[1] != "refused") || strings.TrimSpace(parts[2]) == "" {
+			t.Fatalf("%s:%d: want pattern<TAB>sent|refused<TAB>reason, got %q", file, n, line)
+		}
+		if _, err := path.Match(parts[0], ""); err != nil {
+			t.Fatalf("%s:%d: pattern %q: %v", file, n, parts[0], err)
+		}
+		out = append(out, &knownEntry{pattern: parts[0], ours: parts[1], reason: parts[2], line: n})
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// diffReport tallies the verdicts.
+type diffReport struct {
+	known []*knownEntry
+	// per schema
+	cases, valid, mutants, agreed map[string]int
+	listed                        map[*knownEntry]int
+	unlisted                      map[string][]disagreement // by schema:class
+	// per class, over all schemas
+	classCases, classAgreed map[string]int
+	// invalid are valid cases graphql-js refused: the generator's faults
+	invalid []disagreement
+}
+
+type disagreement struct {
+	c      diffCase
+	ours   ourVerdict
+	theirs jsVerdict
+}
+
+func newDiffReport(known []*knownEntry) *diffReport {
+	return &diffReport{known: known, cases: map[string]int{}, valid: map[string]int{}, mutants: map[string]int{}, agreed: map[string]int{},
+		listed: map[*knownEntry]int{}, unlisted: map[string][]disagreement{}, classCases: map[string]int{}, classAgreed: map[string]int{}}
+}
+
+func (r *diffReport) add(c diffCase, ours ourVerdict, theirs jsVerdict) {
+	r.cases[c.Schema]++
+	r.classCases[c.Class]++
+	if c.Class == "valid" {
+		r.valid[c.Schema]++
+		if theirs.Refused {
+			r.invalid = append(r.invalid, disagreement{c, ours, theirs})
+		}
+	} else {
+		r.mutants[c.Schema]++
+	}
+	if ours.sent == !theirs.Refused {
+		r.agreed[c.Schema]++
+		r.classAgreed[c.Class]++
+		return
+	}
+	key := c.Schema + ":" + c.Class
+	verdict := "refused"
+	if ours.sent {
+		verdict = "sent"
+	}
+	for _, k := range r.known {
+		if ok, _ := path.Match(k.pattern, key); ok && k.ours == verdict {
+			k.matched++
+			r.listed[k]++
+			return
+		}
+	}
+	r.unlisted[key+" ("+verdict+")"] = append(r.unlisted[key+" ("+verdict+")"], disagreement{c, ours, theirs})
+}
+
+func (r *diffReport) log(t *testing.T, schemas []diffSchema) {
+	t.Helper()
+	total := map[string]int{}
+	for _, ds := range schemas {
+		n := ds.name
+		t.Logf("%-18s %5d cases: %4d valid, %5d mutants; %5d agreed", n, r.cases[n], r.valid[n], r.mutants[n], r.agreed[n])
+		total["cases"] += r.cases[n]
+		total["valid"] += r.valid[n]
+		total["mutants"] += r.mutants[n]
+		total["agreed"] += r.agreed[n]
+	}
+	t.Logf("%-18s %5d cases: %4d valid, %5d mutants; %5d agreed", "all", total["cases"], total["valid"], total["mutants"], total["agreed"])
+	var classes []string
+	for _, class := range slices.Sorted(maps.Keys(r.classCases)) {
+		classes = append(classes, fmt.Sprintf("%s %d/%d", class, r.classAgreed[class], r.classCases[class]))
+	}
+	t.Logf("agreed/cases by class: %s", strings.Join(classes, ", "))
+	for _, k := range r.known {
+		if k.matched > 0 {
+			t.Logf("listed (known.txt:%d) %s, graphqlmcp %s: %d cases: %s", k.line, k.pattern, k.ours, k.matched, k.reason)
+		}
+	}
+}
+
+// check fails the test for every disagreement known.txt does not list,
+// with up to three examples of each class, and for every by-design entry
+// that no case matches any more.
+func (r *diffReport) check(t *testing.T) {
+	t.Helper()
+	for i, d := range r.invalid {
+		if i == 5 {
+			t.Errorf("… and %d more valid cases that graphql-js refuses", len(r.invalid)-5)
+			break
+		}
+		vars, _ := json.Marshal(d.c.Variables)
+		t.Errorf("the generator made an operation graphql-js refuses (%s): %s\n  query: %s\n  variables: %s", d.c.Schema, strings.Join(d.theirs.Errors, " | "), d.c.Query, vars)
+	}
+	keys := slices.Sorted(maps.Keys(r.unlisted))
+	for _, key := range keys {
+		ds := r.unlisted[key]
+		var b strings.Builder
+		fmt.Fprintf(&b, "%s: %d cases where graphqlmcp and graphql-js disagree, not in known.txt; for example:", key, len(ds))
+		for i, d := range ds {
+			if i == 3 {
+				break
+			}
+			vars, _ := json.Marshal(d.c.Variables)
+			fmt.Fprintf(&b, "\n  query: %s\n  operationName: %s\n  variables: %s\n  graphql-js: %s\n  graphqlmcp: sent=%v %.400s",
+				d.c.Query, d.c.OperationName, vars, strings.Join(d.theirs.Errors, " | "), d.ours.sent, d.ours.message)
+		}
+		t.Error(b.String())
+	}
+	for _, k := range r.known {
+		if k.matched == 0 {
+			if strings.HasPrefix(k.reason, "open:") {
+				t.Logf("known.txt:%d %s matches no disagreement now: remove it", k.line, k.pattern)
+			} else {
+				t.Errorf("known.txt:%d %s (graphqlmcp %s) matches no disagreement: remove it, or the corpus lost the cases it covers", k.line, k.pattern, k.ours)
+			}
+		}
+	}
+}
