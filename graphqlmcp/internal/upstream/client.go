@@ -41,6 +41,9 @@ type Request struct {
 	OperationName string
 	// MaxResponseBytes overrides the client's limit when larger.
 	MaxResponseBytes int64
+	// Incremental asks for incremental delivery (IncrementalAccept): the
+	// operation uses @defer or @stream.
+	Incremental bool
 }
 
 // Response is a GraphQL response as the endpoint sent it.
@@ -62,6 +65,9 @@ type Response struct {
 	// or not of a GraphQL response's shape ("errors": null, "extensions":
 	// "text").
 	Dropped []string
+	// Incremental says how an incrementally delivered answer came, whose
+	// parts Body merges; nil for an answer in one piece.
+	Incremental *Delivery
 }
 
 // Post sends req and returns the endpoint's GraphQL response. It fails when
@@ -82,8 +88,19 @@ func (c *Client) Post(ctx context.Context, req Request) (*Response, error) {
 	if c.Gate != nil {
 		ctx = WithGate(ctx, c.Gate, req.Target.LinkLocalAllowed)
 	}
-	answer, err := c.Caller.Do(ctx, httpx.Outbound{
-		Method: http.MethodPost, URL: req.Target.URL, Header: req.Headers, Body: payload,
+	caller, headers := c.Caller, req.Headers
+	var cuts *cutKeeper
+	if req.Incremental {
+		headers = headers.Clone()
+		if headers == nil {
+			headers = http.Header{}
+		}
+		headers.Set("Accept", IncrementalAccept)
+		cuts = c.keepingCuts()
+		caller = cuts.caller
+	}
+	answer, err := caller.Do(ctx, httpx.Outbound{
+		Method: http.MethodPost, URL: req.Target.URL, Header: headers, Body: payload,
 		MaxBytes: max(c.MaxResponseBytes, req.MaxResponseBytes), Redactor: c.Redactor,
 	})
 	var tooBig *httpx.TooLargeError
@@ -102,6 +119,17 @@ func (c *Client) Post(ctx context.Context, req Request) (*Response, error) {
 	replaced := !utf8.Valid(body)
 	if replaced {
 		body = bytes.ToValidUTF8(body, []byte("\uFFFD"))
+	}
+	if isMultipart(answer.Header) {
+		var cut error
+		if cuts != nil {
+			cut = cuts.cut
+		}
+		resp, err := readIncremental(ctx, req, answer, body, cut, c.Redactor)
+		if resp != nil {
+			resp.ReplacedInvalidUTF8 = replaced
+		}
+		return resp, err
 	}
 	if doc, ok := parseGraphQLResponse(body); ok {
 		return &Response{

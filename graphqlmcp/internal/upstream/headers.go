@@ -20,6 +20,16 @@ func Defaults() http.Header {
 	}
 }
 
+// IncrementalAccept is the Accept value of an operation that uses @defer or
+// @stream: multipart/mixed in the forms servers ask for (graphql-js 17 and
+// Apollo's incremental v0.2 as incrementalSpec=v0.2, the 2022 draft that
+// yoga, Apollo Router and graphql-js 17.0.0-alpha.2 send as
+// deferSpec=20220824, and the GraphQL-over-HTTP proposal's plain
+// multipart/mixed), then the JSON types of Defaults, which a server that
+// delivers everything at once answers with.
+const IncrementalAccept = "multipart/mixed;incrementalSpec=v0.2, multipart/mixed;deferSpec=20220824, multipart/mixed;q=0.95, " +
+	"application/graphql-response+json, application/json;q=0.9"
+
 // headerKey is the name a header is judged and compared by: canonical
 // case, with _ read as -. Servers that hand headers to code as CGI
 // variables (PHP, Rack, WSGI and the proxies before them) map both to _,

@@ -1,0 +1,193 @@
+package upstream
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+
+	"github.com/mcpforge/servers/shared/httpx"
+)
+
+// isMultipart reports a multipart/mixed answer: an incrementally delivered
+// one (@defer, @stream).
+func isMultipart(h http.Header) bool {
+	mediaType, _, err := mime.ParseMediaType(h.Get("Content-Type"))
+	return err == nil && mediaType == "multipart/mixed"
+}
+
+// cutKeeper is a Caller whose multipart answers end where their reading was
+// cut (the call's timeout, a dropped connection) instead of failing: the
+// Caller hands back no body on a read error, and a stream cut short still
+// carries the parts that came. cut holds the error that ended the reading.
+type cutKeeper struct {
+	caller *httpx.Caller
+	cut    error
+}
+
+// keepingCuts returns a cutKeeper over c's Caller: the same client, whose
+// transport marks the multipart answers' bodies.
+func (c *Client) keepingCuts() *cutKeeper {
+	k := &cutKeeper{}
+	client := *c.Caller.HTTP
+	next := client.Transport
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	client.Transport = cutTransport{next: next, keeper: k}
+	k.caller = &httpx.Caller{HTTP: &client, Logger: c.Caller.Logger}
+	return k
+}
+
+type cutTransport struct {
+	next   http.RoundTripper
+	keeper *cutKeeper
+}
+
+func (t cutTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.next.RoundTrip(req)
+	if err == nil && isMultipart(resp.Header) {
+		resp.Body = &cutBody{ReadCloser: resp.Body, keeper: t.keeper}
+	}
+	return resp, err
+}
+
+// cutBody ends at the first read error, which it keeps.
+type cutBody struct {
+	io.ReadCloser
+	keeper *cutKeeper
+}
+
+func (b *cutBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil && !errors.Is(err, io.EOF) {
+		b.keeper.cut = err
+		err = io.EOF
+	}
+	return n, err
+}
+
+// readIncremental reads a multipart/mixed answer: its parts, each a payload
+// of incremental delivery, merged into one GraphQL response. cut is the
+// error that ended its reading early, or nil.
+func readIncremental(ctx context.Context, req Request, answer *httpx.Answer, body []byte, cut error, redactor Redactor) (*Response, error) {
+	refuse := func(err error) error {
+		return &NotGraphQLError{Status: answer.Status, report: report{
+			Endpoint: httpx.DisplayURL(req.Target.URL),
+			happened: "its incremental answer (multipart/mixed, for @defer or @stream) cannot be read: " + redactor.String(err.Error()),
+			advice: func(Purpose) string {
+				return "The endpoint broke the incremental delivery format; run the operation without @defer and @stream to have the whole answer in one JSON response"
+			},
+		}}
+	}
+	boundary, err := multipartBoundary(answer.Header.Get("Content-Type"))
+	if err != nil {
+		return nil, refuse(err)
+	}
+	parts, _, err := splitParts(body, boundary)
+	if err != nil {
+		return nil, refuse(err)
+	}
+	var m merger
+	cutPart := false
+	for i, p := range parts {
+		if p.cut && !completeJSON(p.body) {
+			// The stream ended inside this part: what came of it is not
+			// a payload, and may end in half a secret the redactor could
+			// not know.
+			cutPart = len(bytes.TrimSpace(p.body)) > 0
+			continue
+		}
+		if err := m.add(i+1, p.body); err != nil {
+			return nil, refuse(err)
+		}
+	}
+	doc, delivery, ok := m.finish()
+	if !ok {
+		why := "no part held a GraphQL response"
+		if cut != nil {
+			why = "the stream was cut before its first payload was whole"
+		}
+		return nil, refuse(errors.New(why))
+	}
+	delivery.CutPart = cutPart
+	if cut != nil && !delivery.Complete {
+		// Explain's words are for a request that got no answer; this one
+		// got part of one.
+		failure := httpx.AsFailure(httpx.Explain(ctx, cut))
+		switch failure.Kind {
+		case httpx.Cancelled:
+			return nil, failure
+		case httpx.TimedOut:
+			delivery.Ended = failure.Reason
+			delivery.Advice = timeoutAdvice(ForQuery, failure.After)
+		case httpx.DeadlinePassed:
+			delivery.Ended = "stopped when the time limit of the call ended"
+		default:
+			delivery.Ended = "stopped when the connection broke (" + redactor.String(cut.Error()) + ")"
+		}
+	}
+	return &Response{
+		Status: answer.Status, Body: doc.body, Data: doc.Data, Errors: doc.Errors, HasData: doc.hasData(),
+		Dropped: doc.dropped, Incremental: &delivery,
+	}, nil
+}
+
+// completeJSON reports a part body that is a whole JSON value.
+func completeJSON(body []byte) bool {
+	trimmed := bytes.TrimSpace(body)
+	return len(trimmed) > 0 && json.Valid(trimmed)
+}
+
+// Note says, in a sentence for the model, that the answer came in parts,
+// and, when the stream ended before its last part, what is missing and why.
+func (d *Delivery) Note() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "The endpoint delivered this answer incrementally (@defer/@stream) in %d %s, merged here into one result", d.Parts, plural(d.Parts, "part", "parts"))
+	if len(d.Labels) > 0 {
+		fmt.Fprintf(&b, " (labels: %s)", strings.Join(quoted(d.Labels), ", "))
+	}
+	b.WriteString(".")
+	if d.Complete {
+		return b.String()
+	}
+	b.WriteString(" The stream ended before the endpoint said it was complete (no part had hasNext: false), so this is only what came")
+	if d.Ended != "" {
+		fmt.Fprintf(&b, ": the reading %s", d.Ended)
+	}
+	b.WriteString(".")
+	if d.CutPart {
+		b.WriteString(" A last part was cut off midway and left out.")
+	}
+	if len(d.Missing) > 0 {
+		fmt.Fprintf(&b, " Still missing: %s", strings.Join(d.Missing, ", "))
+		if d.More > 0 {
+			fmt.Fprintf(&b, " and %d more", d.More)
+		}
+		b.WriteString(".")
+	}
+	if d.Advice != "" {
+		b.WriteString(" " + d.Advice + ".")
+	}
+	return b.String()
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func quoted(labels []string) []string {
+	out := make([]string, len(labels))
+	for i, l := range labels {
+		out[i] = fmt.Sprintf("%q", l)
+	}
+	return out
+}

@@ -1,0 +1,56 @@
+package upstream
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/url"
+	"testing"
+
+	"github.com/mcpforge/servers/shared/httpx"
+)
+
+// FuzzIncremental reads any multipart body, under any Content-Type: it never
+// panics; it answers either a NotGraphQLError or a GraphQL response that is
+// valid JSON, no larger than the body (a merge places each byte once, and
+// adds only the members' frame), with a Delivery whose counts fit the body.
+func FuzzIncremental(f *testing.F) {
+	for _, seed := range []string{
+		yogaBody(`{"data":{"hero":{"id":"1"}},"hasNext":true}`, `{"incremental":[{"data":{"name":"Luke"},"path":["hero"],"label":"slow"}],"hasNext":false}`),
+		yogaBody(`{"data":{"list":["a"]},"hasNext":true}`, `{"incremental":[{"items":["b"],"path":["list",1]}],"hasNext":false}`),
+		yogaBody(`{"data":{"h":{"f":[]}},"pending":[{"id":"0","path":["h"],"label":"D"},{"id":"1","path":["h","f"]}],"hasNext":true}`,
+			`{"incremental":[{"id":"0","data":{"n":"L"}},{"id":"1","items":[1]}],"completed":[{"id":"0"},{"id":"1","errors":[{"message":"x"}]}],"hasNext":false}`),
+		yogaBody(`{"data":{"a":{"b":[{"c":1}]}},"hasNext":true}`, `{"incremental":[{"data":{"a":{"b":[{"d":2}]}},"path":[]}],"extensions":{"e":1},"hasNext":true}`),
+		"--b\n\n{\"data\":{\"x\":1},\"hasNext\":true}\n--b\n\n{\"data\":{\"y\":2},\"path\":[],\"hasNext\":false}\n--b--",
+		"\r\n---\r\n\r\n{\"data\":{},\"hasNext\":true}\r\n---\r\n\r\n{\"incre",
+	} {
+		f.Add([]byte(seed), false)
+	}
+	f.Add([]byte("--b\r\n\r\n{}"), true)
+	target := Target{URL: &url.URL{Scheme: "https", Host: "api.example.com", Path: "/graphql"}}
+	f.Fuzz(func(t *testing.T, body []byte, boundaryB bool) {
+		// Post hands over UTF-8 only.
+		body = bytes.ToValidUTF8(body, []byte("\uFFFD"))
+		contentType := yogaType
+		if boundaryB {
+			contentType = "multipart/mixed; boundary=b"
+		}
+		answer := &httpx.Answer{Status: 200, Header: http.Header{"Content-Type": {contentType}}, Body: body}
+		resp, err := readIncremental(context.Background(), Request{Target: target}, answer, body, nil, NewRedactor(nil))
+		if err != nil {
+			var notGraphQL *NotGraphQLError
+			if !errors.As(err, &notGraphQL) || len(err.Error()) > 2000 {
+				t.Fatalf("error %T of %d bytes: %v", err, len(err.Error()), err)
+			}
+			return
+		}
+		if !json.Valid(resp.Body) || len(resp.Body) > len(body)+64 {
+			t.Fatalf("response of %d bytes from a body of %d: %s", len(resp.Body), len(body), resp.Body)
+		}
+		if d := resp.Incremental; d == nil || d.Parts < 1 || d.Parts > MaxParts || len(d.Labels) > maxLabels || len(d.Missing) > maxLabels {
+			t.Fatalf("delivery %+v", resp.Incremental)
+		}
+	})
+}

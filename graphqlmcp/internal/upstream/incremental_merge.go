@@ -1,0 +1,570 @@
+package upstream
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/mcpforge/servers/shared/httpx"
+	"github.com/mcpforge/servers/shared/jsonx"
+)
+
+// maxPathLength bounds an increment's path (with its subPath). A path is a
+// walk down the data, each step splitting one object or list: a hostile
+// path as deep as the data would make the walk quadratic in its size. A
+// GraphQL response path is one step a field and one a list level; 128 is
+// far deeper than any operation a server accepts.
+const maxPathLength = 128
+
+// maxMergeDepth bounds how deep deferred data is merged member by member
+// into data already there (a fragment's fields beside the initial ones);
+// below it a value replaces the one there. Bounded for the reason
+// maxPathLength is.
+const maxMergeDepth = 32
+
+// maxLabels bounds the labels and missing increments a Delivery names.
+const maxLabels = 20
+
+// Delivery says how an incrementally delivered answer came: graphql_query
+// tells the model, in a note beside the result.
+type Delivery struct {
+	// Parts counts the payloads read (empty parts and {} aside).
+	Parts int
+	// Complete reports that the last payload said hasNext: false: nothing
+	// more was to come.
+	Complete bool
+	// Labels are the labels of the increments that came, once each, in
+	// order (at most maxLabels).
+	Labels []string
+	// Missing names what was announced (graphql-js 17's pending) and did
+	// not complete: its label, else its path (at most maxLabels); More
+	// counts the rest.
+	Missing []string
+	More    int
+	// CutPart reports a last part that the stream ended inside of: it was
+	// left out.
+	CutPart bool
+	// Ended says why the stream ended early, when the reading was cut
+	// ("timed out after 30000 ms"); Advice what to do about it.
+	Ended, Advice string
+}
+
+// pendingEntry is what one of graphql-js 17's pending entries announces:
+// where the increment of its id goes, and its label.
+type pendingEntry struct {
+	path  []pathElement
+	label string
+}
+
+// merger merges the payloads of an incremental answer into one GraphQL
+// response, in the forms servers send:
+//   - the 2022 draft (graphql-js 17.0.0-alpha.2, yoga, Apollo Router):
+//     {data, hasNext}, then {incremental: [{data | items, path, label,
+//     errors}], hasNext};
+//   - graphql-js 17: {data, pending: [{id, path, label}], hasNext}, then
+//     {pending, incremental: [{id, data | items, subPath, errors}],
+//     completed: [{id, errors}], hasNext};
+//   - the first drafts (the GraphQL over HTTP proposal's example, Relay's
+//     servers): each later payload one increment, {data | items, path,
+//     label, errors, hasNext}.
+type merger struct {
+	data       *jsonNode // nil until the initial payload, and when it had no data
+	hasData    bool      // the initial payload had a data member
+	errors     [][]byte
+	extensions *jsonObject
+	dropped    []string
+	pending    map[string]pendingEntry
+	order      []string // pending ids, in the order announced
+	delivery   Delivery
+	initial    bool // the initial payload came
+	hasNext    bool
+}
+
+// payloadError is a payload that cannot be merged: which part, and why.
+type payloadError struct {
+	part int
+	what string
+}
+
+func (e *payloadError) Error() string { return fmt.Sprintf("part %d %s", e.part, e.what) }
+
+// add merges the payload of part n, body.
+func (m *merger) add(n int, body []byte) error {
+	fail := func(format string, args ...any) error { return &payloadError{n, fmt.Sprintf(format, args...)} }
+	body = bytes.TrimSpace(body)
+	if len(body) == 0 {
+		return nil
+	}
+	var members map[string]json.RawMessage
+	// json.Valid first: the splitting of nodes (eachElement) needs valid
+	// JSON, and its scanner refuses nesting deeper than 10,000.
+	if body[0] != '{' || !json.Valid(body) || jsonx.UnmarshalSharing(body, &members) != nil {
+		return fail("is not a JSON object: %s", httpx.Snippet(body, 200))
+	}
+	if len(members) == 0 {
+		return nil // a keep-alive: Apollo Router sends {} while waiting
+	}
+	m.delivery.Parts++
+	if raw, ok := members["hasNext"]; ok {
+		if err := json.Unmarshal(raw, &m.hasNext); err != nil || isNull(raw) {
+			return fail("has hasNext %s, which must be true or false", httpx.Snippet(raw, 50))
+		}
+	} else if !m.initial {
+		m.hasNext = false // a response without hasNext is a whole one
+	}
+	_, hasPath := members["path"]
+	if legacy := m.initial && hasPath; legacy {
+		// The first drafts' form: the payload is the increment, its errors
+		// and extensions included.
+		if err := m.addIncrement(members); err != nil {
+			return fail("%s", err)
+		}
+	} else {
+		if err := m.addErrors(members["errors"]); err != nil {
+			return fail("%s", err)
+		}
+		m.addExtensions(members["extensions"])
+	}
+	if !m.initial {
+		m.initial = true
+		data, hasData := members["data"]
+		_, hasErrors := members["errors"]
+		if !hasData && !hasErrors {
+			return fail("is not a GraphQL response: the first payload must have data or errors")
+		}
+		if hasData && !isNull(data) && !isObject(data) {
+			return fail("has data %s, which must be an object or null", httpx.Snippet(data, 50))
+		}
+		m.hasData = hasData
+		if hasData && !isNull(data) {
+			m.data = newNode(data)
+		}
+	} else if _, ok := members["data"]; ok && !hasPath {
+		return fail("has data but no path, so where it goes is unknown")
+	}
+	if err := m.addPending(members["pending"]); err != nil {
+		return fail("%s", err)
+	}
+	if raw, ok := members["incremental"]; ok {
+		var entries []json.RawMessage
+		if err := json.Unmarshal(raw, &entries); err != nil {
+			return fail("has incremental %s, which must be a list of objects", httpx.Snippet(raw, 50))
+		}
+		for i, entry := range entries {
+			var entryMembers map[string]json.RawMessage
+			if !isObject(entry) || jsonx.UnmarshalSharing(entry, &entryMembers) != nil {
+				return fail("has incremental[%d] %s, which must be an object", i, httpx.Snippet(entry, 50))
+			}
+			if err := m.addIncrement(entryMembers); err != nil {
+				return fail("incremental[%d]: %s", i, err)
+			}
+		}
+	}
+	if err := m.addCompleted(members["completed"]); err != nil {
+		return fail("%s", err)
+	}
+	return nil
+}
+
+func (m *merger) addErrors(raw json.RawMessage) error {
+	if len(raw) == 0 || isNull(raw) {
+		return nil
+	}
+	var errs []json.RawMessage
+	if json.Unmarshal(raw, &errs) != nil {
+		return fmt.Errorf("has errors %s, which must be a list of objects", httpx.Snippet(raw, 50))
+	}
+	for _, e := range errs {
+		if !isObject(e) {
+			return fmt.Errorf("has an error %s, which must be an object", httpx.Snippet(e, 50))
+		}
+		m.errors = append(m.errors, bytes.TrimSpace(e))
+	}
+	return nil
+}
+
+// addExtensions merges a payload's extensions into the response's, member
+// by member, a later payload's member replacing an earlier one's (a cost
+// or a trace of the whole answer). An extensions that is not an object is
+// left out, as parseGraphQLResponse leaves it out.
+func (m *merger) addExtensions(raw json.RawMessage) {
+	if len(raw) == 0 {
+		return
+	}
+	ext, ok := newNode(raw).object()
+	if !ok {
+		if !isNull(raw) && !slices.Contains(m.dropped, "extensions") {
+			m.dropped = append(m.dropped, "extensions")
+		}
+		return
+	}
+	if m.extensions == nil {
+		m.extensions = &jsonObject{vals: map[string]*jsonNode{}}
+	}
+	for _, key := range ext.keys {
+		m.extensions.set(key, ext.vals[key])
+	}
+}
+
+// addPending records graphql-js 17's announcements of increments to come.
+func (m *merger) addPending(raw json.RawMessage) error {
+	if len(raw) == 0 {
+		return nil
+	}
+	var entries []struct {
+		ID    *string         `json:"id"`
+		Path  json.RawMessage `json:"path"`
+		Label string          `json:"label"`
+	}
+	if json.Unmarshal(raw, &entries) != nil {
+		return fmt.Errorf("has pending %s, which must be a list of {id, path, label}", httpx.Snippet(raw, 80))
+	}
+	if m.pending == nil {
+		m.pending = map[string]pendingEntry{}
+	}
+	for i, e := range entries {
+		if e.ID == nil {
+			return fmt.Errorf("has pending[%d] without an id", i)
+		}
+		path, err := parsePath(e.Path, nil)
+		if err != nil {
+			return fmt.Errorf("has pending[%d] with %v", i, err)
+		}
+		if _, known := m.pending[*e.ID]; !known {
+			m.order = append(m.order, *e.ID)
+		}
+		m.pending[*e.ID] = pendingEntry{path: path, label: e.Label}
+	}
+	return nil
+}
+
+func (m *merger) addCompleted(raw json.RawMessage) error {
+	if len(raw) == 0 {
+		return nil
+	}
+	var entries []struct {
+		ID     *string         `json:"id"`
+		Errors json.RawMessage `json:"errors"`
+	}
+	if json.Unmarshal(raw, &entries) != nil {
+		return fmt.Errorf("has completed %s, which must be a list of {id, errors}", httpx.Snippet(raw, 80))
+	}
+	for i, e := range entries {
+		if e.ID == nil {
+			return fmt.Errorf("has completed[%d] without an id", i)
+		}
+		p, known := m.pending[*e.ID]
+		if !known {
+			return fmt.Errorf("has completed[%d] with id %q, which no pending entry announced", i, *e.ID)
+		}
+		if err := m.addErrors(e.Errors); err != nil {
+			return fmt.Errorf("completed[%d] %v", i, err)
+		}
+		m.label(p.label)
+		delete(m.pending, *e.ID)
+	}
+	return nil
+}
+
+// addIncrement places one increment: deferred data merged into the object
+// at its path, or streamed items added to the list there.
+func (m *merger) addIncrement(members map[string]json.RawMessage) error {
+	var path []pathElement
+	var err error
+	byID := false
+	if raw, ok := members["id"]; ok {
+		var id string
+		if json.Unmarshal(raw, &id) != nil {
+			return fmt.Errorf("has id %s, which must be a string", httpx.Snippet(raw, 50))
+		}
+		p, known := m.pending[id]
+		if !known {
+			return fmt.Errorf("has id %q, which no pending entry announced", id)
+		}
+		byID = true
+		if path, err = parsePath(members["subPath"], p.path); err != nil {
+			return fmt.Errorf("has subPath %v", err)
+		}
+	} else {
+		if _, ok := members["path"]; !ok {
+			return fmt.Errorf("has neither an id nor a path, so where it goes is unknown")
+		}
+		if path, err = parsePath(members["path"], nil); err != nil {
+			return err
+		}
+		var label string
+		if raw, ok := members["label"]; ok && json.Unmarshal(raw, &label) == nil {
+			m.label(label)
+		}
+	}
+	if err := m.addErrors(members["errors"]); err != nil {
+		return err
+	}
+	m.addExtensions(members["extensions"])
+	if raw, ok := members["items"]; ok {
+		return m.addItems(path, raw, byID)
+	}
+	if raw, ok := members["data"]; ok && !isNull(raw) {
+		target, err := m.walk(path)
+		if err != nil {
+			return fmt.Errorf("puts its data at %s, which %v", pathText(path), err)
+		}
+		return mergeObject(target, newNode(raw), 0, path)
+	}
+	return nil
+}
+
+// addItems adds streamed items to a list. graphql-js 17's path (byID)
+// names the list, and the items follow what it holds; the 2022 draft's
+// names the first item's place in the list.
+func (m *merger) addItems(path []pathElement, raw json.RawMessage, byID bool) error {
+	items, ok := newNode(raw).listItems()
+	if !ok {
+		return fmt.Errorf("has items %s, which must be a list", httpx.Snippet(raw, 50))
+	}
+	listPath, start := path, -1
+	if !byID {
+		if len(path) == 0 || path[len(path)-1].isKey {
+			return fmt.Errorf("puts its items at %s, which must end in the index of the first item", pathText(path))
+		}
+		listPath, start = path[:len(path)-1], path[len(path)-1].index
+	}
+	target, err := m.walk(listPath)
+	if err != nil {
+		return fmt.Errorf("puts its items in %s, which %v", pathText(listPath), err)
+	}
+	have, ok := target.listItems()
+	if !ok {
+		return fmt.Errorf("puts its items in %s, which is %s, not a list", pathText(listPath), describe(target))
+	}
+	if start < 0 {
+		start = len(have)
+	}
+	if start > len(have) {
+		return fmt.Errorf("puts its items at index %d of %s, which has %d, so items would be missing between", start, pathText(listPath), len(have))
+	}
+	for i, item := range items {
+		if start+i < len(target.items) {
+			target.items[start+i] = item
+		} else {
+			target.items = append(target.items, item)
+		}
+	}
+	return nil
+}
+
+// walk follows path down the data. Its error completes "... at PATH, which".
+func (m *merger) walk(path []pathElement) (*jsonNode, error) {
+	if m.data == nil {
+		return nil, fmt.Errorf("leads to nothing: the first payload has no data")
+	}
+	node := m.data
+	for i, step := range path {
+		if step.isKey {
+			obj, ok := node.object()
+			if !ok {
+				return nil, fmt.Errorf("leads to nothing: %s is %s, not an object", pathText(path[:i]), describe(node))
+			}
+			if node = obj.get(step.key); node == nil {
+				return nil, fmt.Errorf("leads to nothing: %s has no member %q", pathText(path[:i]), step.key)
+			}
+			continue
+		}
+		items, ok := node.listItems()
+		if !ok {
+			return nil, fmt.Errorf("leads to nothing: %s is %s, not a list", pathText(path[:i]), describe(node))
+		}
+		if step.index >= len(items) {
+			return nil, fmt.Errorf("leads to nothing: %s has %d items, so no item %d", pathText(path[:i]), len(items), step.index)
+		}
+		node = items[step.index]
+	}
+	return node, nil
+}
+
+// mergeObject merges the object src into the object dst: a member dst
+// lacks is added after its own; one both have is merged when both are
+// objects, or lists of one length (item by item), and else src's replaces
+// dst's.
+func mergeObject(dst, src *jsonNode, depth int, path []pathElement) error {
+	to, ok := dst.object()
+	if !ok {
+		return fmt.Errorf("puts its data at %s, which is %s, not an object", pathText(path), describe(dst))
+	}
+	from, ok := src.object()
+	if !ok {
+		return fmt.Errorf("has data %s, which must be an object", describe(src))
+	}
+	for _, key := range from.keys {
+		mergeValue(to, key, from.vals[key], depth+1)
+	}
+	return nil
+}
+
+func mergeValue(to *jsonObject, key string, value *jsonNode, depth int) {
+	have := to.get(key)
+	if have == nil || depth > maxMergeDepth {
+		to.set(key, value)
+		return
+	}
+	mergeNodes(have, value, depth)
+}
+
+func mergeNodes(have, value *jsonNode, depth int) {
+	switch {
+	case depth > maxMergeDepth:
+		*have = *value
+	case have.kind() == '{' && value.kind() == '{':
+		to, _ := have.object()
+		from, _ := value.object()
+		for _, key := range from.keys {
+			mergeValue(to, key, from.vals[key], depth+1)
+		}
+	case have.kind() == '[' && value.kind() == '[':
+		old, _ := have.listItems()
+		add, _ := value.listItems()
+		if len(old) != len(add) {
+			*have = *value
+			return
+		}
+		for i := range old {
+			mergeNodes(old[i], add[i], depth+1)
+		}
+	default:
+		*have = *value
+	}
+}
+
+// label records the label of an increment that came.
+func (m *merger) label(label string) {
+	if label == "" || len(m.delivery.Labels) >= maxLabels {
+		return
+	}
+	for _, l := range m.delivery.Labels {
+		if l == label {
+			return
+		}
+	}
+	m.delivery.Labels = append(m.delivery.Labels, label)
+}
+
+// finish returns the merged response, and how it came.
+func (m *merger) finish() (graphQLResponse, Delivery, bool) {
+	if !m.initial {
+		return graphQLResponse{}, Delivery{}, false
+	}
+	d := m.delivery
+	d.Complete = !m.hasNext
+	if !d.Complete {
+		for _, id := range m.order {
+			p, left := m.pending[id]
+			if !left {
+				continue
+			}
+			what := p.label
+			if what == "" {
+				what = "at " + pathText(p.path)
+			}
+			if len(d.Missing) < maxLabels {
+				d.Missing = append(d.Missing, what)
+			} else {
+				d.More++
+			}
+		}
+	}
+	var buf bytes.Buffer
+	buf.WriteByte('{')
+	if len(m.errors) > 0 {
+		buf.WriteString(`"errors":[`)
+		buf.Write(bytes.Join(m.errors, []byte(",")))
+		buf.WriteString("]")
+	}
+	if m.hasData {
+		if buf.Len() > 1 {
+			buf.WriteByte(',')
+		}
+		buf.WriteString(`"data":`)
+		if m.data == nil {
+			buf.WriteString("null")
+		} else {
+			m.data.write(&buf)
+		}
+	}
+	if m.extensions != nil {
+		buf.WriteString(`,"extensions":`)
+		(&jsonNode{obj: m.extensions}).write(&buf)
+	}
+	buf.WriteByte('}')
+	doc, ok := parseGraphQLResponse(buf.Bytes())
+	doc.dropped = append(doc.dropped, m.dropped...)
+	return doc, d, ok
+}
+
+// parsePath reads a response path (a list of member names and indexes)
+// after base.
+func parsePath(raw json.RawMessage, base []pathElement) ([]pathElement, error) {
+	path := append([]pathElement(nil), base...)
+	if len(raw) == 0 || isNull(raw) {
+		return path, nil
+	}
+	var steps []any
+	if jsonx.Unmarshal(raw, &steps) != nil {
+		return nil, fmt.Errorf("a path %s, which must be a list of names and indexes", httpx.Snippet(raw, 80))
+	}
+	if len(path)+len(steps) > maxPathLength {
+		return nil, fmt.Errorf("a path of %d steps, over the %d allowed", len(path)+len(steps), maxPathLength)
+	}
+	for _, step := range steps {
+		switch step := step.(type) {
+		case string:
+			path = append(path, pathElement{key: step, isKey: true})
+		case float64:
+			if step < 0 || step != math.Trunc(step) || step > math.MaxInt32 {
+				return nil, fmt.Errorf("a path step %v, which must be a name or a list index", step)
+			}
+			path = append(path, pathElement{index: int(step)})
+		default:
+			return nil, fmt.Errorf("a path step %s, which must be a name or a list index", httpx.Snippet(mustJSON(step), 50))
+		}
+	}
+	return path, nil
+}
+
+// pathText writes a path as a model reads it: hero.friends.3, or "the
+// data" for the root.
+func pathText(path []pathElement) string {
+	if len(path) == 0 {
+		return "the data"
+	}
+	steps := make([]string, len(path))
+	for i, step := range path {
+		steps[i] = step.String()
+	}
+	return strings.Join(steps, ".")
+}
+
+// describe names the kind of n's value.
+func describe(n *jsonNode) string {
+	switch n.kind() {
+	case '{':
+		return "an object"
+	case '[':
+		return "a list"
+	case 'n':
+		return "null"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	}
+	return "a number"
+}
+
+// mustJSON writes a decoded JSON value back, for a message.
+func mustJSON(v any) []byte {
+	out, _ := jsonx.Marshal(v)
+	return out
+}
