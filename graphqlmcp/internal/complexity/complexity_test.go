@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/graph-gophers/graphql-go/example/starwars"
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/parser"
@@ -365,9 +366,15 @@ func TestScoreMemoryIsLinear(t *testing.T) {
 }
 
 // FuzzScore: parsing, choosing and scoring any text never panics, and a
-// score is never negative.
+// score is never negative, with no schema and with two (connections, node
+// lists beside edges, list arguments, introspection).
 func FuzzScore(f *testing.F) {
+	schemas := []*ast.Schema{nil, loadSchema(f, githubLike), loadSchema(f, starwars.Schema)}
 	for _, seed := range []string{
+		"{ hero { friendsConnection(first: 1) { friends { friendsConnection(first: $n) { friends { name } } } } } }",
+		`query($ids: [ID!]!) { nodes(ids: $ids) { login } a: nodes(ids: ["a", $n]) { login } options(names: "x") { name } }`,
+		`{ s: __type(name: "User") { ...T } b: __type(name: "Query") { ...T } } fragment T on __Type { fields { args { name } } }`,
+		"{ viewer { repositories { ...C } } } fragment C on RepositoryConnection { nodes { issues(first: 3) { countsByState { count } } } }",
 		"{ users(first: 10) { id name } }", "query($n: Int = 5) { a(first: $n) @skip(if: false) { ...F } } fragment F on T { b(last: 3) { c } }",
 		"{ a { ...F } } fragment F on T { ...G } fragment G on T { ...F }", nested(MaxDepth+1, "x"), "mutation M { m } query Q { q }",
 		"{ a(first: 9223372036854775807) { b(first: 9223372036854775807) { c } } }",
@@ -379,9 +386,12 @@ func FuzzScore(f *testing.F) {
 		if err != nil {
 			return
 		}
-		res, err := Score(chosen.Doc, chosen.Op, map[string]any{"n": 3}, nil)
-		if err == nil && res.Score < 0 {
-			t.Fatalf("score %d", res.Score)
+		vars := map[string]any{"n": 3, "ids": []any{"a", "b"}}
+		for _, schema := range schemas {
+			res, err := Score(chosen.Doc, chosen.Op, vars, schema)
+			if err == nil && res.Score < 0 {
+				t.Fatalf("score %d", res.Score)
+			}
 		}
 	})
 }
