@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -103,6 +104,41 @@ func TestCeilingOnTheSampleAPI(t *testing.T) {
 	}
 	if rec.Operations() != sent {
 		t.Errorf("%d refused operations were sent", rec.Operations()-sent)
+	}
+}
+
+// TestCeilingListArgument: through graphql_query, a list looked up by the
+// ids it is given is priced by how many are given, in the query text or in
+// a variable.
+func TestCeilingListArgument(t *testing.T) {
+	srv, rec := testservers.Start(t, testservers.Introspection("type Query { nodes(ids: [ID!]!): [Item]! } type Item { id: ID! name: String }"))
+	cfg := testConfig(t, srv.URL)
+	cfg.Validate = true
+	h := connect(t, cfg, nil)
+	ids := func(n int) []any {
+		out := make([]any, n)
+		for i := range out {
+			out[i] = fmt.Sprint(i)
+		}
+		return out
+	}
+	const query = "query($ids: [ID!]!) { nodes(ids: $ids) { id name } }"
+	res := h.call(t, "graphql_query", map[string]any{"query": query, "variables": map[string]any{"ids": ids(100)}})
+	if res.IsError || rec.Operations() != 1 {
+		t.Fatalf("100 ids: refused or not sent (%d operations): %.300s", rec.Operations(), mcptest.Text(res))
+	}
+	res = h.call(t, "graphql_query", map[string]any{"query": `{ nodes(ids: ["a", "b", "c"]) { id } }`})
+	if res.IsError || rec.Operations() != 2 {
+		t.Fatalf("3 ids in the text: refused or not sent (%d operations): %.300s", rec.Operations(), mcptest.Text(res))
+	}
+	res = h.call(t, "graphql_query", map[string]any{"query": query, "variables": map[string]any{"ids": ids(101)}})
+	want := "query complexity 101 is over the ceiling of 100 (--maxComplexity), so it was not sent: it can return 101 list items. " +
+		"Costliest lists: nodes ×101 (the values given to ids) = 101 items. To shrink it, pass fewer values to ids, or split it into several queries."
+	if !res.IsError || mcptest.Text(res) != want {
+		t.Errorf("101 ids:\n got %s\nwant %s", mcptest.Text(res), want)
+	}
+	if rec.Operations() != 2 {
+		t.Errorf("the refused operation was sent")
 	}
 }
 
