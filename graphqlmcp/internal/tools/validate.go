@@ -15,6 +15,7 @@ import (
 	"github.com/vektah/gqlparser/v2/validator"
 	"github.com/vektah/gqlparser/v2/validator/rules"
 
+	"github.com/mcpforge/servers/graphqlmcp/internal/coerce"
 	"github.com/mcpforge/servers/graphqlmcp/internal/operation"
 	"github.com/mcpforge/servers/graphqlmcp/internal/schema"
 	"github.com/mcpforge/servers/graphqlmcp/internal/upstream"
@@ -63,9 +64,8 @@ func (h *handlers) validate(ctx context.Context, req upstream.Request, call call
 	if len(errs) > 0 {
 		return nil, "", invalidOperation(httpx.DisplayURL(req.Target.URL), errs, total)
 	}
-	if _, gqlErr := validator.VariableValues(checker, chosen.Op, variables); gqlErr != nil {
-		return nil, "", fmt.Errorf("variables do not match the operation's variable definitions, so it was not sent: %s; fix variables and call again",
-			strings.TrimRight(httpx.Snippet([]byte(variableMessage(gqlErr)), maxMessageBytes), "."))
+	if coerced := coerce.Variables(checker, chosen.Op.VariableDefinitions, variables, maxValidationErrors); coerced.Total > 0 {
+		return nil, "", invalidVariables(coerced)
 	}
 	return checker, "", nil
 }
@@ -138,14 +138,20 @@ func invalidOperation(endpoint string, errs gqlerror.List, total int) error {
 	return errors.New(b.String())
 }
 
-// variableMessage is the text of a variables error, without gqlparser's
-// "input: " prefix.
-func variableMessage(err error) string {
-	var gqlErr *gqlerror.Error
-	if errors.As(err, &gqlErr) {
-		return gqlErr.Message
+// invalidVariables lists each problem with the variables as graphql-js
+// words it, naming the variable, the place inside its value and the rule.
+func invalidVariables(coerced coerce.Result) error {
+	var b strings.Builder
+	b.WriteString("variables do not match the operation's variable definitions, so it was not sent:")
+	for _, e := range coerced.Errors {
+		b.WriteString("\n- ")
+		b.WriteString(httpx.Snippet([]byte(e.Message), maxMessageBytes))
 	}
-	return err.Error()
+	if more := coerced.Total - len(coerced.Errors); more > 0 {
+		fmt.Fprintf(&b, "\n- and %d more", more)
+	}
+	b.WriteString("\nFix variables and call again; graphql_introspect shows an input or enum type's members (types: [\"Name\"]).")
+	return errors.New(b.String())
 }
 
 // rulesCheck runs gqlparser's validation rules on doc, which
@@ -201,9 +207,9 @@ func (h *handlers) rulesCheck(ctx context.Context, timeout time.Duration, checke
 // errors (the messages of the others are never built) and counting all.
 func checkRules(all []validator.Rule, checker *ast.Schema, doc *ast.QueryDocument) (gqlerror.List, int) {
 	total := 0
-	rules := make([]validator.Rule, len(all))
+	wrapped := make([]validator.Rule, len(all))
 	for i, rule := range all {
-		rules[i] = validator.Rule{Name: rule.Name, RuleFunc: func(observers *validator.Events, addError validator.AddErrFunc) {
+		wrapped[i] = validator.Rule{Name: rule.Name, RuleFunc: func(observers *validator.Events, addError validator.AddErrFunc) {
 			rule.RuleFunc(observers, func(options ...validator.ErrorOption) {
 				total++
 				if total <= maxValidationErrors {
@@ -212,13 +218,17 @@ func checkRules(all []validator.Rule, checker *ast.Schema, doc *ast.QueryDocumen
 			})
 		}}
 	}
-	errs := validator.Validate(checker, doc, rules...)
+	errs := validator.ValidateWithRules(checker, doc, rules.NewRules(wrapped...))
 	return errs, total
 }
 
-// defaultRules are gqlparser's validation rules, in their names' order.
+// defaultRules are gqlparser's validation rules, in their names' order, with
+// graphql-js's check of literals (coerce.LiteralRule) in place of
+// gqlparser's, which is looser.
 func defaultRules() []validator.Rule {
 	inner := rules.NewDefaultRules().GetInner()
+	literal := coerce.LiteralRule()
+	inner[literal.Name] = literal.RuleFunc
 	list := make([]validator.Rule, 0, len(inner))
 	for _, name := range slices.Sorted(maps.Keys(inner)) {
 		list = append(list, validator.Rule{Name: name, RuleFunc: inner[name]})

@@ -59,9 +59,12 @@ func TestQueryValidatedBeforeSending(t *testing.T) {
 		{"leaf with a selection", map[string]any{"query": `{ hero { name { x } } }`}, []string{`Field "name" must not have a selection since type "String" has no subfields`}},
 		{"object without a selection", map[string]any{"query": `{ hero }`}, []string{`Field "hero" of type "Character" must have a selection of subfields`}},
 		{"wrong variable type", map[string]any{"query": `query($e: Episode) { hero(episode: $e) { name } }`, "variables": map[string]any{"e": "NOPE"}},
-			[]string{"variables do not match the operation's variable definitions, so it was not sent", "NOPE", "fix variables"}},
+			[]string{"variables do not match the operation's variable definitions, so it was not sent:\n- " +
+				`Variable "$e" got invalid value "NOPE"; Value "NOPE" does not exist in "Episode" enum.` + "\nFix variables and call again"}},
 		{"missing required variable", map[string]any{"query": `query($id: ID!) { human(id: $id) { name } }`},
-			[]string{"variables do not match", "must be defined"}},
+			[]string{"variables do not match", `Variable "$id" of required type "ID!" was not provided.`}},
+		{"Int literal beyond 32 bits", map[string]any{"query": `{ hero { friendsConnection(first: 2147483648) { totalCount } } }`},
+			[]string{"query does not match the schema of", "so it was not sent", `line 1, column 35: Int cannot represent non 32-bit signed integer value: 2147483648`}},
 		{"error in a fragment", map[string]any{"query": "{ hero { ...F } }\nfragment F on Character { nmae }"},
 			[]string{`line 2, column 27: Cannot query field "nmae"`}},
 	}
@@ -204,5 +207,110 @@ func TestIntrospectionFieldsPriced(t *testing.T) {
 	}
 	if rec.Operations() != 1 {
 		t.Errorf("%d operations sent, want the one under the ceiling", rec.Operations())
+	}
+}
+
+// inputsSDL has the input types variables meet: nested input objects with
+// required fields, an enum, a @oneOf input, lists.
+const inputsSDL = `type Query { f(in: Filter, one: One, n: [Int], e: Color): String }
+enum Color { RED GREEN }
+input Range { from: Int, step: Int! }
+input Filter { name: String!, range: Range, colors: [Color!] }
+input One @oneOf { a: Int, b: String }
+`
+
+// inputsServer serves inputsSDL as the --schema file of an endpoint that
+// answers every operation, and counts what reaches it.
+func inputsServer(t *testing.T) (*harness, *testservers.Recorder) {
+	t.Helper()
+	srv, rec := testservers.Start(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"data":{"f":"ok"}}`)
+	}))
+	path := filepath.Join(t.TempDir(), "schema.graphql")
+	if err := os.WriteFile(path, []byte(inputsSDL), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := validating(t, srv.URL)
+	var err error
+	if cfg.Schema, err = schema.Load(path, time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	return connect(t, cfg, nil), rec
+}
+
+// TestVariablesRefusedAsGraphQLJSRefusesThem: variables that graphql-js's
+// getVariableValues refuses are refused before sending, each problem with
+// graphql-js's message, naming the variable, the place inside its value
+// and the rule; several problems are all listed, up to
+// maxValidationErrors and a count; nothing reaches the endpoint. Values
+// graphql-js accepts are sent as given.
+func TestVariablesRefusedAsGraphQLJSRefusesThem(t *testing.T) {
+	const query = `query($in: Filter, $one: One, $n: [Int], $e: Color) { f(in: $in, one: $one, n: $n, e: $e) }`
+	many := make([]any, 500)
+	for i := range many {
+		many[i] = "x"
+	}
+	tests := []struct {
+		name      string
+		variables map[string]any
+		want      []string
+	}{
+		{"a path inside", map[string]any{"in": map[string]any{"name": "x", "range": map[string]any{"from": "abc", "step": 1}}},
+			[]string{`Variable "$in" got invalid value "abc" at "in.range.from"; Int cannot represent non-integer value: "abc"`}},
+		{"every problem", map[string]any{
+			"in":  map[string]any{"range": map[string]any{}, "__typename": "Filter"},
+			"one": map[string]any{"a": 1, "b": "x"},
+			"n":   []any{1, 2147483648, 1.5},
+			"e":   "red",
+		}, []string{
+			`Variable "$in" got invalid value { __typename: "Filter", range: {} }; Field "name" of required type "String!" was not provided.`,
+			`Variable "$in" got invalid value {} at "in.range"; Field "step" of required type "Int!" was not provided.`,
+			`Variable "$in" got invalid value { __typename: "Filter", range: {} }; Field "__typename" is not defined by type "Filter".`,
+			`Variable "$one" got invalid value { a: 1, b: "x" }; Exactly one key must be specified for OneOf type "One".`,
+			`Variable "$n" got invalid value 2147483648 at "n[1]"; Int cannot represent non 32-bit signed integer value: 2147483648`,
+			`Variable "$n" got invalid value 1.5 at "n[2]"; Int cannot represent non-integer value: 1.5`,
+			`Variable "$e" got invalid value "red"; Value "red" does not exist in "Color" enum. Did you mean the enum value "RED"?`,
+		}},
+		{"a oneOf member null", map[string]any{"one": map[string]any{"b": nil}},
+			[]string{`Variable "$one" got invalid value null at "one.b"; Field "b" must be non-null.`}},
+		{"bounded", map[string]any{"n": many, "in": map[string]any{"name": strings.Repeat("y", 100000), "colors": strings.Repeat("z", 100000)}},
+			[]string{
+				`Variable "$n" got invalid value "x" at "n[8]"; Int cannot represent non-integer value: "x"` + "\n- and 491 more\nFix",
+				`Variable "$in" got invalid value "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz…" (100000 characters) at "in.colors"; Value "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz…" does not exist in "Color" enum.`,
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h, rec := inputsServer(t)
+			res := h.call(t, "graphql_query", map[string]any{"query": query, "variables": tt.variables})
+			text := mcptest.Text(res)
+			if !res.IsError || !strings.HasPrefix(text, "variables do not match the operation's variable definitions, so it was not sent:\n- ") ||
+				!strings.HasSuffix(text, "\nFix variables and call again; graphql_introspect shows an input or enum type's members (types: [\"Name\"]).") {
+				t.Fatalf("isError=%v: %s", res.IsError, text)
+			}
+			for _, want := range tt.want {
+				if !strings.Contains(text, "\n- "+want+"\n") && !strings.Contains(text, "\n- "+want) {
+					t.Errorf("error lacks the line %q:\n%s", want, text)
+				}
+			}
+			if lines := strings.Count(text, "\n- Variable "); lines > maxValidationErrors || len(text) > 3000 {
+				t.Errorf("%d problems listed in %d bytes, want at most %d in 3000", lines, len(text), maxValidationErrors)
+			}
+			if rec.Count() != 0 {
+				t.Errorf("%d requests reached the endpoint, want none", rec.Count())
+			}
+		})
+	}
+
+	h, rec := inputsServer(t)
+	res := h.call(t, "graphql_query", map[string]any{"query": query, "variables": map[string]any{
+		"in": map[string]any{"name": "x", "colors": "RED"}, "one": map[string]any{"a": 5.0}, "n": 1e3, "e": "GREEN",
+	}})
+	if res.IsError || !strings.Contains(mcptest.Text(res), `"ok"`) || rec.Operations() != 1 {
+		t.Fatalf("isError=%v, %d operations: %s", res.IsError, rec.Operations(), mcptest.Text(res))
+	}
+	if sent := string(rec.Requests()[0].Body); !strings.Contains(sent, `"variables":{"e":"GREEN","in":{"colors":"RED","name":"x"},"n":1000,"one":{"a":5}}`) {
+		t.Errorf("sent %s, want the variables as given", sent)
 	}
 }

@@ -1,0 +1,449 @@
+// Package coerce holds operations to graphql-js 16's rules for values, which
+// gqlparser reads more loosely: the variables of a call are coerced by the
+// spec's CoerceVariableValues as graphql-js's getVariableValues does it
+// (Variables), and literals in the operation are checked as graphql-js's
+// ValuesOfCorrectTypeRule checks them (LiteralRule). Messages are
+// graphql-js's, word for word, but for quoted values, which are bounded.
+//
+// Numbers are read as JavaScript reads JSON: a double, so 5.0 and 1e3 are
+// the integers 5 and 1000, and 1e400 is Infinity.
+package coerce
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/vektah/gqlparser/v2/ast"
+)
+
+// Error is one problem with the variables, as graphql-js words it.
+type Error struct {
+	// Variable is the variable's name, without $.
+	Variable string
+	// Path is where inside the variable's value: input field names
+	// (string) and list indexes (int); empty for the value as a whole.
+	Path    []any
+	Message string
+}
+
+func (e Error) Error() string { return e.Message }
+
+// Result is what Variables found.
+type Result struct {
+	// Values are the coerced variables (defaults applied) when there are
+	// no errors.
+	Values map[string]any
+	// Errors are the first problems, at most the limit asked for, in the
+	// order graphql-js reports them; Total counts all.
+	Errors []Error
+	Total  int
+}
+
+// maxPathBytes bounds a path as messages print it; a longer one (a value
+// nested thousands deep in a recursive input type) keeps its ends.
+const maxPathBytes = 120
+
+// Variables coerces inputs, the JSON values of a request's variables
+// (numbers as json.Number or float64), to the variable definitions defs of
+// an operation over schema, as graphql-js's getVariableValues does. It
+// keeps the messages of the first limit errors and counts the rest. Its
+// work is linear in the size of inputs.
+func Variables(schema *ast.Schema, defs ast.VariableDefinitionList, inputs map[string]any, limit int) Result {
+	c := &coercer{schema: schema, limit: limit, fields: map[*ast.Definition]map[string]bool{}}
+	values := make(map[string]any, len(defs))
+	for _, def := range defs {
+		name, t := def.Variable, def.Type
+		c.variable = name
+		if !c.isInputType(t) {
+			c.fail(nil, func() string {
+				return fmt.Sprintf(`Variable "$%s" expected value of type "%s" which cannot be used as an input type.`, name, t)
+			})
+			continue
+		}
+		value, given := inputs[name]
+		if !given {
+			if def.DefaultValue != nil {
+				values[name] = c.literal(def.DefaultValue, t)
+			} else if t.NonNull {
+				c.fail(nil, func() string {
+					return fmt.Sprintf(`Variable "$%s" of required type "%s" was not provided.`, name, t)
+				})
+			}
+			continue
+		}
+		if isNull(value) && t.NonNull {
+			c.fail(nil, func() string {
+				return fmt.Sprintf(`Variable "$%s" of non-null type "%s" must not be null.`, name, t)
+			})
+			continue
+		}
+		values[name], _ = c.coerce(value, t)
+	}
+	if c.res.Total == 0 {
+		c.res.Values = values
+	}
+	return c.res
+}
+
+type coercer struct {
+	schema   *ast.Schema
+	limit    int
+	variable string
+	// path is where the value being coerced sits in the variable.
+	path []any
+	// fields are the input field names of each input object met, by
+	// definition, so that a key is looked up once, not against every field.
+	fields map[*ast.Definition]map[string]bool
+	res    Result
+}
+
+// fail records a problem in the variable being coerced; rule builds its
+// message, only for the errors kept. invalid is the value at fault, at
+// path (nil for a problem with the variable as a whole).
+func (c *coercer) fail(path []any, rule func() string) {
+	c.res.Total++
+	if len(c.res.Errors) >= c.limit {
+		return
+	}
+	c.res.Errors = append(c.res.Errors, Error{Variable: c.variable, Path: path, Message: rule()})
+}
+
+// invalid records that value, at path, breaks the rule message describes,
+// as `Variable "$x" got invalid value 5 at "x.a"; <rule>`.
+func (c *coercer) invalid(path []any, value any, rule func() string) {
+	name := c.variable
+	c.fail(path, func() string {
+		msg := fmt.Sprintf(`Variable "$%s" got invalid value %s`, name, inspect(value))
+		if len(path) > 0 {
+			msg += fmt.Sprintf(` at "%s%s"`, name, printPath(path))
+		}
+		return msg + "; " + rule()
+	})
+}
+
+// here is a copy of the current path, for an error.
+func (c *coercer) here(extra ...any) []any {
+	return append(append(make([]any, 0, len(c.path)+len(extra)), c.path...), extra...)
+}
+
+// coerce is graphql-js's coerceInputValue: value as type t, reporting each
+// problem. ok is false where graphql-js's result is undefined (an error
+// was reported).
+func (c *coercer) coerce(value any, t *ast.Type) (coerced any, ok bool) {
+	if t.NonNull {
+		if !isNull(value) {
+			return c.coerce(value, nullable(t))
+		}
+		c.invalid(c.here(), value, func() string {
+			return fmt.Sprintf(`Expected non-nullable type "%s" not to be null.`, t)
+		})
+		return nil, false
+	}
+	if isNull(value) {
+		return nil, true
+	}
+	if t.Elem != nil {
+		items, isList := value.([]any)
+		if !isList {
+			// A list accepts one item alone as a list of one.
+			item, ok := c.coerce(value, t.Elem)
+			return []any{item}, ok
+		}
+		out, allOK := make([]any, len(items)), true
+		for i, item := range items {
+			c.path = append(c.path, i)
+			var ok bool
+			out[i], ok = c.coerce(item, t.Elem)
+			allOK = allOK && ok
+			c.path = c.path[:len(c.path)-1]
+		}
+		return out, allOK
+	}
+	def := c.schema.Types[t.NamedType]
+	switch {
+	case def == nil:
+		// Not in the schema: validation has refused the operation before.
+		return value, true
+	case def.Kind == ast.InputObject:
+		return c.inputObject(value, def)
+	case def.Kind == ast.Enum:
+		return c.enum(value, def)
+	default:
+		return c.scalar(value, def)
+	}
+}
+
+func (c *coercer) inputObject(value any, def *ast.Definition) (any, bool) {
+	obj, isObject := value.(map[string]any)
+	if !isObject {
+		c.invalid(c.here(), value, func() string {
+			return fmt.Sprintf(`Expected type "%s" to be an object.`, def.Name)
+		})
+		return nil, false
+	}
+	before := c.res.Total
+	coerced := make(map[string]any, len(def.Fields))
+	// keys are the coerced object's keys in graphql-js's order (the
+	// fields' own), which @oneOf counts, failed fields included.
+	var keys []string
+	for _, field := range def.Fields {
+		fieldValue, given := obj[field.Name]
+		if !given {
+			if field.DefaultValue != nil {
+				coerced[field.Name] = c.literal(field.DefaultValue, field.Type)
+				keys = append(keys, field.Name)
+			} else if field.Type.NonNull {
+				c.invalid(c.here(), obj, func() string {
+					return fmt.Sprintf(`Field "%s" of required type "%s" was not provided.`, field.Name, field.Type)
+				})
+			}
+			continue
+		}
+		c.path = append(c.path, field.Name)
+		v, ok := c.coerce(fieldValue, field.Type)
+		c.path = c.path[:len(c.path)-1]
+		keys = append(keys, field.Name)
+		if ok {
+			coerced[field.Name] = v
+		}
+	}
+	known := c.fieldNames(def)
+	for _, key := range jsKeys(obj) {
+		if known[key] {
+			continue
+		}
+		c.invalid(c.here(), obj, func() string {
+			names := make([]string, len(def.Fields))
+			for i, f := range def.Fields {
+				names[i] = f.Name
+			}
+			return fmt.Sprintf(`Field "%s" is not defined by type "%s".`, bounded(key), def.Name) + didYouMean("", suggestionList(key, names))
+		})
+	}
+	if def.Directives.ForName("oneOf") != nil {
+		if len(keys) != 1 {
+			c.invalid(c.here(), obj, func() string {
+				return fmt.Sprintf(`Exactly one key must be specified for OneOf type "%s".`, def.Name)
+			})
+		}
+		// graphql-js's check of the first key: only a value coerced to
+		// null, not one that failed.
+		if len(keys) > 0 {
+			if v, ok := coerced[keys[0]]; ok && v == nil {
+				c.invalid(c.here(keys[0]), nil, func() string {
+					return fmt.Sprintf(`Field "%s" must be non-null.`, keys[0])
+				})
+			}
+		}
+	}
+	return coerced, c.res.Total == before
+}
+
+func (c *coercer) fieldNames(def *ast.Definition) map[string]bool {
+	names, ok := c.fields[def]
+	if !ok {
+		names = make(map[string]bool, len(def.Fields))
+		for _, f := range def.Fields {
+			names[f.Name] = true
+		}
+		c.fields[def] = names
+	}
+	return names
+}
+
+// enum is GraphQLEnumType.parseValue: a string naming a value exactly.
+func (c *coercer) enum(value any, def *ast.Definition) (any, bool) {
+	names := func() []string {
+		names := make([]string, len(def.EnumValues))
+		for i, v := range def.EnumValues {
+			names[i] = v.Name
+		}
+		return names
+	}
+	s, isString := value.(string)
+	if !isString {
+		c.invalid(c.here(), value, func() string {
+			shown := inspect(value)
+			return fmt.Sprintf(`Enum "%s" cannot represent non-string value: %s.`, def.Name, shown) + didYouMean("the enum value", suggestionList(shown, names()))
+		})
+		return nil, false
+	}
+	if def.EnumValues.ForName(s) == nil {
+		c.invalid(c.here(), value, func() string {
+			return fmt.Sprintf(`Value "%s" does not exist in "%s" enum.`, bounded(s), def.Name) + didYouMean("the enum value", suggestionList(s, names()))
+		})
+		return nil, false
+	}
+	return s, true
+}
+
+// scalar is the parseValue of the built-in scalars (graphql-js's
+// type/scalars.js); a custom scalar takes any value, as graphql-js's
+// default parseValue does.
+func (c *coercer) scalar(value any, def *ast.Definition) (any, bool) {
+	f, isNumber := jsNumber(value)
+	var rule string
+	switch def.Name {
+	case "Int":
+		switch {
+		case !isNumber || !isInteger(f):
+			rule = "Int cannot represent non-integer value: " + inspect(value)
+		case f > math.MaxInt32 || f < math.MinInt32:
+			rule = "Int cannot represent non 32-bit signed integer value: " + formatNumber(f)
+		default:
+			return int64(f), true
+		}
+	case "Float":
+		if isNumber && !math.IsInf(f, 0) && !math.IsNaN(f) {
+			return f, true
+		}
+		rule = "Float cannot represent non numeric value: " + inspect(value)
+	case "String":
+		if s, ok := value.(string); ok {
+			return s, true
+		}
+		rule = "String cannot represent a non string value: " + inspect(value)
+	case "Boolean":
+		if b, ok := value.(bool); ok {
+			return b, true
+		}
+		rule = "Boolean cannot represent a non boolean value: " + inspect(value)
+	case "ID":
+		if s, ok := value.(string); ok {
+			return s, true
+		}
+		if isNumber && isInteger(f) {
+			return formatNumber(f), true
+		}
+		rule = "ID cannot represent value: " + inspect(value)
+	default:
+		return value, true
+	}
+	c.invalid(c.here(), value, func() string { return rule })
+	return nil, false
+}
+
+// isInteger is JavaScript's Number.isInteger.
+func isInteger(f float64) bool {
+	return !math.IsInf(f, 0) && !math.IsNaN(f) && f == math.Trunc(f)
+}
+
+// isInputType reports whether t names a scalar, an enum or an input object
+// of the schema.
+func (c *coercer) isInputType(t *ast.Type) bool {
+	return isInputType(c.schema, t)
+}
+
+func isInputType(schema *ast.Schema, t *ast.Type) bool {
+	if t == nil {
+		return false
+	}
+	def := schema.Types[t.Name()]
+	return def != nil && (def.Kind == ast.Scalar || def.Kind == ast.Enum || def.Kind == ast.InputObject)
+}
+
+func nullable(t *ast.Type) *ast.Type {
+	if t == nil || !t.NonNull {
+		return t
+	}
+	u := *t
+	u.NonNull = false
+	return &u
+}
+
+func isNull(v any) bool {
+	switch v := v.(type) {
+	case nil:
+		return true
+	case map[string]any:
+		return v == nil
+	case []any:
+		return v == nil
+	}
+	return false
+}
+
+// printPath writes a path as graphql-js's printPathArray does (.field,
+// [index]), keeping the ends of a long one.
+func printPath(path []any) string {
+	var b strings.Builder
+	for _, key := range path {
+		switch key := key.(type) {
+		case int:
+			b.WriteString("[" + strconv.Itoa(key) + "]")
+		default:
+			fmt.Fprintf(&b, ".%v", key)
+		}
+	}
+	s := b.String()
+	if len(s) <= maxPathBytes {
+		return s
+	}
+	head, tail := s[:maxPathBytes/2], s[len(s)-maxPathBytes/2:]
+	return strings.ToValidUTF8(head, "") + "…" + strings.ToValidUTF8(tail, "")
+}
+
+// literal is graphql-js's valueFromAST for a default value, which the
+// schema or the operation's validation has already found valid.
+func (c *coercer) literal(v *ast.Value, t *ast.Type) any {
+	if v.Kind == ast.NullValue {
+		return nil
+	}
+	t = nullable(t)
+	if t.Elem != nil {
+		if v.Kind != ast.ListValue {
+			return []any{c.literal(v, t.Elem)}
+		}
+		out := make([]any, len(v.Children))
+		for i, child := range v.Children {
+			out[i] = c.literal(child.Value, t.Elem)
+		}
+		return out
+	}
+	def := c.schema.Types[t.NamedType]
+	if def != nil && def.Kind == ast.InputObject && v.Kind == ast.ObjectValue {
+		out := make(map[string]any, len(def.Fields))
+		for _, field := range def.Fields {
+			if given := v.Children.ForName(field.Name); given != nil {
+				out[field.Name] = c.literal(given, field.Type)
+			} else if field.DefaultValue != nil {
+				out[field.Name] = c.literal(field.DefaultValue, field.Type)
+			}
+		}
+		return out
+	}
+	return untyped(v)
+}
+
+// untyped is a literal's JSON value (graphql-js's valueFromASTUntyped).
+func untyped(v *ast.Value) any {
+	switch v.Kind {
+	case ast.IntValue:
+		if n, err := strconv.ParseInt(v.Raw, 10, 64); err == nil {
+			return n
+		}
+		return json.Number(v.Raw)
+	case ast.FloatValue:
+		return json.Number(v.Raw)
+	case ast.BooleanValue:
+		return v.Raw == "true"
+	case ast.ListValue:
+		out := make([]any, len(v.Children))
+		for i, child := range v.Children {
+			out[i] = untyped(child.Value)
+		}
+		return out
+	case ast.ObjectValue:
+		out := make(map[string]any, len(v.Children))
+		for _, child := range v.Children {
+			out[child.Name] = untyped(child.Value)
+		}
+		return out
+	case ast.NullValue, ast.Variable:
+		return nil
+	}
+	return v.Raw // strings and enum values
+}

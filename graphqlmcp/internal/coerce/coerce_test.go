@@ -1,0 +1,403 @@
+package coerce
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/vektah/gqlparser/v2"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/parser"
+	"github.com/vektah/gqlparser/v2/validator"
+	"github.com/vektah/gqlparser/v2/validator/rules"
+)
+
+// testSDL has every kind of input type: the built-in scalars, an enum, a
+// custom scalar, nested input objects with required fields and defaults, a
+// @oneOf input and lists.
+const testSDL = `type Query {
+  f(s: String, i: Int, fl: Float, b: Boolean, id: ID, e: Color, in: Filter, one: One, list: [Int], nested: [[Int]], any: JSON, colors: [Color!]!): String
+}
+enum Color { RED GREEN BLUE }
+scalar JSON
+input Range { from: Int, to: Int = 10, step: Int! }
+input Filter { name: String!, range: Range, colors: [Color!], tags: [String] = ["a"], self: Filter }
+input One @oneOf { a: Int, b: String }
+`
+
+func testSchema(t testing.TB) *ast.Schema {
+	t.Helper()
+	s, err := gqlparser.LoadSchema(&ast.Source{Name: "test", Input: testSDL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// variableCase is an operation's variable definitions, the variables given
+// (JSON) and graphql-js's messages for them (none: accepted).
+type variableCase struct {
+	name, defs, vars string
+	want             []string
+}
+
+// variableCases hold each class of issue 26, with graphql-js 16.15's
+// messages; TestVariablesAgainstGraphQLJS proves they are its own.
+func variableCases() []variableCase {
+	return []variableCase{
+		{"number for String", "$s: String", `{"s": 5}`,
+			[]string{`Variable "$s" got invalid value 5; String cannot represent a non string value: 5`}},
+		{"1.5 for ID", "$id: ID", `{"id": 1.5}`,
+			[]string{`Variable "$id" got invalid value 1.5; ID cannot represent value: 1.5`}},
+		{"integer for ID", "$id: ID", `{"id": 12345678901234567890}`, nil},
+		{"true for ID", "$id: ID", `{"id": true}`,
+			[]string{`Variable "$id" got invalid value true; ID cannot represent value: true`}},
+		{"string for Int", "$i: Int", `{"i": "5"}`,
+			[]string{`Variable "$i" got invalid value "5"; Int cannot represent non-integer value: "5"`}},
+		{"string for Float", "$fl: Float", `{"fl": "5"}`,
+			[]string{`Variable "$fl" got invalid value "5"; Float cannot represent non numeric value: "5"`}},
+		{"Int beyond 32 bits", "$i: Int", `{"i": 2147483648}`,
+			[]string{`Variable "$i" got invalid value 2147483648; Int cannot represent non 32-bit signed integer value: 2147483648`}},
+		{"Int below 32 bits", "$i: Int", `{"i": -2147483649}`,
+			[]string{`Variable "$i" got invalid value -2147483649; Int cannot represent non 32-bit signed integer value: -2147483649`}},
+		{"Int at the 32-bit ends", "$a: Int, $b: Int", `{"a": 2147483647, "b": -2147483648}`, nil},
+		{"5.0, 1e3 and -0 are integers", "$a: Int, $b: Int, $c: Int", `{"a": 5.0, "b": 1e3, "c": -0}`, nil},
+		{"1.5 for Int", "$i: Int", `{"i": 1.5}`,
+			[]string{`Variable "$i" got invalid value 1.5; Int cannot represent non-integer value: 1.5`}},
+		{"1e400 for Int and Float", "$i: Int, $fl: Float", `{"i": 1e400, "fl": -1e400}`,
+			[]string{`Variable "$i" got invalid value Infinity; Int cannot represent non-integer value: Infinity`,
+				`Variable "$fl" got invalid value -Infinity; Float cannot represent non numeric value: -Infinity`}},
+		{"huge integer for Int", "$i: Int", `{"i": 1e21}`,
+			[]string{`Variable "$i" got invalid value 1e+21; Int cannot represent non 32-bit signed integer value: 1e+21`}},
+		{"tiny number for Float", "$fl: Float", `{"fl": 1e-400}`, nil},
+		{"small fraction for Int", "$i: Int", `{"i": 1e-7}`,
+			[]string{`Variable "$i" got invalid value 1e-7; Int cannot represent non-integer value: 1e-7`}},
+		{"string for Boolean", "$b: Boolean", `{"b": "true"}`,
+			[]string{`Variable "$b" got invalid value "true"; Boolean cannot represent a non boolean value: "true"`}},
+		{"enum in another case", "$e: Color", `{"e": "red"}`,
+			[]string{`Variable "$e" got invalid value "red"; Value "red" does not exist in "Color" enum. Did you mean the enum value "RED"?`}},
+		{"enum as a number", "$e: Color", `{"e": 1}`,
+			[]string{`Variable "$e" got invalid value 1; Enum "Color" cannot represent non-string value: 1.`}},
+		{"enum exactly", "$e: Color", `{"e": "GREEN"}`, nil},
+		{"__typename in an input object", "$in: Filter", `{"in": {"name": "x", "__typename": "Filter"}}`,
+			[]string{`Variable "$in" got invalid value { __typename: "Filter", name: "x" }; Field "__typename" is not defined by type "Filter".`}},
+		{"unknown field, suggested", "$in: Filter", `{"in": {"name": "x", "rnage": {}}}`,
+			[]string{`Variable "$in" got invalid value { name: "x", rnage: {} }; Field "rnage" is not defined by type "Filter". Did you mean "range", "name", or "tags"?`}},
+		{"oneOf with no member", "$one: One", `{"one": {}}`,
+			[]string{`Variable "$one" got invalid value {}; Exactly one key must be specified for OneOf type "One".`}},
+		{"oneOf with two members", "$one: One", `{"one": {"a": 1, "b": "x"}}`,
+			[]string{`Variable "$one" got invalid value { a: 1, b: "x" }; Exactly one key must be specified for OneOf type "One".`}},
+		{"oneOf with a null member", "$one: One", `{"one": {"b": null}}`,
+			[]string{`Variable "$one" got invalid value null at "one.b"; Field "b" must be non-null.`}},
+		{"oneOf with two, the first null", "$one: One", `{"one": {"a": null, "b": "x"}}`,
+			[]string{`Variable "$one" got invalid value { a: null, b: "x" }; Exactly one key must be specified for OneOf type "One".`,
+				`Variable "$one" got invalid value null at "one.a"; Field "a" must be non-null.`}},
+		{"oneOf with one", "$one: One", `{"one": {"b": "x"}}`, nil},
+		{"one value for a list", "$list: [Int]", `{"list": 5}`, nil},
+		{"one bad value for a list", "$list: [Int]", `{"list": "x"}`,
+			[]string{`Variable "$list" got invalid value "x"; Int cannot represent non-integer value: "x"`}},
+		{"list item at its index", "$list: [Int]", `{"list": [1, 2, "3"]}`,
+			[]string{`Variable "$list" got invalid value "3" at "list[2]"; Int cannot represent non-integer value: "3"`}},
+		{"list of lists", "$nested: [[Int]]", `{"nested": [[1], 2, [true]]}`,
+			[]string{`Variable "$nested" got invalid value true at "nested[2][0]"; Int cannot represent non-integer value: true`}},
+		{"null for non-null", "$i: Int!", `{"i": null}`,
+			[]string{`Variable "$i" of non-null type "Int!" must not be null.`}},
+		{"required variable missing", "$i: Int!, $s: String", `{}`,
+			[]string{`Variable "$i" of required type "Int!" was not provided.`}},
+		{"required variable with a default", "$i: Int! = 3", `{}`, nil},
+		{"required field missing", "$in: Filter", `{"in": {}}`,
+			[]string{`Variable "$in" got invalid value {}; Field "name" of required type "String!" was not provided.`}},
+		{"a path inside", "$in: Filter", `{"in": {"name": "x", "range": {"from": "abc", "step": 1}}}`,
+			[]string{`Variable "$in" got invalid value "abc" at "in.range.from"; Int cannot represent non-integer value: "abc"`}},
+		{"a required field deep inside", "$in: Filter", `{"in": {"name": "x", "self": {"name": "y", "range": {}}}}`,
+			[]string{`Variable "$in" got invalid value {} at "in.self.range"; Field "step" of required type "Int!" was not provided.`}},
+		{"null in a list of non-null", "$in: Filter", `{"in": {"name": "x", "colors": [null, "red"]}}`,
+			[]string{`Variable "$in" got invalid value null at "in.colors[0]"; Expected non-nullable type "Color!" not to be null.`,
+				`Variable "$in" got invalid value "red" at "in.colors[1]"; Value "red" does not exist in "Color" enum. Did you mean the enum value "RED"?`}},
+		{"string for an input object", "$in: Filter", `{"in": "x"}`,
+			[]string{`Variable "$in" got invalid value "x"; Expected type "Filter" to be an object.`}},
+		{"list for an input object", "$in: Filter", `{"in": [{"name": "x"}]}`,
+			[]string{`Variable "$in" got invalid value [{ name: "x" }]; Expected type "Filter" to be an object.`}},
+		{"custom scalar takes anything", "$a: JSON, $b: JSON, $c: JSON", `{"a": {"x": [1, "y", null]}, "b": "s", "c": 1.5}`, nil},
+		{"every problem, in order", "$i: Int!, $s: String, $in: Filter, $e: Color", `{"s": 1, "in": {"name": 2, "x": 1, "range": {"from": 1.5}}, "e": "BLUE"}`,
+			[]string{
+				`Variable "$i" of required type "Int!" was not provided.`,
+				`Variable "$s" got invalid value 1; String cannot represent a non string value: 1`,
+				`Variable "$in" got invalid value 2 at "in.name"; String cannot represent a non string value: 2`,
+				`Variable "$in" got invalid value 1.5 at "in.range.from"; Int cannot represent non-integer value: 1.5`,
+				`Variable "$in" got invalid value { from: 1.5 } at "in.range"; Field "step" of required type "Int!" was not provided.`,
+				`Variable "$in" got invalid value { name: 2, range: { from: 1.5 }, x: 1 }; Field "x" is not defined by type "Filter".`,
+			}},
+		{"values printed as graphql-js prints them", "$i: Int", `{"i": {"a": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], "b": {"c": {"d": 1}, "e": []}, "2": "x\ny", "10": {}}}`,
+			[]string{`Variable "$i" got invalid value { 2: "x\ny", 10: {}, a: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, ... 2 more items], b: { c: [Object], e: [] } }; Int cannot represent non-integer value: { 2: "x\ny", 10: {}, a: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, ... 2 more items], b: { c: [Object], e: [] } }`}},
+		{"numbers printed as JavaScript prints them", "$a: String, $b: String, $c: String, $d: String", `{"a": 0.000001, "b": 123456789012345678901234, "c": 1.25e-8, "d": 100}`,
+			[]string{
+				`Variable "$a" got invalid value 0.000001; String cannot represent a non string value: 0.000001`,
+				`Variable "$b" got invalid value 1.2345678901234569e+23; String cannot represent a non string value: 1.2345678901234569e+23`,
+				`Variable "$c" got invalid value 1.25e-8; String cannot represent a non string value: 1.25e-8`,
+				`Variable "$d" got invalid value 100; String cannot represent a non string value: 100`,
+			}},
+		{"variables the operation does not define are ignored", "$i: Int", `{"i": 1, "other": "x"}`, nil},
+	}
+}
+
+func decodeJSON(t testing.TB, text string) map[string]any {
+	t.Helper()
+	dec := json.NewDecoder(strings.NewReader(text))
+	dec.UseNumber()
+	var v map[string]any
+	if err := dec.Decode(&v); err != nil {
+		t.Fatalf("%s: %v", text, err)
+	}
+	return v
+}
+
+func operationOf(t testing.TB, defs string) *ast.OperationDefinition {
+	t.Helper()
+	doc, err := parser.ParseQuery(&ast.Source{Input: "query Q(" + defs + ") { __typename }"})
+	if err != nil {
+		t.Fatalf("%s: %v", defs, err)
+	}
+	return doc.Operations[0]
+}
+
+// TestVariables: each class of issue 26 is refused, or accepted, with
+// graphql-js's message naming the variable, the path inside it and the
+// rule, every problem listed in graphql-js's order.
+func TestVariables(t *testing.T) {
+	schema := testSchema(t)
+	for _, tt := range variableCases() {
+		t.Run(tt.name, func(t *testing.T) {
+			res := Variables(schema, operationOf(t, tt.defs).VariableDefinitions, decodeJSON(t, tt.vars), 100)
+			var got []string
+			for _, e := range res.Errors {
+				got = append(got, e.Message)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+			if res.Total != len(tt.want) || (res.Values == nil) != (len(tt.want) > 0) {
+				t.Errorf("total %d, values %v", res.Total, res.Values)
+			}
+		})
+	}
+}
+
+// TestVariablesCoerced: accepted values come out as graphql-js coerces them:
+// defaults of variables and input fields applied, one value for a list as a
+// list of one, IDs from integers as strings, numbers as JavaScript reads
+// them.
+func TestVariablesCoerced(t *testing.T) {
+	schema := testSchema(t)
+	res := Variables(schema, operationOf(t, `$i: Int = 3, $list: [Int], $id: ID, $id2: ID, $in: Filter, $n: Int, $fl: Float, $e: Color, $one: One = {b: "z"}`).VariableDefinitions,
+		decodeJSON(t, `{"list": 5, "id": 1e3, "id2": 12345678901234567890, "in": {"name": "x", "range": {"step": 2}, "colors": "RED"}, "n": null, "fl": 5, "e": "BLUE"}`), 10)
+	want := map[string]any{
+		"i": int64(3), "list": []any{int64(5)}, "id": "1000", "id2": "12345678901234567000",
+		"in": map[string]any{"name": "x", "range": map[string]any{"to": int64(10), "step": int64(2)}, "colors": []any{"RED"}, "tags": []any{"a"}},
+		"n":  nil, "fl": float64(5), "e": "BLUE", "one": map[string]any{"b": "z"},
+	}
+	if diff := cmp.Diff(want, res.Values); diff != "" || res.Total != 0 {
+		t.Errorf("%v (-want +got):\n%s", res.Errors, diff)
+	}
+}
+
+// TestVariablesBounded: every problem is counted and only the first limit
+// kept, and a huge value is quoted by a prefix and its length.
+func TestVariablesBounded(t *testing.T) {
+	schema := testSchema(t)
+	items := make([]any, 5000)
+	for i := range items {
+		items[i] = "x"
+	}
+	res := Variables(schema, operationOf(t, "$list: [Int]").VariableDefinitions, map[string]any{"list": items}, 3)
+	if res.Total != 5000 || len(res.Errors) != 3 || res.Errors[2].Message != `Variable "$list" got invalid value "x" at "list[2]"; Int cannot represent non-integer value: "x"` {
+		t.Errorf("total %d, %d kept: %v", res.Total, len(res.Errors), res.Errors)
+	}
+	if !slices.Equal(res.Errors[1].Path, []any{1}) || res.Errors[1].Variable != "list" {
+		t.Errorf("error 2 is at %v of %q, want [1] of list", res.Errors[1].Path, res.Errors[1].Variable)
+	}
+
+	huge := strings.Repeat("é", 1_000_000)
+	res = Variables(schema, operationOf(t, "$i: Int, $e: Color, $in: Filter").VariableDefinitions,
+		map[string]any{"i": huge, "e": huge, "in": map[string]any{"name": "x", huge: map[string]any{huge: huge}}}, 10)
+	quoted := `"` + strings.Repeat("é", 40) + `…" (1000000 characters)`
+	want := []string{
+		`Variable "$i" got invalid value ` + quoted + `; Int cannot represent non-integer value: ` + quoted,
+		`Variable "$e" got invalid value ` + quoted + `; Value "` + strings.Repeat("é", 40) + `…" does not exist in "Color" enum.`,
+		`Variable "$in" got invalid value { name: "x", ` + strings.Repeat("é", 40) + `…: { ` + strings.Repeat("é", 40) + `…: ` + quoted + ` } }; Field "` + strings.Repeat("é", 40) + `…" is not defined by type "Filter".`,
+	}
+	var got []string
+	for _, e := range res.Errors {
+		got = append(got, e.Message)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+
+	// A value nested thousands deep in a recursive input type: the path
+	// keeps its ends.
+	deep := map[string]any{"name": 1}
+	for range 3000 {
+		deep = map[string]any{"name": "x", "self": deep}
+	}
+	res = Variables(schema, operationOf(t, "$in: Filter").VariableDefinitions, map[string]any{"in": deep}, 10)
+	if len(res.Errors) != 1 || len(res.Errors[0].Message) > 400 || len(res.Errors[0].Path) != 3001 ||
+		!strings.Contains(res.Errors[0].Message, `at "in.self.self.`) || !strings.Contains(res.Errors[0].Message, `self.self.name"; String cannot represent a non string value: 1`) {
+		t.Errorf("%d errors: %v", len(res.Errors), res.Errors)
+	}
+}
+
+// literalCase is an operation and graphql-js's ValuesOfCorrectTypeRule
+// messages for it (none: valid).
+type literalCase struct {
+	name, query string
+	want        []string
+}
+
+func literalCases() []literalCase {
+	return []literalCase{
+		{"Int literal beyond 32 bits", `{ f(i: 2147483648) }`, []string{`Int cannot represent non 32-bit signed integer value: 2147483648`}},
+		{"Int literal below 32 bits", `{ f(i: -2147483649) }`, []string{`Int cannot represent non 32-bit signed integer value: -2147483649`}},
+		{"Int literal beyond 64 bits", `{ f(i: 99999999999999999999) }`, []string{`Int cannot represent non 32-bit signed integer value: 99999999999999999999`}},
+		{"Int literal at the ends", `{ a: f(i: 2147483647) b: f(i: -2147483648) }`, nil},
+		{"Int literal in a list", `{ f(list: [1, 2147483648]) }`, []string{`Int cannot represent non 32-bit signed integer value: 2147483648`}},
+		{"Int literal in a variable default", `query ($i: Int = 2147483648) { f(i: $i) }`, []string{`Int cannot represent non 32-bit signed integer value: 2147483648`}},
+		{"Int literal in an input object", `{ f(in: {name: "x", range: {step: 4294967296}}) }`, []string{`Int cannot represent non 32-bit signed integer value: 4294967296`}},
+		{"Float and ID beyond 64 bits", `{ f(fl: 99999999999999999999, id: 99999999999999999999) }`, nil},
+		{"Float literal beyond a double", `{ f(fl: 1e400) }`, nil},
+		{"Float for Int", `{ f(i: 1.0) }`, []string{`Int cannot represent non-integer value: 1.0`}},
+		{"object for a scalar", `{ f(i: {}) }`, []string{`Int cannot represent non-integer value: {}`}},
+		{"object for an enum", `{ f(e: {}) }`, []string{`Enum "Color" cannot represent non-enum value: {}.`}},
+		{"object for a custom scalar", `{ f(any: {a: [1, {b: "c"}], d: null}) }`, nil},
+		{"list for a scalar", `{ f(s: ["a"]) }`, []string{`String cannot represent a non string value: ["a"]`}},
+		{"list for an input object", `{ f(in: [1]) }`, []string{`Expected value of type "Filter", found [1].`}},
+		{"list in a list", `{ f(list: [[1]]) }`, []string{`Int cannot represent non-integer value: [1]`}},
+		{"scalar for an input object", `{ f(in: 1) }`, []string{`Expected value of type "Filter", found 1.`}},
+		{"enum value in another case", `{ f(e: red) }`, []string{`Value "red" does not exist in "Color" enum. Did you mean the enum value "RED"?`}},
+		{"string for an enum", `{ f(e: "RED") }`, []string{`Enum "Color" cannot represent non-enum value: "RED". Did you mean the enum value "RED" or "GREEN"?`}},
+		{"enum value for a string", `{ f(s: RED) }`, []string{`String cannot represent a non string value: RED`}},
+		{"block string for Int", `{ f(i: """x""") }`, []string{`Int cannot represent non-integer value: """x"""`}},
+		{"block string for String", `{ f(s: """x""") }`, nil},
+		{"number for Boolean in a directive", `{ f @include(if: 1) }`, []string{`Boolean cannot represent a non boolean value: 1`}},
+		{"null for non-null", `{ f(in: {name: null}) }`, []string{`Expected value of type "String!", found null.`}},
+		{"null in a list of non-null", `{ f(colors: [RED, null]) }`, []string{`Expected value of type "Color!", found null.`}},
+		{"required field missing", `{ f(in: {range: {from: 1}}) }`, []string{
+			`Field "Filter.name" of required type "String!" was not provided.`,
+			`Field "Range.step" of required type "Int!" was not provided.`}},
+		{"__typename in an input object", `{ f(in: {name: "x", __typename: "Filter"}) }`, []string{`Field "__typename" is not defined by type "Filter".`}},
+		{"unknown field, suggested", `{ f(in: {name: "x", rnage: {step: "x"}}) }`, []string{`Field "rnage" is not defined by type "Filter". Did you mean "range", "name", or "tags"?`}},
+		{"oneOf with two members", `{ f(one: {a: 1, b: "x"}) }`, []string{`OneOf Input Object "One" must specify exactly one key.`}},
+		{"oneOf with no member", `{ f(one: {}) }`, []string{`OneOf Input Object "One" must specify exactly one key.`}},
+		{"oneOf with a null member", `{ f(one: {b: null}) }`, []string{`Field "One.b" must be non-null.`}},
+		{"oneOf with one", `{ f(one: {b: "x"}) }`, nil},
+		{"a fragment's literal judged once", `query { ...F ...F } fragment F on Query { f(i: 2147483648) }`, []string{`Int cannot represent non 32-bit signed integer value: 2147483648`}},
+		{"unknown argument not judged", `{ f(nope: 2147483648) }`, nil},
+		{"values inside an unknown field not judged", `{ f(in: {name: "x", nope: {a: 2147483648}}) }`, []string{`Field "nope" is not defined by type "Filter". Did you mean "name"?`}},
+	}
+}
+
+// TestLiteralRule: LiteralRule refuses the literals graphql-js refuses and
+// accepts the ones it accepts, with its messages, where gqlparser's rule
+// is looser (an Int beyond 32 bits, {} for a scalar) or stricter (a Float
+// or ID beyond 64 bits).
+func TestLiteralRule(t *testing.T) {
+	schema := testSchema(t)
+	for _, tt := range literalCases() {
+		t.Run(tt.name, func(t *testing.T) {
+			doc, err := parser.ParseQuery(&ast.Source{Input: tt.query})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, e := range validator.ValidateWithRules(schema, doc, rules.NewRules(LiteralRule())) {
+				got = append(got, e.Message)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestCoerceAgainstGraphQLJS: graphql-js 16 (pinned; scripts/github-schema
+// installs it and sets GRAPHQL_JS_DIR) gives the very messages the tables
+// of TestVariables and TestLiteralRule expect: getVariableValues for the
+// variables (given as graphqlmcp sends them, members in byte order), and
+// validate with ValuesOfCorrectTypeRule for the literals.
+func TestCoerceAgainstGraphQLJS(t *testing.T) {
+	dir := os.Getenv("GRAPHQL_JS_DIR")
+	if dir == "" {
+		t.Skip("GRAPHQL_JS_DIR is not set; scripts/github-schema runs this test")
+	}
+	const script = `const { createRequire } = require('node:module');
+const g = createRequire(require('node:path').join(process.env.GRAPHQL_JS_DIR, 'package.json'))('graphql');
+const input = JSON.parse(require('node:fs').readFileSync(0, 'utf8'));
+const schema = g.buildSchema(input.sdl);
+const out = {
+  variables: input.variables.map(({ query, variables }) => {
+    const op = g.parse(query).definitions[0];
+    const res = g.getVariableValues(schema, op.variableDefinitions, JSON.parse(variables));
+    return (res.errors ?? []).map((e) => e.message);
+  }),
+  literals: input.literals.map((query) =>
+    g.validate(schema, g.parse(query), [g.ValuesOfCorrectTypeRule]).map((e) => e.message)),
+};
+process.stdout.write(JSON.stringify(out));`
+	type in struct {
+		SDL       string `json:"sdl"`
+		Variables []struct {
+			Query     string `json:"query"`
+			Variables string `json:"variables"`
+		} `json:"variables"`
+		Literals []string `json:"literals"`
+	}
+	input := in{SDL: testSDL}
+	for _, tt := range variableCases() {
+		// The members in the order graphqlmcp sends them.
+		sent, err := json.Marshal(decodeJSON(t, tt.vars))
+		if err != nil {
+			t.Fatal(err)
+		}
+		input.Variables = append(input.Variables, struct {
+			Query     string `json:"query"`
+			Variables string `json:"variables"`
+		}{"query Q(" + tt.defs + ") { __typename }", string(sent)})
+	}
+	for _, tt := range literalCases() {
+		input.Literals = append(input.Literals, tt.query)
+	}
+	body, err := json.Marshal(input)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("node", "-e", script)
+	cmd.Env = append(os.Environ(), "GRAPHQL_JS_DIR="+filepath.Clean(dir))
+	cmd.Stdin = bytes.NewReader(body)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	stdout, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node: %v\n%s", err, stderr.String())
+	}
+	var out struct{ Variables, Literals [][]string }
+	if err := json.Unmarshal(stdout, &out); err != nil {
+		t.Fatal(err)
+	}
+	for i, tt := range variableCases() {
+		if diff := cmp.Diff(tt.want, out.Variables[i], cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("variables %q (-ours +graphql-js):\n%s", tt.name, diff)
+		}
+	}
+	for i, tt := range literalCases() {
+		if diff := cmp.Diff(tt.want, out.Literals[i], cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("literal %q (-ours +graphql-js):\n%s", tt.name, diff)
+		}
+	}
+}

@@ -1,0 +1,411 @@
+package coerce
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/vektah/gqlparser/v2/ast"
+)
+
+// Messages quote what the model sent, which may be huge (a 1 MB string): a
+// string is quoted by at most maxQuoted characters and its length, and a
+// whole quoted value stops near maxInspect bytes.
+const (
+	maxQuoted  = 40
+	maxInspect = 200
+)
+
+// jsNumber reads a JSON number as JavaScript does: the nearest double, ±Inf
+// past the largest, 0 below the smallest. ok is false for what is not a
+// number at all.
+func jsNumber(v any) (f float64, ok bool) {
+	switch n := v.(type) {
+	case json.Number:
+		f, err := strconv.ParseFloat(string(n), 64)
+		if err != nil && !math.IsInf(f, 0) {
+			return math.NaN(), true
+		}
+		return f, true
+	case float64:
+		return n, true
+	case float32:
+		return float64(n), true
+	case int:
+		return float64(n), true
+	case int64:
+		return float64(n), true
+	case int32:
+		return float64(n), true
+	}
+	return 0, false
+}
+
+// formatNumber writes f as JavaScript's Number.prototype.toString does
+// (ECMA-262 Number::toString): the shortest digits that read back as f,
+// in plain notation from 1e-7 to 1e21 and in exponent form outside.
+func formatNumber(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "NaN"
+	case math.IsInf(f, 1):
+		return "Infinity"
+	case math.IsInf(f, -1):
+		return "-Infinity"
+	case f == 0:
+		return "0" // -0 too
+	}
+	sign := ""
+	if f < 0 {
+		sign, f = "-", -f
+	}
+	// d.dddde±x: the digits, and n, where the decimal point falls.
+	e := strconv.FormatFloat(f, 'e', -1, 64)
+	mantissa, exp, _ := strings.Cut(e, "e")
+	digits := strings.Replace(mantissa, ".", "", 1)
+	x, _ := strconv.Atoi(exp)
+	n, k := x+1, len(digits)
+	switch {
+	case k <= n && n <= 21:
+		return sign + digits + strings.Repeat("0", n-k)
+	case 0 < n && n <= 21:
+		return sign + digits[:n] + "." + digits[n:]
+	case -6 < n && n <= 0:
+		return sign + "0." + strings.Repeat("0", -n) + digits
+	}
+	expSign := "+"
+	if n-1 < 0 {
+		expSign = "-"
+	}
+	abs := n - 1
+	if abs < 0 {
+		abs = -abs
+	}
+	if k == 1 {
+		return sign + digits + "e" + expSign + strconv.Itoa(abs)
+	}
+	return sign + digits[:1] + "." + digits[1:] + "e" + expSign + strconv.Itoa(abs)
+}
+
+// inspect writes a JSON value as graphql-js's inspect does (strings as
+// JSON, objects as { key: value }, at most 10 array items, nesting beyond
+// two levels as [Array] or [Object]), bounded (see maxQuoted, maxInspect).
+func inspect(v any) string {
+	var b strings.Builder
+	writeInspect(&b, v, 0)
+	return b.String()
+}
+
+func writeInspect(b *strings.Builder, v any, depth int) {
+	if f, ok := jsNumber(v); ok {
+		b.WriteString(formatNumber(f))
+		return
+	}
+	switch v := v.(type) {
+	case nil:
+		b.WriteString("null")
+	case bool:
+		b.WriteString(strconv.FormatBool(v))
+	case string:
+		writeJSONString(b, v)
+	case []any:
+		if len(v) == 0 {
+			b.WriteString("[]")
+			return
+		}
+		if depth+1 > 2 {
+			b.WriteString("[Array]")
+			return
+		}
+		b.WriteByte('[')
+		shown := min(len(v), 10)
+		for i, item := range v[:shown] {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			if b.Len() > maxInspect {
+				b.WriteString("…]")
+				return
+			}
+			writeInspect(b, item, depth+1)
+		}
+		switch rest := len(v) - shown; {
+		case rest == 1:
+			b.WriteString(", ... 1 more item")
+		case rest > 1:
+			fmt.Fprintf(b, ", ... %d more items", rest)
+		}
+		b.WriteByte(']')
+	case map[string]any:
+		if len(v) == 0 {
+			b.WriteString("{}")
+			return
+		}
+		if depth+1 > 2 {
+			b.WriteString("[Object]")
+			return
+		}
+		b.WriteString("{ ")
+		for i, key := range jsKeys(v) {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			if b.Len() > maxInspect {
+				b.WriteString("… }")
+				return
+			}
+			b.WriteString(bounded(key))
+			b.WriteString(": ")
+			writeInspect(b, v[key], depth+1)
+		}
+		b.WriteString(" }")
+	default:
+		// Not a JSON value: nothing decoded from JSON gets here.
+		fmt.Fprintf(b, "[%T]", v)
+	}
+}
+
+// bounded cuts s to maxQuoted characters, saying how long it was.
+func bounded(s string) string {
+	if utf8.RuneCountInString(s) <= maxQuoted {
+		return s
+	}
+	return string([]rune(s)[:maxQuoted]) + "…"
+}
+
+// writeJSONString writes s as JSON.stringify does (only ", \ and control
+// characters escaped), cut to maxQuoted characters with its length after.
+func writeJSONString(b *strings.Builder, s string) {
+	n := utf8.RuneCountInString(s)
+	cut := s
+	if n > maxQuoted {
+		cut = string([]rune(s)[:maxQuoted])
+	}
+	b.WriteByte('"')
+	for _, r := range cut {
+		switch r {
+		case '"':
+			b.WriteString(`\"`)
+		case '\\':
+			b.WriteString(`\\`)
+		case '\b':
+			b.WriteString(`\b`)
+		case '\f':
+			b.WriteString(`\f`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		default:
+			if r < 0x20 {
+				fmt.Fprintf(b, `\u%04x`, r)
+			} else {
+				b.WriteRune(r)
+			}
+		}
+	}
+	if n > maxQuoted {
+		fmt.Fprintf(b, `…" (%d characters)`, n)
+		return
+	}
+	b.WriteByte('"')
+}
+
+// jsKeys orders an object's keys as JavaScript's Object.keys does: array
+// indexes first, by value; then the others, which JavaScript keeps in the
+// order they were written, in byte order (a decoded map has lost theirs).
+func jsKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b string) int {
+		ia, aIndex := arrayIndex(a)
+		ib, bIndex := arrayIndex(b)
+		switch {
+		case aIndex && bIndex:
+			return compareUint(ia, ib)
+		case aIndex:
+			return -1
+		case bIndex:
+			return 1
+		}
+		return strings.Compare(a, b)
+	})
+	return keys
+}
+
+func compareUint(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// arrayIndex reports whether key is a canonical array index ("0", "17",
+// not "017"), which JavaScript orders before other keys.
+func arrayIndex(key string) (uint64, bool) {
+	if key == "" || len(key) > 10 || (len(key) > 1 && key[0] == '0') {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(key, 10, 64)
+	return n, err == nil && n < 1<<32-1
+}
+
+// printValue writes a literal as graphql-js's printForError does ([1, 2],
+// {a: 1}, strings escaped as GraphQL strings), bounded like inspect.
+func printValue(v *ast.Value) string {
+	var b strings.Builder
+	writeValue(&b, v)
+	return b.String()
+}
+
+func writeValue(b *strings.Builder, v *ast.Value) {
+	switch v.Kind {
+	case ast.Variable:
+		b.WriteString("$" + v.Raw)
+	case ast.StringValue:
+		writeGraphQLString(b, v.Raw)
+	case ast.BlockValue:
+		writeBlockString(b, v.Raw)
+	case ast.ListValue:
+		b.WriteByte('[')
+		for i, child := range v.Children {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			if b.Len() > maxInspect {
+				b.WriteString("…]")
+				return
+			}
+			writeValue(b, child.Value)
+		}
+		b.WriteByte(']')
+	case ast.ObjectValue:
+		b.WriteByte('{')
+		for i, child := range v.Children {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			if b.Len() > maxInspect {
+				b.WriteString("…}")
+				return
+			}
+			b.WriteString(child.Name + ": ")
+			writeValue(b, child.Value)
+		}
+		b.WriteByte('}')
+	default: // Int, Float, Boolean, Null, Enum: as written
+		if len(v.Raw) > maxInspect {
+			fmt.Fprintf(b, "%s… (%d characters)", v.Raw[:maxQuoted], len(v.Raw))
+			return
+		}
+		b.WriteString(v.Raw)
+	}
+}
+
+// writeGraphQLString writes s as graphql-js's printString does: ", \, C0 and
+// C1 controls and DEL escaped; cut like writeJSONString.
+func writeGraphQLString(b *strings.Builder, s string) {
+	n := utf8.RuneCountInString(s)
+	cut := s
+	if n > maxQuoted {
+		cut = string([]rune(s)[:maxQuoted])
+	}
+	b.WriteByte('"')
+	for _, r := range cut {
+		switch {
+		case r == '"':
+			b.WriteString(`\"`)
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r == '\b':
+			b.WriteString(`\b`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\f':
+			b.WriteString(`\f`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r < 0x20 || (r >= 0x7f && r <= 0x9f):
+			fmt.Fprintf(b, `\u%04X`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	if n > maxQuoted {
+		fmt.Fprintf(b, `…" (%d characters)`, n)
+		return
+	}
+	b.WriteByte('"')
+}
+
+// writeBlockString writes a block string as graphql-js's printBlockString
+// does, cut like writeJSONString.
+func writeBlockString(b *strings.Builder, value string) {
+	if n := utf8.RuneCountInString(value); n > maxQuoted {
+		fmt.Fprintf(b, `"""%s…""" (%d characters)`, string([]rune(value)[:maxQuoted]), n)
+		return
+	}
+	escaped := strings.ReplaceAll(value, `"""`, `\"""`)
+	all := splitLines(escaped)
+	single := len(all) == 1
+	forceLeading := len(all) > 1
+	for _, line := range all[min(1, len(all)):] {
+		if line != "" && line[0] != ' ' && line[0] != '\t' {
+			forceLeading = false
+			break
+		}
+	}
+	trailingTriple := strings.HasSuffix(escaped, `\"""`)
+	trailingQuote := strings.HasSuffix(value, `"`) && !trailingTriple
+	forceTrailing := trailingQuote || strings.HasSuffix(value, `\`)
+	multiple := !single || utf16Len(value) > 70 || forceTrailing || forceLeading || trailingTriple
+	skipLeading := single && value != "" && (value[0] == ' ' || value[0] == '\t')
+	b.WriteString(`"""`)
+	if (multiple && !skipLeading) || forceLeading {
+		b.WriteByte('\n')
+	}
+	b.WriteString(escaped)
+	if multiple || forceTrailing {
+		b.WriteByte('\n')
+	}
+	b.WriteString(`"""`)
+}
+
+// splitLines splits as graphql-js's /\r\n|[\n\r]/ does.
+func splitLines(s string) []string {
+	var lines []string
+	for {
+		i := strings.IndexAny(s, "\r\n")
+		if i < 0 {
+			return append(lines, s)
+		}
+		lines = append(lines, s[:i])
+		if s[i] == '\r' && i+1 < len(s) && s[i+1] == '\n' {
+			i++
+		}
+		s = s[i+1:]
+	}
+}
+
+// utf16Len is a string's length as JavaScript counts it.
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n += utf16.RuneLen(r)
+	}
+	return n
+}

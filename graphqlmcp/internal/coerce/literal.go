@@ -1,0 +1,202 @@
+package coerce
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/validator/core"
+)
+
+// LiteralRule is graphql-js 16's ValuesOfCorrectTypeRule over gqlparser's
+// walker, under the name of gqlparser's rule, which it replaces: gqlparser's
+// lets through an Int literal beyond 32 bits and {} for a scalar or an enum,
+// refuses a Float or ID literal beyond 64 bits that graphql-js takes, and
+// names the wrong member of a @oneOf input given null.
+//
+// gqlparser's walker calls its value observers bottom-up, where graphql-js
+// stops at a list or an object it has refused; so the rule takes each
+// argument's and each variable default's whole value from its field,
+// directive or operation and walks it top-down as graphql-js does. A
+// fragment's values, which gqlparser walks once per spread, are judged once.
+func LiteralRule() core.Rule {
+	return core.Rule{Name: "ValuesOfCorrectType", RuleFunc: func(observers *core.Events, addError core.AddErrFunc) {
+		seen := map[*ast.Value]bool{}
+		check := func(schema *ast.Schema, v *ast.Value, t *ast.Type) {
+			if v == nil || seen[v] {
+				return
+			}
+			seen[v] = true
+			(&literals{schema: schema, addError: addError}).value(v, t)
+		}
+		arguments := func(w *core.Walker, defs ast.ArgumentDefinitionList, args ast.ArgumentList) {
+			for _, arg := range args {
+				if def := defs.ForName(arg.Name); def != nil && isInputType(w.Schema, def.Type) {
+					check(w.Schema, arg.Value, def.Type)
+				}
+			}
+		}
+		observers.OnField(func(w *core.Walker, field *ast.Field) {
+			if field.Definition != nil {
+				arguments(w, field.Definition.Arguments, field.Arguments)
+			}
+		})
+		observers.OnDirective(func(w *core.Walker, directive *ast.Directive) {
+			if directive.Definition != nil {
+				arguments(w, directive.Definition.Arguments, directive.Arguments)
+			}
+		})
+		observers.OnOperation(func(w *core.Walker, op *ast.OperationDefinition) {
+			for _, def := range op.VariableDefinitions {
+				if def.DefaultValue != nil && isInputType(w.Schema, def.Type) {
+					check(w.Schema, def.DefaultValue, def.Type)
+				}
+			}
+		})
+	}}
+}
+
+type literals struct {
+	schema   *ast.Schema
+	addError core.AddErrFunc
+}
+
+func (l *literals) report(at *ast.Position, format string, args ...any) {
+	l.addError(core.Message("%s", fmt.Sprintf(format, args...)), core.At(at))
+}
+
+// value judges v where type t is expected (nil where the schema expects
+// nothing: an unknown input field), as ValuesOfCorrectTypeRule's visitor
+// does on entering it and below.
+func (l *literals) value(v *ast.Value, t *ast.Type) {
+	switch v.Kind {
+	case ast.Variable:
+		return
+	case ast.NullValue:
+		if t != nil && t.NonNull {
+			l.report(v.Position, `Expected value of type "%s", found null.`, t)
+		}
+	case ast.ListValue:
+		item := nullable(t)
+		if item == nil || item.Elem == nil {
+			// Where no list is expected, the list is judged whole as the
+			// type's value, as graphql-js's TypeInfo makes the position's
+			// nullable type the item type.
+			l.leaf(v, item)
+			return
+		}
+		for _, child := range v.Children {
+			l.value(child.Value, item.Elem)
+		}
+	case ast.ObjectValue:
+		var def *ast.Definition
+		if t != nil {
+			def = l.schema.Types[t.Name()]
+		}
+		if def == nil || def.Kind != ast.InputObject {
+			l.leaf(v, t)
+			return
+		}
+		l.object(v, def)
+	default:
+		l.leaf(v, t)
+	}
+}
+
+func (l *literals) object(v *ast.Value, def *ast.Definition) {
+	given := make(map[string]*ast.Value, len(v.Children))
+	var keys []string
+	for _, child := range v.Children {
+		if _, dup := given[child.Name]; !dup {
+			keys = append(keys, child.Name)
+		}
+		given[child.Name] = child.Value // the last of a repeated name, as keyMap keeps
+	}
+	for _, field := range def.Fields {
+		if given[field.Name] == nil && field.Type.NonNull && field.DefaultValue == nil {
+			l.report(v.Position, `Field "%s.%s" of required type "%s" was not provided.`, def.Name, field.Name, field.Type)
+		}
+	}
+	if def.Directives.ForName("oneOf") != nil {
+		if len(keys) != 1 {
+			l.report(v.Position, `OneOf Input Object "%s" must specify exactly one key.`, def.Name)
+		} else if member := given[keys[0]]; member == nil || member.Kind == ast.NullValue {
+			l.report(v.Position, `Field "%s.%s" must be non-null.`, def.Name, keys[0])
+		}
+	}
+	for _, child := range v.Children {
+		field := def.Fields.ForName(child.Name)
+		if field == nil {
+			names := make([]string, len(def.Fields))
+			for i, f := range def.Fields {
+				names[i] = f.Name
+			}
+			l.report(child.Position, `Field "%s" is not defined by type "%s".%s`, child.Name, def.Name, didYouMean("", suggestionList(child.Name, names)))
+			continue
+		}
+		l.value(child.Value, field.Type)
+	}
+}
+
+// leaf is graphql-js's isValidValueNode: v where the location's type is t,
+// judged by the named type's parseLiteral; a list or an object reaches it
+// where none fits, and is judged whole.
+func (l *literals) leaf(v *ast.Value, t *ast.Type) {
+	if t == nil {
+		return
+	}
+	def := l.schema.Types[t.Name()]
+	if def == nil {
+		return
+	}
+	if def.Kind != ast.Scalar && def.Kind != ast.Enum {
+		l.report(v.Position, `Expected value of type "%s", found %s.`, t, printValue(v))
+		return
+	}
+	if def.Kind == ast.Enum {
+		names := func() []string {
+			names := make([]string, len(def.EnumValues))
+			for i, e := range def.EnumValues {
+				names[i] = e.Name
+			}
+			return names
+		}
+		shown := printValue(v)
+		switch {
+		case v.Kind != ast.EnumValue:
+			l.report(v.Position, `Enum "%s" cannot represent non-enum value: %s.%s`, def.Name, shown, didYouMean("the enum value", suggestionList(shown, names())))
+		case def.EnumValues.ForName(v.Raw) == nil:
+			l.report(v.Position, `Value "%s" does not exist in "%s" enum.%s`, shown, def.Name, didYouMean("the enum value", suggestionList(shown, names())))
+		}
+		return
+	}
+	switch def.Name {
+	case "Int":
+		if v.Kind != ast.IntValue {
+			l.report(v.Position, "Int cannot represent non-integer value: %s", printValue(v))
+			return
+		}
+		// parseInt: the nearest double, past the largest ±Inf.
+		if n, _ := strconv.ParseFloat(v.Raw, 64); n > math.MaxInt32 || n < math.MinInt32 {
+			l.report(v.Position, "Int cannot represent non 32-bit signed integer value: %s", printValue(v))
+		}
+	case "Float":
+		if v.Kind != ast.FloatValue && v.Kind != ast.IntValue {
+			l.report(v.Position, "Float cannot represent non numeric value: %s", printValue(v))
+		}
+	case "String":
+		if v.Kind != ast.StringValue && v.Kind != ast.BlockValue {
+			l.report(v.Position, "String cannot represent a non string value: %s", printValue(v))
+		}
+	case "Boolean":
+		if v.Kind != ast.BooleanValue {
+			l.report(v.Position, "Boolean cannot represent a non boolean value: %s", printValue(v))
+		}
+	case "ID":
+		if v.Kind != ast.StringValue && v.Kind != ast.BlockValue && v.Kind != ast.IntValue {
+			l.report(v.Position, "ID cannot represent a non-string and non-integer value: %s", printValue(v))
+		}
+	}
+	// A custom scalar takes any literal (graphql-js's default parseLiteral).
+}
