@@ -138,6 +138,7 @@ func (h *handlers) graphqlQuery(ctx context.Context, _ *mcp.CallToolRequest, arg
 		return nil, nil, overCeiling(score, h.cfg.MaxComplexity)
 	}
 	req.Query, req.Variables, req.OperationName = chosen.Text, args.Variables, args.OperationName
+	req.Incremental = usesIncremental(chosen.Sent)
 	resp, err := h.client.Post(ctx, req)
 	if err != nil {
 		return nil, nil, err
@@ -154,6 +155,9 @@ func (h *handlers) graphqlQuery(ctx context.Context, _ *mcp.CallToolRequest, arg
 	}
 	if resp.Status < 200 || resp.Status > 299 {
 		texts = append(texts, fmt.Sprintf("%s answered HTTP %d with this GraphQL response.", httpx.DisplayURL(req.Target.URL), resp.Status))
+	}
+	if resp.Incremental != nil {
+		texts = append(texts, resp.Incremental.Note())
 	}
 	if unchecked != "" {
 		texts = append(texts, unchecked)
@@ -190,6 +194,43 @@ func (h *handlers) checkOperationType(chosen operation.Chosen, allowMutations bo
 		}
 	}
 	return nil
+}
+
+// usesIncremental reports an operation that asks for incremental delivery:
+// @defer or @stream anywhere in it or in the fragments it uses (sent holds
+// only those). Its answer may then come in parts (multipart/mixed), which
+// the request must accept.
+func usesIncremental(sent *ast.QueryDocument) bool {
+	var inSelections func(ast.SelectionSet) bool
+	inSelections = func(set ast.SelectionSet) bool {
+		for _, sel := range set {
+			var directives ast.DirectiveList
+			var below ast.SelectionSet
+			switch sel := sel.(type) {
+			case *ast.Field:
+				directives, below = sel.Directives, sel.SelectionSet
+			case *ast.InlineFragment:
+				directives, below = sel.Directives, sel.SelectionSet
+			case *ast.FragmentSpread:
+				directives = sel.Directives // its fragment is one of sent's
+			}
+			if directives.ForName("defer") != nil || directives.ForName("stream") != nil || inSelections(below) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, op := range sent.Operations {
+		if inSelections(op.SelectionSet) {
+			return true
+		}
+	}
+	for _, fragment := range sent.Fragments {
+		if inSelections(fragment.SelectionSet) {
+			return true
+		}
+	}
+	return false
 }
 
 // checkedText is the part of graphql_query's description that says

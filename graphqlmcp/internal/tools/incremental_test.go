@@ -1,0 +1,196 @@
+package tools
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/parser"
+
+	"github.com/mcpforge/servers/graphqlmcp/internal/testservers"
+	"github.com/mcpforge/servers/graphqlmcp/internal/upstream"
+	"github.com/mcpforge/servers/shared/mcptest"
+)
+
+// deferSchema declares @defer and @stream, as a server that delivers
+// incrementally does (yoga's plugin adds them to its schema).
+const deferSchema = `
+directive @defer(if: Boolean! = true, label: String) on FRAGMENT_SPREAD | INLINE_FRAGMENT
+directive @stream(if: Boolean! = true, label: String, initialCount: Int = 0) on FIELD
+type Query { hero: Hero }
+type Hero { id: ID! name: String friends(first: Int): [Friend!]! }
+type Friend { name: String }
+`
+
+// multipartEndpoint answers introspection from deferSchema and every other
+// operation with parts, in yoga's framing; hold, when set, is waited on
+// (or the request's end) before the last part. It records the Accept
+// header of the last operation.
+type multipartEndpoint struct {
+	parts  []string
+	hold   chan struct{}
+	schema http.Handler
+	mu     sync.Mutex
+	accept string
+}
+
+func (e *multipartEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	if strings.Contains(string(body), "__schema") {
+		e.schema.ServeHTTP(w, r)
+		return
+	}
+	e.mu.Lock()
+	e.accept = r.Header.Get("Accept")
+	e.mu.Unlock()
+	if !strings.Contains(r.Header.Get("Accept"), "multipart/mixed") {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"data":{"hero":{"id":"1"}}}`)
+		return
+	}
+	w.Header().Set("Content-Type", `multipart/mixed; boundary="-"`)
+	_, _ = io.WriteString(w, "\r\n---")
+	for i, p := range e.parts {
+		if i == len(e.parts)-1 && e.hold != nil {
+			w.(http.Flusher).Flush()
+			select {
+			case <-e.hold:
+			case <-r.Context().Done():
+				return
+			}
+		}
+		fmt.Fprintf(w, "\r\nContent-Type: application/json; charset=utf-8\r\n\r\n%s\r\n---", p)
+	}
+	_, _ = io.WriteString(w, "--\r\n")
+}
+
+func (e *multipartEndpoint) lastAccept() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.accept
+}
+
+const deferQuery = `query { hero { id ... @defer(label: "slow") { name } friends(first: 3) @stream(initialCount: 1) { name } } }`
+
+// TestQueryIncremental runs graphql_query in an MCP session against a
+// loopback endpoint that answers in parts: the operation (checked against
+// a schema that declares @defer and @stream) asks for multipart/mixed,
+// and the result is the merged response with a note saying how it came.
+func TestQueryIncremental(t *testing.T) {
+	tests := []struct {
+		name  string
+		parts []string
+	}{
+		{"2022 draft", []string{
+			`{"data":{"hero":{"id":"1","friends":[{"name":"Han"}]}},"hasNext":true}`,
+			`{"incremental":[{"items":[{"name":"Leia"}],"path":["hero","friends",1]}],"hasNext":true}`,
+			`{"incremental":[{"data":{"name":"Luke"},"path":["hero"],"label":"slow"},{"items":[{"name":"C-3PO"}],"path":["hero","friends",2]}],"hasNext":false}`,
+		}},
+		{"graphql-js 17", []string{
+			`{"data":{"hero":{"id":"1","friends":[{"name":"Han"}]}},"pending":[{"id":"0","path":["hero"],"label":"slow"},{"id":"1","path":["hero","friends"]}],"hasNext":true}`,
+			`{"incremental":[{"id":"1","items":[{"name":"Leia"}]}],"hasNext":true}`,
+			`{"incremental":[{"id":"0","data":{"name":"Luke"}},{"id":"1","items":[{"name":"C-3PO"}]}],"completed":[{"id":"0"},{"id":"1"}],"hasNext":false}`,
+		}},
+	}
+	want := map[string]any{"data": map[string]any{"hero": map[string]any{
+		"id": "1", "name": "Luke", "friends": []any{map[string]any{"name": "Han"}, map[string]any{"name": "Leia"}, map[string]any{"name": "C-3PO"}},
+	}}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			endpoint := &multipartEndpoint{parts: tt.parts, schema: testservers.Introspection(deferSchema)}
+			srv, _ := testservers.Start(t, endpoint)
+			h := connect(t, testConfig(t, srv.URL), nil)
+			res := h.call(t, "graphql_query", map[string]any{"query": deferQuery})
+			if res.IsError {
+				t.Fatalf("isError: %s", mcptest.Text(res))
+			}
+			if diff := cmp.Diff(want, mcptest.Structured(t, res)); diff != "" {
+				t.Errorf("structured content (-want +got):\n%s", diff)
+			}
+			note := `The endpoint delivered this answer incrementally (@defer/@stream) in 3 parts, merged here into one result (labels: "slow").`
+			if text := mcptest.Text(res); !strings.Contains(text, note) || !strings.HasPrefix(text, `{"data":{"hero":{"id":"1","friends":[{"name":"Han"},{"name":"Leia"},{"name":"C-3PO"}],"name":"Luke"}}}`) {
+				t.Errorf("text %s", text)
+			}
+			if got := endpoint.lastAccept(); got != upstream.IncrementalAccept {
+				t.Errorf("Accept %q, want %q", got, upstream.IncrementalAccept)
+			}
+			// Without @defer or @stream, the Accept is today's, and the
+			// answer one JSON document with no note.
+			res = h.call(t, "graphql_query", map[string]any{"query": `{ hero { id } }`})
+			if res.IsError || strings.Contains(mcptest.Text(res), "incrementally") || endpoint.lastAccept() != upstream.Defaults().Get("Accept") {
+				t.Errorf("plain operation: %s, Accept %q", mcptest.Text(res), endpoint.lastAccept())
+			}
+		})
+	}
+}
+
+// TestQueryIncrementalEndedEarly: a stream the call's timeout cuts keeps
+// what came, and the note says what is missing and what to do.
+func TestQueryIncrementalEndedEarly(t *testing.T) {
+	hold := make(chan struct{})
+	defer close(hold)
+	endpoint := &multipartEndpoint{hold: hold, schema: testservers.Introspection(deferSchema), parts: []string{
+		`{"data":{"hero":{"id":"1","friends":[]}},"pending":[{"id":"0","path":["hero"],"label":"slow"}],"hasNext":true}`,
+		`{"incremental":[{"id":"0","data":{"name":"Luke"}}],"completed":[{"id":"0"}],"hasNext":false}`,
+	}}
+	srv, _ := testservers.Start(t, endpoint)
+	h := connect(t, testConfig(t, srv.URL), nil)
+	res := h.call(t, "graphql_query", map[string]any{"query": deferQuery, "timeout": 200})
+	if res.IsError {
+		t.Fatalf("isError: %s", mcptest.Text(res))
+	}
+	text := mcptest.Text(res)
+	for _, want := range []string{`{"data":{"hero":{"id":"1","friends":[]}}}`,
+		"in 1 part, merged here into one result. The stream ended before the endpoint said it was complete (no part had hasNext: false), so this is only what came: the reading timed out after 200 ms. Still missing: slow. Pass a larger timeout"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("text %s\nlacks %s", text, want)
+		}
+	}
+}
+
+// TestQueryIncrementalHostile: a stream that cannot be read is a tool error
+// that says why and what to do, never a crash.
+func TestQueryIncrementalHostile(t *testing.T) {
+	for name, tt := range map[string]struct {
+		parts []string
+		want  string
+	}{
+		"bad JSON":          {[]string{`{"data":{"hero":{"id":"1"}},"hasNext":true}`, `{"incremental":[{"data":{"name":`}, "part 2 is not a JSON object"},
+		"a path to nothing": {[]string{`{"data":{"hero":null},"hasNext":true}`, `{"incremental":[{"data":{"name":"x"},"path":["hero"]}],"hasNext":false}`}, "puts its data at hero, which is null, not an object"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			srv, _ := testservers.Start(t, &multipartEndpoint{parts: tt.parts, schema: testservers.Introspection(deferSchema)})
+			h := connect(t, testConfig(t, srv.URL), nil)
+			res := h.call(t, "graphql_query", map[string]any{"query": deferQuery})
+			text := mcptest.Text(res)
+			if !res.IsError || !strings.Contains(text, tt.want) || !strings.Contains(text, "run the operation without @defer and @stream") {
+				t.Errorf("got %v %s", res.IsError, text)
+			}
+		})
+	}
+}
+
+func TestUsesIncremental(t *testing.T) {
+	for query, want := range map[string]bool{
+		`{ a }`:                    false,
+		`{ a @include(if: true) }`: false,
+		`{ ... @defer { a } }`:     true,
+		`{ a { b @stream } }`:      true,
+		`{ ...F } fragment F on Q { a { ... on A @defer(label: "x") { b } } }`: true,
+		`{ a { ...F @defer } } fragment F on A { b }`:                          true,
+		`{ a(defer: true) @skip(if: false) { stream } }`:                       false,
+	} {
+		doc, err := parser.ParseQuery(&ast.Source{Input: query})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := usesIncremental(doc); got != want {
+			t.Errorf("usesIncremental(%s) = %v, want %v", query, got, want)
+		}
+	}
+}
