@@ -31,18 +31,19 @@ type diffCase struct {
 type slotKind int
 
 const (
-	slotValue        slotKind = iota // a literal value of typ
-	slotObject                       // an input object literal of def (also a slotValue)
-	slotArgument                     // one argument, "name: value", of a field or directive
-	slotArguments                    // where an argument may be added (open: inside "(")
-	slotSelections                   // just after the "{" of a selection set of def
-	slotLeaf                         // just after a leaf field (and its arguments)
-	slotSubselection                 // a composite field's " { ... }"
-	slotDirectives                   // where a directive may be added to a field
-	slotVariableDefs                 // where a variable definition may be added (open: inside "(")
-	slotVariableDef                  // one variable definition, "$name: Type = default"
-	slotVariableType                 // a variable definition's type
-	slotFragmentBody                 // just after the "{" of fragment name's body
+	slotValue               slotKind = iota // a literal value of typ
+	slotObject                              // an input object literal of def (also a slotValue)
+	slotArgument                            // one argument, "name: value", of a field or directive
+	slotArguments                           // where an argument may be added (open: inside "(")
+	slotSelections                          // just after the "{" of a selection set of def
+	slotLeaf                                // just after a leaf field (and its arguments)
+	slotSubselection                        // a composite field's " { ... }"
+	slotDirectives                          // where a directive may be added to a field
+	slotVariableDefs                        // where a variable definition may be added (open: inside "(")
+	slotVariableDef                         // one variable definition, "$name: Type = default"
+	slotVariableType                        // a variable definition's type
+	slotFragmentBody                        // just after the "{" of fragment name's body
+	slotOperationDirectives                 // where a directive may be added to the operation
 )
 
 // slot is a place in an operation's text that a mutant may change.
@@ -145,6 +146,7 @@ func (g *generator) valid(index int) (diffCase, *text) {
 	doc := &text{}
 	doc.w(keyword, " ", opName)
 	g.variableDefinitions(doc)
+	doc.point(slot{kind: slotOperationDirectives})
 	doc.w(" ")
 	doc.add(body)
 	for _, f := range g.fragments {
@@ -181,18 +183,30 @@ func (g *generator) fields(def *ast.Definition) []*ast.FieldDefinition {
 	return out
 }
 
-// pickField prefers fields with arguments, which is where values go.
+// pickField prefers fields with arguments, and fields of types whose
+// fields have arguments: that is where values go.
 func (g *generator) pickField(fields []*ast.FieldDefinition) *ast.FieldDefinition {
-	var withArgs []*ast.FieldDefinition
-	for _, f := range fields {
-		if len(f.Arguments) > 0 {
-			withArgs = append(withArgs, f)
+	weights := make([]int, len(fields))
+	total := 0
+	for i, f := range fields {
+		weights[i] = 1 + 3*len(f.Arguments)
+		if def := g.s.Types[f.Type.Name()]; def != nil {
+			for _, sub := range def.Fields {
+				if len(sub.Arguments) > 0 {
+					weights[i]++
+				}
+			}
 		}
+		total += weights[i]
 	}
-	if len(withArgs) > 0 && g.chance(0.6) {
-		return withArgs[g.r.IntN(len(withArgs))]
+	n := g.r.IntN(total)
+	for i, w := range weights {
+		if n < w {
+			return fields[i]
+		}
+		n -= w
 	}
-	return fields[g.r.IntN(len(fields))]
+	return fields[len(fields)-1]
 }
 
 func (g *generator) variableDefinitions(t *text) {
@@ -306,7 +320,7 @@ func (g *generator) selectionSet(t *text, def *ast.Definition, depth int, aliasA
 		t.w(" ")
 		g.field(t, def, g.pickField(fields), depth, aliasAll)
 	}
-	possible := g.s.GetPossibleTypes(def)
+	possible := g.possible(def)
 	if def.Kind != ast.Object && len(possible) > 0 && g.chance(0.6) {
 		on := possible[g.r.IntN(len(possible))]
 		t.w(" ... on ", on.Name, " ")
@@ -648,11 +662,14 @@ func (g *generator) slotMutants(valid diffCase, t *text, s slot, add func(mutant
 		if a, b := g.twoLeaves(s.def); a != "" {
 			insert("document/overlap-different-fields", s.start, " zz: "+a+" zz: "+b)
 		}
+		if f := g.differentArguments(s.def); f != "" {
+			insert("document/overlap-different-arguments", s.start, f)
+		}
 		if a, fa, b, fb := g.differentShapes(s.def); a != "" {
 			insert("document/overlap-different-types", s.start, " ... on "+a+" { zz: "+fa+" } ... on "+b+" { zz: "+fb+" }")
 		}
 		if s.def.Kind == ast.Union {
-			for _, m := range g.s.GetPossibleTypes(s.def) {
+			for _, m := range g.possible(s.def) {
 				if fs := g.fields(m); len(fs) > 0 {
 					insert("document/field-on-union", s.start, " "+fs[0].Name)
 					break
@@ -669,6 +686,10 @@ func (g *generator) slotMutants(valid diffCase, t *text, s slot, add func(mutant
 		insert("document/duplicate-directive", s.start, " @skip(if: false) @skip(if: false)")
 		insert("document/directive-missing-argument", s.start, " @include")
 		insert("document/directive-argument-type", s.start, ` @include(if: "yes")`)
+		insert("document/directive-unknown-argument", s.start, " @skip(if: false, nope: 1)")
+	case slotOperationDirectives:
+		insert("document/unknown-directive-on-operation", s.start, " @nope")
+		insert("document/misplaced-directive-on-operation", s.start, " @include(if: true)")
 	case slotVariableDefs:
 		if s.open {
 			insert("document/unused-variable", s.start, ", $unused: Int")
@@ -698,8 +719,17 @@ func (g *generator) slotMutants(valid diffCase, t *text, s slot, add func(mutant
 		}
 		add(mutant{class: "document/variable-of-output-type", vars: vars, edits: []edit{{s.start, s.end, g.s.Query.Name}}})
 		add(mutant{class: "document/variable-of-unknown-type", vars: vars, edits: []edit{{s.start, s.end, "NopeType"}}})
-		if s.oneOf {
-			add(mutant{class: "document/oneOf-nullable-variable", edits: []edit{{s.start, s.end, strings.TrimSuffix(s.typ.String(), "!")}}})
+		nullable := strings.TrimSuffix(s.typ.String(), "!")
+		switch {
+		case s.oneOf:
+			add(mutant{class: "document/oneOf-nullable-variable", edits: []edit{{s.start, s.end, nullable}}})
+		case s.typ.NonNull:
+			// Its one use is where its type is non-null: a nullable
+			// variable may go there only with a default.
+			add(mutant{class: "document/nullable-variable-in-non-null-position", edits: []edit{{s.start, s.end, nullable}}})
+			lit := &text{}
+			g.literal(lit, &ast.Type{NamedType: s.typ.NamedType, Elem: s.typ.Elem, NonNull: true}, 1, false)
+			add(mutant{class: "valid/defaulted-variable-in-non-null-position", vars: vars, edits: []edit{{s.start, s.end, nullable + " = " + lit.b.String()}}})
 		}
 	case slotFragmentBody:
 		insert("document/fragment-cycle", s.start, " ..."+s.name)
@@ -751,7 +781,10 @@ func (g *generator) variableMutants(valid diffCase, add func(mutant)) {
 		g.valueMutants(v.typ, valid.Variables[v.name], func(class string, wrong any) {
 			vars := cloneMap(valid.Variables)
 			vars[v.name] = wrong
-			add(mutant{class: "variable/" + class, vars: vars})
+			if !strings.HasPrefix(class, "valid/") {
+				class = "variable/" + class
+			}
+			add(mutant{class: class, vars: vars})
 		}, func(inner any) any { return inner })
 	}
 }
@@ -798,6 +831,12 @@ func (g *generator) valueMutants(typ *ast.Type, value any, found func(class stri
 		}
 		if builtinScalars[def.Name] {
 			found("list/for-scalar", wrap([]any{value}))
+		}
+		if def.Name == "Int" || def.Name == "Float" {
+			// Whole numbers written as JSON floats are Ints: graphql-js
+			// reads JSON into numbers, which do not keep the spelling.
+			found("valid/variable-"+def.Name+"-whole-float", wrap(json.Number("5.0")))
+			found("valid/variable-"+def.Name+"-exponent", wrap(json.Number("1e3")))
 		}
 	case ast.Enum:
 		s, _ := value.(string)
@@ -946,7 +985,7 @@ func (g *generator) wrongFor(typ *ast.Type, def *ast.Definition, first string) [
 // unrelatedObject is an object type that can never be def, or "".
 func (g *generator) unrelatedObject(def *ast.Definition) string {
 	possible := map[string]bool{}
-	for _, p := range g.s.GetPossibleTypes(def) {
+	for _, p := range g.possible(def) {
 		possible[p.Name] = true
 	}
 	names := make([]string, 0, len(g.s.Types))
@@ -1001,7 +1040,7 @@ func (g *generator) differentShapes(def *ast.Definition) (a, fa, b, fb string) {
 	if def.Kind == ast.Object {
 		return
 	}
-	possible := g.s.GetPossibleTypes(def)
+	possible := g.possible(def)
 	for i := 0; i < len(possible); i++ {
 		for j := i + 1; j < len(possible); j++ {
 			for _, x := range g.leafFields(possible[i]) {
@@ -1014,4 +1053,41 @@ func (g *generator) differentShapes(def *ast.Definition) (a, fa, b, fb string) {
 		}
 	}
 	return
+}
+
+// differentArguments is a selection of two fields of def under one
+// response name, with different values of one argument: they conflict.
+// "" when def has no field with an optional argument of a leaf type.
+func (g *generator) differentArguments(def *ast.Definition) string {
+	for _, f := range g.fields(def) {
+		for _, a := range f.Arguments {
+			if a.Type.NonNull || a.Type.Elem != nil || (a.Type.Name() != "Int" && a.Type.Name() != "String" && a.Type.Name() != "Boolean") {
+				continue
+			}
+			ok := true
+			for _, other := range f.Arguments {
+				if required(other.Type, other.DefaultValue) {
+					ok = false
+				}
+			}
+			if !ok {
+				continue
+			}
+			sub := ""
+			if t := g.s.Types[f.Type.Name()]; t != nil && !t.IsLeafType() {
+				sub = " { __typename }"
+			}
+			two := map[string][2]string{"Int": {"1", "2"}, "String": {`"a"`, `"b"`}, "Boolean": {"true", "false"}}[a.Type.Name()]
+			return fmt.Sprintf(" zz: %s(%s: %s)%s zz: %s(%s: %s)%s", f.Name, a.Name, two[0], sub, f.Name, a.Name, two[1], sub)
+		}
+	}
+	return ""
+}
+
+// possible are the object types def may be, by name: gqlparser gathers
+// them from a map, in an order that changes from run to run.
+func (g *generator) possible(def *ast.Definition) []*ast.Definition {
+	out := slices.Clone(g.s.GetPossibleTypes(def))
+	slices.SortFunc(out, func(a, b *ast.Definition) int { return strings.Compare(a.Name, b.Name) })
+	return out
 }

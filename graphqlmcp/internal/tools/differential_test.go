@@ -53,7 +53,7 @@ func differentialSchemas(github string) []diffSchema {
 
 // maxPerClass bounds the mutants of one class over one schema, so that the
 // corpus stays quick to run.
-const maxPerClass = 10
+const maxPerClass = 8
 
 // caseHeader carries a case's index to the recording endpoint, so that
 // calls can run at once and each request be told apart.
