@@ -34,8 +34,8 @@ const (
 
 // coerceDefaults rewrites every default value of r as graphql-js holds it,
 // and drops those that graphql-js drops.
-func coerceDefaults(r *Result, types map[string]*fullType) {
-	c := &coercer{types: types, fieldDefaults: map[member]coercedValue{}, busy: map[member]bool{}}
+func coerceDefaults(r *Result, idx *index) {
+	c := &coercer{idx: idx, fieldDefaults: map[member]coercedValue{}, busy: map[member]bool{}}
 	for i := range r.Schema.Types {
 		t := &r.Schema.Types[i]
 		for j := range t.Fields {
@@ -55,7 +55,7 @@ func coerceDefaults(r *Result, types map[string]*fullType) {
 }
 
 type coercer struct {
-	types map[string]*fullType
+	idx *index
 	// fieldDefaults memoises the coerced defaults of input fields, which
 	// the defaults of other values fill in.
 	fieldDefaults map[member]coercedValue
@@ -145,13 +145,13 @@ func (c *coercer) coerce(v *ast.Value, t *typeRefT, depth int) coercedValue {
 		}
 		return coercedValue{value: list}
 	}
-	def := c.types[t.leafName()]
+	def := c.idx.types[t.leafName()]
 	if def == nil {
 		return coercedValue{outcome: keptAsWritten}
 	}
 	switch def.Kind {
 	case "ENUM":
-		if v.Kind == ast.EnumValue && enumValueNamed(def, v.Raw) != nil {
+		if v.Kind == ast.EnumValue && c.idx.enumValues[member{owner: def.Name, name: v.Raw}] != nil {
 			return coercedValue{value: &ast.Value{Kind: ast.EnumValue, Raw: v.Raw}}
 		}
 		return coercedValue{outcome: invalid}

@@ -79,106 +79,190 @@ func (f *filter) args(owner, name string, values []inputValue) []*inputValue {
 // keptDeprecated finds the deprecated members that hiding would make the
 // schema invalid without, so that the default view keeps them (still marked
 // @deprecated):
-//   - every member of a type, input or enum whose members are all
-//     deprecated (an empty one is not a valid definition);
-//   - a required argument or input field (non-null, no default), which
-//     GraphQL does not let be deprecated but an endpoint may mark anyway:
-//     no operation can leave it out;
-//   - a field, and an argument of it, that an interface the type implements
-//     shows (GraphQL requires it of the implementation);
-//   - an enum value or input field that a shown default value names.
+//   - what a definition needs (keepWhatDefinitionsNeed): every member of a
+//     type, input or enum whose members are all deprecated, and a required
+//     argument or input field;
+//   - what an interface needs (keepWhatInterfacesNeed): a field, and an
+//     argument of it, that an interface the type implements shows;
+//   - what a default value names (keepWhatDefaultsName): an enum value or
+//     input field that a shown default value names.
 //
 // Keeping one member can require another (a kept input field's default
-// value names a deprecated enum value), so it runs to a fixed point.
-func keptDeprecated(r *Result, types map[string]*fullType) map[member]bool {
-	kept := map[member]bool{}
-	show := &filter{kept: kept}
-	keepAll := func(owner string, names []string) {
-		for _, name := range names {
-			kept[member{owner: owner, name: name}] = true
-		}
+// value names a deprecated enum value), so the last two run to a fixed
+// point.
+func keptDeprecated(r *Result, idx *index) map[member]bool {
+	k := &keeper{r: r, idx: idx, kept: map[member]bool{}}
+	k.show = &filter{kept: k.kept}
+	k.keepWhatDefinitionsNeed()
+	defaults := defaultSites(r)
+	for changed := true; changed; {
+		changed = k.keepWhatInterfacesNeed()
+		changed = k.keepWhatDefaultsName(defaults) || changed
 	}
-	for i := range r.Schema.Types {
-		t := &r.Schema.Types[i]
-		var all []string
-		live := false
-		for _, f := range t.Fields {
-			all, live = append(all, f.Name), live || !f.IsDeprecated
+	return k.kept
+}
+
+// keeper gathers the deprecated members the default view keeps.
+type keeper struct {
+	r    *Result
+	idx  *index
+	kept map[member]bool
+	// show is the default view's filter as kept stands so far.
+	show *filter
+}
+
+// keep adds m, reporting whether it is new.
+func (k *keeper) keep(m member) bool {
+	if k.kept[m] {
+		return false
+	}
+	k.kept[m] = true
+	return true
+}
+
+// keepWhatDefinitionsNeed keeps every member of a definition whose members
+// are all deprecated (an empty one is not a valid definition), and every
+// required argument or input field (non-null, no default), which GraphQL
+// does not let be deprecated but an endpoint may mark anyway: no operation
+// can leave it out.
+func (k *keeper) keepWhatDefinitionsNeed() {
+	for i := range k.r.Schema.Types {
+		t := &k.r.Schema.Types[i]
+		if allDeprecated(t) {
+			for _, f := range t.Fields {
+				k.keep(member{owner: t.Name, name: f.Name})
+			}
+			for _, f := range t.InputFields {
+				k.keep(member{owner: t.Name, name: f.Name})
+			}
+			for _, v := range t.EnumValues {
+				k.keep(member{owner: t.Name, name: v.Name})
+			}
 		}
 		for _, f := range t.InputFields {
-			all, live = append(all, f.Name), live || !f.IsDeprecated
 			if f.IsDeprecated && f.required() {
-				kept[member{owner: t.Name, name: f.Name}] = true
+				k.keep(member{owner: t.Name, name: f.Name})
 			}
 		}
 		for _, f := range t.Fields {
 			for _, a := range f.Args {
 				if a.IsDeprecated && a.required() {
-					kept[member{owner: t.Name, name: f.Name, arg: a.Name}] = true
+					k.keep(member{owner: t.Name, name: f.Name, arg: a.Name})
 				}
 			}
 		}
-		for _, v := range t.EnumValues {
-			all, live = append(all, v.Name), live || !v.IsDeprecated
-		}
-		if !live {
-			keepAll(t.Name, all)
-		}
 	}
-	for _, d := range r.Schema.Directives {
+	for _, d := range k.r.Schema.Directives {
 		for _, a := range d.Args {
 			if a.IsDeprecated && a.required() {
-				kept[member{owner: "@" + d.Name, arg: a.Name}] = true
+				k.keep(member{owner: "@" + d.Name, arg: a.Name})
 			}
 		}
 	}
-	defaults := defaultSites(r)
-	keep := func(m member) bool {
-		if kept[m] {
+}
+
+// allDeprecated reports a definition with members, every one deprecated.
+func allDeprecated(t *fullType) bool {
+	for _, f := range t.Fields {
+		if !f.IsDeprecated {
 			return false
 		}
-		kept[m] = true
-		return true
 	}
-	for changed := true; changed; {
-		changed = false
-		for i := range r.Schema.Types {
-			t := &r.Schema.Types[i]
-			for _, ref := range t.Interfaces {
-				iface := types[ref.leafName()]
-				if iface == nil {
+	for _, f := range t.InputFields {
+		if !f.IsDeprecated {
+			return false
+		}
+	}
+	for _, v := range t.EnumValues {
+		if !v.IsDeprecated {
+			return false
+		}
+	}
+	return len(t.Fields)+len(t.InputFields)+len(t.EnumValues) > 0
+}
+
+// keepWhatInterfacesNeed keeps a type's deprecated field that an interface
+// it implements shows, and the field's deprecated arguments that the
+// interface's field shows: GraphQL requires them of the implementation.
+func (k *keeper) keepWhatInterfacesNeed() (changed bool) {
+	for i := range k.r.Schema.Types {
+		t := &k.r.Schema.Types[i]
+		for _, ref := range t.Interfaces {
+			iface := k.idx.types[ref.leafName()]
+			if iface == nil {
+				continue
+			}
+			for j := range iface.Fields {
+				required := &iface.Fields[j]
+				if !k.show.field(iface.Name, required) {
 					continue
 				}
-				for j := range iface.Fields {
-					required := &iface.Fields[j]
-					if !show.field(iface.Name, required) {
-						continue
-					}
-					own := fieldNamed(t, required.Name)
-					if own == nil {
-						continue
-					}
-					if own.IsDeprecated && !show.field(t.Name, own) {
-						changed = keep(member{owner: t.Name, name: own.Name}) || changed
-					}
-					for _, arg := range show.args(iface.Name, required.Name, required.Args) {
-						m := member{owner: t.Name, name: own.Name, arg: arg.Name}
-						if ownArg := inputValueNamed(own.Args, arg.Name); ownArg != nil && ownArg.IsDeprecated {
-							changed = keep(m) || changed
-						}
-					}
+				own := k.idx.fields[member{owner: t.Name, name: required.Name}]
+				if own == nil {
+					continue
 				}
-			}
-		}
-		for _, site := range defaults {
-			if site.shown(show) {
-				for _, m := range namedByValue(site.value, site.typ, types) {
-					changed = keep(m) || changed
+				if own.IsDeprecated {
+					changed = k.keep(member{owner: t.Name, name: own.Name}) || changed
+				}
+				for _, arg := range k.show.args(iface.Name, required.Name, required.Args) {
+					m := member{owner: t.Name, name: own.Name, arg: arg.Name}
+					if ownArg := k.idx.args[m]; ownArg != nil && ownArg.IsDeprecated {
+						changed = k.keep(m) || changed
+					}
 				}
 			}
 		}
 	}
-	return kept
+	return changed
+}
+
+// keepWhatDefaultsName keeps the deprecated enum values and input fields
+// that a shown default value names.
+func (k *keeper) keepWhatDefaultsName(defaults []defaultSite) (changed bool) {
+	for _, site := range defaults {
+		if site.shown(k.show) {
+			for _, m := range k.idx.namedByValue(site.value, site.typ) {
+				changed = k.keep(m) || changed
+			}
+		}
+	}
+	return changed
+}
+
+// index finds a schema's definitions and members by name.
+type index struct {
+	types map[string]*fullType
+	// fields, inputFields and enumValues are keyed by owner and name,
+	// args by owner, field name and argument name.
+	fields      map[member]*field
+	inputFields map[member]*inputValue
+	enumValues  map[member]*enumValue
+	args        map[member]*inputValue
+}
+
+func newIndex(r *Result) *index {
+	idx := &index{
+		types: make(map[string]*fullType, len(r.Schema.Types)), fields: map[member]*field{},
+		inputFields: map[member]*inputValue{}, enumValues: map[member]*enumValue{}, args: map[member]*inputValue{},
+	}
+	for i := range r.Schema.Types {
+		t := &r.Schema.Types[i]
+		idx.types[t.Name] = t
+		for j := range t.Fields {
+			f := &t.Fields[j]
+			idx.fields[member{owner: t.Name, name: f.Name}] = f
+			for k := range f.Args {
+				idx.args[member{owner: t.Name, name: f.Name, arg: f.Args[k].Name}] = &f.Args[k]
+			}
+		}
+		for j := range t.InputFields {
+			idx.inputFields[member{owner: t.Name, name: t.InputFields[j].Name}] = &t.InputFields[j]
+		}
+		for j := range t.EnumValues {
+			idx.enumValues[member{owner: t.Name, name: t.EnumValues[j].Name}] = &t.EnumValues[j]
+		}
+	}
+	return idx
 }
 
 // defaultSite is a default value and where it is declared: an argument
@@ -238,7 +322,7 @@ func defaultSites(r *Result) []defaultSite {
 
 // namedByValue lists the deprecated enum values and input fields that value,
 // of type typ, names: those a view must show for the value to stay valid.
-func namedByValue(value *ast.Value, typ typeRefT, types map[string]*fullType) []member {
+func (idx *index) namedByValue(value *ast.Value, typ typeRefT) []member {
 	var named []member
 	var walk func(v *ast.Value, t *typeRefT, depth int)
 	walk = func(v *ast.Value, t *typeRefT, depth int) {
@@ -259,23 +343,25 @@ func namedByValue(value *ast.Value, typ typeRefT, types map[string]*fullType) []
 			}
 			return
 		}
-		def := types[t.leafName()]
+		def := idx.types[t.leafName()]
 		if def == nil {
 			return
 		}
 		switch {
 		case def.Kind == "ENUM" && v.Kind == ast.EnumValue:
-			if ev := enumValueNamed(def, v.Raw); ev != nil && ev.IsDeprecated {
-				named = append(named, member{owner: def.Name, name: ev.Name})
+			m := member{owner: def.Name, name: v.Raw}
+			if ev := idx.enumValues[m]; ev != nil && ev.IsDeprecated {
+				named = append(named, m)
 			}
 		case def.Kind == "INPUT_OBJECT" && v.Kind == ast.ObjectValue:
 			for _, child := range v.Children {
-				f := inputValueNamed(def.InputFields, child.Name)
+				m := member{owner: def.Name, name: child.Name}
+				f := idx.inputFields[m]
 				if f == nil {
 					continue
 				}
 				if f.IsDeprecated {
-					named = append(named, member{owner: def.Name, name: f.Name})
+					named = append(named, m)
 				}
 				walk(child.Value, &f.Type, depth+1)
 			}
@@ -292,31 +378,4 @@ const maxValueDepth = 64
 // required reports an argument or input field that must be given.
 func (v *inputValue) required() bool {
 	return v.Type.Kind == "NON_NULL" && v.DefaultValue == nil
-}
-
-func fieldNamed(t *fullType, name string) *field {
-	for i := range t.Fields {
-		if t.Fields[i].Name == name {
-			return &t.Fields[i]
-		}
-	}
-	return nil
-}
-
-func inputValueNamed(values []inputValue, name string) *inputValue {
-	for i := range values {
-		if values[i].Name == name {
-			return &values[i]
-		}
-	}
-	return nil
-}
-
-func enumValueNamed(t *fullType, name string) *enumValue {
-	for i := range t.EnumValues {
-		if t.EnumValues[i].Name == name {
-			return &t.EnumValues[i]
-		}
-	}
-	return nil
 }

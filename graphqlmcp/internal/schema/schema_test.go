@@ -156,9 +156,9 @@ func bigTypes(size int, names ...string) string {
 // types returned half of User and silently dropped Organization.)
 func TestTypesCutNamesWhatItLeftOut(t *testing.T) {
 	s := fromSDL(t, bigTypes(30_000, "A", "B", "C", "D", "E"))
-	text, truncated, missing := s.View(false).Types([]string{"A", "B", "C", "D", "E"}, MaxViewBytes)
-	if !truncated || missing != 0 || len(text) > MaxViewBytes {
-		t.Fatalf("truncated %v, missing %d, %d bytes", truncated, missing, len(text))
+	text, truncated, noneFound := s.View(false).Types([]string{"A", "B", "C", "D", "E"}, MaxViewBytes)
+	if !truncated || noneFound || len(text) > MaxViewBytes {
+		t.Fatalf("truncated %v, noneFound %v, %d bytes", truncated, noneFound, len(text))
 	}
 	for _, whole := range []string{"type A {", "type B {", "type C {"} {
 		if !strings.Contains(text, whole) {
@@ -179,6 +179,92 @@ func TestTypesCutNamesWhatItLeftOut(t *testing.T) {
 	if !truncated || len(text) > MaxViewBytes || !strings.Contains(text, "Cut short: Huge (over the limit on its own") ||
 		!strings.Contains(text, `Left out: Small. Ask for them in another call: types: ["Small"].`) {
 		t.Errorf("truncated %v, %d bytes, ends %q", truncated, len(text), text[max(0, len(text)-300):])
+	}
+}
+
+// TestTypesNamesEveryTypeLeftOut: a cut types answer names every type it
+// left out, and asks for all of them in the next call (it named 20 and
+// said "and 60 more").
+func TestTypesNamesEveryTypeLeftOut(t *testing.T) {
+	var names []string
+	for i := range 100 {
+		names = append(names, fmt.Sprintf("Type%03d", i))
+	}
+	s := fromSDL(t, bigTypes(5_000, names...))
+	text, truncated, _ := s.View(false).Types(names, MaxViewBytes)
+	if !truncated || len(text) > MaxViewBytes {
+		t.Fatalf("truncated %v, %d bytes", truncated, len(text))
+	}
+	_, note, _ := strings.Cut(text, "# Cut to fit the 100000-byte limit.")
+	leftOut, call, ok := strings.Cut(note, " Ask for them in another call: types: [")
+	if !ok || strings.Contains(note, "more") {
+		t.Fatalf("the note does not name them all: %q", note)
+	}
+	missing := 0
+	for _, name := range names {
+		switch {
+		case strings.Contains(note, " Cut short: "+name+"."):
+			if !strings.Contains(call, `"`+name+`"`) {
+				t.Errorf("%s is cut short, and not in the call", name)
+			}
+		case strings.Contains(text, "type "+name+" {"):
+		case !strings.Contains(leftOut, " "+name) || !strings.Contains(call, `"`+name+`"`):
+			t.Errorf("%s is neither in the answer nor named in the note", name)
+		default:
+			missing++
+		}
+	}
+	if missing <= 20 {
+		t.Errorf("only %d types were left out; the test needs more than 20", missing)
+	}
+}
+
+// TestTypesLeftOutBeyondTheNote: when the names left out cannot all be
+// listed within the limit, the note lists as many as fit, says how many
+// more there are and which (the names after the last listed), and the
+// answer stays within its budget.
+func TestTypesLeftOutBeyondTheNote(t *testing.T) {
+	var names []string
+	for i := range 3000 {
+		names = append(names, fmt.Sprintf("AFairlyLongTypeNameThatTakesRoomInTheNote%04d", i))
+	}
+	s := fromSDL(t, bigTypes(100, names...))
+	text, truncated, _ := s.View(false).Types(names, MaxViewBytes)
+	if !truncated || len(text) > MaxViewBytes {
+		t.Fatalf("truncated %v, %d bytes", truncated, len(text))
+	}
+	_, note, _ := strings.Cut(text, "# Cut to fit the 100000-byte limit.")
+	var more int
+	var last string
+	if i := strings.Index(note, " more, the names after "); i < 0 {
+		t.Fatalf("the note does not say how many more: %.300q", note)
+	} else if _, err := fmt.Sscanf(note[strings.LastIndex(note[:i], " ")+1:i], "%d", &more); err != nil {
+		t.Fatal(err)
+	} else {
+		last, _, _ = strings.Cut(note[i+len(" more, the names after "):], " ")
+	}
+	if !strings.HasSuffix(note, fmt.Sprintf(`, then the %d after %q.`+"\n", more, last)) {
+		t.Errorf("the call does not say what comes after it: %q", note[max(0, len(note)-200):])
+	}
+	// Each name listed is in the list and in the call, and the last
+	// listed is named twice more.
+	listed := (strings.Count(note, "TakesRoomInTheNote") - 2) / 2
+	placed := strings.Count(text, "type AFairlyLong")
+	if listed+placed+more != len(names) || listed < 100 {
+		t.Errorf("%d placed, %d listed, %d more: want %d in all", placed, listed, more, len(names))
+	}
+}
+
+// TestTypesCountsEachNameOnce: a name given twice is looked up once, so
+// that a call whose only name is unknown, given twice, finds none.
+func TestTypesCountsEachNameOnce(t *testing.T) {
+	s := fromSDL(t, "type Query { a: Int }")
+	text, _, noneFound := s.View(false).Types([]string{"Nope", "Nope"}, MaxViewBytes)
+	if !noneFound || strings.Count(text, `No type named "Nope"`) != 1 {
+		t.Errorf("noneFound %v: %q", noneFound, text)
+	}
+	if _, _, noneFound := s.View(false).Types([]string{"Query", "Query", "Nope"}, MaxViewBytes); noneFound {
+		t.Error("Query is in the schema")
 	}
 }
 

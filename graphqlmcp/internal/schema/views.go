@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -30,28 +31,32 @@ type Schema struct {
 	current *View
 	loaded  time.Time // when a schema file was read; zero otherwise
 
-	// validator is the schema as gqlparser's validator takes it, built on
-	// first use.
-	validatorOnce sync.Once
-	validator     *ast.Schema
-	validatorErr  error
+	// validator builds, once, the schema as gqlparser's validator takes
+	// it, and keeps it with the error of building it.
+	validator func() (*ast.Schema, error)
 }
 
 // Validator returns the schema, deprecated members included, as gqlparser's
-// validator takes it. It is built from the SDL once and kept; after
-// graphql_introspect answers, it is built off any call's path.
+// validator takes it, or why gqlparser cannot load it. It is built from the
+// SDL on first use, by the call that needs it (graphql_introspect builds it
+// before answering, so that the query after it does not wait), and kept.
 func (s *Schema) Validator() (*ast.Schema, error) {
-	s.validatorOnce.Do(func() {
-		// A panic would leave the Once done and no error; and the early
-		// build runs where nothing else would recover it.
-		defer func() {
-			if p := recover(); p != nil {
-				s.validator, s.validatorErr = nil, fmt.Errorf("gqlparser failed loading the schema: %v", p)
-			}
-		}()
-		s.validator, s.validatorErr = gqlparser.LoadSchema(&ast.Source{Name: "schema", Input: s.all.SDL})
-	})
-	return s.validator, s.validatorErr
+	return s.validator()
+}
+
+// loadValidator loads the SDL in gqlparser. A panic of gqlparser's is an
+// error: the schema came from an endpoint.
+func (s *Schema) loadValidator() (checker *ast.Schema, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			checker, err = nil, fmt.Errorf("gqlparser failed loading the schema: %v", p)
+		}
+	}()
+	checker, gqlErr := gqlparser.LoadSchema(&ast.Source{Name: "schema", Input: s.all.SDL})
+	if gqlErr != nil {
+		return nil, gqlErr
+	}
+	return checker, nil
 }
 
 // View is a schema as one setting of includeDeprecated shows it.
@@ -66,14 +71,13 @@ type View struct {
 
 // New builds a schema from an introspection result and prints both views.
 func New(r *Result) (*Schema, error) {
-	s := &Schema{result: r, types: make(map[string]*fullType, len(r.Schema.Types))}
-	for i := range r.Schema.Types {
-		s.types[r.Schema.Types[i].Name] = &r.Schema.Types[i]
-	}
-	coerceDefaults(r, s.types)
+	idx := newIndex(r)
+	s := &Schema{result: r, types: idx.types}
+	s.validator = sync.OnceValues(s.loadValidator)
+	coerceDefaults(r, idx)
 	s.all = s.newView(&filter{all: true}, r.sdlSize)
 	// The default view is the other one less what it hides.
-	s.current = s.newView(&filter{kept: keptDeprecated(r, s.types)}, len(s.all.SDL))
+	s.current = s.newView(&filter{kept: keptDeprecated(r, idx)}, len(s.all.SDL))
 	return s, nil
 }
 
@@ -251,14 +255,55 @@ func (v *View) overview(detail overviewDetail) string {
 	return b.String()
 }
 
-// Types returns the SDL of the named types and directives ("@name"), within
-// budget bytes, with a note for each name the schema does not have and the
-// nearest names it does. When they do not all fit, the answer ends with the
-// ones it cut short or left out and the call that gets them.
-func (v *View) Types(names []string, budget int) (text string, truncated bool, missing int) {
+// Lookup is the answer to graphql_introspect's types and search.
+type Lookup struct {
+	Text      string
+	Truncated bool
+	// NoneFound reports that types were asked for and none of them is a
+	// type or directive of the schema.
+	NoneFound bool
+}
+
+// Lookup answers types and search, either or both, within MaxViewBytes
+// between them: beside types, the search answer, short as a rule, keeps up
+// to half of it, and the types have the rest. Each name counts once,
+// however often it is given.
+func (v *View) Lookup(names []string, term string) Lookup {
+	var out Lookup
+	budget := MaxViewBytes
+	var searchText string
+	search := strings.TrimSpace(term) != ""
+	if search {
+		searchBudget := MaxViewBytes
+		if len(names) > 0 {
+			searchBudget /= 2
+		}
+		searchText, out.Truncated = v.Search(term, searchBudget)
+		budget -= len(searchText) + 1
+	}
+	var parts []string
+	if len(names) > 0 {
+		text, truncated, noneFound := v.Types(names, budget)
+		parts = append(parts, text)
+		out.Truncated = out.Truncated || truncated
+		out.NoneFound = noneFound
+	}
+	if search {
+		parts = append(parts, searchText)
+	}
+	out.Text = strings.Join(parts, "\n")
+	return out
+}
+
+// Types returns the SDL of the named types and directives ("@name"), each
+// once, within budget bytes, with a note for each name the schema does not
+// have and the nearest names it does. When they do not all fit, the answer
+// ends with the ones it cut short or left out and the call that gets them.
+// noneFound reports that no name given is in the schema.
+func (v *View) Types(names []string, budget int) (text string, truncated, noneFound bool) {
 	var notes, found, texts []string
 	hidden, unnoted := 0, 0
-	seen := map[string]bool{}
+	seen := make(map[string]bool, len(names))
 	for _, name := range names {
 		if seen[name] {
 			continue
@@ -287,6 +332,7 @@ func (v *View) Types(names []string, budget int) (text string, truncated bool, m
 		}
 		notes = append(notes, note)
 	}
+	noneFound = len(found) == 0 && len(seen) > 0
 	head := ""
 	if len(notes) > 0 {
 		head = strings.Join(notes, "\n") + "\n"
@@ -296,16 +342,16 @@ func (v *View) Types(names []string, budget int) (text string, truncated bool, m
 	}
 	head += HiddenNote(hidden, " in these types")
 	if len(head) > budget {
-		return cut(head, budget, "cut here: ask for fewer names at a time"), true, len(notes) + unnoted
+		return cut(head, budget, "cut here: ask for fewer names at a time"), true, noneFound
 	}
 	whole := head + strings.Join(texts, "\n\n")
 	if len(texts) > 0 {
 		whole += "\n"
 	}
 	if len(whole) <= budget {
-		return whole, false, len(notes) + unnoted
+		return whole, false, noneFound
 	}
-	return fitTypes(head, found, texts, budget), true, len(notes) + unnoted
+	return fitTypes(head, found, texts, budget), true, noneFound
 }
 
 // maxMissingNoted is the most names not found that Types notes one by one:
@@ -313,10 +359,19 @@ func (v *View) Types(names []string, budget int) (text string, truncated bool, m
 const maxMissingNoted = 20
 
 // fitTypes lays out as many whole definitions as fit in budget after head,
-// then as much of the next as fits, and ends with a line naming the
-// definition cut short, those left out, and the call that gets them.
+// then as much of the next as fits, and ends with a note naming the
+// definition cut short, every one left out, and the call that gets them.
+// Room for the note is kept free as the definitions are laid out: what it
+// takes to name the definitions after the one being placed, at least
+// least, at most half the budget.
 func fitTypes(head string, names, texts []string, budget int) string {
-	const room = 2000 // the least worth starting a definition in, and the trailer's share
+	const least = 2000 // the least worth starting a definition in
+	// after[i] is what naming names[i:] in the note takes.
+	after := make([]int, len(names)+1)
+	for i := len(names) - 1; i >= 0; i-- {
+		after[i] = after[i+1] + noteCost(names[i])
+	}
+	reserve := func(i int) int { return min(budget/2, max(least, noteFixed+after[i])) }
 	var b strings.Builder
 	b.WriteString(head)
 	var cutShort string
@@ -329,10 +384,10 @@ func fitTypes(head string, names, texts []string, budget int) string {
 		switch {
 		case cutShort != "" || len(leftOut) > 0:
 			leftOut = append(leftOut, names[i])
-		case b.Len()+len(sep)+len(text)+1+room <= budget:
+		case b.Len()+len(sep)+len(text)+1+reserve(i+1) <= budget:
 			b.WriteString(sep + text + "\n")
-		case i == 0 || budget-b.Len() > 2*room:
-			part := text[:max(0, budget-b.Len()-room-len(sep))]
+		case i == 0 || budget-b.Len() > reserve(i)+least:
+			part := text[:max(0, budget-b.Len()-reserve(i)-len(sep)-1)]
 			if end := strings.LastIndexByte(part, '\n'); end > 0 {
 				part = part[:end]
 			}
@@ -342,13 +397,48 @@ func fitTypes(head string, names, texts []string, budget int) string {
 			leftOut = append(leftOut, names[i])
 		}
 	}
-	b.WriteString(cutNote(cutShort, names[0] == cutShort, leftOut))
+	b.WriteString(cutNote(cutShort, len(names) > 0 && names[0] == cutShort, leftOut, budget-b.Len()))
+	if b.Len() > budget {
+		// Only a name longer than any schema's would do this.
+		return cut(b.String(), budget, "cut here: ask for fewer names at a time")
+	}
 	return b.String()
 }
 
-// cutNote is the last line of a cut types answer.
-func cutNote(cutShort string, alone bool, leftOut []string) string {
-	const maxListed = 20
+// noteFixed bounds the words of a cut note, all but the names it lists;
+// noteCost is what listing one name takes (in the list and in the call).
+const noteFixed = 400
+
+func noteCost(name string) int { return 2*len(name) + 8 }
+
+// cutNote is the last line of a cut types answer, within room bytes. It
+// names the definition cut short and those left out, and gives the call
+// that gets them; when the names left out cannot all be listed in room, it
+// lists as many as fit, in the order asked, says how many more there are,
+// and that they are the names after the last one listed.
+func cutNote(cutShort string, alone bool, leftOut []string, room int) string {
+	listed := len(leftOut)
+	if need := noteFixed + len(cutShort) + 2*len(cutShort); need < room {
+		spent := need
+		for i, name := range leftOut {
+			if spent += noteCost(name); spent > room {
+				listed = i
+				break
+			}
+		}
+	} else {
+		listed = 0
+	}
+	for ; ; listed-- {
+		note := writeCutNote(cutShort, alone, leftOut, listed)
+		if len(note) <= room || listed == 0 {
+			return note
+		}
+	}
+}
+
+// writeCutNote writes a cut note that lists the first listed of leftOut.
+func writeCutNote(cutShort string, alone bool, leftOut []string, listed int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Cut to fit the %d-byte limit.", MaxViewBytes)
 	var again []string
@@ -361,21 +451,31 @@ func cutNote(cutShort string, alone bool, leftOut []string) string {
 		}
 		b.WriteString(".")
 	}
+	more := len(leftOut) - listed
 	if len(leftOut) > 0 {
-		listed := leftOut[:min(len(leftOut), maxListed)]
-		fmt.Fprintf(&b, " Left out: %s", strings.Join(listed, ", "))
-		if len(leftOut) > maxListed {
-			fmt.Fprintf(&b, " and %d more", len(leftOut)-maxListed)
+		b.WriteString(" Left out: ")
+		b.WriteString(strings.Join(leftOut[:listed], ", "))
+		switch {
+		case more > 0 && listed > 0:
+			fmt.Fprintf(&b, " and %d more, the names after %s in this call's types", more, leftOut[listed-1])
+		case more > 0:
+			fmt.Fprintf(&b, "the last %d names of this call's types that the schema has", more)
 		}
 		b.WriteString(".")
-		again = append(again, leftOut...)
+		again = append(again, leftOut[:listed]...)
 	}
 	if len(again) > 0 {
-		quotedNames := make([]string, 0, min(len(again), maxListed))
-		for _, name := range again[:min(len(again), maxListed)] {
-			quotedNames = append(quotedNames, fmt.Sprintf("%q", name))
+		quoted := make([]string, len(again))
+		for i, name := range again {
+			quoted[i] = strconv.Quote(name)
 		}
-		fmt.Fprintf(&b, " Ask for them in another call: types: [%s].", strings.Join(quotedNames, ", "))
+		fmt.Fprintf(&b, " Ask for them in another call: types: [%s]", strings.Join(quoted, ", "))
+		if more > 0 {
+			fmt.Fprintf(&b, ", then the %d after %s", more, strconv.Quote(again[len(again)-1]))
+		}
+		b.WriteString(".")
+	} else if more > 0 {
+		b.WriteString(" Ask for them in another call.")
 	}
 	return b.String() + "\n"
 }

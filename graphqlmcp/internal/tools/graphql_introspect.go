@@ -92,33 +92,17 @@ func (h *handlers) graphqlIntrospect(ctx context.Context, _ *mcp.CallToolRequest
 	search := strings.TrimSpace(args.Search) != ""
 	switch {
 	case len(args.Types) > 0 || search:
-		// Types and search share one budget: beside types, the search
-		// answer, short as a rule, keeps up to half of it.
-		var searchText string
-		var searchCut bool
-		typesBudget := schema.MaxViewBytes
-		if search {
-			searchBudget := schema.MaxViewBytes
-			if len(args.Types) > 0 {
-				searchBudget /= 2
-			}
-			searchText, searchCut = view.Search(args.Search, searchBudget)
-			typesBudget -= len(searchText) + 1
-		}
-		var parts []string
+		found := view.Lookup(args.Types, args.Search)
+		out.Text, out.Truncated = found.Text, found.Truncated
 		if len(args.Types) > 0 {
-			text, truncated, missing := view.Types(args.Types, typesBudget)
-			parts, out.Truncated = append(parts, text), truncated
 			out.View = "types"
-			// None of the types asked for exists: an error, so that the
-			// model notices and reads the suggestions.
-			noneFound = missing == len(args.Types)
 		}
 		if search {
-			parts, out.Truncated = append(parts, searchText), out.Truncated || searchCut
 			out.View = strings.TrimPrefix(out.View+"+search", "+")
 		}
-		out.Text = strings.Join(parts, "\n")
+		// None of the types asked for exists: an error, so that the model
+		// notices and reads the suggestions.
+		noneFound = found.NoneFound
 	case len(view.SDL) <= schema.MaxViewBytes-len(schema.HiddenNote(view.Hidden, "")):
 		out.View, out.Text = "sdl", schema.HiddenNote(view.Hidden, "")+view.SDL
 	default:
@@ -126,14 +110,19 @@ func (h *handlers) graphqlIntrospect(ctx context.Context, _ *mcp.CallToolRequest
 		out.Text, out.Truncated = view.Overview()
 	}
 	out.HiddenDeprecated = view.Hidden
-	res := mcptool.Text(introspectSummary(out), out.Text)
-	res.IsError = noneFound
+	summary := introspectSummary(out)
 	// The model reads the schema to write a query next: the validator's
-	// copy of the schema (GitHub's takes about 15 ms) is built meanwhile,
-	// once, so that the query does not wait for it.
+	// copy of the schema (GitHub's takes about 15 ms, once per schema) is
+	// built now, within this call, so that the query does not wait for it,
+	// and a schema the validator cannot load is told now, not at the query.
 	if h.cfg.Validate {
-		go s.Validator()
+		if _, err := s.Validator(); err != nil {
+			summary += " graphql_query cannot check operations against this schema before sending them (it will send them unchecked): " +
+				httpx.Snippet([]byte(err.Error()), 300)
+		}
 	}
+	res := mcptool.Text(summary, out.Text)
+	res.IsError = noneFound
 	return res, out, nil
 }
 

@@ -473,3 +473,38 @@ func mustIntrospection(t *testing.T, sdl string) []byte {
 	}
 	return append(append([]byte(`{"data":`), result...), '}')
 }
+
+// TestIntrospectCountsEachTypeOnce: an unknown name given twice is one
+// unknown name, and a call none of whose names exists is an error however
+// often they are given (it was not: two names asked, one missing).
+func TestIntrospectCountsEachTypeOnce(t *testing.T) {
+	srv, _ := testservers.Start(t, testservers.Starwars())
+	h := connect(t, testConfig(t, srv.URL), nil)
+	res := h.call(t, "graphql_introspect", map[string]any{"types": []string{"Nope", "Nope"}})
+	if text := mcptest.LastText(res); !res.IsError || strings.Count(text, `# No type named "Nope".`) != 1 {
+		t.Errorf("isError=%v %q", res.IsError, text)
+	}
+	res = h.call(t, "graphql_introspect", map[string]any{"types": []string{"Droid", "Droid"}})
+	if text := mcptest.LastText(res); res.IsError || strings.Count(text, "type Droid implements") != 1 {
+		t.Errorf("isError=%v %q", res.IsError, text)
+	}
+}
+
+// TestIntrospectSaysTheValidatorCannotLoadTheSchema: a schema that
+// graphqlmcp prints but gqlparser's validator cannot load (Query implements
+// Node without Node's field) is said in the introspection's answer, where
+// the validator is built, rather than built on the side with its error
+// dropped.
+func TestIntrospectSaysTheValidatorCannotLoadTheSchema(t *testing.T) {
+	endpoint := serveBody(t, `{"data":{"__schema":{"queryType":{"name":"Query"},"directives":[],"types":[
+	{"kind":"OBJECT","name":"Query","fields":[{"name":"a","args":[],"type":{"kind":"SCALAR","name":"Int"}}],"interfaces":[{"kind":"INTERFACE","name":"Node"}]},
+	{"kind":"INTERFACE","name":"Node","fields":[{"name":"id","args":[],"type":{"kind":"SCALAR","name":"ID"}}],"possibleTypes":[{"kind":"OBJECT","name":"Query"}]},
+	{"kind":"SCALAR","name":"Int"},{"kind":"SCALAR","name":"ID"}]}}}`)
+	cfg := testConfig(t, endpoint)
+	cfg.Validate = true
+	res := connect(t, cfg, nil).call(t, "graphql_introspect", map[string]any{})
+	if text := mcptest.Text(res); res.IsError || !strings.Contains(text, "graphql_query cannot check operations against this schema before sending them") ||
+		!strings.Contains(text, "Node") {
+		t.Errorf("isError=%v %q", res.IsError, text)
+	}
+}
