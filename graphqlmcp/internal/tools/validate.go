@@ -13,6 +13,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/validator"
+	"github.com/vektah/gqlparser/v2/validator/core"
 	"github.com/vektah/gqlparser/v2/validator/rules"
 
 	"github.com/mcpforge/servers/graphqlmcp/internal/coerce"
@@ -229,9 +230,34 @@ func defaultRules() []validator.Rule {
 	inner := rules.NewDefaultRules().GetInner()
 	literal := coerce.LiteralRule()
 	inner[literal.Name] = literal.RuleFunc
+	undeclared := undeclaredDirectiveRule()
+	inner[undeclared.Name] = undeclared.RuleFunc
 	list := make([]validator.Rule, 0, len(inner))
 	for _, name := range slices.Sorted(maps.Keys(inner)) {
 		list = append(list, validator.Rule{Name: name, RuleFunc: inner[name]})
 	}
 	return list
+}
+
+// undeclaredDirectiveRule refuses a directive that gqlparser's prelude
+// declares for every schema and graphql-js 16 knows only where the schema
+// declares it (@defer), as graphql-js's KnownDirectivesRule does: a server
+// without it refuses the operation.
+func undeclaredDirectiveRule() validator.Rule {
+	return validator.Rule{Name: "KnownDirectivesOfTheSchema", RuleFunc: func(observers *validator.Events, addError validator.AddErrFunc) {
+		// gqlparser walks a fragment's directives once per spread too.
+		seen := map[*ast.Directive]bool{}
+		observers.OnDirective(func(_ *validator.Walker, d *ast.Directive) {
+			switch d.Name {
+			case "include", "skip", "deprecated", "specifiedBy", "oneOf":
+				return // graphql-js's specifiedDirectives
+			}
+			def := d.Definition
+			if def == nil || def.Position == nil || def.Position.Src == nil || !def.Position.Src.BuiltIn || seen[d] {
+				return
+			}
+			seen[d] = true
+			addError(validator.Message(`Unknown directive "@%s".`, d.Name), core.At(d.Position))
+		})
+	}}
 }

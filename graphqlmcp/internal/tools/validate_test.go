@@ -11,8 +11,11 @@ import (
 	"time"
 
 	"github.com/graph-gophers/graphql-go/example/starwars"
+	"github.com/vektah/gqlparser/v2"
+	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/mcpforge/servers/graphqlmcp/internal/config"
+	"github.com/mcpforge/servers/graphqlmcp/internal/operation"
 	"github.com/mcpforge/servers/graphqlmcp/internal/schema"
 	"github.com/mcpforge/servers/graphqlmcp/internal/testservers"
 	"github.com/mcpforge/servers/shared/mcptest"
@@ -65,6 +68,8 @@ func TestQueryValidatedBeforeSending(t *testing.T) {
 			[]string{"variables do not match", `Variable "$id" of required type "ID!" was not provided.`}},
 		{"Int literal beyond 32 bits", map[string]any{"query": `{ hero { friendsConnection(first: 2147483648) { totalCount } } }`},
 			[]string{"query does not match the schema of", "so it was not sent", `line 1, column 35: Int cannot represent non 32-bit signed integer value: 2147483648`}},
+		{"@defer the schema does not declare", map[string]any{"query": "{ hero { ...F @defer } }\nfragment F on Character { name }"},
+			[]string{`line 1, column 16: Unknown directive "@defer".`}},
 		{"error in a fragment", map[string]any{"query": "{ hero { ...F } }\nfragment F on Character { nmae }"},
 			[]string{`line 2, column 27: Cannot query field "nmae"`}},
 	}
@@ -312,5 +317,31 @@ func TestVariablesRefusedAsGraphQLJSRefusesThem(t *testing.T) {
 	}
 	if sent := string(rec.Requests()[0].Body); !strings.Contains(sent, `"variables":{"e":"GREEN","in":{"colors":"RED","name":"x"},"n":1000,"one":{"a":5}}`) {
 		t.Errorf("sent %s, want the variables as given", sent)
+	}
+}
+
+// TestDeferKnownWhereDeclared: @defer, which gqlparser's prelude declares for
+// every schema, passes only where the endpoint's schema declares it, as in
+// graphql-js 16.
+func TestDeferKnownWhereDeclared(t *testing.T) {
+	const query = "{ a ... @defer { b } }"
+	for _, tt := range []struct {
+		sdl  string
+		want int
+	}{
+		{"type Query { a: String b: String }", 1},
+		{"directive @defer(if: Boolean! = true, label: String) on FRAGMENT_SPREAD | INLINE_FRAGMENT\ntype Query { a: String b: String }", 0},
+	} {
+		checker, err := gqlparser.LoadSchema(&ast.Source{Input: tt.sdl})
+		if err != nil {
+			t.Fatal(err)
+		}
+		chosen, err := operation.Choose(query, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if errs, total := checkRules(defaultRules(), checker, chosen.Sent); total != tt.want {
+			t.Errorf("%s: %d errors %v, want %d", tt.sdl, total, errs, tt.want)
+		}
 	}
 }
