@@ -89,8 +89,22 @@ func readIncremental(ctx context.Context, req Request, answer *httpx.Answer, bod
 	if err != nil {
 		return nil, refuse(err)
 	}
+	// A stream cut before its first payload was whole brought nothing to
+	// read: that is the failure that cut it (a timeout says which to
+	// raise), not a fault of the format.
+	cutBeforeAnswer := func() error {
+		failure := httpx.AsFailure(httpx.Explain(ctx, cut))
+		switch failure.Kind {
+		case httpx.TimedOut, httpx.Cancelled, httpx.DeadlinePassed:
+			return failed(req, failure, false)
+		}
+		return refuse(fmt.Errorf("the connection broke before its first payload was whole (%v)", cut))
+	}
 	parts, _, err := splitParts(body, boundary)
 	if err != nil {
+		if cut != nil {
+			return nil, cutBeforeAnswer()
+		}
 		return nil, refuse(err)
 	}
 	var m merger
@@ -108,12 +122,11 @@ func readIncremental(ctx context.Context, req Request, answer *httpx.Answer, bod
 		}
 	}
 	doc, delivery, ok := m.finish()
-	if !ok {
-		why := "no part held a GraphQL response"
-		if cut != nil {
-			why = "the stream was cut before its first payload was whole"
-		}
-		return nil, refuse(errors.New(why))
+	switch {
+	case !ok && cut != nil:
+		return nil, cutBeforeAnswer()
+	case !ok:
+		return nil, refuse(errors.New("no part held a GraphQL response"))
 	}
 	delivery.CutPart = cutPart
 	if cut != nil && !delivery.Complete {

@@ -503,3 +503,19 @@ func TestIncrementalWorstCase(t *testing.T) {
 		t.Errorf("merging %d bytes in %d parts took %v", len(body), MaxParts, elapsed)
 	}
 }
+
+// TestPostIncrementalCutBeforeAnswer: a stream the timeout cuts before its
+// first payload is whole fails as any request that timed out does.
+func TestPostIncrementalCutBeforeAnswer(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		hold := make(chan struct{})
+		defer close(hold)
+		var accept string
+		client := pipeClient(t, streamHandler(hold, &accept, `{"data":{"a":1},"hasNext":false}`))
+		_, err := client.Post(context.Background(), Request{Target: Target{URL: parse(t, "http://pipe.test/graphql")}, Headers: Defaults(), Timeout: 50 * time.Millisecond, Incremental: true})
+		var noAnswer *RequestError
+		if !errors.As(err, &noAnswer) || !strings.Contains(err.Error(), "timed out after 50 ms without an answer. Pass a larger timeout") {
+			t.Errorf("got %v", err)
+		}
+	})
+}
