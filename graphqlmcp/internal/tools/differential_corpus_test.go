@@ -16,6 +16,9 @@ import (
 var differentialClasses = []string{
 	"valid", "valid/another-operation", "valid/defaulted-variable-in-non-null-position",
 	"valid/variable-Int-exponent", "valid/variable-Int-whole-float", "valid/variable-Float-whole-float", "valid/variable-Float-exponent",
+	"valid/variable-Int-bounds", "valid/literal-Int-bounds", "valid/literal-block-string", "valid/introspection",
+	"document/impossible-named-fragment", "document/introspection-off-root", "document/introspection-off-query",
+	"literal/Int/whole-float", "literal/Int/exponent",
 	"document/anonymous-beside-another", "document/directive-argument-type", "document/directive-missing-argument",
 	"document/directive-unknown-argument", "document/duplicate-argument", "document/duplicate-directive",
 	"document/duplicate-operation-name", "document/duplicate-variable", "document/field-on-union",

@@ -56,6 +56,7 @@ type slot struct {
 	name       string // a variable's or fragment's name
 	open       bool
 	oneOf      bool // a variable at a @oneOf member (its type is T!)
+	root       bool // the operation's own selection set
 	first      string
 	group      [2]int // the enclosing "( ... )" of an argument or variable definition
 	groupCount int    // how many it holds
@@ -162,7 +163,7 @@ func (g *generator) valid(index int) (diffCase, *text) {
 
 func (g *generator) rootSelection(t *text, root *ast.Definition) {
 	t.w("{")
-	t.point(slot{kind: slotSelections, def: root})
+	t.point(slot{kind: slotSelections, def: root, root: true})
 	fields := g.fields(root)
 	for i := 0; i < 1+g.r.IntN(2) && len(fields) > 0; i++ {
 		t.w(" ")
@@ -183,13 +184,18 @@ func (g *generator) fields(def *ast.Definition) []*ast.FieldDefinition {
 	return out
 }
 
-// pickField prefers fields with arguments, and fields of types whose
-// fields have arguments: that is where values go.
+// pickField prefers fields with arguments (input objects most), and
+// fields of types whose fields have arguments: that is where values go.
 func (g *generator) pickField(fields []*ast.FieldDefinition) *ast.FieldDefinition {
 	weights := make([]int, len(fields))
 	total := 0
 	for i, f := range fields {
 		weights[i] = 1 + 3*len(f.Arguments)
+		for _, a := range f.Arguments {
+			if def := g.s.Types[a.Type.Name()]; def != nil && def.Kind == ast.InputObject {
+				weights[i] += 6
+			}
+		}
 		if def := g.s.Types[f.Type.Name()]; def != nil {
 			for _, sub := range def.Fields {
 				if len(sub.Arguments) > 0 {
@@ -399,8 +405,9 @@ func (g *generator) literal(t *text, typ *ast.Type, depth int, vars bool) {
 		t.w("null")
 	case typ.Elem != nil:
 		if g.chance(0.25) {
-			// A single value where a list goes is a list of one.
-			g.item(t, typ.Elem, depth, vars)
+			// A single value where a list goes is a list of one; a
+			// variable there must be of the list's type.
+			g.literal(t, typ.Elem, depth+1, vars)
 			break
 		}
 		t.w("[")
@@ -423,7 +430,7 @@ func (g *generator) literal(t *text, typ *ast.Type, depth int, vars bool) {
 			if isOneOf(def) {
 				// A @oneOf member must not be null, a variable in one
 				// must be of a non-null type.
-				if vars && g.chance(0.3) {
+				if vars && g.chance(0.5) {
 					t.w("$", g.newVar(&ast.Type{NamedType: f.Type.NamedType, Elem: f.Type.Elem, NonNull: true}, true))
 				} else {
 					g.literal(t, &ast.Type{NamedType: f.Type.NamedType, Elem: f.Type.Elem, NonNull: true}, depth+1, vars)
@@ -631,9 +638,9 @@ func (g *generator) slotMutants(valid diffCase, t *text, s slot, add func(mutant
 	case slotValue, slotObject:
 		for _, c := range g.wrongFor(s.typ, s.def, s.first) {
 			if c.insertAfterBrace {
-				insert("literal/"+c.class, s.start+1, c.text)
+				insert(literalClass(c.class), s.start+1, c.text)
 			} else {
-				replace("literal/"+c.class, c.text)
+				replace(literalClass(c.class), c.text)
 			}
 		}
 	case slotArgument:
@@ -653,11 +660,21 @@ func (g *generator) slotMutants(valid diffCase, t *text, s slot, add func(mutant
 		}
 	case slotSelections:
 		insert("document/unknown-field", s.start, " nopeField")
+		switch {
+		case s.root && s.def == g.s.Query:
+			insert("valid/introspection", s.start, ` zzS: __schema { queryType { name } } zzT: __type(name: "`+s.def.Name+`") { name kind }`)
+		case s.root:
+			insert("document/introspection-off-query", s.start, ` zzT: __type(name: "`+s.def.Name+`") { name }`)
+		default:
+			insert("document/introspection-off-root", s.start, ` zzT: __type(name: "`+s.def.Name+`") { name }`)
+		}
 		insert("document/unknown-fragment", s.start, " ...NopeFragment")
 		insert("document/unknown-type", s.start, " ... on NopeType { __typename }")
 		insert("document/fragment-on-scalar", s.start, " ... on Boolean { __typename }")
 		if other := g.unrelatedObject(s.def); other != "" {
 			insert("document/impossible-fragment", s.start, " ... on "+other+" { __typename }")
+			end := len(valid.Query)
+			add(mutant{class: "document/impossible-named-fragment", edits: []edit{{s.start, s.start, " ...Impossible"}, {end, end, "\nfragment Impossible on " + other + " { __typename }"}}})
 		}
 		if a, b := g.twoLeaves(s.def); a != "" {
 			insert("document/overlap-different-fields", s.start, " zz: "+a+" zz: "+b)
@@ -838,6 +855,12 @@ func (g *generator) valueMutants(typ *ast.Type, value any, found func(class stri
 			found("valid/variable-"+def.Name+"-whole-float", wrap(json.Number("5.0")))
 			found("valid/variable-"+def.Name+"-exponent", wrap(json.Number("1e3")))
 		}
+		if def.Name == "Int" {
+			found("valid/variable-Int-bounds", wrap(json.Number([]string{"2147483647", "-2147483648"}[g.r.IntN(2)])))
+		}
+		if !builtinScalars[def.Name] {
+			found("valid/variable-custom-scalar-object", wrap(map[string]any{"a": []any{1, "x", nil}, "b": map[string]any{"c": true}}))
+		}
 	case ast.Enum:
 		s, _ := value.(string)
 		if lower := strings.ToLower(s); lower != s {
@@ -945,6 +968,18 @@ func (g *generator) wrongFor(typ *ast.Type, def *ast.Definition, first string) [
 		}
 		if builtinScalars[def.Name] {
 			out = append(out, wrongLiteral{class: "list/for-scalar", text: "[" + g.leafLiteral(def.Name) + "]"})
+		} else {
+			// A custom scalar takes any literal, an object or a list too.
+			out = append(out, wrongLiteral{class: "valid/literal-custom-scalar-object", text: `{a: [1, "x", null], b: {c: ENUM}}`})
+		}
+		switch def.Name {
+		case "Int":
+			// An Int is an IntValue within 32 bits: 2.0 and 1e3 are
+			// FloatValues, whatever number they stand for.
+			out = append(out, wrongLiteral{class: "Int/whole-float", text: "2.0"}, wrongLiteral{class: "Int/exponent", text: "1e3"},
+				wrongLiteral{class: "valid/literal-Int-bounds", text: []string{"2147483647", "-2147483648"}[g.r.IntN(2)]})
+		case "String":
+			out = append(out, wrongLiteral{class: "valid/literal-block-string", text: "\"\"\"a \\\"\"\" b\n  c\"\"\""})
 		}
 	case ast.Enum:
 		v := def.EnumValues[0].Name
@@ -1090,4 +1125,13 @@ func (g *generator) possible(def *ast.Definition) []*ast.Definition {
 	out := slices.Clone(g.s.GetPossibleTypes(def))
 	slices.SortFunc(out, func(a, b *ast.Definition) int { return strings.Compare(a.Name, b.Name) })
 	return out
+}
+
+// literalClass is the class of a literal's mutant: its mistake, under
+// literal/, or a valid variant's own class.
+func literalClass(class string) string {
+	if strings.HasPrefix(class, "valid/") {
+		return class
+	}
+	return "literal/" + class
 }
