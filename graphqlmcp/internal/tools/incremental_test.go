@@ -12,6 +12,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/parser"
 
+	"github.com/mcpforge/servers/graphqlmcp/internal/config"
 	"github.com/mcpforge/servers/graphqlmcp/internal/testservers"
 	"github.com/mcpforge/servers/graphqlmcp/internal/upstream"
 	"github.com/mcpforge/servers/shared/mcptest"
@@ -75,6 +76,14 @@ func (e *multipartEndpoint) lastAccept() string {
 	return e.accept
 }
 
+// deferConfig is testConfig with validation on: the operations are checked
+// against deferSchema, which declares @defer and @stream, before sending.
+func deferConfig(t *testing.T, endpoint string) config.Config {
+	cfg := testConfig(t, endpoint)
+	cfg.Validate = true
+	return cfg
+}
+
 const deferQuery = `query { hero { id ... @defer(label: "slow") { name } friends(first: 3) @stream(initialCount: 1) { name } } }`
 
 // TestQueryIncremental runs graphql_query in an MCP session against a
@@ -104,7 +113,7 @@ func TestQueryIncremental(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			endpoint := &multipartEndpoint{parts: tt.parts, schema: testservers.Introspection(deferSchema)}
 			srv, _ := testservers.Start(t, endpoint)
-			h := connect(t, testConfig(t, srv.URL), nil)
+			h := connect(t, deferConfig(t, srv.URL), nil)
 			res := h.call(t, "graphql_query", map[string]any{"query": deferQuery})
 			if res.IsError {
 				t.Fatalf("isError: %s", mcptest.Text(res))
@@ -139,7 +148,7 @@ func TestQueryIncrementalEndedEarly(t *testing.T) {
 		`{"incremental":[{"id":"0","data":{"name":"Luke"}}],"completed":[{"id":"0"}],"hasNext":false}`,
 	}}
 	srv, _ := testservers.Start(t, endpoint)
-	h := connect(t, testConfig(t, srv.URL), nil)
+	h := connect(t, deferConfig(t, srv.URL), nil)
 	res := h.call(t, "graphql_query", map[string]any{"query": deferQuery, "timeout": 200})
 	if res.IsError {
 		t.Fatalf("isError: %s", mcptest.Text(res))
@@ -165,13 +174,25 @@ func TestQueryIncrementalHostile(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			srv, _ := testservers.Start(t, &multipartEndpoint{parts: tt.parts, schema: testservers.Introspection(deferSchema)})
-			h := connect(t, testConfig(t, srv.URL), nil)
+			h := connect(t, deferConfig(t, srv.URL), nil)
 			res := h.call(t, "graphql_query", map[string]any{"query": deferQuery})
 			text := mcptest.Text(res)
 			if !res.IsError || !strings.Contains(text, tt.want) || !strings.Contains(text, "run the operation without @defer and @stream") {
 				t.Errorf("got %v %s", res.IsError, text)
 			}
 		})
+	}
+}
+
+// TestQueryIncrementalUndeclared: against a schema that does not declare
+// @stream, the operation is refused before sending, as graphql-js refuses
+// it.
+func TestQueryIncrementalUndeclared(t *testing.T) {
+	srv, rec := testservers.Start(t, testservers.Starwars())
+	h := connect(t, deferConfig(t, srv.URL), nil)
+	res := h.call(t, "graphql_query", map[string]any{"query": `{ hero { friends @stream { name } } }`})
+	if text := mcptest.Text(res); !res.IsError || !strings.Contains(text, `Unknown directive "@stream"`) || rec.Operations() != 0 {
+		t.Errorf("got %v %s, %d operations sent", res.IsError, text, rec.Operations())
 	}
 }
 
