@@ -3,6 +3,8 @@ package coerce
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -370,6 +372,17 @@ process.stdout.write(JSON.stringify(out));`
 			Variables string `json:"variables"`
 		}{"query Q(" + tt.defs + ") { __typename }", string(sent)})
 	}
+	cases := append(variableCases(), generatedCases(3000)...)
+	for _, tt := range cases[len(variableCases()):] {
+		sent, err := json.Marshal(decodeJSON(t, tt.vars))
+		if err != nil {
+			t.Fatal(err)
+		}
+		input.Variables = append(input.Variables, struct {
+			Query     string `json:"query"`
+			Variables string `json:"variables"`
+		}{"query Q(" + tt.defs + ") { __typename }", string(sent)})
+	}
 	for _, tt := range literalCases() {
 		input.Literals = append(input.Literals, tt.query)
 	}
@@ -390,9 +403,17 @@ process.stdout.write(JSON.stringify(out));`
 	if err := json.Unmarshal(stdout, &out); err != nil {
 		t.Fatal(err)
 	}
-	for i, tt := range variableCases() {
-		if diff := cmp.Diff(tt.want, out.Variables[i], cmpopts.EquateEmpty()); diff != "" {
-			t.Errorf("variables %q (-ours +graphql-js):\n%s", tt.name, diff)
+	schema := testSchema(t)
+	for i, tt := range cases {
+		want := tt.want
+		if i >= len(variableCases()) {
+			want = nil
+			for _, e := range Variables(schema, operationOf(t, tt.defs).VariableDefinitions, decodeJSON(t, tt.vars), 1000).Errors {
+				want = append(want, e.Message)
+			}
+		}
+		if diff := cmp.Diff(want, out.Variables[i], cmpopts.EquateEmpty(), cmp.Comparer(cutMatches)); diff != "" {
+			t.Errorf("variables %q: %s %s (-ours +graphql-js):\n%s", tt.name, tt.defs, tt.vars, diff)
 		}
 	}
 	for i, tt := range literalCases() {
@@ -400,4 +421,137 @@ process.stdout.write(JSON.stringify(out));`
 			t.Errorf("literal %q (-ours +graphql-js):\n%s", tt.name, diff)
 		}
 	}
+}
+
+// generatedCases are n variables of the types of testSDL, each given a value
+// of the right shape or not (numbers spelled as JSON may spell them, enum
+// names in other cases, unknown keys, nulls, lists where none is expected,
+// and the other way round), from a fixed seed.
+func generatedCases(n int) []variableCase {
+	types := []string{"String", "Int", "Float", "Boolean", "ID", "Color", "JSON", "Filter", "One", "Range",
+		"[Int]", "[Int!]", "[[Int]]", "[Color!]!", "Filter!", "[Filter]", "One!", "Int!", "[One]", "[Range!]"}
+	r := rand.New(rand.NewPCG(26, 1))
+	cases := make([]variableCase, n)
+	for i := range cases {
+		var defs []string
+		vars := map[string]any{}
+		for j := range 1 + r.IntN(3) {
+			name := fmt.Sprintf("v%d", j)
+			t := types[r.IntN(len(types))]
+			defs = append(defs, "$"+name+": "+t)
+			if r.IntN(10) > 0 {
+				vars[name] = generate(r, t, 0)
+			}
+		}
+		text, err := json.Marshal(vars)
+		if err != nil {
+			panic(err)
+		}
+		cases[i] = variableCase{name: fmt.Sprintf("generated %d", i), defs: strings.Join(defs, ", "), vars: string(text)}
+	}
+	return cases
+}
+
+// generate is a value for type t, right in shape three times in four.
+func generate(r *rand.Rand, t string, depth int) any {
+	numbers := []string{"5", "5.0", "1.5", "1e3", "-0", "2147483647", "2147483648", "-2147483649", "1e400", "0.1", "12345678901234567890", "1e21", "1e-7"}
+	if depth > 4 || r.IntN(4) == 0 {
+		switch r.IntN(7) {
+		case 0:
+			return json.Number(numbers[r.IntN(len(numbers))])
+		case 1:
+			return []string{"RED", "red", "x", "5", "", "GREEN", "Blue"}[r.IntN(7)]
+		case 2:
+			return r.IntN(2) == 0
+		case 3:
+			return nil
+		case 4:
+			return []any{}
+		case 5:
+			return map[string]any{}
+		default:
+			items := make([]any, r.IntN(13))
+			for i := range items {
+				items[i] = generate(r, "Int", depth+1)
+			}
+			return items
+		}
+	}
+	if inner, ok := strings.CutSuffix(t, "!"); ok {
+		return generate(r, inner, depth)
+	}
+	if strings.HasPrefix(t, "[") {
+		if r.IntN(4) == 0 {
+			return generate(r, t[1:len(t)-1], depth+1)
+		}
+		items := make([]any, r.IntN(4))
+		for i := range items {
+			items[i] = generate(r, t[1:len(t)-1], depth+1)
+		}
+		return items
+	}
+	fields := map[string][]string{
+		"Filter": {"name:String!", "range:Range", "colors:[Color!]", "tags:[String]", "self:Filter"},
+		"Range":  {"from:Int", "to:Int", "step:Int!"},
+		"One":    {"a:Int", "b:String"},
+	}
+	switch t {
+	case "String":
+		return []string{"s", "RED", "é\n\"x\""}[r.IntN(3)]
+	case "Int", "Float":
+		return json.Number(numbers[r.IntN(len(numbers))])
+	case "Boolean":
+		return r.IntN(2) == 0
+	case "ID":
+		if r.IntN(2) == 0 {
+			return "id"
+		}
+		return json.Number(numbers[r.IntN(len(numbers))])
+	case "Color":
+		return []string{"RED", "GREEN", "BLUE", "red", "Green"}[r.IntN(5)]
+	case "JSON":
+		return map[string]any{"any": []any{json.Number("1"), "x", nil}}
+	}
+	obj := map[string]any{}
+	for _, field := range fields[t] {
+		name, ft, _ := strings.Cut(field, ":")
+		if r.IntN(3) > 0 {
+			obj[name] = generate(r, ft, depth+1)
+		}
+	}
+	switch r.IntN(8) {
+	case 0:
+		obj["__typename"] = t
+	case 1:
+		obj["nmae"] = "x"
+	case 2:
+		obj["10"], obj["2"] = json.Number("1"), "two"
+	}
+	return obj
+}
+
+// cutMatches reports whether two messages are equal but where ours cut a
+// long value (maxInspect) with "…", which stands for what graphql-js wrote
+// there in full.
+func cutMatches(a, b string) bool {
+	if !strings.Contains(a+b, "…") {
+		return a == b
+	}
+	ours, theirs := a, b
+	if strings.Contains(b, "…") {
+		ours, theirs = b, a
+	}
+	parts := strings.Split(ours, "…")
+	if !strings.HasPrefix(theirs, parts[0]) || !strings.HasSuffix(theirs, parts[len(parts)-1]) {
+		return false
+	}
+	rest := theirs[len(parts[0]) : len(theirs)-len(parts[len(parts)-1])]
+	for _, part := range parts[1 : len(parts)-1] {
+		i := strings.Index(rest, part)
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len(part):]
+	}
+	return true
 }
