@@ -57,7 +57,7 @@ type handlers struct {
 // NewServer returns hookmcp's MCP server with its tools and resources.
 func NewServer(opts Options) *mcp.Server {
 	// Every log line, the go-sdk's included, goes out without the key.
-	opts.Logger = app.RedactingLogger(opts.Logger, redact.New(opts.Config.APIKey))
+	opts.Logger = app.RedactingLogger(opts.Logger, redact.New(opts.Config.Secrets()...))
 	h := &handlers{
 		cfg:    opts.Config,
 		logger: opts.Logger,
@@ -100,6 +100,7 @@ func NewServer(opts Options) *mcp.Server {
 		guarded(h, h.sendTestRequestTool()),
 		guarded(h, h.deleteRequestTool()),
 		guarded(h, h.deleteRequestsTool()),
+		guarded(h, h.verifySignatureTool()),
 	)
 	h.addRequestsResource(server)
 	return server
@@ -163,9 +164,9 @@ func (h *handlers) access(tokenID, apiKey string) (id hooksvc.TokenID, key strin
 }
 
 // secrets are the keys no result or error of a call may show: the
-// configured one and the call's own.
+// configured one, the call's own, and the signing secrets set at startup.
 func (h *handlers) secrets(callKey string) redact.Redactor {
-	return redact.New(h.cfg.APIKey, callKey)
+	return redact.New(append(h.cfg.Secrets(), callKey)...)
 }
 
 // key returns the key in effect: api_key when given, else the configured one.
