@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -383,7 +384,8 @@ process.stdout.write(JSON.stringify(out));`
 			Variables string `json:"variables"`
 		}{"query Q(" + tt.defs + ") { __typename }", string(sent)})
 	}
-	for _, tt := range literalCases() {
+	literals := append(literalCases(), generatedLiterals(3000)...)
+	for _, tt := range literals {
 		input.Literals = append(input.Literals, tt.query)
 	}
 	body, err := json.Marshal(input)
@@ -400,10 +402,10 @@ process.stdout.write(JSON.stringify(out));`
 		t.Fatalf("node: %v\n%s", err, stderr.String())
 	}
 	var out struct{ Variables, Literals [][]string }
+	schema := testSchema(t)
 	if err := json.Unmarshal(stdout, &out); err != nil {
 		t.Fatal(err)
 	}
-	schema := testSchema(t)
 	for i, tt := range cases {
 		want := tt.want
 		if i >= len(variableCases()) {
@@ -416,9 +418,20 @@ process.stdout.write(JSON.stringify(out));`
 			t.Errorf("variables %q: %s %s (-ours +graphql-js):\n%s", tt.name, tt.defs, tt.vars, diff)
 		}
 	}
-	for i, tt := range literalCases() {
-		if diff := cmp.Diff(tt.want, out.Literals[i], cmpopts.EquateEmpty()); diff != "" {
-			t.Errorf("literal %q (-ours +graphql-js):\n%s", tt.name, diff)
+	for i, tt := range literals {
+		want := tt.want
+		if i >= len(literalCases()) {
+			doc, err := parser.ParseQuery(&ast.Source{Input: tt.query})
+			if err != nil {
+				t.Fatalf("%s: %v", tt.query, err)
+			}
+			want = nil
+			for _, e := range validator.ValidateWithRules(schema, doc, rules.NewRules(LiteralRule())) {
+				want = append(want, e.Message)
+			}
+		}
+		if diff := cmp.Diff(want, out.Literals[i], cmpopts.EquateEmpty(), cmp.Comparer(cutMatches)); diff != "" {
+			t.Errorf("literal %q: %s (-ours +graphql-js):\n%s", tt.name, tt.query, diff)
 		}
 	}
 }
@@ -554,4 +567,77 @@ func cutMatches(a, b string) bool {
 		rest = rest[i+len(part):]
 	}
 	return true
+}
+
+// generatedLiterals are n operations passing literals of every argument of
+// testSDL's f, and a variable default, each of the right shape or not,
+// from a fixed seed.
+func generatedLiterals(n int) []literalCase {
+	args := map[string]string{"s": "String", "i": "Int", "fl": "Float", "b": "Boolean", "id": "ID", "e": "Color", "in": "Filter",
+		"one": "One", "list": "[Int]", "nested": "[[Int]]", "any": "JSON", "colors": "[Color!]!"}
+	names := slices.Sorted(maps.Keys(args))
+	r := rand.New(rand.NewPCG(26, 2))
+	cases := make([]literalCase, n)
+	for i := range cases {
+		name := names[r.IntN(len(names))]
+		query := fmt.Sprintf("{ f(%s: %s) }", name, literal(r, args[name], 0))
+		if r.IntN(4) == 0 {
+			query = fmt.Sprintf("query ($v: %s = %s) { f(%s: $v) }", args[name], literal(r, args[name], 0), name)
+		}
+		cases[i] = literalCase{name: fmt.Sprintf("generated %d", i), query: query}
+	}
+	return cases
+}
+
+// literal is a GraphQL literal for type t, right in shape three times in four.
+func literal(r *rand.Rand, t string, depth int) string {
+	junk := []string{"5", "5.0", "1.5", "1e3", "-0", "2147483647", "2147483648", "-2147483649", "99999999999999999999", "1e400",
+		`"s"`, `"""block"""`, `"RED"`, "RED", "red", "true", "null", "[]", "{}", `[1, "x"]`, "{a: 1}", `{name: "x"}`}
+	if depth > 4 || r.IntN(4) == 0 {
+		return junk[r.IntN(len(junk))]
+	}
+	if inner, ok := strings.CutSuffix(t, "!"); ok {
+		return literal(r, inner, depth)
+	}
+	if strings.HasPrefix(t, "[") {
+		if r.IntN(4) == 0 {
+			return literal(r, t[1:len(t)-1], depth+1)
+		}
+		items := make([]string, r.IntN(4))
+		for i := range items {
+			items[i] = literal(r, t[1:len(t)-1], depth+1)
+		}
+		return "[" + strings.Join(items, ", ") + "]"
+	}
+	fields := map[string][]string{
+		"Filter": {"name:String!", "range:Range", "colors:[Color!]", "tags:[String]", "self:Filter"},
+		"Range":  {"from:Int", "to:Int", "step:Int!"},
+		"One":    {"a:Int", "b:String"},
+	}
+	switch t {
+	case "String", "ID":
+		return []string{`"s"`, `"""b"""`, "7"}[r.IntN(3)]
+	case "Int", "Float":
+		return junk[r.IntN(10)]
+	case "Boolean":
+		return "false"
+	case "Color":
+		return []string{"RED", "GREEN", "Blue"}[r.IntN(3)]
+	case "JSON":
+		return `{any: [1, "x", null, RED]}`
+	}
+	var members []string
+	for _, field := range fields[t] {
+		name, ft, _ := strings.Cut(field, ":")
+		if r.IntN(3) > 0 {
+			members = append(members, name+": "+literal(r, ft, depth+1))
+		}
+	}
+	switch r.IntN(6) {
+	case 0:
+		members = append(members, "__typename: "+literal(r, "String", depth+1))
+	case 1:
+		members = append(members, "nmae: 1")
+	}
+	return "{" + strings.Join(members, ", ") + "}"
 }
