@@ -1,5 +1,5 @@
 // Package tools is hookmcp's MCP surface: the server, its instructions, the
-// eleven tools (one file each) and the requests resource.
+// twelve tools (one file each) and the requests resource.
 package tools
 
 import (
