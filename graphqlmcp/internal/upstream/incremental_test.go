@@ -407,17 +407,23 @@ func TestPostIncremental(t *testing.T) {
 	}
 }
 
-// TestPostIncrementalTooLarge: the size limit bounds all parts together.
+// TestPostIncrementalTooLarge: the size limit bounds all parts together,
+// whether many parts pass it or one huge part does.
 func TestPostIncrementalTooLarge(t *testing.T) {
-	big := `{"incremental":[{"items":["` + strings.Repeat("x", 600) + `"],"path":["l",0]}],"hasNext":true}`
-	payloads := []string{`{"data":{"l":[]},"hasNext":true}`}
+	item := `{"incremental":[{"items":["` + strings.Repeat("x", 600) + `"],"path":["l",0]}],"hasNext":true}`
+	many := []string{`{"data":{"l":[]},"hasNext":true}`}
 	for range 4 {
-		payloads = append(payloads, big)
+		many = append(many, item)
 	}
-	srv, _ := streamingServer(t, nil, payloads...)
-	_, err := loopbackClient(2000).Post(context.Background(), Request{Target: Target{URL: parse(t, srv.URL)}, Headers: Defaults(), Timeout: 10 * time.Second, Incremental: true})
-	if err == nil || !strings.Contains(err.Error(), "larger than the 2000 bytes limit") {
-		t.Errorf("got %v", err)
+	huge := []string{`{"data":{"l":[]},"hasNext":true}`, `{"incremental":[{"items":["` + strings.Repeat("x", 1<<20) + `"],"path":["l",0]}],"hasNext":false}`}
+	for name, payloads := range map[string][]string{"many parts": many, "one huge part": huge} {
+		t.Run(name, func(t *testing.T) {
+			srv, _ := streamingServer(t, nil, payloads...)
+			_, err := loopbackClient(2000).Post(context.Background(), Request{Target: Target{URL: parse(t, srv.URL)}, Headers: Defaults(), Timeout: 10 * time.Second, Incremental: true})
+			if err == nil || !strings.Contains(err.Error(), "larger than the 2000 bytes limit") {
+				t.Errorf("got %v", err)
+			}
+		})
 	}
 }
 
