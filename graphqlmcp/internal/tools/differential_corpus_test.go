@@ -16,6 +16,9 @@ import (
 var differentialClasses = []string{
 	"valid", "valid/another-operation", "valid/defaulted-variable-in-non-null-position",
 	"valid/variable-Int-exponent", "valid/variable-Int-whole-float", "valid/variable-Float-whole-float", "valid/variable-Float-exponent",
+	"valid/variable-Int-negative-zero", "valid/extra-variable", "valid/variable-ID-large-integer",
+	"valid/non-null-variable-with-default", "valid/nullable-variable-where-place-has-default",
+	"variable/null-for-non-null-with-default",
 	"valid/variable-Int-bounds", "valid/literal-Int-bounds", "valid/literal-block-string", "valid/introspection",
 	"document/impossible-named-fragment", "document/introspection-off-root", "document/introspection-off-query",
 	"literal/Int/whole-float", "literal/Int/exponent",

@@ -57,9 +57,11 @@ type slot struct {
 	open       bool
 	oneOf      bool // a variable at a @oneOf member (its type is T!)
 	root       bool // the operation's own selection set
-	first      string
-	group      [2]int // the enclosing "( ... )" of an argument or variable definition
-	groupCount int    // how many it holds
+	// placeDefault: the variable is used where a default is
+	placeDefault bool
+	first        string
+	group        [2]int // the enclosing "( ... )" of an argument or variable definition
+	groupCount   int    // how many it holds
 }
 
 // text is an operation being written, with its slots.
@@ -109,6 +111,9 @@ type genVar struct {
 	name  string
 	typ   *ast.Type
 	oneOf bool
+	// placeDefault: where it is used has a default (an argument's or
+	// input field's)
+	placeDefault bool
 	// literal default, "" when none
 	deflt string
 	given bool
@@ -124,6 +129,9 @@ type generator struct {
 	values    map[string]any
 	fragments []*text
 	alias     int
+	// placeDefault says that the value written next is of an argument or
+	// input field with a default; value and item read and clear it.
+	placeDefault bool
 }
 
 // maxSelectionDepth is how deep generated selections nest; deeper
@@ -230,7 +238,7 @@ func (g *generator) variableDefinitions(t *text) {
 		defs = append(defs, len(t.slots))
 		t.span(slot{kind: slotVariableDef, name: v.name, typ: v.typ, oneOf: v.oneOf}, func() {
 			t.w("$", v.name, ": ")
-			t.span(slot{kind: slotVariableType, name: v.name, typ: v.typ, oneOf: v.oneOf}, func() { t.w(v.typ.String()) })
+			t.span(slot{kind: slotVariableType, name: v.name, typ: v.typ, oneOf: v.oneOf, placeDefault: v.placeDefault}, func() { t.w(v.typ.String()) })
 			if v.deflt != "" {
 				t.w(" = ")
 				t.add(g.defaultText(v))
@@ -282,6 +290,7 @@ func (g *generator) field(t *text, parent *ast.Definition, f *ast.FieldDefinitio
 			}
 			t.span(slot{kind: slotArgument, arg: a, typ: a.Type}, func() {
 				t.w(a.Name, ": ")
+				g.placeDefault = a.DefaultValue != nil
 				g.value(t, a.Type, 0, true)
 			})
 		}
@@ -384,8 +393,10 @@ func required(typ *ast.Type, deflt *ast.Value) bool { return typ.NonNull && defl
 // value writes a valid value of typ: a literal, or (where variables may
 // be, and not at the top of a const value) sometimes a variable.
 func (g *generator) value(t *text, typ *ast.Type, depth int, vars bool) {
+	placeDefault := g.placeDefault
+	g.placeDefault = false
 	if vars && g.chance(0.4) {
-		t.w("$", g.newVar(typ, false))
+		t.w("$", g.newVarAt(typ, false, placeDefault))
 		return
 	}
 	g.literal(t, typ, depth, vars)
@@ -436,6 +447,7 @@ func (g *generator) literal(t *text, typ *ast.Type, depth int, vars bool) {
 					g.literal(t, &ast.Type{NamedType: f.Type.NamedType, Elem: f.Type.Elem, NonNull: true}, depth+1, vars)
 				}
 			} else {
+				g.placeDefault = f.DefaultValue != nil
 				g.item(t, f.Type, depth+1, vars)
 			}
 			if i == 0 {
@@ -453,8 +465,10 @@ func (g *generator) literal(t *text, typ *ast.Type, depth int, vars bool) {
 
 // item is a value inside a list or an input object: a variable sometimes.
 func (g *generator) item(t *text, typ *ast.Type, depth int, vars bool) {
+	placeDefault := g.placeDefault
+	g.placeDefault = false
 	if vars && g.chance(0.15) {
-		t.w("$", g.newVar(typ, false))
+		t.w("$", g.newVarAt(typ, false, placeDefault))
 		return
 	}
 	g.literal(t, typ, depth+1, vars)
@@ -499,8 +513,11 @@ func (g *generator) leafLiteral(name string) string {
 
 // newVar adds a variable of typ with a valid value (or a default, or
 // nothing when it may be null) and returns its name.
-func (g *generator) newVar(typ *ast.Type, oneOf bool) string {
-	v := genVar{name: fmt.Sprintf("v%d", len(g.vars)), typ: typ, oneOf: oneOf}
+func (g *generator) newVar(typ *ast.Type, oneOf bool) string { return g.newVarAt(typ, oneOf, false) }
+
+// newVarAt is newVar for a place that has a default or not.
+func (g *generator) newVarAt(typ *ast.Type, oneOf, placeDefault bool) string {
+	v := genVar{name: fmt.Sprintf("v%d", len(g.vars)), typ: typ, oneOf: oneOf, placeDefault: placeDefault}
 	switch {
 	case !typ.NonNull && g.chance(0.15):
 		lit := &text{}
@@ -742,11 +759,22 @@ func (g *generator) slotMutants(valid diffCase, t *text, s slot, add func(mutant
 			add(mutant{class: "document/oneOf-nullable-variable", edits: []edit{{s.start, s.end, nullable}}})
 		case s.typ.NonNull:
 			// Its one use is where its type is non-null: a nullable
-			// variable may go there only with a default.
-			add(mutant{class: "document/nullable-variable-in-non-null-position", edits: []edit{{s.start, s.end, nullable}}})
+			// variable may go there only with a default of its own or
+			// of the place.
+			if s.placeDefault {
+				add(mutant{class: "valid/nullable-variable-where-place-has-default", edits: []edit{{s.start, s.end, nullable}}})
+			} else {
+				add(mutant{class: "document/nullable-variable-in-non-null-position", edits: []edit{{s.start, s.end, nullable}}})
+			}
 			lit := &text{}
 			g.literal(lit, &ast.Type{NamedType: s.typ.NamedType, Elem: s.typ.Elem, NonNull: true}, 1, false)
 			add(mutant{class: "valid/defaulted-variable-in-non-null-position", vars: vars, edits: []edit{{s.start, s.end, nullable + " = " + lit.b.String()}}})
+			add(mutant{class: "valid/non-null-variable-with-default", vars: vars, edits: []edit{{s.start, s.end, s.typ.String() + " = " + lit.b.String()}}})
+			if _, given := valid.Variables[s.name]; given {
+				withNull := cloneMap(valid.Variables)
+				withNull[s.name] = nil
+				add(mutant{class: "variable/null-for-non-null-with-default", vars: withNull, edits: []edit{{s.start, s.end, s.typ.String() + " = " + lit.b.String()}}})
+			}
 		}
 	case slotFragmentBody:
 		insert("document/fragment-cycle", s.start, " ..."+s.name)
@@ -774,6 +802,9 @@ func (g *generator) firstVariableDef(valid diffCase, t *text) string {
 func (g *generator) documentMutants(valid diffCase, t *text, add func(mutant)) {
 	end := len(valid.Query)
 	add(mutant{class: "document/unused-fragment", edits: []edit{{end, end, "\nfragment Unused on " + g.s.Query.Name + " { __typename }"}}})
+	extra := cloneMap(valid.Variables)
+	extra["extraVariable"] = 1
+	add(mutant{class: "valid/extra-variable", vars: extra})
 	add(mutant{class: "valid/another-operation", edits: []edit{{end, end, "\nquery Other { __typename }"}}})
 	add(mutant{class: "document/duplicate-operation-name", edits: []edit{{end, end, "\nquery " + valid.OperationName + " { __typename }"}}})
 	add(mutant{class: "document/anonymous-beside-another", edits: []edit{{end, end, "\n{ __typename }"}}})
@@ -855,7 +886,11 @@ func (g *generator) valueMutants(typ *ast.Type, value any, found func(class stri
 			found("valid/variable-"+def.Name+"-whole-float", wrap(json.Number("5.0")))
 			found("valid/variable-"+def.Name+"-exponent", wrap(json.Number("1e3")))
 		}
+		if def.Name == "ID" {
+			found("valid/variable-ID-large-integer", wrap(json.Number("100000000000000000000")))
+		}
 		if def.Name == "Int" {
+			found("valid/variable-Int-negative-zero", wrap(json.Number("-0")))
 			found("valid/variable-Int-bounds", wrap(json.Number([]string{"2147483647", "-2147483648"}[g.r.IntN(2)])))
 		}
 		if !builtinScalars[def.Name] {
