@@ -107,48 +107,69 @@ func readIncremental(ctx context.Context, req Request, answer *httpx.Answer, bod
 		}
 		return nil, refuse(err)
 	}
-	var m merger
-	cutPart := false
-	for i, p := range parts {
-		if p.cut && !completeJSON(p.body) {
-			// The stream ended inside this part: what came of it is not
-			// a payload, and may end in half a secret the redactor could
-			// not know.
-			cutPart = len(bytes.TrimSpace(p.body)) > 0
-			continue
-		}
-		if err := m.add(i+1, p.body); err != nil {
-			return nil, refuse(err)
-		}
-	}
-	doc, delivery, ok := m.finish()
+	doc, delivery, err := mergeParts(parts)
 	switch {
-	case !ok && cut != nil:
+	case errors.Is(err, errNoPayload) && cut != nil:
 		return nil, cutBeforeAnswer()
-	case !ok:
-		return nil, refuse(errors.New("no part held a GraphQL response"))
+	case err != nil:
+		return nil, refuse(err)
 	}
-	delivery.CutPart = cutPart
 	if cut != nil && !delivery.Complete {
-		// Explain's words are for a request that got no answer; this one
-		// got part of one.
-		failure := httpx.AsFailure(httpx.Explain(ctx, cut))
-		switch failure.Kind {
-		case httpx.Cancelled:
-			return nil, failure
-		case httpx.TimedOut:
-			delivery.Ended = failure.Reason
-			delivery.Advice = timeoutAdvice(ForQuery, failure.After)
-		case httpx.DeadlinePassed:
-			delivery.Ended = "stopped when the time limit of the call ended"
-		default:
-			delivery.Ended = "stopped when the connection broke (" + redactor.String(cut.Error()) + ")"
+		if err := delivery.endedBy(ctx, cut, redactor); err != nil {
+			return nil, err
 		}
 	}
 	return &Response{
 		Status: answer.Status, Body: doc.body, Data: doc.Data, Errors: doc.Errors, HasData: doc.hasData(),
 		Dropped: doc.dropped, Incremental: &delivery,
 	}, nil
+}
+
+// errNoPayload is an answer of no whole payload: every part was empty, a
+// keep-alive, or cut off.
+var errNoPayload = errors.New("no part held a GraphQL response")
+
+// mergeParts merges the payloads of parts into one response. A last part
+// the stream ended inside of is left out (and said in the Delivery): what
+// came of it is not a payload, and may end in half a secret the redactor
+// could not know.
+func mergeParts(parts []part) (graphQLResponse, Delivery, error) {
+	var m merger
+	cutPart := false
+	for i, p := range parts {
+		if p.cut && !completeJSON(p.body) {
+			cutPart = len(bytes.TrimSpace(p.body)) > 0
+			continue
+		}
+		if err := m.add(i+1, p.body); err != nil {
+			return graphQLResponse{}, Delivery{}, err
+		}
+	}
+	doc, delivery, ok := m.finish()
+	if !ok {
+		return graphQLResponse{}, Delivery{}, errNoPayload
+	}
+	delivery.CutPart = cutPart
+	return doc, delivery, nil
+}
+
+// endedBy says why the reading of a stream that was not complete ended:
+// cut, under ctx. Explain's words are for a request that got no answer;
+// this one got part of one. A call the client cancelled is that error.
+func (d *Delivery) endedBy(ctx context.Context, cut error, redactor Redactor) error {
+	failure := httpx.AsFailure(httpx.Explain(ctx, cut))
+	switch failure.Kind {
+	case httpx.Cancelled:
+		return failure
+	case httpx.TimedOut:
+		d.Ended = failure.Reason
+		d.Advice = timeoutAdvice(ForQuery, failure.After)
+	case httpx.DeadlinePassed:
+		d.Ended = "stopped when the time limit of the call ended"
+	default:
+		d.Ended = "stopped when the connection broke (" + redactor.String(cut.Error()) + ")"
+	}
+	return nil
 }
 
 // completeJSON reports a part body that is a whole JSON value.
