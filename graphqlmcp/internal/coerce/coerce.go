@@ -58,7 +58,7 @@ func Variables(schema *ast.Schema, defs ast.VariableDefinitionList, inputs map[s
 		name, t := def.Variable, def.Type
 		c.variable = name
 		if !c.isInputType(t) {
-			c.fail(nil, func() string {
+			c.fail(func() string {
 				return fmt.Sprintf(`Variable "$%s" expected value of type "%s" which cannot be used as an input type.`, name, t)
 			})
 			continue
@@ -68,14 +68,14 @@ func Variables(schema *ast.Schema, defs ast.VariableDefinitionList, inputs map[s
 			if def.DefaultValue != nil {
 				values[name] = c.literal(def.DefaultValue, t)
 			} else if t.NonNull {
-				c.fail(nil, func() string {
+				c.fail(func() string {
 					return fmt.Sprintf(`Variable "$%s" of required type "%s" was not provided.`, name, t)
 				})
 			}
 			continue
 		}
 		if isNull(value) && t.NonNull {
-			c.fail(nil, func() string {
+			c.fail(func() string {
 				return fmt.Sprintf(`Variable "$%s" of non-null type "%s" must not be null.`, name, t)
 			})
 			continue
@@ -100,33 +100,31 @@ type coercer struct {
 	res    Result
 }
 
-// fail records a problem in the variable being coerced; rule builds its
-// message, only for the errors kept. invalid is the value at fault, at
-// path (nil for a problem with the variable as a whole).
-func (c *coercer) fail(path []any, rule func() string) {
+// fail records a problem with the variable as a whole; rule builds its
+// message, only for the errors kept.
+func (c *coercer) fail(rule func() string) {
+	c.res.Total++
+	if len(c.res.Errors) < c.limit {
+		c.res.Errors = append(c.res.Errors, Error{Variable: c.variable, Message: rule()})
+	}
+}
+
+// invalid records that value, at the current path (and then key, when
+// given), breaks the rule that rule describes, as `Variable "$x" got
+// invalid value 5 at "x.a"; <rule>`. The path is copied and the message
+// built only for the errors kept, so that a huge value's many errors cost
+// no more than its walk.
+func (c *coercer) invalid(value any, rule func() string, key ...any) {
 	c.res.Total++
 	if len(c.res.Errors) >= c.limit {
 		return
 	}
-	c.res.Errors = append(c.res.Errors, Error{Variable: c.variable, Path: path, Message: rule()})
-}
-
-// invalid records that value, at path, breaks the rule message describes,
-// as `Variable "$x" got invalid value 5 at "x.a"; <rule>`.
-func (c *coercer) invalid(path []any, value any, rule func() string) {
-	name := c.variable
-	c.fail(path, func() string {
-		msg := fmt.Sprintf(`Variable "$%s" got invalid value %s`, name, inspect(value))
-		if len(path) > 0 {
-			msg += fmt.Sprintf(` at "%s%s"`, name, printPath(path))
-		}
-		return msg + "; " + rule()
-	})
-}
-
-// here is a copy of the current path, for an error.
-func (c *coercer) here(extra ...any) []any {
-	return append(append(make([]any, 0, len(c.path)+len(extra)), c.path...), extra...)
+	path := append(append(make([]any, 0, len(c.path)+len(key)), c.path...), key...)
+	msg := fmt.Sprintf(`Variable "$%s" got invalid value %s`, c.variable, inspect(value))
+	if len(path) > 0 {
+		msg += fmt.Sprintf(` at "%s%s"`, c.variable, printPath(path))
+	}
+	c.res.Errors = append(c.res.Errors, Error{Variable: c.variable, Path: path, Message: msg + "; " + rule()})
 }
 
 // coerce is graphql-js's coerceInputValue: value as type t, reporting each
@@ -137,7 +135,7 @@ func (c *coercer) coerce(value any, t *ast.Type) (coerced any, ok bool) {
 		if !isNull(value) {
 			return c.coerce(value, nullable(t))
 		}
-		c.invalid(c.here(), value, func() string {
+		c.invalid(value, func() string {
 			return fmt.Sprintf(`Expected non-nullable type "%s" not to be null.`, t)
 		})
 		return nil, false
@@ -179,7 +177,7 @@ func (c *coercer) coerce(value any, t *ast.Type) (coerced any, ok bool) {
 func (c *coercer) inputObject(value any, def *ast.Definition) (any, bool) {
 	obj, isObject := value.(map[string]any)
 	if !isObject {
-		c.invalid(c.here(), value, func() string {
+		c.invalid(value, func() string {
 			return fmt.Sprintf(`Expected type "%s" to be an object.`, def.Name)
 		})
 		return nil, false
@@ -196,7 +194,7 @@ func (c *coercer) inputObject(value any, def *ast.Definition) (any, bool) {
 				coerced[field.Name] = c.literal(field.DefaultValue, field.Type)
 				keys = append(keys, field.Name)
 			} else if field.Type.NonNull {
-				c.invalid(c.here(), obj, func() string {
+				c.invalid(obj, func() string {
 					return fmt.Sprintf(`Field "%s" of required type "%s" was not provided.`, field.Name, field.Type)
 				})
 			}
@@ -215,7 +213,7 @@ func (c *coercer) inputObject(value any, def *ast.Definition) (any, bool) {
 		if known[key] {
 			continue
 		}
-		c.invalid(c.here(), obj, func() string {
+		c.invalid(obj, func() string {
 			names := make([]string, len(def.Fields))
 			for i, f := range def.Fields {
 				names[i] = f.Name
@@ -225,7 +223,7 @@ func (c *coercer) inputObject(value any, def *ast.Definition) (any, bool) {
 	}
 	if def.Directives.ForName("oneOf") != nil {
 		if len(keys) != 1 {
-			c.invalid(c.here(), obj, func() string {
+			c.invalid(obj, func() string {
 				return fmt.Sprintf(`Exactly one key must be specified for OneOf type "%s".`, def.Name)
 			})
 		}
@@ -233,9 +231,9 @@ func (c *coercer) inputObject(value any, def *ast.Definition) (any, bool) {
 		// null, not one that failed.
 		if len(keys) > 0 {
 			if v, ok := coerced[keys[0]]; ok && v == nil {
-				c.invalid(c.here(keys[0]), nil, func() string {
+				c.invalid(nil, func() string {
 					return fmt.Sprintf(`Field "%s" must be non-null.`, keys[0])
-				})
+				}, keys[0])
 			}
 		}
 	}
@@ -265,14 +263,14 @@ func (c *coercer) enum(value any, def *ast.Definition) (any, bool) {
 	}
 	s, isString := value.(string)
 	if !isString {
-		c.invalid(c.here(), value, func() string {
+		c.invalid(value, func() string {
 			shown := inspect(value)
 			return fmt.Sprintf(`Enum "%s" cannot represent non-string value: %s.`, def.Name, shown) + didYouMean("the enum value", suggestionList(shown, names()))
 		})
 		return nil, false
 	}
 	if def.EnumValues.ForName(s) == nil {
-		c.invalid(c.here(), value, func() string {
+		c.invalid(value, func() string {
 			return fmt.Sprintf(`Value "%s" does not exist in "%s" enum.`, bounded(s), def.Name) + didYouMean("the enum value", suggestionList(s, names()))
 		})
 		return nil, false
@@ -322,7 +320,7 @@ func (c *coercer) scalar(value any, def *ast.Definition) (any, bool) {
 	default:
 		return value, true
 	}
-	c.invalid(c.here(), value, func() string { return rule })
+	c.invalid(value, func() string { return rule })
 	return nil, false
 }
 

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -242,6 +243,23 @@ func TestVariablesBounded(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+
+	// Many errors deep inside: each costs its walk, not a copy of its
+	// path or a message (a copy each would allocate gigabytes).
+	bottom := map[string]any{"name": "x", "colors": slices.Repeat([]any{"x"}, 200_000)}
+	for range 3000 {
+		bottom = map[string]any{"name": "x", "self": bottom}
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	res = Variables(schema, operationOf(t, "$in: Filter").VariableDefinitions, map[string]any{"in": bottom}, 10)
+	runtime.ReadMemStats(&after)
+	if res.Total != 200_000 || len(res.Errors) != 10 {
+		t.Errorf("%d errors counted, %d kept", res.Total, len(res.Errors))
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 100<<20 {
+		t.Errorf("coercing allocated %d MB", alloc>>20)
 	}
 
 	// A value nested thousands deep in a recursive input type: the path
