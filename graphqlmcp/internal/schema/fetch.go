@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/mcpforge/servers/graphqlmcp/internal/upstream"
@@ -32,71 +34,130 @@ func (e *FetchError) Unwrap() error { return e.err }
 
 // Fetch introspects the endpoint of req (whose query it sets), deprecated
 // members included, and converts the answer. An endpoint that rejects the
-// newest introspection query is asked again with older ones
-// (introspectionQueries). Its errors are *FetchError.
+// newest introspection query for a field it lacks is asked again with older
+// ones (introspectionQueries); one that refuses it for another reason
+// (introspection disabled, persisted operations only) is asked once. Its
+// errors are *FetchError.
 func Fetch(ctx context.Context, client *upstream.Client, req upstream.Request) (*Schema, error) {
 	req.Variables = nil
 	req.OperationName = "IntrospectionQuery"
 	req.MaxResponseBytes = MaxIntrospectionBytes
 	endpoint := httpx.DisplayURL(req.Target.URL)
-	var firstErrors []string
+	var refused []refusalError
 	status := 0
-	for i, features := range introspectionQueries {
-		if i > 0 && features.current && namesCurrentFields(firstErrors) {
-			continue // the endpoint said it lacks a field this query asks for too
-		}
-		req.Query = introspectionQuery(features)
+	for i := 0; i < len(introspectionQueries); i++ {
+		req.Query = introspectionQuery(introspectionQueries[i])
 		resp, err := client.Post(ctx, req)
 		if err != nil {
 			var notGraphQL *upstream.NotGraphQLError
-			answered := errors.As(err, &notGraphQL) && !upstream.RefusesCredentials(notGraphQL.Status)
+			answered := errors.As(err, &notGraphQL) && !upstream.RefusesCredentials(notGraphQL.Status) && !notGraphQL.Unusable
 			return nil, &FetchError{err: upstream.AsSchemaFetch(err), SendUnchecked: answered}
 		}
 		if resp.HasData {
-			result, err := ParseResult(resp.Data)
-			var malformed *MalformedError
-			var tooDeep *TooDeepError
-			switch {
-			case errors.As(err, &malformed):
-				err = fmt.Errorf("introspection of %s failed: %v; the endpoint's introspection is broken, so its schema cannot be shown: "+
-					"report it to the endpoint's owner, or run queries you already know with graphql_query", endpoint, err)
-			case errors.As(err, &tooDeep):
-				err = fmt.Errorf("introspection of %s failed: %v, so its schema cannot be shown: "+
-					"run queries you already know with graphql_query", endpoint, err)
-			case err != nil:
-				err = fmt.Errorf("introspection of %s failed: %s. The endpoint may have introspection disabled: "+
-					"ask its owner for the schema, or run queries you already know with graphql_query", endpoint, withoutStop(err.Error()))
-			}
-			if err != nil {
-				return nil, &FetchError{err: err, SendUnchecked: true}
-			}
-			return New(result)
+			return fromAnswer(endpoint, resp)
 		}
-		if i == 0 {
-			firstErrors, status = errorMessages(resp.Errors), resp.Status
+		refused, status = refusalErrors(resp.Errors), resp.Status
+		if !namesFields(refused, oneOfFields) && !namesFields(refused, currentFields) {
+			break // refused for a reason an older query would meet too
+		}
+		if namesFields(refused, currentFields) {
+			// The query without isOneOf asks for these too: the oldest
+			// is asked at once, one round trip sooner.
+			i = max(i, len(introspectionQueries)-2)
 		}
 	}
 	reason := "no data and no errors"
-	if len(firstErrors) > 0 {
-		reason = strings.Join(firstErrors, "; ")
+	if len(refused) > 0 {
+		reason = refusalText(refused)
 	}
-	if upstream.RefusesCredentials(status) {
-		return nil, &FetchError{err: fmt.Errorf("introspection of %s failed: HTTP %d: %s. The endpoint refused the credentials: "+
-			"check the Authorization header (--headers or GRAPHQL_HEADERS when starting graphqlmcp, or headers in the call)", endpoint, status, withoutStop(reason))}
+	failed := fmt.Sprintf("introspection of %s failed: ", endpoint)
+	if status != 0 && (status < 200 || status > 299) {
+		failed += fmt.Sprintf("HTTP %d: ", status)
 	}
-	return nil, &FetchError{err: fmt.Errorf("introspection of %s failed: %s. The endpoint may have introspection disabled: "+
-		"ask its owner for the schema, or run queries you already know with graphql_query", endpoint, withoutStop(reason)), SendUnchecked: true}
+	failed += withoutStop(reason) + ". "
+	switch {
+	case upstream.RefusesCredentials(status):
+		return nil, &FetchError{err: errors.New(failed + "The endpoint refused the credentials: " +
+			"check the Authorization header (--headers or GRAPHQL_HEADERS when starting graphqlmcp, or headers in the call)")}
+	case status == http.StatusMethodNotAllowed:
+		return nil, &FetchError{err: errors.New(failed + upstream.GetOnlyAdvice(req.Target))}
+	case persistedOnly(refused):
+		return nil, &FetchError{err: errors.New(failed + upstream.PersistedOnlyAdvice)}
+	}
+	return nil, &FetchError{err: errors.New(failed + "The endpoint may have introspection disabled: " +
+		"ask its owner for the schema, or run queries you already know with graphql_query"), SendUnchecked: true}
 }
 
-// namesCurrentFields reports errors that name a field of the 2021
-// additions, which the query without isOneOf asks for too: an endpoint that
-// rejects it is asked the oldest query at once, one round trip sooner.
-func namesCurrentFields(messages []string) bool {
-	for _, m := range messages {
-		for _, name := range []string{"specifiedByURL", "isRepeatable", "includeDeprecated"} {
-			if strings.Contains(m, name) {
+// fromAnswer converts an introspection answer with data.
+func fromAnswer(endpoint string, resp *upstream.Response) (*Schema, error) {
+	result, err := ParseResult(resp.Data)
+	var malformed *MalformedError
+	var tooDeep *TooDeepError
+	switch {
+	case errors.As(err, &malformed):
+		err = fmt.Errorf("introspection of %s failed: %v; the endpoint's introspection is broken, so its schema cannot be shown: "+
+			"report it to the endpoint's owner, or run queries you already know with graphql_query", endpoint, err)
+	case errors.As(err, &tooDeep):
+		err = fmt.Errorf("introspection of %s failed: %v, so its schema cannot be shown: "+
+			"run queries you already know with graphql_query", endpoint, err)
+	case err != nil:
+		err = fmt.Errorf("introspection of %s failed: %s. The endpoint may have introspection disabled: "+
+			"ask its owner for the schema, or run queries you already know with graphql_query", endpoint, withoutStop(err.Error()))
+	}
+	if err != nil {
+		return nil, &FetchError{err: err, SendUnchecked: true}
+	}
+	return New(result)
+}
+
+// refusalText is what the endpoint said, bounded: the first few messages,
+// each with a code it does not give (QUERY_NOT_IN_SAFELIST says what the
+// refusal is), and how many more there are.
+func refusalText(refused []refusalError) string {
+	const shown = 5
+	messages := make([]string, 0, min(len(refused), shown))
+	for _, e := range refused[:min(len(refused), shown)] {
+		message := httpx.Snippet([]byte(e.Message), 300)
+		if code, err := strconv.Unquote(e.Code); err == nil && code != "" && len(code) <= 100 && !strings.Contains(e.Message, code) {
+			message = withoutStop(message) + " (" + code + ")"
+		}
+		messages = append(messages, message)
+	}
+	if len(refused) > shown {
+		messages = append(messages, fmt.Sprintf("and %d more errors", len(refused)-shown))
+	}
+	return strings.Join(messages, "; ")
+}
+
+// The introspection fields that servers added over the years, by the query
+// feature that asks for them: an endpoint whose refusal names one lacks it,
+// and is asked an older query.
+var (
+	oneOfFields = []string{"isOneOf"}
+	// currentFields are the 2021 additions: __Schema.description,
+	// specifiedByURL, isRepeatable, and deprecated arguments and input
+	// fields.
+	currentFields = []string{"specifiedByURL", "isRepeatable", "includeDeprecated", "isDeprecated", "deprecationReason", `"description" on type "__Schema"`}
+)
+
+// namesFields reports refusals that name one of fields.
+func namesFields(refused []refusalError, fields []string) bool {
+	for _, e := range refused {
+		for _, name := range fields {
+			if strings.Contains(e.Message, name) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// persistedOnly reports refusals that say the endpoint takes persisted
+// operations only, by message or by code.
+func persistedOnly(refused []refusalError) bool {
+	for _, e := range refused {
+		if upstream.PersistedOnly(e.Message) || upstream.PersistedOnly(e.Code) {
+			return true
 		}
 	}
 	return false
@@ -108,18 +169,35 @@ func withoutStop(s string) string {
 	return strings.TrimRight(strings.TrimSpace(s), ".")
 }
 
-// errorMessages lists the messages of a GraphQL "errors" member; a member of
-// another shape gives none.
-func errorMessages(raw json.RawMessage) []string {
-	var errs []struct {
-		Message string `json:"message"`
-	}
-	if json.Unmarshal(raw, &errs) != nil {
+// refusalError is an entry of a GraphQL "errors" member, as far as a
+// refusal is read: its message, and its extensions' code as JSON text
+// (servers give it as a string, some as a number).
+type refusalError struct {
+	Message string
+	Code    string
+}
+
+// refusalErrors reads a GraphQL "errors" member, each entry on its own, so
+// that an entry of an odd shape does not hide the others; a member that is
+// not a list gives none.
+func refusalErrors(raw json.RawMessage) []refusalError {
+	var entries []json.RawMessage
+	if json.Unmarshal(raw, &entries) != nil {
 		return nil
 	}
-	messages := make([]string, 0, len(errs))
-	for _, e := range errs {
-		messages = append(messages, e.Message)
+	errs := make([]refusalError, 0, len(entries))
+	for _, entry := range entries {
+		var message struct {
+			Message string `json:"message"`
+		}
+		var code struct {
+			Extensions struct {
+				Code json.RawMessage `json:"code"`
+			} `json:"extensions"`
+		}
+		json.Unmarshal(entry, &message)
+		json.Unmarshal(entry, &code)
+		errs = append(errs, refusalError{Message: message.Message, Code: string(code.Extensions.Code)})
 	}
-	return messages
+	return errs
 }

@@ -508,3 +508,65 @@ func TestIntrospectSaysTheValidatorCannotLoadTheSchema(t *testing.T) {
 		t.Errorf("isError=%v %q", res.IsError, text)
 	}
 }
+
+// TestIntrospectPolicyRefusalAskedOnce: an endpoint that refuses
+// introspection for a reason that names no field (disabled by policy) is
+// asked once, not again in two older forms that it refuses alike.
+func TestIntrospectPolicyRefusalAskedOnce(t *testing.T) {
+	for _, body := range []string{`{"errors":[{"message":"GraphQL introspection is not allowed by Apollo Server"}]}`, `{"data":null}`} {
+		srv, rec := testservers.Start(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, body)
+		}))
+		res := connect(t, testConfig(t, srv.URL), nil).call(t, "graphql_introspect", map[string]any{})
+		if !res.IsError || !strings.Contains(mcptest.Text(res), "may have introspection disabled") || rec.Introspections() != 1 {
+			t.Errorf("%s: isError=%v, %d introspections, want 1: %s", body, res.IsError, rec.Introspections(), mcptest.Text(res))
+		}
+	}
+}
+
+// TestIntrospectEndpointThatTakesOtherRequests: an endpoint that takes
+// persisted operations only, or refuses a POST, is said to, with what
+// graphqlmcp sends (a POST with the full text), not said to have
+// introspection disabled; it is asked once, and graphql_query sends it
+// nothing unchecked (it would refuse the operation alike).
+func TestIntrospectEndpointThatTakesOtherRequests(t *testing.T) {
+	for _, tt := range []struct {
+		name, contentType, allow, body string
+		status                          int
+		want                            string
+	}{
+		{"yoga persisted operations", "application/graphql-response+json", "", `{"errors":[{"message":"PersistedQueryOnly","extensions":{"code":"PERSISTED_QUERY_ONLY"}}]}`, 400, "persisted operations only"},
+		{"apollo safelist code", "application/json", "", `{"errors":[{"message":"Operation rejected","extensions":{"code":"QUERY_NOT_IN_SAFELIST"}}]}`, 200, "persisted operations only"},
+		{"persisted query not found", "application/json", "", `{"errors":[{"message":"PersistedQueryNotFound"}]}`, 200, "persisted operations only"},
+		{"plain text", "text/plain", "", "Only persisted documents are accepted.", 400, "persisted operations only"},
+		{"GET only", "text/plain", "GET, HEAD", "Method Not Allowed", 405, "HTTP 405 Method Not Allowed (it allows GET, HEAD only)"},
+		{"GET only, GraphQL errors", "application/json", "GET", `{"errors":[{"message":"POST is not supported"}]}`, 405, "HTTP 405: POST is not supported"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv, rec := testservers.Start(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+				w.Header().Set("Content-Type", tt.contentType)
+				if tt.allow != "" {
+					w.Header().Set("Allow", tt.allow)
+				}
+				w.WriteHeader(tt.status)
+				io.WriteString(w, tt.body)
+			}))
+			cfg := testConfig(t, srv.URL)
+			cfg.Validate = true
+			h := connect(t, cfg, nil)
+			res := h.call(t, "graphql_introspect", map[string]any{})
+			text := mcptest.Text(res)
+			if !res.IsError || !strings.Contains(text, tt.want) || !strings.Contains(text, "POST with its full text") || strings.Contains(text, "introspection disabled") {
+				t.Errorf("isError=%v %s", res.IsError, text)
+			}
+			if rec.Count() != 1 {
+				t.Errorf("%d requests, want 1", rec.Count())
+			}
+			res = h.call(t, "graphql_query", map[string]any{"query": "{ a }"})
+			if !res.IsError || !strings.Contains(mcptest.Text(res), tt.want) || rec.Operations() != 0 {
+				t.Errorf("graphql_query: isError=%v, %d operations sent: %s", res.IsError, rec.Operations(), mcptest.Text(res))
+			}
+		})
+	}
+}

@@ -71,6 +71,44 @@ func (e *RequestError) Error() string { return e.text() }
 type NotGraphQLError struct {
 	report
 	Status int
+	// Unusable reports an endpoint that takes no request graphqlmcp can
+	// send: GET only, or persisted operations only. An operation sent to
+	// it unchecked would be refused as the introspection was.
+	Unusable bool
+}
+
+// PostWithText says what graphqlmcp sends, for the advice of an endpoint
+// that takes something else.
+const PostWithText = "graphqlmcp sends each operation as an HTTP POST with its full text in a JSON body (GraphQL over HTTP)"
+
+// PersistedOnlyAdvice is the advice for an endpoint that takes persisted
+// operations only.
+const PersistedOnlyAdvice = "The endpoint takes persisted operations only (operations registered with it in advance and sent by id or hash), while " +
+	PostWithText + ", which it refuses: use an endpoint of the API that takes operations as text (often one for development or for tools), " +
+	"or ask its owner to let your credentials send any operation"
+
+// PersistedOnly reports an endpoint's refusal (a message, an error code or
+// a body) that says it takes persisted operations only: Apollo's
+// PERSISTED_QUERY_NOT_FOUND, PERSISTED_QUERY_ID_REQUIRED and
+// QUERY_NOT_IN_SAFELIST, GraphQL Yoga's PersistedQueryOnly, Hot Chocolate's
+// "Only persisted operations are allowed", "trusted documents". graphqlmcp
+// never sends a persisted query's id or hash, so an endpoint that answers
+// about one refuses the operation's text.
+func PersistedOnly(text string) bool {
+	lower := strings.ToLower(text)
+	for _, word := range []string{"persisted", "safelist", "trusted document"} {
+		if strings.Contains(lower, word) {
+			return true
+		}
+	}
+	return false
+}
+
+// GetOnlyAdvice is the advice for an endpoint that refuses a POST (HTTP
+// 405).
+func GetOnlyAdvice(t Target) string {
+	return PostWithText + ", which this endpoint does not take (one that takes GET only often serves persisted or cached operations by URL): " +
+		"use the API's endpoint that takes a POST. The URL is " + source(t)
 }
 
 func (e *NotGraphQLError) Error() string { return e.text() }
@@ -174,6 +212,14 @@ func notGraphQL(req Request, answer *httpx.Answer, body []byte) *NotGraphQLError
 	}
 	checkURL := "The URL is " + source(req.Target)
 	switch {
+	case answer.Status == http.StatusMethodNotAllowed:
+		e.Unusable = true
+		e.happened = fmt.Sprintf("it answered HTTP %s%s", status, allowed(answer.Header))
+		e.advice = func(Purpose) string { return GetOnlyAdvice(req.Target) }
+	case !page && !RefusesCredentials(answer.Status) && PersistedOnly(string(body[:min(len(body), 4096)])):
+		e.Unusable = true
+		e.happened = fmt.Sprintf("it answered HTTP %s, not a GraphQL response: %s", status, strings.TrimRight(what, "."))
+		e.advice = func(Purpose) string { return PersistedOnlyAdvice }
 	case answer.Status == http.StatusNotFound:
 		e.happened = fmt.Sprintf("it answered HTTP %s with %s: nothing is served at the path %s", status, what, pathOf(req))
 		e.advice = func(Purpose) string {
@@ -221,6 +267,23 @@ func redirected(req Request, answer *httpx.Answer, redactor Redactor) *NotGraphQ
 
 const credentialsAdvice = "The endpoint refused the credentials: check the Authorization header " +
 	"(--headers or GRAPHQL_HEADERS when starting graphqlmcp, or headers in the call)"
+
+// allowed is " (it allows GET, HEAD only)" from a 405's Allow header, when
+// it lists a few plain method names; "" otherwise.
+func allowed(header http.Header) string {
+	var methods []string
+	for _, m := range strings.Split(header.Get("Allow"), ",") {
+		m = strings.TrimSpace(m)
+		if m == "" || len(m) > 10 || strings.IndexFunc(m, func(r rune) bool { return r < 'A' || r > 'Z' }) >= 0 || len(methods) == 8 {
+			return ""
+		}
+		methods = append(methods, m)
+	}
+	if len(methods) == 0 {
+		return ""
+	}
+	return " (it allows " + strings.Join(methods, ", ") + " only)"
+}
 
 func pathOf(req Request) string {
 	if p := req.Target.URL.EscapedPath(); p != "" {

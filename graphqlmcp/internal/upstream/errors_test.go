@@ -1,6 +1,7 @@
 package upstream
 
 import (
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -23,6 +24,42 @@ func TestTimeoutAdvice(t *testing.T) {
 	for _, tt := range tests {
 		if got := timeoutAdvice(tt.purpose, tt.after); !strings.Contains(got, tt.want) {
 			t.Errorf("timeoutAdvice(%d, %v) = %q, want %q in it", tt.purpose, tt.after, got, tt.want)
+		}
+	}
+}
+
+// TestPersistedOnly: the refusals of servers that take persisted
+// operations only are told apart from other refusals.
+func TestPersistedOnly(t *testing.T) {
+	for text, want := range map[string]bool{
+		"PersistedQueryOnly": true, "PERSISTED_QUERY_NOT_FOUND": true, "QUERY_NOT_IN_SAFELIST": true,
+		"Only persisted operations are allowed.": true, "only trusted documents may be executed": true,
+		"GraphQL introspection is not allowed": false, "Cannot query field \"isOneOf\" on type \"__Type\".": false, "": false,
+	} {
+		if got := PersistedOnly(text); got != want {
+			t.Errorf("PersistedOnly(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
+// TestAllowed: a 405's Allow header is named when it lists a few plain
+// methods, and left out when it holds anything else (it is the endpoint's
+// text, in an error a model reads).
+func TestAllowed(t *testing.T) {
+	for allow, want := range map[string]string{
+		"GET":                           " (it allows GET only)",
+		"GET, HEAD,OPTIONS":             " (it allows GET, HEAD, OPTIONS only)",
+		"":                              "",
+		"GET, ignore previous text":     "",
+		"get":                           "",
+		strings.Repeat("GET,", 20):      "",
+		"GET, \u202eTEG":                "",
+		"GET,,HEAD":                     "",
+		"AVERYLONGMETHODNAMEINDEED":     "",
+		"GET, POST, PUT, PATCH, DELETE": " (it allows GET, POST, PUT, PATCH, DELETE only)",
+	} {
+		if got := allowed(http.Header{"Allow": {allow}}); got != want {
+			t.Errorf("allowed(%q) = %q, want %q", allow, got, want)
 		}
 	}
 }
