@@ -533,8 +533,8 @@ func TestIntrospectPolicyRefusalAskedOnce(t *testing.T) {
 func TestIntrospectEndpointThatTakesOtherRequests(t *testing.T) {
 	for _, tt := range []struct {
 		name, contentType, allow, body string
-		status                          int
-		want                            string
+		status                         int
+		want                           string
 	}{
 		{"yoga persisted operations", "application/graphql-response+json", "", `{"errors":[{"message":"PersistedQueryOnly","extensions":{"code":"PERSISTED_QUERY_ONLY"}}]}`, 400, "persisted operations only"},
 		{"apollo safelist code", "application/json", "", `{"errors":[{"message":"Operation rejected","extensions":{"code":"QUERY_NOT_IN_SAFELIST"}}]}`, 200, "persisted operations only"},
