@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"io"
 	"maps"
 	"math"
 	"math/rand/v2"
@@ -69,10 +70,11 @@ const caseHeader = "X-Differential-Case"
 // value, a missing or unknown name, a conflict, an unused or undefined
 // variable, a fragment cycle, ...). graphqlmcp's verdict is the real one:
 // a graphql_query call to a server with the schema from --schema, whose
-// endpoint records what it receives. Every disagreement fails the test
-// unless testdata/differential/known.txt lists its class with a reason.
-// scripts/github-schema installs graphql-js, Node and GitHub's schema and
-// runs it.
+// endpoint records what it receives; and again, for half the cases of the
+// vendored schemas, with the schema introspected from that endpoint. Every
+// disagreement fails the test unless testdata/differential/known.txt lists
+// its class with a reason. scripts/github-schema installs graphql-js, Node
+// and GitHub's schema and runs it.
 func TestDifferential(t *testing.T) {
 	graphqlJS, github := os.Getenv("GRAPHQL_JS_DIR"), os.Getenv("GITHUB_SCHEMA_DIR")
 	if graphqlJS == "" || github == "" {
@@ -96,6 +98,30 @@ func TestDifferential(t *testing.T) {
 	jsVerdicts := make(chan []jsVerdict, 1)
 	go func() { jsVerdicts <- graphqlJSVerdicts(t, graphqlJS, files, cases) }()
 	ours := graphqlmcpVerdicts(t, loaded, cases)
+	// The same cases again over the vendored SDL schemas, where the
+	// server introspects its endpoint instead of reading --schema: half
+	// of them, one schema's calls after another's (their requests are
+	// told apart by count: a header of each call's own would make each
+	// a schema of its own to introspect).
+	introspected := map[string]map[int]ourVerdict{}
+	var names []string
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for _, ds := range schemas {
+		if filepath.Ext(ds.file) != ".graphql" {
+			continue
+		}
+		names = append(names, ds.name)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got := introspectedVerdicts(t, graphqlJS, ds, cases)
+			mu.Lock()
+			introspected[ds.name] = got
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
 	theirs := <-jsVerdicts
 	if len(theirs) != len(cases) {
 		t.Fatalf("graphql-js gave %d verdicts for %d cases", len(theirs), len(cases))
@@ -105,9 +131,23 @@ func TestDifferential(t *testing.T) {
 	for i, c := range cases {
 		report.add(c, ours[i], theirs[i])
 	}
-	report.log(t, schemas)
+	rows := slices.Clone(schemas)
+	for _, name := range names {
+		for i, c := range cases {
+			if v, ok := introspected[name][i]; ok && c.Schema == name {
+				c.Schema = name + viaIntrospection
+				report.add(c, v, theirs[i])
+			}
+		}
+		rows = append(rows, diffSchema{name: name + viaIntrospection})
+	}
+	report.log(t, rows)
 	report.check(t)
 }
+
+// viaIntrospection marks a schema's cases run with the schema introspected
+// from the endpoint.
+const viaIntrospection = "@introspection"
 
 // corpus generates the valid operations over one schema and their mutants,
 // at most maxPerClass of each class.
@@ -217,13 +257,8 @@ func graphqlmcpVerdicts(t *testing.T, loaded map[string]*schema.Schema, cases []
 			defer wg.Done()
 			for i := range next {
 				c := cases[i]
-				args := map[string]any{"query": c.Query, "headers": map[string]any{caseHeader: strconv.Itoa(i)}}
-				if c.OperationName != "" {
-					args["operationName"] = c.OperationName
-				}
-				if c.Variables != nil {
-					args["variables"] = c.Variables
-				}
+				args := callArguments(c)
+				args["headers"] = map[string]any{caseHeader: strconv.Itoa(i)}
 				res, err := sessions[c.Schema].CallTool(context.Background(), &mcp.CallToolParams{Name: "graphql_query", Arguments: args})
 				if err != nil {
 					verdicts[i].message = "protocol error: " + err.Error()
@@ -346,13 +381,13 @@ func (r *diffReport) log(t *testing.T, schemas []diffSchema) {
 	total := map[string]int{}
 	for _, ds := range schemas {
 		n := ds.name
-		t.Logf("%-18s %5d cases: %4d valid, %5d mutants; %5d agreed", n, r.cases[n], r.valid[n], r.mutants[n], r.agreed[n])
+		t.Logf("%-32s %5d cases: %4d valid, %5d mutants; %5d agreed", n, r.cases[n], r.valid[n], r.mutants[n], r.agreed[n])
 		total["cases"] += r.cases[n]
 		total["valid"] += r.valid[n]
 		total["mutants"] += r.mutants[n]
 		total["agreed"] += r.agreed[n]
 	}
-	t.Logf("%-18s %5d cases: %4d valid, %5d mutants; %5d agreed", "all", total["cases"], total["valid"], total["mutants"], total["agreed"])
+	t.Logf("%-32s %5d cases: %4d valid, %5d mutants; %5d agreed", "all", total["cases"], total["valid"], total["mutants"], total["agreed"])
 	var classes []string
 	for _, class := range slices.Sorted(maps.Keys(r.classCases)) {
 		classes = append(classes, fmt.Sprintf("%s %d/%d", class, r.classAgreed[class], r.classCases[class]))
@@ -402,4 +437,69 @@ func (r *diffReport) check(t *testing.T) {
 			}
 		}
 	}
+}
+
+// introspectedVerdicts runs every other case of ds through a server
+// without --schema, whose endpoint answers introspection with graphql-js's
+// own introspection of ds's SDL (scripts/graphql-js/check.mjs introspect),
+// by case index.
+func introspectedVerdicts(t *testing.T, graphqlJS string, ds diffSchema, cases []diffCase) map[int]ourVerdict {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "node", filepath.Join("..", "..", "..", "scripts", "graphql-js", "check.mjs"), "introspect", ds.file)
+	cmd.Env = append(os.Environ(), "GRAPHQL_JS_DIR="+graphqlJS)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	answer, err := cmd.Output()
+	if err != nil {
+		t.Errorf("node check.mjs introspect %s: %v\n%s", ds.file, err, stderr.String())
+		return nil
+	}
+	srv, rec := testservers.Start(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		body, _ := io.ReadAll(r.Body)
+		if bytes.Contains(body, []byte(`"operationName":"IntrospectionQuery"`)) {
+			w.Write(answer)
+			return
+		}
+		w.Write([]byte(`{"data":{}}`))
+	}))
+	cfg := testConfig(t, srv.URL)
+	cfg.Validate, cfg.Mutations, cfg.MaxComplexity, cfg.Timeout = true, config.MutationsAlways, math.MaxInt, 30*time.Second
+	session := connect(t, cfg, nil).session
+	out := map[int]ourVerdict{}
+	n := 0
+	for i, c := range cases {
+		if c.Schema != ds.name {
+			continue
+		}
+		if n++; n%2 == 0 {
+			continue
+		}
+		before := rec.Operations()
+		res, err := session.CallTool(context.Background(), &mcp.CallToolParams{Name: "graphql_query", Arguments: callArguments(c)})
+		v := ourVerdict{sent: rec.Operations() > before}
+		if err != nil {
+			v.message = "protocol error: " + err.Error()
+		} else {
+			v.message = mcptest.Text(res)
+		}
+		out[i] = v
+	}
+	if rec.Introspections() == 0 {
+		t.Errorf("%s: the server never introspected the endpoint", ds.name)
+	}
+	return out
+}
+
+// callArguments are graphql_query's arguments for c.
+func callArguments(c diffCase) map[string]any {
+	args := map[string]any{"query": c.Query}
+	if c.OperationName != "" {
+		args["operationName"] = c.OperationName
+	}
+	if c.Variables != nil {
+		args["variables"] = c.Variables
+	}
+	return args
 }
