@@ -35,7 +35,7 @@ const (
 // coerceDefaults rewrites every default value of r as graphql-js holds it,
 // and drops those that graphql-js drops.
 func coerceDefaults(r *Result, idx *index) {
-	c := &coercer{idx: idx, fieldDefaults: map[member]coercedValue{}, busy: map[member]bool{}}
+	c := &coercer{idx: idx, fieldDefaults: map[member]coercedValue{}, busy: map[member]bool{}, growth: maxDefaultsGrowth}
 	for i := range r.Schema.Types {
 		t := &r.Schema.Types[i]
 		for j := range t.Fields {
@@ -63,11 +63,34 @@ type coercer struct {
 	// default that needs itself (input A { b: B = {} } input B { a: A = {} })
 	// is kept as written rather than followed for ever.
 	busy map[member]bool
+	// growth is what the coerced defaults may still add to the printed
+	// schema, beyond the defaults as written.
+	growth int
 }
+
+// maxDefaultsGrowth bounds what coercion adds to a schema's defaults, all
+// told: filling in the defaults of fields left out shares them, so a
+// hostile schema's defaults (each field of A defaulting to {} of B, each of
+// B's to {} of C, ...) would print twice as long at each level. No real
+// schema comes near it; past it, defaults are kept as written.
+const maxDefaultsGrowth = 1 << 20
 
 type coercedValue struct {
 	value *ast.Value
 	outcome
+	// size is about how many bytes value prints as, up to maxPrinted.
+	size int
+}
+
+// maxPrinted caps the sizes added up, so that they do not overflow.
+const maxPrinted = 1 << 40
+
+// sized sets the size of a coerced leaf.
+func sized(c coercedValue) coercedValue {
+	if c.outcome == coerced {
+		c.size = len(c.value.Raw) + 2
+	}
+	return c
 }
 
 // rewrite coerces v's default value in place; field names v when it is an
@@ -81,6 +104,12 @@ func (c *coercer) rewrite(v *inputValue, field *member) {
 		got = c.fieldDefault(*field, v)
 	} else {
 		got = c.coerce(v.parsedDefault, &v.Type, 0)
+	}
+	if grows := got.size - len(*v.DefaultValue); got.outcome == coerced && grows > 0 {
+		if grows > c.growth {
+			return // kept as written
+		}
+		c.growth -= grows
 	}
 	switch got.outcome {
 	case coerced:
@@ -119,7 +148,7 @@ func (c *coercer) coerce(v *ast.Value, t *typeRefT, depth int) coercedValue {
 		if t.Kind == "NON_NULL" {
 			return coercedValue{outcome: invalid}
 		}
-		return coercedValue{value: &ast.Value{Kind: ast.NullValue, Raw: "null"}}
+		return coercedValue{value: &ast.Value{Kind: ast.NullValue, Raw: "null"}, size: 4}
 	}
 	switch t.Kind {
 	case "NON_NULL":
@@ -131,19 +160,19 @@ func (c *coercer) coerce(v *ast.Value, t *typeRefT, depth int) coercedValue {
 			if item.outcome != coerced {
 				return item
 			}
-			return coercedValue{value: &ast.Value{Kind: ast.ListValue, Children: ast.ChildValueList{{Value: item.value}}}}
+			return coercedValue{value: &ast.Value{Kind: ast.ListValue, Children: ast.ChildValueList{{Value: item.value}}}, size: item.size + 2}
 		}
-		list := &ast.Value{Kind: ast.ListValue}
-		worst := coerced
+		list := coercedValue{value: &ast.Value{Kind: ast.ListValue}, size: 2}
 		for _, child := range v.Children {
 			item := c.coerce(child.Value, t.OfType, depth+1)
-			worst = max(worst, item.outcome)
-			list.Children = append(list.Children, &ast.ChildValue{Value: item.value})
+			list.outcome = max(list.outcome, item.outcome)
+			list.value.Children = append(list.value.Children, &ast.ChildValue{Value: item.value})
+			list.size = min(maxPrinted, list.size+item.size+2)
 		}
-		if worst != coerced {
-			return coercedValue{outcome: worst}
+		if list.outcome != coerced {
+			return coercedValue{outcome: list.outcome}
 		}
-		return coercedValue{value: list}
+		return list
 	}
 	def := c.idx.types[t.leafName()]
 	if def == nil {
@@ -152,13 +181,13 @@ func (c *coercer) coerce(v *ast.Value, t *typeRefT, depth int) coercedValue {
 	switch def.Kind {
 	case "ENUM":
 		if v.Kind == ast.EnumValue && c.idx.enumValues[member{owner: def.Name, name: v.Raw}] != nil {
-			return coercedValue{value: &ast.Value{Kind: ast.EnumValue, Raw: v.Raw}}
+			return sized(coercedValue{value: &ast.Value{Kind: ast.EnumValue, Raw: v.Raw}})
 		}
 		return coercedValue{outcome: invalid}
 	case "INPUT_OBJECT":
 		return c.inputObject(v, def, depth)
 	case "SCALAR":
-		return scalar(v, def.Name)
+		return sized(scalar(v, def.Name))
 	}
 	return coercedValue{outcome: keptAsWritten}
 }
@@ -173,8 +202,7 @@ func (c *coercer) inputObject(v *ast.Value, def *fullType, depth int) coercedVal
 	for _, child := range v.Children {
 		given[child.Name] = child.Value // the last of a name, as graphql-js's keyMap
 	}
-	object := &ast.Value{Kind: ast.ObjectValue}
-	worst := coerced
+	object := coercedValue{value: &ast.Value{Kind: ast.ObjectValue}, size: 2}
 	for i := range def.InputFields {
 		f := &def.InputFields[i]
 		var got coercedValue
@@ -189,16 +217,17 @@ func (c *coercer) inputObject(v *ast.Value, def *fullType, depth int) coercedVal
 				continue // no default: left out
 			}
 		}
-		worst = max(worst, got.outcome)
-		object.Children = append(object.Children, &ast.ChildValue{Name: f.Name, Value: got.value})
+		object.outcome = max(object.outcome, got.outcome)
+		object.value.Children = append(object.value.Children, &ast.ChildValue{Name: f.Name, Value: got.value})
+		object.size = min(maxPrinted, object.size+len(f.Name)+4+got.size)
 	}
-	if worst != coerced {
-		return coercedValue{outcome: worst}
+	if object.outcome != coerced {
+		return coercedValue{outcome: object.outcome}
 	}
-	if def.IsOneOf && (len(object.Children) != 1 || object.Children[0].Value.Kind == ast.NullValue) {
+	if children := object.value.Children; def.IsOneOf && (len(children) != 1 || children[0].Value.Kind == ast.NullValue) {
 		return coercedValue{outcome: invalid}
 	}
-	return coercedValue{value: object}
+	return object
 }
 
 // scalar coerces a value of a scalar type as graphql-js's built-in scalars

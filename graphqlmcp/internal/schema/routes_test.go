@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -89,5 +90,29 @@ func TestJSNumber(t *testing.T) {
 		if got := jsNumber(f); got != want {
 			t.Errorf("jsNumber(%v) = %s, want %s", f, got, want)
 		}
+	}
+}
+
+// TestDefaultsGrowthBounded: defaults that fill in defaults that fill in
+// defaults (each of T0's two fields defaults to {} of T1, each of T1's to
+// {} of T2, ...) would print twice as long at each level coerced, 2^40
+// times here: past a bound, they are kept as written.
+func TestDefaultsGrowthBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("type Query { f(a: T0 = {}): Int }\n")
+	const levels = 40
+	for i := range levels {
+		fmt.Fprintf(&b, "input T%d { x: T%d = {} y: T%d = {} }\n", i, i+1, i+1)
+	}
+	fmt.Fprintf(&b, "input T%d { z: Int = 1 }\n", levels)
+	s := fromSDL(t, b.String())
+	if n := len(s.View(true).SDL); n > 2*maxDefaultsGrowth {
+		t.Errorf("the SDL is %d bytes", n)
+	}
+	if !strings.Contains(s.View(true).SDL, "f(a: T0 = {}): Int") {
+		t.Errorf("T0's default grew: %.300s", s.View(true).SDL)
+	}
+	if !strings.Contains(s.View(true).SDL, "  x: T40 = {z: 1}\n") {
+		t.Errorf("a small default was not coerced: %.300s", s.View(true).SDL)
 	}
 }
