@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/validator/core"
 )
 
@@ -62,8 +63,10 @@ type literals struct {
 	addError core.AddErrFunc
 }
 
-func (l *literals) report(at *ast.Position, format string, args ...any) {
-	l.addError(core.Message("%s", fmt.Sprintf(format, args...)), core.At(at))
+// report adds an error at at; message builds its text, which only the
+// errors kept build (see checkRules in tools).
+func (l *literals) report(at *ast.Position, message func() string) {
+	l.addError(func(err *gqlerror.Error) { err.Message += message() }, core.At(at))
 }
 
 // value judges v where type t is expected (nil where the schema expects
@@ -75,7 +78,7 @@ func (l *literals) value(v *ast.Value, t *ast.Type) {
 		return
 	case ast.NullValue:
 		if t != nil && t.NonNull {
-			l.report(v.Position, `Expected value of type "%s", found null.`, t)
+			l.report(v.Position, func() string { return fmt.Sprintf(`Expected value of type "%s", found null.`, t) })
 		}
 	case ast.ListValue:
 		item := nullable(t)
@@ -115,24 +118,28 @@ func (l *literals) object(v *ast.Value, def *ast.Definition) {
 	}
 	for _, field := range def.Fields {
 		if given[field.Name] == nil && field.Type.NonNull && field.DefaultValue == nil {
-			l.report(v.Position, `Field "%s.%s" of required type "%s" was not provided.`, def.Name, field.Name, field.Type)
+			l.report(v.Position, func() string {
+				return fmt.Sprintf(`Field "%s.%s" of required type "%s" was not provided.`, def.Name, field.Name, field.Type)
+			})
 		}
 	}
 	if def.Directives.ForName("oneOf") != nil {
 		if len(keys) != 1 {
-			l.report(v.Position, `OneOf Input Object "%s" must specify exactly one key.`, def.Name)
+			l.report(v.Position, func() string { return fmt.Sprintf(`OneOf Input Object "%s" must specify exactly one key.`, def.Name) })
 		} else if member := given[keys[0]]; member == nil || member.Kind == ast.NullValue {
-			l.report(v.Position, `Field "%s.%s" must be non-null.`, def.Name, keys[0])
+			l.report(v.Position, func() string { return fmt.Sprintf(`Field "%s.%s" must be non-null.`, def.Name, keys[0]) })
 		}
 	}
 	for _, child := range v.Children {
 		field := def.Fields.ForName(child.Name)
 		if field == nil {
-			names := make([]string, len(def.Fields))
-			for i, f := range def.Fields {
-				names[i] = f.Name
-			}
-			l.report(child.Position, `Field "%s" is not defined by type "%s".%s`, child.Name, def.Name, didYouMean("", suggestionList(child.Name, names)))
+			l.report(child.Position, func() string {
+				names := make([]string, len(def.Fields))
+				for i, f := range def.Fields {
+					names[i] = f.Name
+				}
+				return fmt.Sprintf(`Field "%s" is not defined by type "%s".%s`, child.Name, def.Name, didYouMean("", suggestionList(child.Name, names)))
+			})
 			continue
 		}
 		l.value(child.Value, field.Type)
@@ -151,7 +158,7 @@ func (l *literals) leaf(v *ast.Value, t *ast.Type) {
 		return
 	}
 	if def.Kind != ast.Scalar && def.Kind != ast.Enum {
-		l.report(v.Position, `Expected value of type "%s", found %s.`, t, printValue(v))
+		l.report(v.Position, func() string { return fmt.Sprintf(`Expected value of type "%s", found %s.`, t, printValue(v)) })
 		return
 	}
 	if def.Kind == ast.Enum {
@@ -162,40 +169,49 @@ func (l *literals) leaf(v *ast.Value, t *ast.Type) {
 			}
 			return names
 		}
-		shown := printValue(v)
 		switch {
 		case v.Kind != ast.EnumValue:
-			l.report(v.Position, `Enum "%s" cannot represent non-enum value: %s.%s`, def.Name, shown, didYouMean("the enum value", suggestionList(shown, names())))
+			l.report(v.Position, func() string {
+				shown := printValue(v)
+				return fmt.Sprintf(`Enum "%s" cannot represent non-enum value: %s.%s`, def.Name, shown, didYouMean("the enum value", suggestionList(shown, names())))
+			})
 		case def.EnumValues.ForName(v.Raw) == nil:
-			l.report(v.Position, `Value "%s" does not exist in "%s" enum.%s`, shown, def.Name, didYouMean("the enum value", suggestionList(shown, names())))
+			l.report(v.Position, func() string {
+				shown := printValue(v)
+				return fmt.Sprintf(`Value "%s" does not exist in "%s" enum.%s`, shown, def.Name, didYouMean("the enum value", suggestionList(shown, names())))
+			})
 		}
 		return
 	}
 	switch def.Name {
 	case "Int":
 		if v.Kind != ast.IntValue {
-			l.report(v.Position, "Int cannot represent non-integer value: %s", printValue(v))
+			l.report(v.Position, func() string { return fmt.Sprintf("Int cannot represent non-integer value: %s", printValue(v)) })
 			return
 		}
 		// parseInt: the nearest double, past the largest ±Inf.
 		if n, _ := strconv.ParseFloat(v.Raw, 64); n > math.MaxInt32 || n < math.MinInt32 {
-			l.report(v.Position, "Int cannot represent non 32-bit signed integer value: %s", printValue(v))
+			l.report(v.Position, func() string {
+				return fmt.Sprintf("Int cannot represent non 32-bit signed integer value: %s", printValue(v))
+			})
 		}
 	case "Float":
 		if v.Kind != ast.FloatValue && v.Kind != ast.IntValue {
-			l.report(v.Position, "Float cannot represent non numeric value: %s", printValue(v))
+			l.report(v.Position, func() string { return fmt.Sprintf("Float cannot represent non numeric value: %s", printValue(v)) })
 		}
 	case "String":
 		if v.Kind != ast.StringValue && v.Kind != ast.BlockValue {
-			l.report(v.Position, "String cannot represent a non string value: %s", printValue(v))
+			l.report(v.Position, func() string { return fmt.Sprintf("String cannot represent a non string value: %s", printValue(v)) })
 		}
 	case "Boolean":
 		if v.Kind != ast.BooleanValue {
-			l.report(v.Position, "Boolean cannot represent a non boolean value: %s", printValue(v))
+			l.report(v.Position, func() string { return fmt.Sprintf("Boolean cannot represent a non boolean value: %s", printValue(v)) })
 		}
 	case "ID":
 		if v.Kind != ast.StringValue && v.Kind != ast.BlockValue && v.Kind != ast.IntValue {
-			l.report(v.Position, "ID cannot represent a non-string and non-integer value: %s", printValue(v))
+			l.report(v.Position, func() string {
+				return fmt.Sprintf("ID cannot represent a non-string and non-integer value: %s", printValue(v))
+			})
 		}
 	}
 	// A custom scalar takes any literal (graphql-js's default parseLiteral).
