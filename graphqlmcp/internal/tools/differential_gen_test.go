@@ -805,6 +805,7 @@ func (g *generator) documentMutants(valid diffCase, t *text, add func(mutant)) {
 	extra := cloneMap(valid.Variables)
 	extra["extraVariable"] = 1
 	add(mutant{class: "valid/extra-variable", vars: extra})
+	add(mutant{class: "valid/comment-control-character", edits: []edit{{end, end, "\n# a\x07b"}}})
 	add(mutant{class: "valid/another-operation", edits: []edit{{end, end, "\nquery Other { __typename }"}}})
 	add(mutant{class: "document/duplicate-operation-name", edits: []edit{{end, end, "\nquery " + valid.OperationName + " { __typename }"}}})
 	add(mutant{class: "document/anonymous-beside-another", edits: []edit{{end, end, "\n{ __typename }"}}})
@@ -1014,7 +1015,23 @@ func (g *generator) wrongFor(typ *ast.Type, def *ast.Definition, first string) [
 			out = append(out, wrongLiteral{class: "Int/whole-float", text: "2.0"}, wrongLiteral{class: "Int/exponent", text: "1e3"},
 				wrongLiteral{class: "valid/literal-Int-bounds", text: []string{"2147483647", "-2147483648"}[g.r.IntN(2)]})
 		case "String":
-			out = append(out, wrongLiteral{class: "valid/literal-block-string", text: "\"\"\"a \\\"\"\" b\n  c\"\"\""})
+			out = append(out, wrongLiteral{class: "valid/literal-block-string", text: "\"\"\"a \\\"\"\" b\n  c\"\"\""},
+				// The lexer's rules for strings: escapes, surrogates,
+				// control characters.
+				wrongLiteral{class: "valid/literal-braced-unicode-escape", text: `"\u{1F600}"`},
+				wrongLiteral{class: "valid/literal-surrogate-pair-escape", text: `"\uD83D\uDE00"`},
+				wrongLiteral{class: "String/lone-surrogate-escape", text: `"\uD800"`},
+				wrongLiteral{class: "String/unknown-escape", text: `"\x41"`},
+				// The spec's SourceCharacter is any Unicode scalar value:
+				// a control character may be in a string as it is.
+				wrongLiteral{class: "valid/literal-string-control-character", text: "\"a\x07b\""},
+				wrongLiteral{class: "valid/literal-block-string-control-character", text: "\"\"\"a\x07b\"\"\""})
+		case "Float":
+			out = append(out, wrongLiteral{class: "Float/leading-dot", text: ".5"}, wrongLiteral{class: "Float/exponent-without-digits", text: "1e"})
+		}
+		if def.Name == "Int" {
+			// The lexer's rules for numbers.
+			out = append(out, wrongLiteral{class: "Int/leading-zero", text: "007"}, wrongLiteral{class: "Int/trailing-dot", text: "1."})
 		}
 	case ast.Enum:
 		v := def.EnumValues[0].Name
