@@ -132,15 +132,15 @@ func (h *handlers) verify(ctx context.Context, g given, args VerifySignatureArgs
 	if err != nil {
 		return nil, VerifyResult{}, err
 	}
+	if kind := map[string]string{"email": "an email", "dns": "a DNS lookup"}[meta.Type]; kind != "" {
+		return nil, VerifyResult{}, fmt.Errorf("request %s is %s, not an HTTP request: webhook signatures are HTTP headers; pass the request_id of a web request", meta.UUID, kind)
+	}
 	body, err := h.client.RawBody(ctx, key, id, meta.UUID)
 	if err != nil {
 		return nil, VerifyResult{}, err
 	}
 	captured := metaResult(id, meta)
-	switch {
-	case meta.Type == "email" || meta.Type == "dns":
-		return nil, VerifyResult{}, fmt.Errorf("request %s is an %s capture, not an HTTP request: webhook signatures are HTTP headers; pass the request_id of a web request", meta.UUID, meta.Type)
-	case len(body) == 0 && isMultipart(captured.ContentType):
+	if len(body) == 0 && isMultipart(captured.ContentType) {
 		return nil, VerifyResult{}, fmt.Errorf("request %s is multipart/form-data, and the service keeps no raw body of a multipart request (only its fields and files), so the signed bytes are gone and its signature cannot be checked", meta.UUID)
 	}
 	when, _ := time.ParseInLocation(hooksvc.DateLayout, meta.CreatedAt, time.UTC)
@@ -155,6 +155,10 @@ func (h *handlers) verify(ctx context.Context, g given, args VerifySignatureArgs
 	}
 	if when.IsZero() {
 		out.Message += " The service gave no capture time it could read."
+	}
+	if checked.Verdict == signature.Invalid && strings.TrimSpace(string(secret)) != string(secret) {
+		// A secret pasted with its line break is the commonest wrong one.
+		out.Message += " The secret begins or ends with white space, which signing secrets do not: check how it was copied."
 	}
 	summary := fmt.Sprintf("Signature of request %s (token %s) by %s: %s.", out.RequestID, id, scheme.Provider, out.Verdict)
 	return mcptool.Text(summary, out.Message, out.Expected), out, nil
@@ -235,10 +239,8 @@ func isTokenChar(r rune) bool {
 // signingSecret is the call's secret, else the one configured for the
 // provider, and where it came from in words (never the secret).
 func (h *handlers) signingSecret(g given, provider signature.Provider, secret string) ([]byte, string, error) {
-	if g.blank("secret") && strings.TrimSpace(secret) == "" {
-		if _, ok := g["secret"]; ok {
-			return nil, "", fmt.Errorf("secret is empty: pass the signing secret, or leave secret out to use the one set at startup (--signing-secret %s=VARIABLE); nothing was sent", provider)
-		}
+	if g.blank("secret") {
+		return nil, "", fmt.Errorf("secret is empty: pass the signing secret, or leave secret out to use the one set at startup (--signing-secret %s=VARIABLE); nothing was sent", provider)
 	}
 	if secret != "" {
 		if len(secret) > maxSecretBytes {

@@ -154,6 +154,7 @@ func TestVerifySignature(t *testing.T) {
 		says string
 	}{
 		{"wrong secret", map[string]any{"request_id": github, "provider": "github", "secret": "It's a Secret to Nobody"}, signature.Invalid, "does not match"},
+		{"secret pasted with its line break", map[string]any{"request_id": github, "provider": "github", "secret": githubDocSecret + "\n"}, signature.Invalid, "The secret begins or ends with white space"},
 		{"another provider's headers", map[string]any{"request_id": github, "provider": "shopify", "secret": githubDocSecret}, signature.MissingHeader, "no X-Shopify-Hmac-Sha256 header"},
 		{"generic, base64 of a hex header", map[string]any{"request_id": github, "provider": "hmac-sha256", "secret": githubDocSecret, "header": "X-Hub-Signature-256", "encoding": "base64", "prefix": "sha256="}, signature.MalformedHeader, "is not the base64 of 32 bytes"},
 		{"generic, as GitHub", map[string]any{"request_id": github, "provider": "hmac-sha256", "secret": githubDocSecret, "header": "x-hub-signature-256", "prefix": "sha256="}, signature.Valid, "The signature matches."},
@@ -187,16 +188,22 @@ func TestVerifySignature(t *testing.T) {
 func TestVerifySignatureRefusals(t *testing.T) {
 	h := connectSigning(t, config.Config{}, newClock())
 	id := h.createToken(t, nil)
+	plain := h.signed(t, id, "text/plain", "x", nil)
 	body, contentType := multipartBody()
 	multipart := h.signed(t, id, contentType, body, map[string]string{"X-Hub-Signature-256": githubDocSignature})
 	empty := h.createToken(t, nil)
+	dns, err := h.fake.CaptureDNS(id, fakehooksvc.DNSLookup{Name: "probe"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	const secret = "whsec_NeverShown0123456789"
 	for _, tt := range []struct {
 		name  string
 		args  map[string]any
 		wants []string
 	}{
-		{"multipart", map[string]any{"token_id": id, "provider": "github", "secret": secret}, []string{"request " + multipart + " is multipart/form-data", "keeps no raw body", "cannot be checked"}},
+		{"multipart", map[string]any{"token_id": id, "request_id": multipart, "provider": "github", "secret": secret}, []string{"request " + multipart + " is multipart/form-data", "keeps no raw body", "cannot be checked"}},
+		{"a DNS lookup", map[string]any{"token_id": id, "request_id": dns, "provider": "github", "secret": secret}, []string{"request " + dns + " is a DNS lookup, not an HTTP request"}},
 		{"nothing captured", map[string]any{"token_id": empty, "provider": "github", "secret": secret}, []string{"has not captured any request yet", h.url + "/" + empty}},
 		{"no secret", map[string]any{"token_id": id, "provider": "stripe"}, []string{"no secret for stripe", "--signing-secret stripe=VARIABLE", "HOOKSVC_SIGNING_SECRETS"}},
 		{"blank secret", map[string]any{"token_id": id, "provider": "stripe", "secret": " "}, []string{"secret is empty"}},
@@ -207,7 +214,7 @@ func TestVerifySignatureRefusals(t *testing.T) {
 		{"bad header name", map[string]any{"token_id": id, "provider": "hmac-sha256", "secret": secret, "header": "X Sig"}, []string{"header must be a header name"}},
 		{"bad encoding", map[string]any{"token_id": id, "provider": "hmac-sha256", "secret": secret, "header": "X-Sig", "encoding": "base32"}, []string{`encoding must be "hex" or "base64"`}},
 		{"tolerance", map[string]any{"token_id": id, "provider": "slack", "secret": secret, "tolerance_seconds": 0}, []string{"tolerance_seconds must be a whole number from 1 to 86400; got 0"}},
-		{"standard secret not base64", map[string]any{"token_id": id, "request_id": multipart, "provider": "standard", "secret": "whsec_***"}, []string{"multipart"}},
+		{"standard secret not base64", map[string]any{"token_id": id, "request_id": plain, "provider": "standard", "secret": "whsec_not base64, " + secret}, []string{"standard: a Standard Webhooks (Svix) secret is whsec_ followed by base64", "it is not shown"}},
 		{"request id", map[string]any{"token_id": id, "request_id": "latest", "provider": "github", "secret": secret}, []string{"request_id must be a request UUID", "leave it out for the latest"}},
 		// The decoder's refusal of a secret that is not a string does not
 		// quote it.
