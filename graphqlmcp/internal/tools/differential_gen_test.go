@@ -677,9 +677,15 @@ func (g *generator) slotMutants(valid diffCase, t *text, s slot, add func(mutant
 		}
 	case slotSelections:
 		insert("document/unknown-field", s.start, " nopeField")
+		insert("document/typename-argument", s.start, " __typename(x: 1)")
+		insert("document/typename-selection", s.start, " __typename { x }")
+		// Valid where the schema declares @defer (synthetic does), else
+		// an unknown directive.
+		insert("document/defer", s.start, " ... @defer { __typename }")
 		switch {
 		case s.root && s.def == g.s.Query:
 			insert("valid/introspection", s.start, ` zzS: __schema { queryType { name } } zzT: __type(name: "`+s.def.Name+`") { name kind }`)
+			insert("document/introspection-missing-argument", s.start, ` zzT: __type { name }`)
 		case s.root:
 			insert("document/introspection-off-query", s.start, ` zzT: __type(name: "`+s.def.Name+`") { name }`)
 		default:
@@ -805,6 +811,10 @@ func (g *generator) documentMutants(valid diffCase, t *text, add func(mutant)) {
 	extra := cloneMap(valid.Variables)
 	extra["extraVariable"] = 1
 	add(mutant{class: "valid/extra-variable", vars: extra})
+	// Ignored tokens: commas, a byte order mark, carriage returns.
+	add(mutant{class: "valid/extra-commas", edits: replaceAll(valid.Query, ", ", " ,,, ")})
+	add(mutant{class: "valid/byte-order-mark", edits: []edit{{0, 0, "\ufeff"}}})
+	add(mutant{class: "valid/carriage-returns", edits: replaceAll(valid.Query, "\n", "\r")})
 	add(mutant{class: "valid/comment-control-character", edits: []edit{{end, end, "\n# a\x07b"}}})
 	add(mutant{class: "valid/another-operation", edits: []edit{{end, end, "\nquery Other { __typename }"}}})
 	add(mutant{class: "document/duplicate-operation-name", edits: []edit{{end, end, "\nquery " + valid.OperationName + " { __typename }"}}})
@@ -1031,7 +1041,11 @@ func (g *generator) wrongFor(typ *ast.Type, def *ast.Definition, first string) [
 		}
 		if def.Name == "Int" {
 			// The lexer's rules for numbers.
-			out = append(out, wrongLiteral{class: "Int/leading-zero", text: "007"}, wrongLiteral{class: "Int/trailing-dot", text: "1."})
+			out = append(out, wrongLiteral{class: "Int/leading-zero", text: "007"}, wrongLiteral{class: "Int/trailing-dot", text: "1."},
+				wrongLiteral{class: "valid/literal-number-forms", text: "-0"})
+		}
+		if def.Name == "Float" {
+			out = append(out, wrongLiteral{class: "valid/literal-number-forms", text: []string{"1E+3", "-0.0", "1e-3"}[g.r.IntN(3)]})
 		}
 	case ast.Enum:
 		v := def.EnumValues[0].Name
@@ -1186,4 +1200,17 @@ func literalClass(class string) string {
 		return class
 	}
 	return "literal/" + class
+}
+
+// replaceAll is the edits that replace every old in text with new.
+func replaceAll(text, old, new string) []edit {
+	var out []edit
+	for at := 0; ; {
+		i := strings.Index(text[at:], old)
+		if i < 0 {
+			return out
+		}
+		out = append(out, edit{at + i, at + i + len(old), new})
+		at += i + len(old)
+	}
 }
