@@ -116,3 +116,65 @@ func TestDefaultsGrowthBounded(t *testing.T) {
 		t.Errorf("a small default was not coerced: %.300s", s.View(true).SDL)
 	}
 }
+
+// TestEmptyDescriptionsFromSDL: an empty description in an SDL file is
+// kept wherever one can stand (schema, directive, type, field, argument,
+// enum value, input field), and a "" that is a value (a default, a list
+// item, an object field, a directive's argument) is not taken for one. The
+// expected text is graphql-js 16.15.0's printSchema(buildSchema(sdl)).
+func TestEmptyDescriptionsFromSDL(t *testing.T) {
+	s := fromSDL(t, `""
+schema @dir { query: Q }
+""
+directive @dir("" a: String = "" b: String = "" "" c: Int) on SCHEMA
+""""""
+type Q {
+  "" f(x: [String] = ["", ""] "" y: In = {s: ""}): E @deprecated(reason: "")
+  g: Int
+}
+"" enum E { "" A B }
+input In { s: String = "" "" t: Int }
+`)
+	want := `""""""
+schema {
+  query: Q
+}
+
+""""""
+directive @dir(a: String = "", b: String = "", c: Int) on SCHEMA
+
+""""""
+type Q {
+  """"""
+  f(x: [String] = ["", ""], y: In = {s: ""}): E @deprecated(reason: "")
+  g: Int
+}
+
+""""""
+enum E {
+  """"""
+  A
+  B
+}
+
+input In {
+  s: String = ""
+
+  """"""
+  t: Int
+}
+`
+	if diff := cmp.Diff(want, s.View(true).SDL); diff != "" {
+		t.Errorf("(-graphql-js +graphqlmcp):\n%s", diff)
+	}
+}
+
+// TestSDLFileDeclaresOnlyItsDirectives: a --schema SDL file's schema has the
+// directives the file declares, not the @defer that gqlparser's prelude
+// declares for every schema (it printed one, which graphql-js does not, and
+// the validator then took @defer for the endpoint's own).
+func TestSDLFileDeclaresOnlyItsDirectives(t *testing.T) {
+	if sdl := fromSDL(t, "type Query { a: Int }").View(true).SDL; sdl != "type Query {\n  a: Int\n}\n" {
+		t.Errorf("got\n%s", sdl)
+	}
+}

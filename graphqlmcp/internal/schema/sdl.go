@@ -32,6 +32,11 @@ func FromSDL(sdl string) (*Schema, error) {
 	}
 	var directiveOrder []string
 	for _, d := range doc.Directives {
+		// gqlparser's prelude declares @defer (and the spec's directives)
+		// for every schema; a file that does not declare it has none.
+		if d.Position == nil || d.Position.Src != src {
+			continue
+		}
 		directiveOrder = append(directiveOrder, d.Name)
 	}
 	loaded, err := validator.ValidateSchemaDocument(doc)
@@ -86,8 +91,8 @@ func FromSDL(sdl string) (*Schema, error) {
 // which gqlparser reads as none: it returns the offsets (in runes, as
 // gqlparser's positions count) of the names they describe. A string is a
 // description when a name follows it and it is not a value: not after = or
-// :, not inside a list. A definition's position is its name's, after the
-// keyword (and the @ of a directive, the keyword itself for schema).
+// :, not inside a list. A definition's position is that of the token after
+// its keyword (after the @ of a directive): its name, or the { of schema.
 func emptyDescriptions(src *ast.Source) map[int]bool {
 	found := map[int]bool{}
 	lex := lexer.New(src)
