@@ -216,7 +216,7 @@ func notGraphQL(req Request, answer *httpx.Answer, body []byte) *NotGraphQLError
 		e.Unusable = true
 		e.happened = fmt.Sprintf("it answered HTTP %s%s", status, allowed(answer.Header))
 		e.advice = func(Purpose) string { return GetOnlyAdvice(req.Target) }
-	case !page && !RefusesCredentials(answer.Status) && PersistedOnly(string(body[:min(len(body), 4096)])):
+	case !page && answer.Status < 500 && !RefusesCredentials(answer.Status) && PersistedOnly(string(body[:min(len(body), 4096)])):
 		e.Unusable = true
 		e.happened = fmt.Sprintf("it answered HTTP %s, not a GraphQL response: %s", status, strings.TrimRight(what, "."))
 		e.advice = func(Purpose) string { return PersistedOnlyAdvice }

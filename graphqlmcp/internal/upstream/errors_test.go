@@ -2,9 +2,12 @@ package upstream
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpforge/servers/shared/httpx"
 )
 
 // TestTimeoutAdvice: a timeout under the ceiling is advised to grow, up to
@@ -60,6 +63,32 @@ func TestAllowed(t *testing.T) {
 	} {
 		if got := allowed(http.Header{"Allow": {allow}}); got != want {
 			t.Errorf("allowed(%q) = %q, want %q", allow, got, want)
+		}
+	}
+}
+
+// TestNotGraphQLPersistedOnly: a body that is not a GraphQL response and
+// says the endpoint takes persisted operations makes an Unusable error
+// with that advice; a server error (5xx) or a web page that mentions them
+// does not.
+func TestNotGraphQLPersistedOnly(t *testing.T) {
+	req := Request{Target: Target{URL: &url.URL{Scheme: "https", Host: "api.example.com", Path: "/graphql"}}}
+	for _, tt := range []struct {
+		status      int
+		contentType string
+		body        string
+		persisted   bool
+	}{
+		{400, "text/plain", "Only persisted documents are accepted.", true},
+		{404, "application/json", `{"error":"PersistedQueryNotFound"}`, true},
+		{500, "application/json", `{"error":"cannot reach the persisted query store"}`, false},
+		{400, "text/html", "<html><title>Bad request</title><body>persisted queries only</body></html>", false},
+		{400, "text/plain", "bad request", false},
+	} {
+		answer := &httpx.Answer{Status: tt.status, Header: http.Header{"Content-Type": {tt.contentType}}, Body: []byte(tt.body)}
+		e := notGraphQL(req, answer, answer.Body)
+		if e.Unusable != tt.persisted || strings.Contains(e.Error(), "persisted operations only") != tt.persisted {
+			t.Errorf("%d %s: Unusable %v: %s", tt.status, tt.body, e.Unusable, e.Error())
 		}
 	}
 }
