@@ -81,7 +81,7 @@ func Fetch(ctx context.Context, client *upstream.Client, req upstream.Request) (
 			"check the Authorization header (--headers or GRAPHQL_HEADERS when starting graphqlmcp, or headers in the call)")}
 	case status == http.StatusMethodNotAllowed:
 		return nil, &FetchError{err: errors.New(failed + upstream.GetOnlyAdvice(req.Target))}
-	case persistedOnly(refused):
+	case status < 500 && persistedOnly(refused):
 		return nil, &FetchError{err: errors.New(failed + upstream.PersistedOnlyAdvice)}
 	}
 	return nil, &FetchError{err: errors.New(failed + "The endpoint may have introspection disabled: " +
