@@ -817,6 +817,7 @@ func (g *generator) documentMutants(valid diffCase, t *text, add func(mutant)) {
 	add(mutant{class: "valid/carriage-returns", edits: replaceAll(valid.Query, "\n", "\r")})
 	add(mutant{class: "valid/comment-control-character", edits: []edit{{end, end, "\n# a\x07b"}}})
 	add(mutant{class: "valid/another-operation", edits: []edit{{end, end, "\nquery Other { __typename }"}}})
+	add(mutant{class: "document/invalid-other-operation", edits: []edit{{end, end, "\nquery Other { nopeField }"}}})
 	add(mutant{class: "document/duplicate-operation-name", edits: []edit{{end, end, "\nquery " + valid.OperationName + " { __typename }"}}})
 	add(mutant{class: "document/anonymous-beside-another", edits: []edit{{end, end, "\n{ __typename }"}}})
 	add(mutant{class: "document/no-such-operation", opName: "Nope"})
