@@ -324,6 +324,43 @@ func literalCases() []literalCase {
 	}
 }
 
+// escapeCases are string literals with \u escapes and graphql-js's
+// messages for them (none: valid).
+func escapeCases() []literalCase {
+	return []literalCase{
+		{"lone leading surrogate", `{ f(s: "\uD800") }`, []string{`Syntax Error: Invalid Unicode escape sequence: "\uD800".`}},
+		{"lone trailing surrogate", `{ f(s: "a\uDFFF") }`, []string{`Syntax Error: Invalid Unicode escape sequence: "\uDFFF".`}},
+		{"leading surrogate before another escape", `{ f(s: "\uD800\u0041") }`, []string{`Syntax Error: Invalid Unicode escape sequence: "\uD800".`}},
+		{"two leading surrogates", `{ f(s: "é\uD83D\uD83D") }`, []string{`Syntax Error: Invalid Unicode escape sequence: "\uD83D".`}},
+		{"lone surrogate in an unknown argument", `{ f(nope: ["\udc00"]) }`, []string{`Syntax Error: Invalid Unicode escape sequence: "\udc00".`}},
+		{"lone surrogate in a fragment spread twice", `{ ...F ...F } fragment F on Query { f(s: "\uD800") }`, []string{`Syntax Error: Invalid Unicode escape sequence: "\uD800".`}},
+		{"a pair", `{ f(s: "\uD83D\uDE00 \u{1F600} \\uD800 \uFFFD �") }`, nil},
+		{"in a block string, no escape", `{ f(s: """\uD800""") }`, nil},
+	}
+}
+
+// TestEscapeRule: a string with a \u escape of a lone surrogate is refused,
+// as graphql-js's lexer refuses it, wherever it stands; a pair, a braced
+// escape, an escaped backslash or U+FFFD itself is not.
+func TestEscapeRule(t *testing.T) {
+	schema := testSchema(t)
+	for _, tt := range escapeCases() {
+		t.Run(tt.name, func(t *testing.T) {
+			doc, err := parser.ParseQuery(&ast.Source{Input: tt.query})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, e := range validator.ValidateWithRules(schema, doc, rules.NewRules(EscapeRule())) {
+				got = append(got, e.Message)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
 // TestLiteralRule: LiteralRule refuses the literals graphql-js refuses and
 // accepts the ones it accepts, with its messages, where gqlparser's rule
 // is looser (an Int beyond 32 bits, {} for a scalar) or stricter (a Float
@@ -369,6 +406,14 @@ const out = {
   }),
   literals: input.literals.map((query) =>
     g.validate(schema, g.parse(query), [g.ValuesOfCorrectTypeRule]).map((e) => e.message)),
+  escapes: input.escapes.map((query) => {
+    try {
+      g.parse(query);
+      return [];
+    } catch (e) {
+      return [e.message];
+    }
+  }),
 };
 process.stdout.write(JSON.stringify(out));`
 	type in struct {
@@ -378,6 +423,7 @@ process.stdout.write(JSON.stringify(out));`
 			Variables string `json:"variables"`
 		} `json:"variables"`
 		Literals []string `json:"literals"`
+		Escapes  []string `json:"escapes"`
 	}
 	input := in{SDL: testSDL}
 	for _, tt := range variableCases() {
@@ -406,6 +452,9 @@ process.stdout.write(JSON.stringify(out));`
 	for _, tt := range literals {
 		input.Literals = append(input.Literals, tt.query)
 	}
+	for _, tt := range escapeCases() {
+		input.Escapes = append(input.Escapes, tt.query)
+	}
 	body, err := json.Marshal(input)
 	if err != nil {
 		t.Fatal(err)
@@ -419,7 +468,7 @@ process.stdout.write(JSON.stringify(out));`
 	if err != nil {
 		t.Fatalf("node: %v\n%s", err, stderr.String())
 	}
-	var out struct{ Variables, Literals [][]string }
+	var out struct{ Variables, Literals, Escapes [][]string }
 	schema := testSchema(t)
 	if err := json.Unmarshal(stdout, &out); err != nil {
 		t.Fatal(err)
@@ -434,6 +483,11 @@ process.stdout.write(JSON.stringify(out));`
 		}
 		if diff := cmp.Diff(want, out.Variables[i], cmpopts.EquateEmpty(), cmp.Comparer(cutMatches)); diff != "" {
 			t.Errorf("variables %q: %s %s (-ours +graphql-js):\n%s", tt.name, tt.defs, tt.vars, diff)
+		}
+	}
+	for i, tt := range escapeCases() {
+		if diff := cmp.Diff(tt.want, out.Escapes[i], cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("escape %q (-ours +graphql-js):\n%s", tt.name, diff)
 		}
 	}
 	for i, tt := range literals {

@@ -23,13 +23,16 @@ func FuzzCoerce(f *testing.F) {
 		f.Add(c.query, `{}`)
 	}
 	f.Add(`query($in: Filter = {name: "x", self: {name: 1}}) { f(in: $in) }`, `{"in": {"self": {"self": {"name": [[[[1]]]]}}}}`)
+	for _, c := range escapeCases() {
+		f.Add(c.query, `{}`)
+	}
 	schema := testSchema(f)
 	f.Fuzz(func(t *testing.T, query, variables string) {
 		doc, err := parser.ParseQuery(&ast.Source{Input: query})
 		if err != nil || len(doc.Operations) == 0 {
 			return
 		}
-		for _, e := range validator.ValidateWithRules(schema, doc, rules.NewRules(LiteralRule())) {
+		for _, e := range validator.ValidateWithRules(schema, doc, rules.NewRules(LiteralRule(), EscapeRule())) {
 			if len(e.Message) > 2000 {
 				t.Errorf("a %d-byte literal message: %.300s", len(e.Message), e.Message)
 			}

@@ -225,13 +225,16 @@ func checkRules(all []validator.Rule, checker *ast.Schema, doc *ast.QueryDocumen
 
 // defaultRules are gqlparser's validation rules, in their names' order, with
 // graphql-js's check of literals (coerce.LiteralRule) in place of
-// gqlparser's, which is looser.
+// gqlparser's, which is looser, and graphql-js's refusals of what gqlparser
+// lets through elsewhere: @defer the schema does not declare, and \u escapes
+// of lone surrogates.
 func defaultRules() []validator.Rule {
 	inner := rules.NewDefaultRules().GetInner()
 	literal := coerce.LiteralRule()
 	inner[literal.Name] = literal.RuleFunc
-	undeclared := undeclaredDirectiveRule()
-	inner[undeclared.Name] = undeclared.RuleFunc
+	for _, rule := range []validator.Rule{undeclaredDirectiveRule(), coerce.EscapeRule()} {
+		inner[rule.Name] = rule.RuleFunc
+	}
 	list := make([]validator.Rule, 0, len(inner))
 	for _, name := range slices.Sorted(maps.Keys(inner)) {
 		list = append(list, validator.Rule{Name: name, RuleFunc: inner[name]})
