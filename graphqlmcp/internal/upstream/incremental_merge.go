@@ -304,7 +304,8 @@ func (m *merger) addIncrement(members map[string]json.RawMessage) error {
 		return err
 	}
 	m.addExtensions(members["extensions"])
-	if raw, ok := members["items"]; ok {
+	if raw, ok := members["items"]; ok && !isNull(raw) {
+		// null items: an error ended the stream, which its errors say.
 		return m.addItems(path, raw, byID)
 	}
 	if raw, ok := members["data"]; ok && !isNull(raw) {

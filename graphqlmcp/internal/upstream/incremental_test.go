@@ -76,9 +76,10 @@ func TestIncrementalForms(t *testing.T) {
 			name: "2022 draft: each increment's errors kept, null data merges nothing",
 			body: yogaBody(`{"data":{"hero":{"id":"1","friends":[]}},"errors":[{"message":"first"}],"hasNext":true}`,
 				`{"incremental":[{"data":null,"path":["hero"],"errors":[{"message":"boom","path":["hero","slow"]}]}],"hasNext":true}`,
-				`{"incremental":[{"items":[null],"path":["hero","friends",0],"errors":[{"message":"item"}]}],"hasNext":false}`),
-			want:     `{"errors":[{"message":"first"},{"message":"boom","path":["hero","slow"]},{"message":"item"}],"data":{"hero":{"id":"1","friends":[null]}}}`,
-			delivery: Delivery{Parts: 3, Complete: true},
+				`{"incremental":[{"items":[null],"path":["hero","friends",0],"errors":[{"message":"item"}]}],"hasNext":true}`,
+				`{"incremental":[{"items":null,"path":["hero","friends",1],"errors":[{"message":"stream"}]}],"hasNext":false}`),
+			want:     `{"errors":[{"message":"first"},{"message":"boom","path":["hero","slow"]},{"message":"item"},{"message":"stream"}],"data":{"hero":{"id":"1","friends":[null]}}}`,
+			delivery: Delivery{Parts: 4, Complete: true},
 		},
 		{
 			name: "graphql-js 17: pending, incremental by id, subPath, completed with errors",
