@@ -2,8 +2,9 @@
 // gqlparser reads more loosely: the variables of a call are coerced by the
 // spec's CoerceVariableValues as graphql-js's getVariableValues does it
 // (Variables), and literals in the operation are checked as graphql-js's
-// ValuesOfCorrectTypeRule checks them (LiteralRule). Messages are
-// graphql-js's, word for word, but for quoted values, which are bounded.
+// ValuesOfCorrectTypeRule checks them (LiteralRule), as its lexer checks
+// string escapes (EscapeRule). Messages are graphql-js's, word for word, but
+// for quoted values, which are bounded.
 //
 // Numbers are read as JavaScript reads JSON: a double, so 5.0 and 1e3 are
 // the integers 5 and 1000, and 1e400 is Infinity.

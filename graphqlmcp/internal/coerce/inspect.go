@@ -220,7 +220,9 @@ func writeJSONString(b *strings.Builder, s string) {
 
 // jsKeys orders an object's keys as JavaScript's Object.keys does: array
 // indexes first, by value; then the others, which JavaScript keeps in the
-// order they were written, in byte order (a decoded map has lost theirs).
+// order they were written, in byte order: a decoded map has lost the
+// model's order, and graphqlmcp sends variables with members in byte order,
+// so this is the order the endpoint's graphql-js reads them in.
 func jsKeys(m map[string]any) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
