@@ -757,6 +757,24 @@ func (g *generator) slotMutants(valid diffCase, t *text, s slot, add func(mutant
 			}
 			add(mutant{class: "document/variable-type-mismatch", vars: vars, edits: []edit{{s.start, s.end, other}}})
 		}
+		// Type variance: a variable fits where its type is the same or
+		// stricter, never a sibling scalar, never its list's item type.
+		siblings := map[string]string{"Int": "Float", "Float": "Int", "String": "ID", "ID": "String"}
+		if other, ok := siblings[innermost(s.typ).NamedType]; ok {
+			swapped := copyType(s.typ)
+			innermost(swapped).NamedType = other
+			add(mutant{class: "document/variable-sibling-scalar", edits: []edit{{s.start, s.end, swapped.String()}}})
+		}
+		if s.typ.Elem != nil && !s.oneOf {
+			add(mutant{class: "document/variable-item-type-for-list", edits: []edit{{s.start, s.end, s.typ.Elem.String()}}})
+			items := copyType(s.typ)
+			items.Elem.NonNull = !items.Elem.NonNull
+			class := "document/variable-nullable-items"
+			if items.Elem.NonNull {
+				class = "document/variable-non-null-items"
+			}
+			add(mutant{class: class, edits: []edit{{s.start, s.end, items.String()}}})
+		}
 		add(mutant{class: "document/variable-of-output-type", vars: vars, edits: []edit{{s.start, s.end, g.s.Query.Name}}})
 		add(mutant{class: "document/variable-of-unknown-type", vars: vars, edits: []edit{{s.start, s.end, "NopeType"}}})
 		nullable := strings.TrimSuffix(s.typ.String(), "!")
@@ -1214,4 +1232,13 @@ func replaceAll(text, old, new string) []edit {
 		out = append(out, edit{at + i, at + i + len(old), new})
 		at += i + len(old)
 	}
+}
+
+// copyType is a deep copy of typ.
+func copyType(typ *ast.Type) *ast.Type {
+	c := *typ
+	if typ.Elem != nil {
+		c.Elem = copyType(typ.Elem)
+	}
+	return &c
 }

@@ -162,10 +162,18 @@ func corpus(t *testing.T, ds diffSchema, s *schema.Schema) []diffCase {
 	g := &generator{s: checker, r: rand.New(rand.NewPCG(seed.Sum64(), 26)), name: ds.name}
 	var out []diffCase
 	perClass := map[string]int{}
-	for i := range ds.valid {
+	// After the first ds.valid operations, up to three times as many more
+	// are drawn, each kept only when it brings a class of mutant not seen
+	// yet: rare shapes (a Float variable, a @oneOf member given by a
+	// variable) get their mutants without a larger corpus.
+	for i := range 4 * ds.valid {
 		valid, text := g.valid(i)
+		mutants := g.mutants(valid, text)
+		if i >= ds.valid && !slices.ContainsFunc(mutants, func(m diffCase) bool { return perClass[m.Class] == 0 }) {
+			continue
+		}
 		out = append(out, valid)
-		for _, m := range g.mutants(valid, text) {
+		for _, m := range mutants {
 			if perClass[m.Class] < maxPerClass {
 				perClass[m.Class]++
 				out = append(out, m)
