@@ -1,12 +1,16 @@
 package config
 
 import (
+	"context"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/urfave/cli/v3"
 
 	"github.com/mcpforge/servers/hookmcp/internal/signature"
+	"github.com/mcpforge/servers/shared/app"
 )
 
 // TestSigningSecrets: --signing-secret provider=VARIABLE, repeated or
@@ -90,5 +94,40 @@ func TestSigningSecretsRefused(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSigningSecretStartupErrors: a bad --signing-secret stops the process
+// with exit code 2 and one line on stderr naming the flag and its
+// variable, never a value, as the built binary prints it.
+func TestSigningSecretStartupErrors(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		env  string
+		want string
+	}{
+		{[]string{"--signing-secret", "stripe=whsec_LeakedSecret0123"}, "",
+			"hookmcp: --signing-secret (HOOKSVC_SIGNING_SECRETS) entry 1 (stripe) must name an environment variable after =, in capitals, digits and _ (for example stripe=STRIPE_WEBHOOK_SECRET), not give the secret itself; what follows = is not shown\n"},
+		{nil, "github=GITHUB_WEBHOOK_SECRET",
+			"hookmcp: --signing-secret (HOOKSVC_SIGNING_SECRETS) names GITHUB_WEBHOOK_SECRET for github, and GITHUB_WEBHOOK_SECRET is not set or empty: export it with the signing secret before starting hookmcp, or remove the entry\n"},
+	} {
+		if tt.env != "" {
+			t.Setenv(SigningSecretsVariable, tt.env)
+		}
+		// Flags of their own: a flag that has been parsed once keeps
+		// its value.
+		spec := app.Spec{Name: "hookmcp", EnvPrefix: "HOOKSVC", Flags: Flags(),
+			Build: func(_ context.Context, cmd *cli.Command, _ app.Env) (*mcp.Server, error) {
+				_, err := FromCommand(cmd, func(k string) string { return map[string]string{"SET": "s3cret-value-0123"}[k] })
+				return nil, err
+			}}
+		var stdout, stderr strings.Builder
+		code := app.Run(context.Background(), spec, append([]string{"hookmcp"}, tt.args...), app.Streams{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr})
+		if code != 2 || stderr.String() != tt.want {
+			t.Errorf("%q %s: code %d\n%q\nwant\n%q", tt.args, tt.env, code, stderr.String(), tt.want)
+		}
+		if strings.Contains(stderr.String()+stdout.String(), "Leaked") {
+			t.Errorf("the value shows: %q", stderr.String())
+		}
 	}
 }

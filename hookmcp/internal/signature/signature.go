@@ -38,6 +38,12 @@ func Providers() []Provider {
 	return []Provider{Stripe, GitHub, Shopify, Slack, Standard, HMACSHA256}
 }
 
+// Timestamped reports whether p's signatures cover a timestamp, which a
+// tolerance bounds.
+func Timestamped(p Provider) bool {
+	return p == Stripe || p == Slack || p == Standard
+}
+
 // Verdict is what Verify found.
 type Verdict string
 

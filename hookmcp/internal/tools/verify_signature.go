@@ -204,6 +204,9 @@ func schemeOf(g given, args VerifySignatureArgs) (signature.Scheme, error) {
 		return signature.Scheme{}, fmt.Errorf("%v (how far the signed timestamp may be from the capture time; %d, five minutes, when left out); nothing was sent", err, toleranceRule.Default)
 	}
 	scheme.Tolerance = time.Duration(tolerance) * time.Second
+	if _, ok := g["tolerance_seconds"]; ok && !signature.Timestamped(scheme.Provider) {
+		return signature.Scheme{}, fmt.Errorf("tolerance_seconds is for stripe, slack and standard, whose signatures cover a timestamp; %s's does not: leave tolerance_seconds out; nothing was sent", scheme.Provider)
+	}
 	if scheme.Provider != signature.HMACSHA256 {
 		for _, name := range []string{"header", "encoding", "prefix"} {
 			if _, ok := g[name]; ok {

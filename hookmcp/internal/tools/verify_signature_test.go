@@ -213,6 +213,7 @@ func TestVerifySignatureRefusals(t *testing.T) {
 		{"hmac without header", map[string]any{"token_id": id, "provider": "hmac-sha256", "secret": secret}, []string{"header is required with provider hmac-sha256"}},
 		{"bad header name", map[string]any{"token_id": id, "provider": "hmac-sha256", "secret": secret, "header": "X Sig"}, []string{"header must be a header name"}},
 		{"bad encoding", map[string]any{"token_id": id, "provider": "hmac-sha256", "secret": secret, "header": "X-Sig", "encoding": "base32"}, []string{`encoding must be "hex" or "base64"`}},
+		{"tolerance without a timestamp", map[string]any{"token_id": id, "provider": "github", "secret": secret, "tolerance_seconds": 600}, []string{"tolerance_seconds is for stripe, slack and standard", "github's does not"}},
 		{"tolerance", map[string]any{"token_id": id, "provider": "slack", "secret": secret, "tolerance_seconds": 0}, []string{"tolerance_seconds must be a whole number from 1 to 86400; got 0"}},
 		{"standard secret not base64", map[string]any{"token_id": id, "request_id": plain, "provider": "standard", "secret": "whsec_not base64, " + secret}, []string{"standard: a Standard Webhooks (Svix) secret is whsec_ followed by base64", "it is not shown"}},
 		{"request id", map[string]any{"token_id": id, "request_id": "latest", "provider": "github", "secret": secret}, []string{"request_id must be a request UUID", "leave it out for the latest"}},
