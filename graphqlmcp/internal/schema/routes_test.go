@@ -178,3 +178,28 @@ func TestSDLFileDeclaresOnlyItsDirectives(t *testing.T) {
 		t.Errorf("got\n%s", sdl)
 	}
 }
+
+// FuzzSDL reads arbitrary text as a --schema SDL file: reading it (empty
+// descriptions, coerced defaults) and every view of it never panic, and an
+// answer stays within its budget. (scripts/fuzz should list it.)
+func FuzzSDL(f *testing.F) {
+	f.Add(`type Query { f(a: Filter = {range: {old: 2}}, ids: [ID] = "7", j: JSON = FOO, jo: JSON = {a: [1]}): Int }
+scalar JSON
+input Filter { range: Range = {from: 1} }
+input Range { from: Int, old: Int @deprecated, step: Int = 3 @deprecated }`)
+	f.Add(`"" schema { query: Q } "" directive @d("" a: String = "" "" b: Int) on FIELD """""" type Q { "" f(x: [String] = ["", ""]): E } "" enum E { "" A }`)
+	f.Add("type Query { f(a: A = {}): Int }\ninput A { b: B = {} }\ninput B { a: A = {} }")
+	f.Add("type Query { f(p: P = {a: 1, b: null}): Int }\ninput P @oneOf { a: Int b: Int }")
+	f.Fuzz(func(t *testing.T, sdl string) {
+		s, err := FromSDL(sdl)
+		if err != nil {
+			return
+		}
+		for _, v := range []*View{s.View(false), s.View(true)} {
+			v.Overview()
+			if found := v.Lookup([]string{"Query", "Q", "A", "Query"}, "a"); len(found.Text) > MaxViewBytes {
+				t.Errorf("%d bytes", len(found.Text))
+			}
+		}
+	})
+}
