@@ -9,9 +9,10 @@
 // length of the lists of scalars it is given (nodes(ids: [...])), else
 // AssumedListSize; each list's Cost says which. A Relay connection (an
 // object with edges or nodes) takes its size from its own slicing argument;
-// its edges, nodes and lists of its node type (FriendsConnection.friends)
-// carry that size without multiplying again, and its other fields are its
-// own, counted once per connection. Singular objects and scalars count
+// its edges, nodes and lists of its node type that take no argument
+// (FriendsConnection.friends) carry that size without multiplying again,
+// and its other fields, lists that take arguments of their own included,
+// are its own, counted once per connection. Singular objects and scalars count
 // nothing, but an operation may select at most MaxSelections fields.
 //
 // With the endpoint's schema, a field is a list when its type is one.
@@ -279,7 +280,7 @@ func (s *scorer) field(f *ast.Field, sc scope) (cost, error) {
 		}
 		defer func() { s.introspected = outerType }()
 	}
-	carried := s.carried(f.Name, def, sc)
+	carried := s.carried(f, def, sc)
 	// A known connection's own field counts once per connection, so it is
 	// enclosed by the connection's enclosing items, not its items.
 	own := sc.connection == knownConnection && !carried
@@ -327,14 +328,22 @@ func (s *scorer) field(f *ast.Field, sc scope) (cost, error) {
 
 // carried reports a field of a connection's selection that returns the
 // connection's items: its edges, its nodes, and, when the schema is known,
-// a list of its node type beside them (FriendsConnection.friends).
-func (s *scorer) carried(name string, def *ast.FieldDefinition, sc scope) bool {
+// a list of its node type beside them that takes no argument
+// (FriendsConnection.friends). A field that takes a slicing argument sizes
+// itself, and a list of the node type that takes any argument
+// (admins(first:), blocked(status:)) may be another list than the page, so
+// each is priced as a list of its own: counting it at the connection's
+// size would let first: 1 price a thousand admins as one.
+func (s *scorer) carried(f *ast.Field, def *ast.FieldDefinition, sc scope) bool {
 	switch {
 	case sc.connection == notConnection:
 		return false
-	case name == "edges" || name == "nodes":
+	case def != nil && slices.ContainsFunc(def.Arguments, func(arg *ast.ArgumentDefinition) bool { return isSlicingArgument(arg.Name) }),
+		def == nil && slices.ContainsFunc(f.Arguments, func(arg *ast.Argument) bool { return isSlicingArgument(arg.Name) }):
+		return false
+	case f.Name == "edges" || f.Name == "nodes":
 		return true
-	case sc.connection != knownConnection || def == nil || !isListType(def.Type):
+	case sc.connection != knownConnection || def == nil || !isListType(def.Type) || len(def.Arguments) > 0:
 		return false
 	}
 	node := s.nodeType(sc.typ)

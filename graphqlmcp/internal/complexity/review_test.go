@@ -1,0 +1,75 @@
+package complexity
+
+import (
+	"testing"
+)
+
+// reviewSDL holds the shapes by which an operation was once priced below
+// what it can return: lists beside a connection's nodes that are not its
+// page, lists filtered by the values given, and sizes set by defaults
+// inside input objects.
+const reviewSDL = `
+type Query {
+  conn(first: Int): UserConnection!
+  odd(first: Int): OddConnection!
+  nodes(ids: [ID!]!): [User]!
+  labelled(labels: [String!]): [User!]!
+  byNumbers(numbers: [Int!]): [User!]!
+  idsByDefault(ids: [ID!] = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"]): [User]!
+  paged(pagination: Page): [User!]!
+  pagedByDefault(pagination: Page = {pageSize: 500}): [User!]!
+  pagedDefaultTaken(pagination: Page = {offset: 5}): [User!]!
+  unsizedPage(pagination: Cursor): [User!]!
+}
+input Page { pageSize: Int = 200, offset: Int }
+input Cursor { after: String }
+type User { login: String friends(first: Int): UserConnection! }
+type UserConnection {
+  nodes: [User]
+  edges: [UserEdge]
+  page: [User]
+  admins(first: Int): [User]
+  blocked(status: String): [User]
+}
+type UserEdge { node: User }
+type OddConnection { nodes(first: Int): [User] edges(first: Int): [UserEdge] }
+`
+
+// TestNodeListsCarriedOnlyWhenThePage: beside a connection's edges and
+// nodes, only a list of its node type that takes no argument is its page;
+// one with its own size (admins(first: 1000)) or a filter of its own
+// (blocked(status:)) is a list of its own, counted once per connection.
+// Each was once priced at the connection's size, first: 1 making 1,000
+// admins cost 1.
+func TestNodeListsCarriedOnlyWhenThePage(t *testing.T) {
+	schema := loadSchema(t, reviewSDL)
+	for _, tt := range []struct {
+		name, query string
+		want        int
+	}{
+		{"the page beside nodes", "{ conn(first: 3) { page { login } nodes { login } } }", 3},
+		{"a list of the node type with its own first", "{ conn(first: 1) { admins(first: 1000) { login } } }", 1 + 1000},
+		{"aliased nodes", "{ conn(first: 1) { nodes: admins(first: 50) { login } } }", 1 + 50},
+		{"nodes with a first of their own", "{ odd(first: 1) { nodes(first: 50) { login } } }", 1 + 50},
+		{"edges with a first of their own", "{ odd(first: 2) { edges(first: 50) { node { login } } } }", 2 + 50},
+		{"a list of the node type with a filter of its own", `{ conn(first: 2) { blocked(status: "x") { login } } }`, 2 + AssumedListSize},
+		{"own lists under each friend", "{ conn(first: 2) { nodes { friends(first: 1) { admins(first: 30) { login } } } } }", 2 + 2*(1+30)},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := scoreWith(t, schema, tt.query, nil)
+			if err != nil || got.Score != tt.want {
+				t.Errorf("score = %d, %v; want %d (costliest %v)", got.Score, err, tt.want, got.Costliest)
+			}
+		})
+	}
+}
+
+// TestNodesSizedWithoutSchema: without a schema, nodes or edges given a
+// slicing argument of their own are a list of their own, not the
+// enclosing one's items.
+func TestNodesSizedWithoutSchema(t *testing.T) {
+	got, err := score(t, "{ repos(first: 10) { nodes(first: 1000) { id } edges { node { id } } } }", nil)
+	if want := 10 + 10*1000; err != nil || got.Score != want {
+		t.Errorf("score = %d, %v; want %d (costliest %v)", got.Score, err, want, got.Costliest)
+	}
+}
