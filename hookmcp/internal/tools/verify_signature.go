@@ -143,6 +143,8 @@ func (h *handlers) verify(ctx context.Context, g given, args VerifySignatureArgs
 	if len(body) == 0 && isMultipart(captured.ContentType) {
 		return nil, VerifyResult{}, fmt.Errorf("request %s is multipart/form-data, and the service keeps no raw body of a multipart request (only its fields and files), so the signed bytes are gone and its signature cannot be checked", meta.UUID)
 	}
+	// Zero when the service gave none it could read: the timestamp is then
+	// judged against now, and the answer says so.
 	when, _ := time.ParseInLocation(hooksvc.DateLayout, meta.CreatedAt, time.UTC)
 	checked, err := signature.Verify(scheme, secret, signature.Request{Body: body, Headers: captured.Headers, CapturedAt: when, Now: h.now()})
 	if err != nil {
@@ -152,9 +154,6 @@ func (h *handlers) verify(ctx context.Context, g given, args VerifySignatureArgs
 	out := VerifyResult{
 		RequestID: string(meta.UUID), Verdict: string(checked.Verdict),
 		Expected: checked.Expected, Message: checked.Detail + " The secret came from " + from + ".",
-	}
-	if when.IsZero() {
-		out.Message += " The service gave no capture time it could read."
 	}
 	if checked.Verdict == signature.Invalid && strings.TrimSpace(string(secret)) != string(secret) {
 		// A secret pasted with its line break is the commonest wrong one.

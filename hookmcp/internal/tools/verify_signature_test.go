@@ -30,9 +30,16 @@ func connectSigning(t *testing.T, cfg config.Config, c *clock) *harness {
 	fake := fakehooksvc.New(fakehooksvc.Options{APIKeys: []string{envKey, callKey}, Now: c.Now})
 	srv := httptest.NewServer(fake)
 	t.Cleanup(srv.Close)
-	cfg.APIURL, _ = url.Parse(srv.URL)
+	return serveSigning(t, fake, srv.URL, cfg, c)
+}
+
+// serveSigning is a server configured by cfg on the API at apiURL (fake,
+// when it is one), with clock c.
+func serveSigning(t *testing.T, fake *fakehooksvc.Server, apiURL string, cfg config.Config, c *clock) *harness {
+	t.Helper()
+	cfg.APIURL, _ = url.Parse(apiURL)
 	cfg.Timeout = 5 * time.Second
-	h := &harness{fake: fake, url: srv.URL, logs: &mcptest.SyncBuffer{}}
+	h := &harness{fake: fake, url: apiURL, logs: &mcptest.SyncBuffer{}}
 	server := NewServer(Options{
 		Config:  cfg,
 		HTTP:    NewHTTPClient("hookmcp-test"),
@@ -324,4 +331,46 @@ func TestVerifySignatureAgainstProviders(t *testing.T) {
 func strconvUnix(t time.Time) string {
 	b, _ := json.Marshal(t.Unix())
 	return string(b)
+}
+
+// TestVerifySignatureOddAnswers: a request object of odd shapes (header
+// values that are not strings, a capture time that is not one, PHP's []
+// for a map) reads loosely, as get_request reads it: the string values
+// are checked, and a timestamp with no capture time is judged against now.
+func TestVerifySignatureOddAnswers(t *testing.T) {
+	for _, tt := range []struct {
+		name, object string
+		provider     string
+		want         signature.Verdict
+		says         string
+	}{
+		{"odd header values", `"headers":{"x-hub-signature-256":[1,null,{},"` + githubDocSignature + `"]},"created_at":[]`, "github", signature.Valid, "The signature matches."},
+		{"headers as []", `"headers":[],"created_at":null`, "github", signature.MissingHeader, "no X-Hub-Signature-256 header"},
+		{"no capture time", `"headers":{"x-slack-signature":"` + slackDocSignature + `","x-slack-request-timestamp":["1531420618"]},"created_at":"yesterday"`, "slack", signature.Valid, "the capture time is unknown, so it is judged against now"},
+	} {
+		api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if strings.HasSuffix(r.URL.Path, "/raw") {
+				body := githubDocBody
+				if tt.provider == "slack" {
+					body = slackDocBody
+				}
+				w.Write([]byte(body))
+				return
+			}
+			w.Header().Set("Content-Type", "application/json")
+			w.Write([]byte(`{"uuid":"` + someRequest + `","type":"web",` + tt.object + `}`))
+		}))
+		t.Cleanup(api.Close)
+		c := newClock()
+		c.now = time.Unix(slackDocTimestamp+30, 0)
+		h := serveSigning(t, nil, api.URL, config.Config{}, c)
+		secret := githubDocSecret
+		if tt.provider == "slack" {
+			secret = slackDocSecret
+		}
+		out := h.verdict(t, map[string]any{"token_id": someToken, "request_id": someRequest, "provider": tt.provider, "secret": secret}, secret)
+		if out["verdict"] != string(tt.want) || !strings.Contains(out["message"].(string), tt.says) {
+			t.Errorf("%s: %v", tt.name, out)
+		}
+	}
 }
