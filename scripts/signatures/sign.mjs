@@ -69,6 +69,8 @@ async function add(c, verify) {
   await add({ name: "stripe missing header", provider: "stripe", secret, body, headers: {}, want: "missing_header" }, verify(body, undefined, secret));
   const o = header(old);
   await add({ name: "stripe old timestamp", provider: "stripe", secret, body, headers: { "Stripe-Signature": o }, want: "timestamp_outside_tolerance" }, verify(body, o, secret));
+  await add({ name: "stripe old timestamp, tolerance 7200", provider: "stripe", secret, body, headers: { "Stripe-Signature": o }, args: { tolerance_seconds: 7200 }, want: "valid" },
+    () => stripe.webhooks.signature.verifyHeader(body, o, secret, 7200, undefined, captured * 1000));
 }
 
 // GitHub: @octokit/webhooks-methods sign and verify.
@@ -150,7 +152,8 @@ async function add(c, verify) {
   await add({ name: "standard missing header", provider: "standard", secret, body, headers: noSig, want: "missing_header" }, verify(body, noSig, secret));
   const oldHeaders = headersAt(old, wh);
   await add({ name: "standard old timestamp", provider: "standard", secret, body, headers: oldHeaders, want: "timestamp_outside_tolerance" }, verify(body, oldHeaders, secret));
-  // Svix's own header names, as Svix sends them.
+  // Svix's own header names, as Svix sends them (standardwebhooks reads
+  // the webhook- names, onto which the svix package maps them).
   const svix = { "svix-id": id, "svix-timestamp": headers["webhook-timestamp"], "svix-signature": headers["webhook-signature"] };
   await add({ name: "standard valid, svix headers", provider: "standard", secret, body, headers: svix, want: "valid" }, verify(body, headers, secret));
 }

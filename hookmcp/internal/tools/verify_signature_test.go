@@ -281,11 +281,16 @@ func TestVerifySignatureAgainstProviders(t *testing.T) {
 		t.Fatalf("node %s: %v\n%s", script, err, stderr.String())
 	}
 	var cases []struct {
-		Name, Provider, Secret, Body, ContentType, Want string
-		Headers                                         map[string]string
-		Args                                            map[string]any
-		LibraryValid                                    bool `json:"library_valid"`
-		LibraryError                                    string
+		Name         string            `json:"name"`
+		Provider     string            `json:"provider"`
+		Secret       string            `json:"secret"`
+		Body         string            `json:"body"`
+		ContentType  string            `json:"content_type"`
+		Want         string            `json:"want"`
+		Headers      map[string]string `json:"headers"`
+		Args         map[string]any    `json:"args"`
+		LibraryValid bool              `json:"library_valid"`
+		LibraryError string            `json:"library_error"`
 	}
 	if err := json.Unmarshal(raw, &cases); err != nil {
 		t.Fatalf("the script's answer: %v: %.300s", err, raw)
@@ -297,6 +302,9 @@ func TestVerifySignatureAgainstProviders(t *testing.T) {
 	seen := map[string]map[string]bool{}
 	for _, tc := range cases {
 		t.Run(tc.Name, func(t *testing.T) {
+			if tc.ContentType == "" || tc.Want == "" {
+				t.Fatalf("the script's case has no content type or verdict: %+v", tc)
+			}
 			rid := h.signed(t, id, tc.ContentType, tc.Body, tc.Headers)
 			args := map[string]any{"token_id": id, "request_id": rid, "provider": tc.Provider, "secret": tc.Secret}
 			for k, v := range tc.Args {
