@@ -6,8 +6,9 @@
 // GitHub documents for its node limit), and at least 1. A list's size is the
 // largest of its slicing arguments (first, last, limit, ...), else its
 // schema default, else, for a list that takes no slicing argument, the
-// length of the lists of scalars it is given (nodes(ids: [...])), else
-// AssumedListSize; each list's Cost says which. A Relay connection (an
+// number of ids it is given (nodes(ids: [...])) or of other scalars when
+// more than AssumedListSize (they may filter), else AssumedListSize; each
+// list's Cost says which. A Relay connection (an
 // object with edges or nodes) takes its size from its own slicing argument;
 // its edges, nodes and lists of its node type that take no argument
 // (FriendsConnection.friends) carry that size without multiplying again,
@@ -453,8 +454,8 @@ type sizing struct {
 // size is the largest of f's slicing arguments (also one level inside an
 // input object: pagination: {pageSize: 100}), else the largest slicing
 // argument's default in the schema, else, for a list that takes no slicing
-// argument, the length of the lists of scalars it is given, else
-// AssumedListSize.
+// argument, the length of the lists of scalars it is given (see
+// listArguments), else AssumedListSize.
 func (s *scorer) size(f *ast.Field, def *ast.FieldDefinition) sizing {
 	best := sizing{n: -1, how: SizeGiven}
 	consider := func(name string, n int) {
@@ -512,7 +513,7 @@ func (s *scorer) size(f *ast.Field, def *ast.FieldDefinition) sizing {
 		return best
 	}
 	if len(takes) == 0 && isListType(def.Type) {
-		if n, names, ok := s.listArguments(f, def); ok {
+		if n, names, exact := s.listArguments(f, def); n > 0 && (exact || n > AssumedListSize) {
 			return sizing{n: n, how: SizeListLength, argument: names}
 		}
 	}
@@ -520,29 +521,37 @@ func (s *scorer) size(f *ast.Field, def *ast.FieldDefinition) sizing {
 }
 
 // listArguments sums the lengths of the lists of scalars f gives to
-// arguments that take them (ids: ["a", "b"], directly or through a
-// variable), and names those arguments. A list field with no slicing
-// argument that is handed such a list looks its items up by them, one item
-// each, as nodes(ids:) does; lists of enum values or input objects filter
-// by kind and are not read so.
-func (s *scorer) listArguments(f *ast.Field, def *ast.FieldDefinition) (n int, names string, ok bool) {
+// arguments that take them (ids: ["a", "b"], directly, through a variable
+// or by the argument's default), and names those arguments. A list field
+// with no slicing argument that is handed ids looks its items up by them,
+// one item each, as nodes(ids:) does, so their count is its size. Other
+// scalars (names, labels) may filter, one matching many, so with any of
+// them the sum is only a lower bound (exact is false). An empty list gives
+// nothing: a filter of none is often no filter at all. Lists of enum
+// values or input objects filter by kind and are not read.
+func (s *scorer) listArguments(f *ast.Field, def *ast.FieldDefinition) (n int, names string, exact bool) {
 	var given []string
-	for _, arg := range f.Arguments {
-		argDef := def.Arguments.ForName(arg.Name)
-		if argDef == nil || !isListType(argDef.Type) || isListType(argDef.Type.Elem) {
+	exact = true
+	for _, argDef := range def.Arguments {
+		if !isListType(argDef.Type) || isListType(argDef.Type.Elem) {
 			continue
 		}
 		if item := s.schema.Types[argDef.Type.Elem.Name()]; item == nil || item.Kind != ast.Scalar {
 			continue
 		}
-		length, isGiven := s.listLength(arg.Value)
-		if !isGiven {
+		value := argDef.DefaultValue
+		if arg := f.Arguments.ForName(argDef.Name); arg != nil {
+			value = arg.Value
+		}
+		length, isGiven := s.listLength(value)
+		if !isGiven || length == 0 {
 			continue
 		}
 		n = add(n, length)
-		given = append(given, arg.Name)
+		given = append(given, argDef.Name)
+		exact = exact && argDef.Type.Elem.Name() == "ID"
 	}
-	return n, strings.Join(given, "+"), len(given) > 0
+	return n, strings.Join(given, "+"), exact
 }
 
 // listLength is the length of a list argument's value; a single value is

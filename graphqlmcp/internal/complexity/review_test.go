@@ -1,6 +1,8 @@
 package complexity
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -71,5 +73,49 @@ func TestNodesSizedWithoutSchema(t *testing.T) {
 	got, err := score(t, "{ repos(first: 10) { nodes(first: 1000) { id } edges { node { id } } } }", nil)
 	if want := 10 + 10*1000; err != nil || got.Score != want {
 		t.Errorf("score = %d, %v; want %d (costliest %v)", got.Score, err, want, got.Costliest)
+	}
+}
+
+// TestListArgumentsBoundBelow: only ids, one item each, size a list
+// exactly. Other lists of scalars may filter (labels: ["bug"] can match
+// every issue), so they size it at no less than AssumedListSize; an empty
+// list sizes nothing (a filter of none is often no filter); and a list
+// argument's default counts when it is not given. Each was once priced
+// lower: a label at 1 and an empty list at 0, with every list under it.
+func TestListArgumentsBoundBelow(t *testing.T) {
+	schema := loadSchema(t, reviewSDL)
+	labels := func(n int) string {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, "%q ", fmt.Sprint("l", i))
+		}
+		return b.String()
+	}
+	for _, tt := range []struct {
+		name, query string
+		vars        map[string]any
+		want        int
+		sizing      Sizing
+		argument    string
+	}{
+		{"one label", `{ labelled(labels: ["bug"]) { friends(first: 100) { nodes { login } } } }`, nil, AssumedListSize + AssumedListSize*100, SizeAssumed, ""},
+		{"more labels than assumed", "{ labelled(labels: [" + labels(12) + "]) { login } }", nil, 12, SizeListLength, "labels"},
+		{"numbers from a variable", "query($n: [Int!]) { byNumbers(numbers: $n) { login } }", map[string]any{"n": []any{1, 2}}, AssumedListSize, SizeAssumed, ""},
+		{"no ids", `{ nodes(ids: []) { friends(first: 100) { nodes { login } } } }`, nil, AssumedListSize + AssumedListSize*100, SizeAssumed, ""},
+		{"no ids in a variable", `query($ids: [ID!]!) { nodes(ids: $ids) { login } }`, map[string]any{"ids": []any{}}, AssumedListSize, SizeAssumed, ""},
+		{"no labels", `{ labelled(labels: []) { login } }`, nil, AssumedListSize, SizeAssumed, ""},
+		{"two ids", `{ nodes(ids: ["a", "b"]) { friends(first: 100) { nodes { login } } } }`, nil, 2 + 2*100, SizeListLength, "ids"},
+		{"ids by default", `{ idsByDefault { login } }`, nil, 12, SizeListLength, "ids"},
+		{"ids given over their default", `{ idsByDefault(ids: ["a"]) { login } }`, nil, 1, SizeListLength, "ids"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := scoreWith(t, schema, tt.query, tt.vars)
+			if err != nil || got.Score != tt.want {
+				t.Fatalf("score = %d, %v; want %d (costliest %v)", got.Score, err, tt.want, got.Costliest)
+			}
+			if c := got.Costliest[0]; c.Sizing != tt.sizing || c.Argument != tt.argument {
+				t.Errorf("the list's sizing = %v %q, want %v %q", c.Sizing, c.Argument, tt.sizing, tt.argument)
+			}
+		})
 	}
 }

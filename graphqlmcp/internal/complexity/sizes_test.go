@@ -59,9 +59,10 @@ func TestConnectionListsCarried(t *testing.T) {
 }
 
 // TestListArgumentSizes: a list that takes no slicing argument and is
-// given a list of scalars (nodes(ids: [...])) is sized by that list's
-// length, from a literal, a variable or its default; lists of enum values
-// and fields that take a slicing argument are not read so.
+// given ids (nodes(ids: [...])) is sized by how many, from a literal, a
+// variable or its default, and given other scalars, by how many when more
+// than assumed; lists of enum values and fields that take a slicing
+// argument are not read so.
 func TestListArgumentSizes(t *testing.T) {
 	schema := loadSchema(t, githubLike)
 	for _, tt := range []struct {
@@ -73,14 +74,15 @@ func TestListArgumentSizes(t *testing.T) {
 		argument string
 	}{
 		{"a literal list", `{ nodes(ids: ["a", "b", "c"]) { login } }`, nil, 3, SizeListLength, "ids"},
-		{"an empty list", `{ nodes(ids: []) { login } }`, nil, 1, SizeListLength, "ids"},
+		{"an empty list sizes nothing", `{ nodes(ids: []) { login } }`, nil, AssumedListSize, SizeAssumed, ""},
 		{"one value is a list of one", `{ nodes(ids: "a") { login } }`, nil, 1, SizeListLength, "ids"},
 		{"a list of variables", `query($a: ID!, $b: ID!) { nodes(ids: [$a, $b]) { login } }`, map[string]any{"a": "1", "b": "2"}, 2, SizeListLength, "ids"},
 		{"a variable holding a list", `query($ids: [ID!]!) { nodes(ids: $ids) { login } }`, map[string]any{"ids": []any{"a", "b", "c", "d", "e"}}, 5, SizeListLength, "ids"},
 		{"a variable's default", `query($ids: [ID!]! = ["a", "b"]) { nodes(ids: $ids) { login } }`, nil, 2, SizeListLength, "ids"},
 		{"a variable holding one value", `query($ids: [ID!]!) { nodes(ids: $ids) { login } }`, map[string]any{"ids": "a"}, 1, SizeListLength, "ids"},
 		{"the looked-up items' lists multiply", `{ nodes(ids: ["a", "b"]) { repositories(first: 5) { nodes { name } } } }`, nil, 2 + 2*5, SizeListLength, "ids"},
-		{"a list of names", `{ options(names: ["Go", "C"]) { name } }`, nil, 2, SizeListLength, "names"},
+		{"a few names may filter", `{ options(names: ["Go", "C"]) { name } }`, nil, AssumedListSize, SizeAssumed, ""},
+		{"more names than assumed", `{ options(names: ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"]) { name } }`, nil, 11, SizeListLength, "names"},
 		{"a null list is not read", `query($n: [String!]) { options(names: $n) { name } }`, map[string]any{"n": nil}, AssumedListSize, SizeAssumed, ""},
 		{"a list not given", `{ options { name } }`, nil, AssumedListSize, SizeAssumed, ""},
 		{"a list of enum values filters by kind", `{ byKind(kinds: [ISSUE]) { login } }`, nil, AssumedListSize, SizeAssumed, ""},
