@@ -825,6 +825,11 @@ func (g *generator) firstVariableDef(valid diffCase, t *text) string {
 // documentMutants change the document as a whole.
 func (g *generator) documentMutants(valid diffCase, t *text, add func(mutant)) {
 	end := len(valid.Query)
+	for _, s := range t.slots {
+		if s.kind == slotFragmentBody {
+			add(mutant{class: "document/duplicate-fragment", edits: []edit{{end, end, "\nfragment " + s.name + " on " + g.s.Query.Name + " { __typename }"}}})
+		}
+	}
 	add(mutant{class: "document/unused-fragment", edits: []edit{{end, end, "\nfragment Unused on " + g.s.Query.Name + " { __typename }"}}})
 	extra := cloneMap(valid.Variables)
 	extra["extraVariable"] = 1
@@ -946,6 +951,7 @@ func (g *generator) valueMutants(typ *ast.Type, value any, found func(class stri
 		found("input/__typename", wrap(with("__typename", def.Name)))
 		found("input/unknown-field", wrap(with("nopeField", 1)))
 		found("input/string", wrap("x"))
+		found("input/list", wrap([]any{obj}))
 		if isOneOf(def) {
 			found("oneOf/zero", wrap(map[string]any{}))
 			for _, f := range def.Fields {
@@ -1074,7 +1080,7 @@ func (g *generator) wrongFor(typ *ast.Type, def *ast.Definition, first string) [
 		out = append(out, wrongLiteral{class: "enum/string", text: `"` + v + `"`}, wrongLiteral{class: "enum/unknown", text: "NOPE_VALUE"})
 	case ast.InputObject:
 		out = append(out, wrongLiteral{class: "input/unknown-field", text: "nopeField: 1, ", insertAfterBrace: true},
-			wrongLiteral{class: "input/string", text: `"x"`})
+			wrongLiteral{class: "input/string", text: `"x"`}, wrongLiteral{class: "input/list", text: "[{" + first + "}]"})
 		if first != "" {
 			out = append(out, wrongLiteral{class: "input/duplicate-field", text: first + ", ", insertAfterBrace: true})
 		}
