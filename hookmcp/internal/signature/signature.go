@@ -525,7 +525,7 @@ func (c check) judge(ts int64, twoSided bool) timestampJudgement {
 	var j timestampJudgement
 	if !c.r.CapturedAt.IsZero() {
 		j.outside = outside(c.r.CapturedAt)
-		words += fmt.Sprintf("judged against the capture time, %s UTC: %s (tolerance %s, refused when %s that).", c.r.CapturedAt.UTC().Format(time.DateTime), relative(c.r.CapturedAt.Sub(signed), "captured"), seconds(tol), rule)
+		words += fmt.Sprintf("judged against the capture time, %s UTC: %s; the tolerance is %s, refused when %s that.", c.r.CapturedAt.UTC().Format(time.DateTime), relative(c.r.CapturedAt.Sub(signed), "captured"), seconds(tol), rule)
 		nowOutside := outside(c.r.Now)
 		switch {
 		case nowOutside && !j.outside:
@@ -537,7 +537,7 @@ func (c check) judge(ts int64, twoSided bool) timestampJudgement {
 		}
 	} else {
 		j.outside = outside(c.r.Now)
-		words += fmt.Sprintf("the capture time is unknown, so it is judged against now: %s (tolerance %s, refused when %s that).", relative(c.r.Now.Sub(signed), "now"), seconds(tol), rule)
+		words += fmt.Sprintf("the capture time is unknown, so it is judged against now: %s; the tolerance is %s, refused when %s that.", relative(c.r.Now.Sub(signed), "now"), seconds(tol), rule)
 	}
 	j.words = words
 	return j

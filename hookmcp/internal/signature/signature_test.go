@@ -192,11 +192,11 @@ func TestTimestampJudged(t *testing.T) {
 		}
 	}
 	check("in time, judged now too", slack.scheme, slack, signed.Add(2*time.Second), signed.Add(3*time.Hour), Valid,
-		"Signed at 2018-07-12 18:36:58 UTC", "judged against the capture time, 2018-07-12 18:37:00 UTC: 2 seconds before it was captured (tolerance 300 seconds (5m0s)",
+		"Signed at 2018-07-12 18:36:58 UTC", "judged against the capture time, 2018-07-12 18:37:00 UTC: 2 seconds before it was captured; the tolerance is 300 seconds (5m0s), refused when older than that.",
 		"Against now, 10800 seconds (3h0m0s) before now, a receiver checking it now would refuse it.")
 	check("in time both ways", slack.scheme, slack, signed, signed.Add(time.Minute), Valid, "the same second as it was captured", "Against now it is also within the tolerance.")
 	check("301 s", slack.scheme, slack, signed.Add(301*time.Second), signed.Add(301*time.Second), OutsideTolerance, "301 seconds (5m1s) before it was captured", "it is outside too")
-	check("a tolerance of 600 s", Scheme{Provider: Slack, Tolerance: 600 * time.Second}, slack, signed.Add(301*time.Second), signed.Add(301*time.Second), Valid, "tolerance 600 seconds")
+	check("a tolerance of 600 s", Scheme{Provider: Slack, Tolerance: 600 * time.Second}, slack, signed.Add(301*time.Second), signed.Add(301*time.Second), Valid, "the tolerance is 600 seconds")
 	check("from the future, one-sided", slack.scheme, slack, signed.Add(-time.Hour), signed.Add(-time.Hour), Valid, "3600 seconds (1h0m0s) after it was captured")
 	check("no capture time", slack.scheme, slack, time.Time{}, signed.Add(10*time.Second), Valid, "the capture time is unknown, so it is judged against now: 10 seconds before now")
 	svix := documented()[2]
