@@ -498,15 +498,23 @@ func (s *scorer) size(f *ast.Field, def *ast.FieldDefinition) sizing {
 	var takes []string
 	best.how = SizeDefault
 	for _, arg := range def.Arguments {
-		if !isSlicingArgument(arg.Name) {
+		if isSlicingArgument(arg.Name) {
+			takes = append(takes, arg.Name)
+			if n, ok := intDefault(arg.DefaultValue); ok {
+				consider(arg.Name, n)
+			}
 			continue
 		}
-		takes = append(takes, arg.Name)
-		if arg.DefaultValue != nil && arg.DefaultValue.Kind == ast.IntValue {
-			if n, err := strconv.ParseInt(arg.DefaultValue.Raw, 10, 64); err == nil {
-				consider(arg.Name, int(n))
+		input := s.schema.Types[arg.Type.Name()]
+		if isListType(arg.Type) || input == nil || input.Kind != ast.InputObject {
+			continue
+		}
+		for _, field := range input.Fields {
+			if isSlicingArgument(field.Name) {
+				takes = append(takes, arg.Name+"."+field.Name)
 			}
 		}
+		s.inputObjectDefaults(f, arg, input, consider)
 	}
 	if best.n >= 0 {
 		best.n = max(0, best.n)
@@ -518,6 +526,60 @@ func (s *scorer) size(f *ast.Field, def *ast.FieldDefinition) sizing {
 		}
 	}
 	return sizing{n: AssumedListSize, how: SizeAssumed, argument: strings.Join(takes, "/")}
+}
+
+// inputObjectDefaults considers the sizes that defaults give through an
+// input object argument: the object the argument defaults to when it is
+// not given (pagination: Page = {pageSize: 50}), and the defaults of the
+// input type's slicing fields that the object used leaves out (input Page
+// { pageSize: Int = 50 }). A null or absent object has no fields, so its
+// type's defaults do not apply.
+func (s *scorer) inputObjectDefaults(f *ast.Field, arg *ast.ArgumentDefinition, input *ast.Definition, consider func(string, int)) {
+	var present func(name string) bool
+	if given := f.Arguments.ForName(arg.Name); given != nil {
+		literal, value, ok := s.resolve(given.Value)
+		switch {
+		case !ok:
+		case literal != nil && literal.Kind == ast.ObjectValue:
+			// A field whose variable has no value is left out, as if not
+			// written, and takes its default (CoerceInputValues).
+			present = func(name string) bool { _, _, ok := s.resolve(literal.Children.ForName(name)); return ok }
+		case literal == nil:
+			if object, isObject := value.(map[string]any); isObject {
+				present = func(name string) bool { _, ok := object[name]; return ok }
+			}
+		}
+	} else if object := arg.DefaultValue; object != nil && object.Kind == ast.ObjectValue {
+		for _, child := range object.Children {
+			if n, ok := intDefault(child.Value); ok && isSlicingArgument(child.Name) {
+				consider(arg.Name+"."+child.Name, n)
+			}
+		}
+		present = func(name string) bool { return object.Children.ForName(name) != nil }
+	}
+	if present == nil {
+		return
+	}
+	for _, field := range input.Fields {
+		if !isSlicingArgument(field.Name) || present(field.Name) {
+			continue
+		}
+		if n, ok := intDefault(field.DefaultValue); ok {
+			consider(arg.Name+"."+field.Name, n)
+		}
+	}
+}
+
+// intDefault reads a default value written as an integer.
+func intDefault(v *ast.Value) (int, bool) {
+	if v == nil || v.Kind != ast.IntValue {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(v.Raw, 10, 64)
+	if errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(v.Raw, "-") {
+		return math.MaxInt, true
+	}
+	return int(n), err == nil
 }
 
 // listArguments sums the lengths of the lists of scalars f gives to

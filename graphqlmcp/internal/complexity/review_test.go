@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // reviewSDL holds the shapes by which an operation was once priced below
@@ -115,6 +117,49 @@ func TestListArgumentsBoundBelow(t *testing.T) {
 			}
 			if c := got.Costliest[0]; c.Sizing != tt.sizing || c.Argument != tt.argument {
 				t.Errorf("the list's sizing = %v %q, want %v %q", c.Sizing, c.Argument, tt.sizing, tt.argument)
+			}
+		})
+	}
+}
+
+// TestInputObjectSizeDefaults: a slicing field of an input object
+// argument sizes a list by its default when the object given leaves it
+// out, and an argument's default object sizes it when the argument is not
+// given; a list that takes its size inside an input object says so. Each
+// was once assumed to hold 10, pageSize's default of 200 or 500 unread.
+func TestInputObjectSizeDefaults(t *testing.T) {
+	schema := loadSchema(t, reviewSDL)
+	for _, tt := range []struct {
+		name, query string
+		vars        map[string]any
+		want        Cost
+	}{
+		{"the input field's default", "{ paged(pagination: {offset: 1}) { login } }", nil,
+			Cost{Path: "paged", Size: 200, Items: 200, Sizing: SizeDefault, Argument: "pagination.pageSize"}},
+		{"the input field's default, the object from a variable", "query($p: Page) { paged(pagination: $p) { login } }", map[string]any{"p": map[string]any{"offset": 1}},
+			Cost{Path: "paged", Size: 200, Items: 200, Sizing: SizeDefault, Argument: "pagination.pageSize"}},
+		{"a size field whose variable is absent", "query($n: Int) { paged(pagination: {pageSize: $n}) { login } }", nil,
+			Cost{Path: "paged", Size: 200, Items: 200, Sizing: SizeDefault, Argument: "pagination.pageSize"}},
+		{"the size given", "{ paged(pagination: {pageSize: 3}) { login } }", nil,
+			Cost{Path: "paged", Size: 3, Items: 3, Sizing: SizeGiven, Argument: "pagination.pageSize"}},
+		{"no object, no default", "{ paged { login } }", nil,
+			Cost{Path: "paged", Size: AssumedListSize, Items: AssumedListSize, Sizing: SizeAssumed, Argument: "pagination.pageSize"}},
+		{"a null object", "{ paged(pagination: null) { login } }", nil,
+			Cost{Path: "paged", Size: AssumedListSize, Items: AssumedListSize, Sizing: SizeAssumed, Argument: "pagination.pageSize"}},
+		{"the argument's default object", "{ pagedByDefault { login } }", nil,
+			Cost{Path: "pagedByDefault", Size: 500, Items: 500, Sizing: SizeDefault, Argument: "pagination.pageSize"}},
+		{"the input field's default inside the argument's default", "{ pagedDefaultTaken { login } }", nil,
+			Cost{Path: "pagedDefaultTaken", Size: 200, Items: 200, Sizing: SizeDefault, Argument: "pagination.pageSize"}},
+		{"an input object with no slicing field", `{ unsizedPage(pagination: {after: "x"}) { login } }`, nil,
+			Cost{Path: "unsizedPage", Size: AssumedListSize, Items: AssumedListSize, Sizing: SizeAssumed}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := scoreWith(t, schema, tt.query, tt.vars)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff([]Cost{tt.want}, got.Costliest); diff != "" {
+				t.Errorf("costliest (-want +got):\n%s", diff)
 			}
 		})
 	}
