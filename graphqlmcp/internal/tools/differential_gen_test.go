@@ -21,8 +21,10 @@ import (
 
 // diffCase is one operation of the corpus.
 type diffCase struct {
-	Schema        string         `json:"schema"`
-	Class         string         `json:"-"`
+	Schema string `json:"schema"`
+	Class  string `json:"-"`
+	// Variable is the variable a variable mutant changed.
+	Variable      string         `json:"-"`
 	Query         string         `json:"query"`
 	OperationName string         `json:"operationName,omitempty"`
 	Variables     map[string]any `json:"variables,omitempty"`
@@ -585,13 +587,14 @@ type mutant struct {
 	class string
 	edits []edit
 	// vars, when not nil, replaces the variables.
-	vars   map[string]any
-	opName string
+	vars     map[string]any
+	opName   string
+	variable string
 }
 
 func (m mutant) apply(valid diffCase) diffCase {
 	c := valid
-	c.Class = m.class
+	c.Class, c.Variable = m.class, m.variable
 	edits := slices.Clone(m.edits)
 	sort.Slice(edits, func(i, j int) bool { return edits[i].start > edits[j].start })
 	q := valid.Query
@@ -859,7 +862,7 @@ func (g *generator) variableMutants(valid diffCase, add func(mutant)) {
 		if v.typ.NonNull && v.deflt == "" {
 			vars := cloneMap(valid.Variables)
 			delete(vars, v.name)
-			add(mutant{class: "variable/missing-required", vars: vars})
+			add(mutant{class: "variable/missing-required", vars: vars, variable: v.name})
 		}
 		g.valueMutants(v.typ, valid.Variables[v.name], func(class string, wrong any) {
 			vars := cloneMap(valid.Variables)
@@ -867,7 +870,7 @@ func (g *generator) variableMutants(valid diffCase, add func(mutant)) {
 			if !strings.HasPrefix(class, "valid/") {
 				class = "variable/" + class
 			}
-			add(mutant{class: class, vars: vars})
+			add(mutant{class: class, vars: vars, variable: v.name})
 		}, func(inner any) any { return inner })
 	}
 }

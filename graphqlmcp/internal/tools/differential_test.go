@@ -73,9 +73,10 @@ const caseHeader = "X-Differential-Case"
 // endpoint records what it receives; and again, for a third of the cases
 // of the vendored schemas, with the schema introspected from that
 // endpoint. Every disagreement fails the test unless
-// testdata/differential/known.txt lists its class with a reason.
-// scripts/github-schema installs graphql-js, Node and GitHub's schema and
-// runs it.
+// testdata/differential/known.txt lists its class with a reason; so does a
+// refusal of a variable's value that does not name the variable, as
+// graphql-js's message does. scripts/github-schema installs graphql-js,
+// Node and GitHub's schema and runs it.
 func TestDifferential(t *testing.T) {
 	graphqlJS, github := os.Getenv("GRAPHQL_JS_DIR"), os.Getenv("GITHUB_SCHEMA_DIR")
 	if graphqlJS == "" || github == "" {
@@ -341,6 +342,11 @@ type diffReport struct {
 	classCases, classAgreed map[string]int
 	// invalid are valid cases graphql-js refused: the generator's faults
 	invalid []disagreement
+	// unnamed are variable mutants both refused where graphqlmcp's
+	// message does not name the variable
+	unnamed map[string][]disagreement
+	// named counts the variable mutants both refused
+	named int
 }
 
 type disagreement struct {
@@ -351,7 +357,7 @@ type disagreement struct {
 
 func newDiffReport(known []*knownEntry) *diffReport {
 	return &diffReport{known: known, cases: map[string]int{}, valid: map[string]int{}, mutants: map[string]int{}, agreed: map[string]int{},
-		listed: map[*knownEntry]int{}, unlisted: map[string][]disagreement{}, classCases: map[string]int{}, classAgreed: map[string]int{}}
+		listed: map[*knownEntry]int{}, unlisted: map[string][]disagreement{}, classCases: map[string]int{}, classAgreed: map[string]int{}, unnamed: map[string][]disagreement{}}
 }
 
 func (r *diffReport) add(c diffCase, ours ourVerdict, theirs jsVerdict) {
@@ -368,6 +374,14 @@ func (r *diffReport) add(c diffCase, ours ourVerdict, theirs jsVerdict) {
 	if ours.sent == !theirs.Refused {
 		r.agreed[c.Schema]++
 		r.classAgreed[c.Class]++
+		// A refused variable names the variable, as graphql-js does, so
+		// the caller can fix it in one call.
+		if c.Variable != "" && !ours.sent {
+			r.named++
+			if !strings.Contains(ours.message, `"$`+c.Variable+`"`) {
+				r.unnamed[c.Class] = append(r.unnamed[c.Class], disagreement{c, ours, theirs})
+			}
+		}
 		return
 	}
 	key := c.Schema + ":" + c.Class
@@ -402,6 +416,7 @@ func (r *diffReport) log(t *testing.T, schemas []diffSchema) {
 		classes = append(classes, fmt.Sprintf("%s %d/%d", class, r.classAgreed[class], r.classCases[class]))
 	}
 	t.Logf("agreed/cases by class: %s", strings.Join(classes, ", "))
+	t.Logf("%d refusals of a variable's value, each to name the variable", r.named)
 	for _, k := range r.known {
 		if k.matched > 0 {
 			t.Logf("listed (known.txt:%d) %s, graphqlmcp %s: %d cases: %s", k.line, k.pattern, k.ours, k.matched, k.reason)
@@ -421,6 +436,12 @@ func (r *diffReport) check(t *testing.T) {
 		}
 		vars, _ := json.Marshal(d.c.Variables)
 		t.Errorf("the generator made an operation graphql-js refuses (%s): %s\n  query: %s\n  variables: %s", d.c.Schema, strings.Join(d.theirs.Errors, " | "), d.c.Query, vars)
+	}
+	for _, class := range slices.Sorted(maps.Keys(r.unnamed)) {
+		d := r.unnamed[class][0]
+		vars, _ := json.Marshal(d.c.Variables)
+		t.Errorf("%s: %d refusals do not name the variable (\"$%s\"), as graphql-js does; for example:\n  query: %s\n  variables: %s\n  graphql-js: %s\n  graphqlmcp: %.400s",
+			class, len(r.unnamed[class]), d.c.Variable, d.c.Query, vars, strings.Join(d.theirs.Errors, " | "), d.ours.message)
 	}
 	keys := slices.Sorted(maps.Keys(r.unlisted))
 	for _, key := range keys {
