@@ -35,7 +35,7 @@ const (
 // coerceDefaults rewrites every default value of r as graphql-js holds it,
 // and drops those that graphql-js drops.
 func coerceDefaults(r *Result, idx *index) {
-	c := &coercer{idx: idx, fieldDefaults: map[member]coercedValue{}, busy: map[member]bool{}, growth: maxDefaultsGrowth}
+	c := &coercer{idx: idx, fieldDefaults: map[member]coercedValue{}, busy: map[member]bool{}, growth: maxDefaultsGrowth, steps: maxCoercionSteps}
 	for i := range r.Schema.Types {
 		t := &r.Schema.Types[i]
 		for j := range t.Fields {
@@ -66,6 +66,9 @@ type coercer struct {
 	// growth is what the coerced defaults may still add to the printed
 	// schema, beyond the defaults as written.
 	growth int
+	// steps is what coercion may still do: values coerced and input
+	// fields filled in or passed over.
+	steps int
 }
 
 // maxDefaultsGrowth bounds what coercion adds to a schema's defaults, all
@@ -75,11 +78,25 @@ type coercer struct {
 // schema comes near it; past it, defaults are kept as written.
 const maxDefaultsGrowth = 1 << 20
 
+// maxCoercionSteps bounds the work of coercing a schema's defaults, all
+// told: each {} of a list default, or each argument defaulting to {}, fills
+// in every field of its input type, so a hostile schema's work (and the
+// values it builds) would grow as the product of the two. GitHub's schema
+// takes about 1,000 steps. Past it, defaults are kept as written.
+const maxCoercionSteps = 1 << 18
+
 type coercedValue struct {
 	value *ast.Value
 	outcome
 	// size is about how many bytes value prints as, up to maxPrinted.
 	size int
+	// height is how deeply lists and objects nest in value: a scalar's is
+	// 0, [1]'s is 1.
+	height int
+	// cut reports a value cut short by the bound on the chain of field
+	// defaults being coerced (maxValueDepth), which depends on where the
+	// coercion started: it is not memoised.
+	cut bool
 }
 
 // maxPrinted caps the sizes added up, so that they do not overflow.
@@ -131,17 +148,26 @@ func (c *coercer) fieldDefault(m member, v *inputValue) coercedValue {
 	if c.busy[m] {
 		return coercedValue{outcome: keptAsWritten}
 	}
+	if len(c.busy) >= maxValueDepth {
+		// Each field of the chain nests its default a level deeper in
+		// the value that started it, which is too deep to keep; the
+		// field's own default may not be.
+		return coercedValue{outcome: keptAsWritten, cut: true}
+	}
 	c.busy[m] = true
 	got := c.coerce(v.parsedDefault, &v.Type, 0)
 	delete(c.busy, m)
-	c.fieldDefaults[m] = got
+	if !got.cut {
+		c.fieldDefaults[m] = got
+	}
 	return got
 }
 
 // coerce is graphql-js's valueFromAST of v as type t, then astFromValue of
-// the result.
+// the result. A value nested deeper than maxValueDepth, or past the bound
+// on steps, is kept as written.
 func (c *coercer) coerce(v *ast.Value, t *typeRefT, depth int) coercedValue {
-	if v == nil || t == nil || depth > maxValueDepth {
+	if c.steps--; v == nil || t == nil || depth > maxValueDepth || c.steps < 0 {
 		return coercedValue{outcome: keptAsWritten}
 	}
 	if v.Kind == ast.NullValue {
@@ -160,19 +186,17 @@ func (c *coercer) coerce(v *ast.Value, t *typeRefT, depth int) coercedValue {
 			if item.outcome != coerced {
 				return item
 			}
-			return coercedValue{value: &ast.Value{Kind: ast.ListValue, Children: ast.ChildValueList{{Value: item.value}}}, size: item.size + 2}
+			return nested(coercedValue{value: &ast.Value{Kind: ast.ListValue, Children: ast.ChildValueList{{Value: item.value}}}, size: item.size + 2, height: item.height + 1})
 		}
-		list := coercedValue{value: &ast.Value{Kind: ast.ListValue}, size: 2}
+		list := coercedValue{value: &ast.Value{Kind: ast.ListValue}, size: 2, height: 1}
 		for _, child := range v.Children {
 			item := c.coerce(child.Value, t.OfType, depth+1)
-			list.outcome = max(list.outcome, item.outcome)
+			list.outcome, list.cut = max(list.outcome, item.outcome), list.cut || item.cut
 			list.value.Children = append(list.value.Children, &ast.ChildValue{Value: item.value})
 			list.size = min(maxPrinted, list.size+item.size+2)
+			list.height = max(list.height, item.height+1)
 		}
-		if list.outcome != coerced {
-			return coercedValue{outcome: list.outcome}
-		}
-		return list
+		return nested(list)
 	}
 	def := c.idx.types[t.leafName()]
 	if def == nil {
@@ -192,6 +216,20 @@ func (c *coercer) coerce(v *ast.Value, t *typeRefT, depth int) coercedValue {
 	return coercedValue{outcome: keptAsWritten}
 }
 
+// nested is a coerced list or object as its items make it: not coerced
+// when one of them is not, kept as written when it nests too deep for the
+// walks that follow a value (maxValueDepth) and for gqlparser, which
+// refuses values nested deeper than 1,000.
+func nested(c coercedValue) coercedValue {
+	if c.outcome == coerced && c.height > maxValueDepth {
+		c.outcome = keptAsWritten
+	}
+	if c.outcome != coerced {
+		return coercedValue{outcome: c.outcome, cut: c.cut}
+	}
+	return c
+}
+
 // inputObject coerces an object value: its fields in the type's order,
 // those left out given their defaults, those the type lacks dropped.
 func (c *coercer) inputObject(v *ast.Value, def *fullType, depth int) coercedValue {
@@ -202,8 +240,11 @@ func (c *coercer) inputObject(v *ast.Value, def *fullType, depth int) coercedVal
 	for _, child := range v.Children {
 		given[child.Name] = child.Value // the last of a name, as graphql-js's keyMap
 	}
-	object := coercedValue{value: &ast.Value{Kind: ast.ObjectValue}, size: 2}
+	object := coercedValue{value: &ast.Value{Kind: ast.ObjectValue}, size: 2, height: 1}
 	for i := range def.InputFields {
+		if c.steps--; c.steps < 0 {
+			return coercedValue{outcome: keptAsWritten, cut: object.cut}
+		}
 		f := &def.InputFields[i]
 		var got coercedValue
 		if value, ok := given[f.Name]; ok {
@@ -217,12 +258,18 @@ func (c *coercer) inputObject(v *ast.Value, def *fullType, depth int) coercedVal
 				continue // no default: left out
 			}
 		}
-		object.outcome = max(object.outcome, got.outcome)
+		object.outcome, object.cut = max(object.outcome, got.outcome), object.cut || got.cut
+		if object.outcome != coerced {
+			// Nothing more is built: only whether a later field is
+			// invalid (which drops the whole) is still to learn.
+			continue
+		}
 		object.value.Children = append(object.value.Children, &ast.ChildValue{Name: f.Name, Value: got.value})
 		object.size = min(maxPrinted, object.size+len(f.Name)+4+got.size)
+		object.height = max(object.height, got.height+1)
 	}
-	if object.outcome != coerced {
-		return coercedValue{outcome: object.outcome}
+	if object = nested(object); object.outcome != coerced {
+		return object
 	}
 	if children := object.value.Children; def.IsOneOf && (len(children) != 1 || children[0].Value.Kind == ast.NullValue) {
 		return coercedValue{outcome: invalid}

@@ -203,3 +203,77 @@ input Range { from: Int, old: Int @deprecated, step: Int = 3 @deprecated }`)
 		}
 	})
 }
+
+// TestDefaultsCoercionWorkBounded: what coercing defaults does is bounded
+// all told, not only what it adds to the print. A list default of 2,000
+// empty objects of an input with 2,000 defaulted fields, or 2,000 arguments
+// each defaulting to {} of it, filled in 4 million fields (282 MB allocated
+// for 33 KB of SDL, quadratic: a 64 MiB file would end the process) before
+// the growth bound refused the result. Past the bound, defaults are kept
+// as written.
+func TestDefaultsCoercionWorkBounded(t *testing.T) {
+	wide := func(site string) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, "type Query { %s }\ninput I {", site)
+		for i := range 2000 {
+			fmt.Fprintf(&b, " f%d: Int = 1", i)
+		}
+		b.WriteString(" }\n")
+		return b.String()
+	}
+	var items, args strings.Builder
+	items.WriteString("f(a: [I] = [")
+	args.WriteString("f(")
+	for i := range 2000 {
+		items.WriteString("{}")
+		fmt.Fprintf(&args, " a%d: I = {}", i)
+	}
+	items.WriteString("]): Int")
+	args.WriteString("): Int")
+	for name, site := range map[string]string{"items": items.String(), "arguments": args.String()} {
+		sdl := wide(site)
+		var s *Schema
+		allocs := testing.AllocsPerRun(1, func() { s = fromSDL(t, sdl) })
+		// About 340,000: reading the file, and coercing up to the bound.
+		if allocs > 3*maxCoercionSteps {
+			t.Errorf("%s: %.0f allocations", name, allocs)
+		}
+		if !strings.Contains(s.View(true).SDL, "f(a: [I] = [{}") && !strings.Contains(s.View(true).SDL, "a1999: I = {}") {
+			t.Errorf("%s: the last default is not kept as written: %.300s", name, s.View(true).SDL)
+		}
+	}
+}
+
+// TestDefaultsCoercionDepthBounded: defaults that fill in each other down a
+// chain of input types (T0's x defaults to {} of T1, whose x defaults to {}
+// of T2, ...) coerce to values nested as deep as the chain is long. Past
+// maxValueDepth levels they are kept as written: gqlparser refuses values
+// nested deeper than 1,000 (the validator could not load a 2,000-link
+// chain's schema, and operations went unchecked), the walk that keeps
+// deprecated members a default names stops at maxValueDepth, and the
+// coercion's recursion must not follow a chain of a million links. A
+// default near the chain's end, shallow enough, is still coerced.
+func TestDefaultsCoercionDepthBounded(t *testing.T) {
+	const links = 2000
+	var b strings.Builder
+	b.WriteString("type Query { f(a: T0 = {}, near: T1990 = {}): Int }\n")
+	for i := range links {
+		fmt.Fprintf(&b, "input T%d { x: T%d = {} }\n", i, i+1)
+	}
+	fmt.Fprintf(&b, "input T%d { z: Int = 1 @deprecated }\n", links)
+	s := fromSDL(t, b.String())
+	sdl := s.View(false).SDL
+	if !strings.Contains(sdl, "f(a: T0 = {}, ") {
+		t.Errorf("T0's default, %d levels deep coerced, is not kept as written: %.300s", links, sdl)
+	}
+	near := "near: T1990 = " + strings.Repeat("{x: ", 10) + "{z: 1}" + strings.Repeat("}", 10) + "): Int"
+	if !strings.Contains(sdl, near) {
+		t.Errorf("want %s in %.300s", near, sdl)
+	}
+	if !strings.Contains(sdl, "  z: Int = 1 @deprecated\n") {
+		t.Errorf("T%d.z, which a shown default names, is hidden", links)
+	}
+	if _, err := s.Validator(); err != nil {
+		t.Errorf("the validator cannot load the schema: %v", err)
+	}
+}
