@@ -418,9 +418,10 @@ func (g *generator) literal(t *text, typ *ast.Type, depth int, vars bool) {
 		t.w("null")
 	case typ.Elem != nil:
 		if g.chance(0.25) {
-			// A single value where a list goes is a list of one; a
-			// variable there must be of the list's type.
-			g.literal(t, typ.Elem, depth+1, vars)
+			// A single value where a list goes is a list of one (not
+			// null, which is null); a variable there must be of the
+			// list's type.
+			g.literal(t, nonNull(typ.Elem), depth+1, vars)
 			break
 		}
 		t.w("[")
@@ -543,7 +544,7 @@ func (g *generator) jsonValue(typ *ast.Type, depth int) any {
 		return nil
 	case typ.Elem != nil:
 		if g.chance(0.25) {
-			return g.jsonValue(typ.Elem, depth+1)
+			return g.jsonValue(nonNull(typ.Elem), depth+1)
 		}
 		out := []any{}
 		for range g.r.IntN(3) {
@@ -1249,5 +1250,12 @@ func copyType(typ *ast.Type) *ast.Type {
 	if typ.Elem != nil {
 		c.Elem = copyType(typ.Elem)
 	}
+	return &c
+}
+
+// nonNull is typ, non-null.
+func nonNull(typ *ast.Type) *ast.Type {
+	c := *typ
+	c.NonNull = true
 	return &c
 }

@@ -49,6 +49,7 @@ func differentialSchemas(github string) []diffSchema {
 		{"swapi", filepath.Join("testdata", "differential", "swapi.graphql"), 30},
 		{"starwars", filepath.Join("testdata", "differential", "starwars.graphql"), 30},
 		{"graphqljs-harness", filepath.Join("testdata", "differential", "graphqljs-harness.graphql"), 100},
+		{"nexus-example", filepath.Join("testdata", "differential", "nexus-example.graphql"), 40},
 	}
 }
 
