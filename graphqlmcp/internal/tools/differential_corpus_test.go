@@ -71,7 +71,7 @@ func TestDifferentialCorpus(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", ds.file, err)
 		}
-		first, again := corpus(t, ds, s), corpus(t, ds, s)
+		first, again := diffCorpus(t, ds, s), diffCorpus(t, ds, s)
 		if diff := cmp.Diff(first, again); diff != "" {
 			t.Errorf("%s: the corpus changed from one generation to the next (-first +again):\n%.2000s", ds.name, diff)
 		}

@@ -30,27 +30,27 @@ type diffCase struct {
 	Variables     map[string]any `json:"variables,omitempty"`
 }
 
-type slotKind int
+type genSlotKind int
 
 const (
-	slotValue               slotKind = iota // a literal value of typ
-	slotObject                              // an input object literal of def (also a slotValue)
-	slotArgument                            // one argument, "name: value", of a field or directive
-	slotArguments                           // where an argument may be added (open: inside "(")
-	slotSelections                          // just after the "{" of a selection set of def
-	slotLeaf                                // just after a leaf field (and its arguments)
-	slotSubselection                        // a composite field's " { ... }"
-	slotDirectives                          // where a directive may be added to a field
-	slotVariableDefs                        // where a variable definition may be added (open: inside "(")
-	slotVariableDef                         // one variable definition, "$name: Type = default"
-	slotVariableType                        // a variable definition's type
-	slotFragmentBody                        // just after the "{" of fragment name's body
-	slotOperationDirectives                 // where a directive may be added to the operation
+	slotValue               genSlotKind = iota // a literal value of typ
+	slotObject                                 // an input object literal of def (also a slotValue)
+	slotArgument                               // one argument, "name: value", of a field or directive
+	slotArguments                              // where an argument may be added (open: inside "(")
+	slotSelections                             // just after the "{" of a selection set of def
+	slotLeaf                                   // just after a leaf field (and its arguments)
+	slotSubselection                           // a composite field's " { ... }"
+	slotDirectives                             // where a directive may be added to a field
+	slotVariableDefs                           // where a variable definition may be added (open: inside "(")
+	slotVariableDef                            // one variable definition, "$name: Type = default"
+	slotVariableType                           // a variable definition's type
+	slotFragmentBody                           // just after the "{" of fragment name's body
+	slotOperationDirectives                    // where a directive may be added to the operation
 )
 
 // slot is a place in an operation's text that a mutant may change.
-type slot struct {
-	kind       slotKind
+type genSlot struct {
+	kind       genSlotKind
 	start, end int
 	typ        *ast.Type
 	def        *ast.Definition
@@ -67,26 +67,26 @@ type slot struct {
 }
 
 // text is an operation being written, with its slots.
-type text struct {
+type genText struct {
 	b     strings.Builder
-	slots []slot
+	slots []genSlot
 }
 
-func (t *text) w(s ...string) {
+func (t *genText) w(s ...string) {
 	for _, s := range s {
 		t.b.WriteString(s)
 	}
 }
 
-func (t *text) len() int { return t.b.Len() }
+func (t *genText) len() int { return t.b.Len() }
 
-func (t *text) point(s slot) {
+func (t *genText) point(s genSlot) {
 	s.start, s.end = t.len(), t.len()
 	t.slots = append(t.slots, s)
 }
 
 // span runs write and notes s as the text it wrote.
-func (t *text) span(s slot, write func()) {
+func (t *genText) span(s genSlot, write func()) {
 	s.start = t.len()
 	write()
 	s.end = t.len()
@@ -94,7 +94,7 @@ func (t *text) span(s slot, write func()) {
 }
 
 // add appends o, moving its slots along.
-func (t *text) add(o *text) {
+func (t *genText) add(o *genText) {
 	at := t.len()
 	t.w(o.b.String())
 	for _, s := range o.slots {
@@ -121,7 +121,7 @@ type genVar struct {
 	given bool
 }
 
-type generator struct {
+type diffGenerator struct {
 	s    *ast.Schema
 	r    *rand.Rand
 	name string // the schema's name in the corpus
@@ -129,7 +129,7 @@ type generator struct {
 	// per operation
 	vars      []genVar
 	values    map[string]any
-	fragments []*text
+	fragments []*genText
 	alias     int
 	// placeDefault says that the value written next is of an argument or
 	// input field with a default; value and item read and clear it.
@@ -138,26 +138,26 @@ type generator struct {
 
 // maxSelectionDepth is how deep generated selections nest; deeper
 // composite fields select __typename.
-const maxSelectionDepth = 3
+const genMaxSelectionDepth = 3
 
-func (g *generator) chance(p float64) bool { return g.r.Float64() < p }
+func (g *diffGenerator) chance(p float64) bool { return g.r.Float64() < p }
 
 // valid generates the index-th valid operation: a query (or, every
 // fourth, a mutation where the schema has one), its text and variables,
 // and the slots of its text.
-func (g *generator) valid(index int) (diffCase, *text) {
+func (g *diffGenerator) valid(index int) (diffCase, *genText) {
 	g.vars, g.values, g.fragments, g.alias = nil, map[string]any{}, nil, 0
 	root, keyword := g.s.Query, "query"
 	if g.s.Mutation != nil && index%4 == 3 {
 		root, keyword = g.s.Mutation, "mutation"
 	}
 	opName := fmt.Sprintf("Op%d", index)
-	body := &text{}
+	body := &genText{}
 	g.rootSelection(body, root)
-	doc := &text{}
+	doc := &genText{}
 	doc.w(keyword, " ", opName)
 	g.variableDefinitions(doc)
-	doc.point(slot{kind: slotOperationDirectives})
+	doc.point(genSlot{kind: slotOperationDirectives})
 	doc.w(" ")
 	doc.add(body)
 	for _, f := range g.fragments {
@@ -171,9 +171,9 @@ func (g *generator) valid(index int) (diffCase, *text) {
 	return c, doc
 }
 
-func (g *generator) rootSelection(t *text, root *ast.Definition) {
+func (g *diffGenerator) rootSelection(t *genText, root *ast.Definition) {
 	t.w("{")
-	t.point(slot{kind: slotSelections, def: root, root: true})
+	t.point(genSlot{kind: slotSelections, def: root, root: true})
 	fields := g.fields(root)
 	for i := 0; i < 1+g.r.IntN(2) && len(fields) > 0; i++ {
 		t.w(" ")
@@ -184,7 +184,7 @@ func (g *generator) rootSelection(t *text, root *ast.Definition) {
 
 // fields are def's fields a generated operation may select: not the
 // introspection ones.
-func (g *generator) fields(def *ast.Definition) []*ast.FieldDefinition {
+func (g *diffGenerator) fields(def *ast.Definition) []*ast.FieldDefinition {
 	var out []*ast.FieldDefinition
 	for _, f := range def.Fields {
 		if !strings.HasPrefix(f.Name, "__") {
@@ -196,7 +196,7 @@ func (g *generator) fields(def *ast.Definition) []*ast.FieldDefinition {
 
 // pickField prefers fields with arguments (input objects most), and
 // fields of types whose fields have arguments: that is where values go.
-func (g *generator) pickField(fields []*ast.FieldDefinition) *ast.FieldDefinition {
+func (g *diffGenerator) pickField(fields []*ast.FieldDefinition) *ast.FieldDefinition {
 	weights := make([]int, len(fields))
 	total := 0
 	for i, f := range fields {
@@ -225,9 +225,9 @@ func (g *generator) pickField(fields []*ast.FieldDefinition) *ast.FieldDefinitio
 	return fields[len(fields)-1]
 }
 
-func (g *generator) variableDefinitions(t *text) {
+func (g *diffGenerator) variableDefinitions(t *genText) {
 	if len(g.vars) == 0 {
-		t.point(slot{kind: slotVariableDefs})
+		t.point(genSlot{kind: slotVariableDefs})
 		return
 	}
 	groupStart := t.len()
@@ -238,16 +238,16 @@ func (g *generator) variableDefinitions(t *text) {
 			t.w(", ")
 		}
 		defs = append(defs, len(t.slots))
-		t.span(slot{kind: slotVariableDef, name: v.name, typ: v.typ, oneOf: v.oneOf}, func() {
+		t.span(genSlot{kind: slotVariableDef, name: v.name, typ: v.typ, oneOf: v.oneOf}, func() {
 			t.w("$", v.name, ": ")
-			t.span(slot{kind: slotVariableType, name: v.name, typ: v.typ, oneOf: v.oneOf, placeDefault: v.placeDefault}, func() { t.w(v.typ.String()) })
+			t.span(genSlot{kind: slotVariableType, name: v.name, typ: v.typ, oneOf: v.oneOf, placeDefault: v.placeDefault}, func() { t.w(v.typ.String()) })
 			if v.deflt != "" {
 				t.w(" = ")
 				t.add(g.defaultText(v))
 			}
 		})
 	}
-	t.point(slot{kind: slotVariableDefs, open: true})
+	t.point(genSlot{kind: slotVariableDefs, open: true})
 	t.w(")")
 	for _, i := range defs {
 		t.slots[i].group = [2]int{groupStart, t.len()}
@@ -256,18 +256,18 @@ func (g *generator) variableDefinitions(t *text) {
 }
 
 // defaultText is a variable's default as a text with its value slots.
-func (g *generator) defaultText(v genVar) *text {
-	t := &text{}
-	t.span(slot{kind: slotValue, typ: v.typ}, func() { t.w(v.deflt) })
+func (g *diffGenerator) defaultText(v genVar) *genText {
+	t := &genText{}
+	t.span(genSlot{kind: slotValue, typ: v.typ}, func() { t.w(v.deflt) })
 	return t
 }
 
 // field writes one field selection of parent: alias, arguments,
 // directives and selection set.
-func (g *generator) field(t *text, parent *ast.Definition, f *ast.FieldDefinition, depth int, aliasAll bool) {
+func (g *diffGenerator) field(t *genText, parent *ast.Definition, f *ast.FieldDefinition, depth int, aliasAll bool) {
 	var args []*ast.ArgumentDefinition
 	for _, a := range f.Arguments {
-		if required(a.Type, a.DefaultValue) || g.chance(0.35) {
+		if genRequired(a.Type, a.DefaultValue) || g.chance(0.35) {
 			args = append(args, a)
 		}
 	}
@@ -280,17 +280,17 @@ func (g *generator) field(t *text, parent *ast.Definition, f *ast.FieldDefinitio
 	}
 	t.w(f.Name)
 	if len(args) == 0 {
-		t.point(slot{kind: slotArguments})
+		t.point(genSlot{kind: slotArguments})
 	} else {
 		groupStart := t.len()
 		t.w("(")
-		t.point(slot{kind: slotArguments, open: true})
+		t.point(genSlot{kind: slotArguments, open: true})
 		first := len(t.slots)
 		for i, a := range args {
 			if i > 0 {
 				t.w(", ")
 			}
-			t.span(slot{kind: slotArgument, arg: a, typ: a.Type}, func() {
+			t.span(genSlot{kind: slotArgument, arg: a, typ: a.Type}, func() {
 				t.w(a.Name, ": ")
 				g.placeDefault = a.DefaultValue != nil
 				g.value(t, a.Type, 0, true)
@@ -303,7 +303,7 @@ func (g *generator) field(t *text, parent *ast.Definition, f *ast.FieldDefinitio
 			}
 		}
 	}
-	t.point(slot{kind: slotDirectives})
+	t.point(genSlot{kind: slotDirectives})
 	if g.chance(0.12) {
 		if g.chance(0.5) {
 			t.w(" @skip(if: false)")
@@ -313,12 +313,12 @@ func (g *generator) field(t *text, parent *ast.Definition, f *ast.FieldDefinitio
 	}
 	def := g.s.Types[f.Type.Name()]
 	if def == nil || def.IsLeafType() {
-		t.point(slot{kind: slotLeaf})
+		t.point(genSlot{kind: slotLeaf})
 		return
 	}
-	t.span(slot{kind: slotSubselection}, func() {
+	t.span(genSlot{kind: slotSubselection}, func() {
 		t.w(" ")
-		if depth+1 >= maxSelectionDepth {
+		if depth+1 >= genMaxSelectionDepth {
 			t.w("{ __typename }")
 			return
 		}
@@ -326,9 +326,9 @@ func (g *generator) field(t *text, parent *ast.Definition, f *ast.FieldDefinitio
 	})
 }
 
-func (g *generator) selectionSet(t *text, def *ast.Definition, depth int, aliasAll bool) {
+func (g *diffGenerator) selectionSet(t *genText, def *ast.Definition, depth int, aliasAll bool) {
 	t.w("{")
-	t.point(slot{kind: slotSelections, def: def})
+	t.point(genSlot{kind: slotSelections, def: def})
 	fields := g.fields(def)
 	if def.Kind == ast.Union || len(fields) == 0 || g.chance(0.2) {
 		t.w(" __typename")
@@ -349,15 +349,15 @@ func (g *generator) selectionSet(t *text, def *ast.Definition, depth int, aliasA
 			on = possible[g.r.IntN(len(possible))]
 		}
 		name := fmt.Sprintf("F%d", len(g.fragments))
-		f := &text{}
+		f := &genText{}
 		g.fragments = append(g.fragments, f) // before its body: nested fragments get later numbers
 		f.w("fragment ", name, " on ", on.Name, " {")
-		f.point(slot{kind: slotFragmentBody, name: name})
-		body := &text{}
+		f.point(genSlot{kind: slotFragmentBody, name: name})
+		body := &genText{}
 		g.selectionSet(body, on, depth+1, true)
 		inner := body.b.String()
 		// The body's own braces are the fragment's.
-		f.add(trimBraces(body, inner))
+		f.add(genTrimBraces(body, inner))
 		f.w("}")
 		t.w(" ...", name)
 		if g.chance(0.2) {
@@ -373,8 +373,8 @@ func (g *generator) selectionSet(t *text, def *ast.Definition, depth int, aliasA
 }
 
 // trimBraces is body, written as "{...}", without its outer braces.
-func trimBraces(body *text, written string) *text {
-	out := &text{}
+func genTrimBraces(body *genText, written string) *genText {
+	out := &genText{}
 	out.w(written[1 : len(written)-1])
 	for _, s := range body.slots {
 		s.start--
@@ -390,11 +390,11 @@ func trimBraces(body *text, written string) *text {
 
 // required says whether an argument or input field of typ with deflt must
 // be given.
-func required(typ *ast.Type, deflt *ast.Value) bool { return typ.NonNull && deflt == nil }
+func genRequired(typ *ast.Type, deflt *ast.Value) bool { return typ.NonNull && deflt == nil }
 
 // value writes a valid value of typ: a literal, or (where variables may
 // be, and not at the top of a const value) sometimes a variable.
-func (g *generator) value(t *text, typ *ast.Type, depth int, vars bool) {
+func (g *diffGenerator) value(t *genText, typ *ast.Type, depth int, vars bool) {
 	placeDefault := g.placeDefault
 	g.placeDefault = false
 	if vars && g.chance(0.4) {
@@ -404,13 +404,13 @@ func (g *generator) value(t *text, typ *ast.Type, depth int, vars bool) {
 	g.literal(t, typ, depth, vars)
 }
 
-func (g *generator) literal(t *text, typ *ast.Type, depth int, vars bool) {
+func (g *diffGenerator) literal(t *genText, typ *ast.Type, depth int, vars bool) {
 	def := g.s.Types[typ.Name()]
 	kind := slotValue
 	if typ.Elem == nil && def != nil && def.Kind == ast.InputObject {
 		kind = slotObject
 	}
-	s := slot{kind: kind, typ: typ, def: def}
+	s := genSlot{kind: kind, typ: typ, def: def}
 	start := t.len()
 	first := len(t.slots)
 	switch {
@@ -421,7 +421,7 @@ func (g *generator) literal(t *text, typ *ast.Type, depth int, vars bool) {
 			// A single value where a list goes is a list of one (not
 			// null, which is null); a variable there must be of the
 			// list's type.
-			g.literal(t, nonNull(typ.Elem), depth+1, vars)
+			g.literal(t, genNonNull(typ.Elem), depth+1, vars)
 			break
 		}
 		t.w("[")
@@ -441,7 +441,7 @@ func (g *generator) literal(t *text, typ *ast.Type, depth int, vars bool) {
 			}
 			at := t.len()
 			t.w(f.Name, ": ")
-			if isOneOf(def) {
+			if genIsOneOf(def) {
 				// A @oneOf member must not be null, a variable in one
 				// must be of a non-null type.
 				if vars && g.chance(0.5) {
@@ -467,7 +467,7 @@ func (g *generator) literal(t *text, typ *ast.Type, depth int, vars bool) {
 }
 
 // item is a value inside a list or an input object: a variable sometimes.
-func (g *generator) item(t *text, typ *ast.Type, depth int, vars bool) {
+func (g *diffGenerator) item(t *genText, typ *ast.Type, depth int, vars bool) {
 	placeDefault := g.placeDefault
 	g.placeDefault = false
 	if vars && g.chance(0.15) {
@@ -479,24 +479,24 @@ func (g *generator) item(t *text, typ *ast.Type, depth int, vars bool) {
 
 // inputFields picks the fields of an input object value: every required
 // one and some others (exactly one of a @oneOf).
-func (g *generator) inputFields(def *ast.Definition, depth int) []*ast.FieldDefinition {
-	if isOneOf(def) {
+func (g *diffGenerator) inputFields(def *ast.Definition, depth int) []*ast.FieldDefinition {
+	if genIsOneOf(def) {
 		return []*ast.FieldDefinition{def.Fields[g.r.IntN(len(def.Fields))]}
 	}
 	var out []*ast.FieldDefinition
 	for _, f := range def.Fields {
-		if required(f.Type, f.DefaultValue) || (depth < 2 && g.chance(0.3)) {
+		if genRequired(f.Type, f.DefaultValue) || (depth < 2 && g.chance(0.3)) {
 			out = append(out, f)
 		}
 	}
 	return out
 }
 
-func isOneOf(def *ast.Definition) bool {
+func genIsOneOf(def *ast.Definition) bool {
 	return def != nil && def.Kind == ast.InputObject && def.Directives.ForName("oneOf") != nil
 }
 
-func (g *generator) leafLiteral(name string) string {
+func (g *diffGenerator) leafLiteral(name string) string {
 	def := g.s.Types[name]
 	switch {
 	case def.Kind == ast.Enum:
@@ -516,14 +516,16 @@ func (g *generator) leafLiteral(name string) string {
 
 // newVar adds a variable of typ with a valid value (or a default, or
 // nothing when it may be null) and returns its name.
-func (g *generator) newVar(typ *ast.Type, oneOf bool) string { return g.newVarAt(typ, oneOf, false) }
+func (g *diffGenerator) newVar(typ *ast.Type, oneOf bool) string {
+	return g.newVarAt(typ, oneOf, false)
+}
 
 // newVarAt is newVar for a place that has a default or not.
-func (g *generator) newVarAt(typ *ast.Type, oneOf, placeDefault bool) string {
+func (g *diffGenerator) newVarAt(typ *ast.Type, oneOf, placeDefault bool) string {
 	v := genVar{name: fmt.Sprintf("v%d", len(g.vars)), typ: typ, oneOf: oneOf, placeDefault: placeDefault}
 	switch {
 	case !typ.NonNull && g.chance(0.15):
-		lit := &text{}
+		lit := &genText{}
 		g.literal(lit, typ, 1, false)
 		v.deflt = lit.b.String()
 	case !typ.NonNull && g.chance(0.1):
@@ -537,14 +539,14 @@ func (g *generator) newVarAt(typ *ast.Type, oneOf, placeDefault bool) string {
 }
 
 // jsonValue is a valid JSON value of typ, as variables give it.
-func (g *generator) jsonValue(typ *ast.Type, depth int) any {
+func (g *diffGenerator) jsonValue(typ *ast.Type, depth int) any {
 	def := g.s.Types[typ.Name()]
 	switch {
 	case !typ.NonNull && depth > 0 && g.chance(0.05):
 		return nil
 	case typ.Elem != nil:
 		if g.chance(0.25) {
-			return g.jsonValue(nonNull(typ.Elem), depth+1)
+			return g.jsonValue(genNonNull(typ.Elem), depth+1)
 		}
 		out := []any{}
 		for range g.r.IntN(3) {
@@ -555,7 +557,7 @@ func (g *generator) jsonValue(typ *ast.Type, depth int) any {
 		out := map[string]any{}
 		for _, f := range g.inputFields(def, depth) {
 			ft := f.Type
-			if isOneOf(def) {
+			if genIsOneOf(def) {
 				ft = &ast.Type{NamedType: ft.NamedType, Elem: ft.Elem, NonNull: true}
 			}
 			out[f.Name] = g.jsonValue(ft, depth+1)
@@ -578,22 +580,22 @@ func (g *generator) jsonValue(typ *ast.Type, depth int) any {
 }
 
 // edit is one change of a valid text: [start, end) becomes with.
-type edit struct {
+type genEdit struct {
 	start, end int
 	with       string
 }
 
 // mutant is a one-rule change of a valid case, by class.
-type mutant struct {
+type genMutant struct {
 	class string
-	edits []edit
+	edits []genEdit
 	// vars, when not nil, replaces the variables.
 	vars     map[string]any
 	opName   string
 	variable string
 }
 
-func (m mutant) apply(valid diffCase) diffCase {
+func (m genMutant) apply(valid diffCase) diffCase {
 	c := valid
 	c.Class, c.Variable = m.class, m.variable
 	edits := slices.Clone(m.edits)
@@ -614,9 +616,9 @@ func (m mutant) apply(valid diffCase) diffCase {
 
 // mutants are the one-rule mutants of a valid case, at most one of each
 // class (drawn at random among the places it fits).
-func (g *generator) mutants(valid diffCase, t *text) []diffCase {
-	byClass := map[string][]mutant{}
-	add := func(m mutant) { byClass[m.class] = append(byClass[m.class], m) }
+func (g *diffGenerator) mutants(valid diffCase, t *genText) []diffCase {
+	byClass := map[string][]genMutant{}
+	add := func(m genMutant) { byClass[m.class] = append(byClass[m.class], m) }
 	for _, s := range t.slots {
 		g.slotMutants(valid, t, s, add)
 	}
@@ -638,7 +640,7 @@ func (g *generator) mutants(valid diffCase, t *text) []diffCase {
 // wrongLeaves are literals of the wrong kind for each built-in scalar,
 // by the class of mistake; the JSON ones are the same mistakes in
 // variables.
-var wrongLeaves = map[string][][2]string{
+var genWrongLeaves = map[string][][2]string{
 	"String":  {{"number", "5"}, {"boolean", "true"}},
 	"ID":      {{"float", "1.5"}, {"boolean", "true"}},
 	"Int":     {{"string", `"5"`}, {"float", "1.5"}, {"beyond-32-bits", "2147483648"}, {"below-32-bits", "-2147483649"}, {"boolean", "true"}},
@@ -646,28 +648,28 @@ var wrongLeaves = map[string][][2]string{
 	"Boolean": {{"string", `"true"`}, {"number", "1"}},
 }
 
-var builtinScalars = map[string]bool{"String": true, "ID": true, "Int": true, "Float": true, "Boolean": true}
+var genBuiltinScalars = map[string]bool{"String": true, "ID": true, "Int": true, "Float": true, "Boolean": true}
 
-func (g *generator) slotMutants(valid diffCase, t *text, s slot, add func(mutant)) {
+func (g *diffGenerator) slotMutants(valid diffCase, t *genText, s genSlot, add func(genMutant)) {
 	replace := func(class, with string) {
-		add(mutant{class: class, edits: []edit{{s.start, s.end, with}}})
+		add(genMutant{class: class, edits: []genEdit{{s.start, s.end, with}}})
 	}
 	insert := func(class string, at int, with string) {
-		add(mutant{class: class, edits: []edit{{at, at, with}}})
+		add(genMutant{class: class, edits: []genEdit{{at, at, with}}})
 	}
 	switch s.kind {
 	case slotValue, slotObject:
 		for _, c := range g.wrongFor(s.typ, s.def, s.first) {
 			if c.insertAfterBrace {
-				insert(literalClass(c.class), s.start+1, c.text)
+				insert(genLiteralClass(c.class), s.start+1, c.text)
 			} else {
-				replace(literalClass(c.class), c.text)
+				replace(genLiteralClass(c.class), c.text)
 			}
 		}
 	case slotArgument:
-		if required(s.arg.Type, s.arg.DefaultValue) {
+		if genRequired(s.arg.Type, s.arg.DefaultValue) {
 			if s.groupCount == 1 {
-				add(mutant{class: "document/missing-argument", edits: []edit{{s.group[0], s.group[1], ""}}})
+				add(genMutant{class: "document/missing-argument", edits: []genEdit{{s.group[0], s.group[1], ""}}})
 			} else {
 				replace("document/missing-argument", "")
 			}
@@ -701,7 +703,7 @@ func (g *generator) slotMutants(valid diffCase, t *text, s slot, add func(mutant
 		if other := g.unrelatedObject(s.def); other != "" {
 			insert("document/impossible-fragment", s.start, " ... on "+other+" { __typename }")
 			end := len(valid.Query)
-			add(mutant{class: "document/impossible-named-fragment", edits: []edit{{s.start, s.start, " ...Impossible"}, {end, end, "\nfragment Impossible on " + other + " { __typename }"}}})
+			add(genMutant{class: "document/impossible-named-fragment", edits: []genEdit{{s.start, s.start, " ...Impossible"}, {end, end, "\nfragment Impossible on " + other + " { __typename }"}}})
 		}
 		if a, b := g.twoLeaves(s.def); a != "" {
 			insert("document/overlap-different-fields", s.start, " zz: "+a+" zz: "+b)
@@ -742,66 +744,66 @@ func (g *generator) slotMutants(valid diffCase, t *text, s slot, add func(mutant
 			insert("document/unused-variable", s.start, "($unused: Int)")
 		}
 	case slotVariableDef:
-		vars := cloneMap(valid.Variables)
+		vars := genCloneMap(valid.Variables)
 		delete(vars, s.name)
-		m := mutant{class: "document/undefined-variable", vars: vars}
+		m := genMutant{class: "document/undefined-variable", vars: vars}
 		if s.groupCount == 1 {
-			m.edits = []edit{{s.group[0], s.group[1], ""}}
+			m.edits = []genEdit{{s.group[0], s.group[1], ""}}
 		} else {
-			m.edits = []edit{{s.start, s.end, ""}}
+			m.edits = []genEdit{{s.start, s.end, ""}}
 		}
 		add(m)
 	case slotVariableType:
-		vars := cloneMap(valid.Variables)
+		vars := genCloneMap(valid.Variables)
 		delete(vars, s.name)
-		if builtinScalars[s.typ.Name()] && s.typ.Elem == nil {
+		if genBuiltinScalars[s.typ.Name()] && s.typ.Elem == nil {
 			other := "String"
 			if s.typ.Name() == "String" || s.typ.Name() == "ID" {
 				other = "Boolean"
 			}
-			add(mutant{class: "document/variable-type-mismatch", vars: vars, edits: []edit{{s.start, s.end, other}}})
+			add(genMutant{class: "document/variable-type-mismatch", vars: vars, edits: []genEdit{{s.start, s.end, other}}})
 		}
 		// Type variance: a variable fits where its type is the same or
 		// stricter, never a sibling scalar, never its list's item type.
 		siblings := map[string]string{"Int": "Float", "Float": "Int", "String": "ID", "ID": "String"}
-		if other, ok := siblings[innermost(s.typ).NamedType]; ok {
-			swapped := copyType(s.typ)
-			innermost(swapped).NamedType = other
-			add(mutant{class: "document/variable-sibling-scalar", edits: []edit{{s.start, s.end, swapped.String()}}})
+		if other, ok := siblings[genInnermost(s.typ).NamedType]; ok {
+			swapped := genCopyType(s.typ)
+			genInnermost(swapped).NamedType = other
+			add(genMutant{class: "document/variable-sibling-scalar", edits: []genEdit{{s.start, s.end, swapped.String()}}})
 		}
 		if s.typ.Elem != nil && !s.oneOf {
-			add(mutant{class: "document/variable-item-type-for-list", edits: []edit{{s.start, s.end, s.typ.Elem.String()}}})
-			items := copyType(s.typ)
+			add(genMutant{class: "document/variable-item-type-for-list", edits: []genEdit{{s.start, s.end, s.typ.Elem.String()}}})
+			items := genCopyType(s.typ)
 			items.Elem.NonNull = !items.Elem.NonNull
 			class := "document/variable-nullable-items"
 			if items.Elem.NonNull {
 				class = "document/variable-non-null-items"
 			}
-			add(mutant{class: class, edits: []edit{{s.start, s.end, items.String()}}})
+			add(genMutant{class: class, edits: []genEdit{{s.start, s.end, items.String()}}})
 		}
-		add(mutant{class: "document/variable-of-output-type", vars: vars, edits: []edit{{s.start, s.end, g.s.Query.Name}}})
-		add(mutant{class: "document/variable-of-unknown-type", vars: vars, edits: []edit{{s.start, s.end, "NopeType"}}})
+		add(genMutant{class: "document/variable-of-output-type", vars: vars, edits: []genEdit{{s.start, s.end, g.s.Query.Name}}})
+		add(genMutant{class: "document/variable-of-unknown-type", vars: vars, edits: []genEdit{{s.start, s.end, "NopeType"}}})
 		nullable := strings.TrimSuffix(s.typ.String(), "!")
 		switch {
 		case s.oneOf:
-			add(mutant{class: "document/oneOf-nullable-variable", edits: []edit{{s.start, s.end, nullable}}})
+			add(genMutant{class: "document/oneOf-nullable-variable", edits: []genEdit{{s.start, s.end, nullable}}})
 		case s.typ.NonNull:
 			// Its one use is where its type is non-null: a nullable
 			// variable may go there only with a default of its own or
 			// of the place.
 			if s.placeDefault {
-				add(mutant{class: "valid/nullable-variable-where-place-has-default", edits: []edit{{s.start, s.end, nullable}}})
+				add(genMutant{class: "valid/nullable-variable-where-place-has-default", edits: []genEdit{{s.start, s.end, nullable}}})
 			} else {
-				add(mutant{class: "document/nullable-variable-in-non-null-position", edits: []edit{{s.start, s.end, nullable}}})
+				add(genMutant{class: "document/nullable-variable-in-non-null-position", edits: []genEdit{{s.start, s.end, nullable}}})
 			}
-			lit := &text{}
+			lit := &genText{}
 			g.literal(lit, &ast.Type{NamedType: s.typ.NamedType, Elem: s.typ.Elem, NonNull: true}, 1, false)
-			add(mutant{class: "valid/defaulted-variable-in-non-null-position", vars: vars, edits: []edit{{s.start, s.end, nullable + " = " + lit.b.String()}}})
-			add(mutant{class: "valid/non-null-variable-with-default", vars: vars, edits: []edit{{s.start, s.end, s.typ.String() + " = " + lit.b.String()}}})
+			add(genMutant{class: "valid/defaulted-variable-in-non-null-position", vars: vars, edits: []genEdit{{s.start, s.end, nullable + " = " + lit.b.String()}}})
+			add(genMutant{class: "valid/non-null-variable-with-default", vars: vars, edits: []genEdit{{s.start, s.end, s.typ.String() + " = " + lit.b.String()}}})
 			if _, given := valid.Variables[s.name]; given {
-				withNull := cloneMap(valid.Variables)
+				withNull := genCloneMap(valid.Variables)
 				withNull[s.name] = nil
-				add(mutant{class: "variable/null-for-non-null-with-default", vars: withNull, edits: []edit{{s.start, s.end, s.typ.String() + " = " + lit.b.String()}}})
+				add(genMutant{class: "variable/null-for-non-null-with-default", vars: withNull, edits: []genEdit{{s.start, s.end, s.typ.String() + " = " + lit.b.String()}}})
 			}
 		}
 	case slotFragmentBody:
@@ -809,7 +811,7 @@ func (g *generator) slotMutants(valid diffCase, t *text, s slot, add func(mutant
 	}
 }
 
-func cloneMap(m map[string]any) map[string]any {
+func genCloneMap(m map[string]any) map[string]any {
 	out := make(map[string]any, len(m))
 	for k, v := range m {
 		out[k] = v
@@ -817,7 +819,7 @@ func cloneMap(m map[string]any) map[string]any {
 	return out
 }
 
-func (g *generator) firstVariableDef(valid diffCase, t *text) string {
+func (g *diffGenerator) firstVariableDef(valid diffCase, t *genText) string {
 	for _, s := range t.slots {
 		if s.kind == slotVariableDef {
 			return valid.Query[s.start:s.end]
@@ -827,51 +829,51 @@ func (g *generator) firstVariableDef(valid diffCase, t *text) string {
 }
 
 // documentMutants change the document as a whole.
-func (g *generator) documentMutants(valid diffCase, t *text, add func(mutant)) {
+func (g *diffGenerator) documentMutants(valid diffCase, t *genText, add func(genMutant)) {
 	end := len(valid.Query)
 	for _, s := range t.slots {
 		if s.kind == slotFragmentBody {
-			add(mutant{class: "document/duplicate-fragment", edits: []edit{{end, end, "\nfragment " + s.name + " on " + g.s.Query.Name + " { __typename }"}}})
+			add(genMutant{class: "document/duplicate-fragment", edits: []genEdit{{end, end, "\nfragment " + s.name + " on " + g.s.Query.Name + " { __typename }"}}})
 		}
 	}
-	add(mutant{class: "document/unused-fragment", edits: []edit{{end, end, "\nfragment Unused on " + g.s.Query.Name + " { __typename }"}}})
-	extra := cloneMap(valid.Variables)
+	add(genMutant{class: "document/unused-fragment", edits: []genEdit{{end, end, "\nfragment Unused on " + g.s.Query.Name + " { __typename }"}}})
+	extra := genCloneMap(valid.Variables)
 	extra["extraVariable"] = 1
-	add(mutant{class: "valid/extra-variable", vars: extra})
+	add(genMutant{class: "valid/extra-variable", vars: extra})
 	// Ignored tokens: commas, a byte order mark, carriage returns.
-	add(mutant{class: "valid/extra-commas", edits: replaceAll(valid.Query, ", ", " ,,, ")})
-	add(mutant{class: "valid/byte-order-mark", edits: []edit{{0, 0, "\ufeff"}}})
-	add(mutant{class: "valid/carriage-returns", edits: replaceAll(valid.Query, "\n", "\r")})
-	add(mutant{class: "valid/comment-control-character", edits: []edit{{end, end, "\n# a\x07b"}}})
-	add(mutant{class: "valid/another-operation", edits: []edit{{end, end, "\nquery Other { __typename }"}}})
-	add(mutant{class: "document/invalid-other-operation", edits: []edit{{end, end, "\nquery Other { nopeField }"}}})
-	add(mutant{class: "document/duplicate-operation-name", edits: []edit{{end, end, "\nquery " + valid.OperationName + " { __typename }"}}})
-	add(mutant{class: "document/anonymous-beside-another", edits: []edit{{end, end, "\n{ __typename }"}}})
-	add(mutant{class: "document/no-such-operation", opName: "Nope"})
+	add(genMutant{class: "valid/extra-commas", edits: genReplaceAll(valid.Query, ", ", " ,,, ")})
+	add(genMutant{class: "valid/byte-order-mark", edits: []genEdit{{0, 0, "\ufeff"}}})
+	add(genMutant{class: "valid/carriage-returns", edits: genReplaceAll(valid.Query, "\n", "\r")})
+	add(genMutant{class: "valid/comment-control-character", edits: []genEdit{{end, end, "\n# a\x07b"}}})
+	add(genMutant{class: "valid/another-operation", edits: []genEdit{{end, end, "\nquery Other { __typename }"}}})
+	add(genMutant{class: "document/invalid-other-operation", edits: []genEdit{{end, end, "\nquery Other { nopeField }"}}})
+	add(genMutant{class: "document/duplicate-operation-name", edits: []genEdit{{end, end, "\nquery " + valid.OperationName + " { __typename }"}}})
+	add(genMutant{class: "document/anonymous-beside-another", edits: []genEdit{{end, end, "\n{ __typename }"}}})
+	add(genMutant{class: "document/no-such-operation", opName: "Nope"})
 	if strings.HasPrefix(valid.Query, "query ") {
-		add(mutant{class: "document/subscription", edits: []edit{{0, len("query"), "subscription"}}})
+		add(genMutant{class: "document/subscription", edits: []genEdit{{0, len("query"), "subscription"}}})
 	}
 }
 
 // variableMutants change one variable's value to one that does not fit
 // its type.
-func (g *generator) variableMutants(valid diffCase, add func(mutant)) {
+func (g *diffGenerator) variableMutants(valid diffCase, add func(genMutant)) {
 	for _, v := range g.vars {
 		if !v.given {
 			continue
 		}
 		if v.typ.NonNull && v.deflt == "" {
-			vars := cloneMap(valid.Variables)
+			vars := genCloneMap(valid.Variables)
 			delete(vars, v.name)
-			add(mutant{class: "variable/missing-required", vars: vars, variable: v.name})
+			add(genMutant{class: "variable/missing-required", vars: vars, variable: v.name})
 		}
 		g.valueMutants(v.typ, valid.Variables[v.name], func(class string, wrong any) {
-			vars := cloneMap(valid.Variables)
+			vars := genCloneMap(valid.Variables)
 			vars[v.name] = wrong
 			if !strings.HasPrefix(class, "valid/") {
 				class = "variable/" + class
 			}
-			add(mutant{class: class, vars: vars, variable: v.name})
+			add(genMutant{class: class, vars: vars, variable: v.name})
 		}, func(inner any) any { return inner })
 	}
 }
@@ -879,7 +881,7 @@ func (g *generator) variableMutants(valid diffCase, add func(mutant)) {
 // valueMutants calls found for each wrong value that can replace a part
 // of value (of typ); wrap puts the wrong part back in its place in a copy
 // of the whole.
-func (g *generator) valueMutants(typ *ast.Type, value any, found func(class string, wrong any), wrap func(any) any) {
+func (g *diffGenerator) valueMutants(typ *ast.Type, value any, found func(class string, wrong any), wrap func(any) any) {
 	def := g.s.Types[typ.Name()]
 	if value == nil {
 		return
@@ -888,8 +890,8 @@ func (g *generator) valueMutants(typ *ast.Type, value any, found func(class stri
 		found("non-null/null", wrap(nil))
 	}
 	if typ.Elem != nil {
-		if innerLeaf(g.s, typ) != "" {
-			found("list/extra-nesting", wrap([]any{[]any{g.jsonValue(innermost(typ), 1)}}))
+		if genInnerLeaf(g.s, typ) != "" {
+			found("list/extra-nesting", wrap([]any{[]any{g.jsonValue(genInnermost(typ), 1)}}))
 		}
 		list, ok := value.([]any)
 		if !ok {
@@ -906,7 +908,7 @@ func (g *generator) valueMutants(typ *ast.Type, value any, found func(class stri
 	}
 	switch def.Kind {
 	case ast.Scalar:
-		for _, w := range wrongLeaves[def.Name] {
+		for _, w := range genWrongLeaves[def.Name] {
 			var v any
 			if err := json.Unmarshal([]byte(w[1]), &v); err != nil {
 				panic(err)
@@ -916,7 +918,7 @@ func (g *generator) valueMutants(typ *ast.Type, value any, found func(class stri
 			}
 			found(def.Name+"/"+w[0], wrap(v))
 		}
-		if builtinScalars[def.Name] {
+		if genBuiltinScalars[def.Name] {
 			found("list/for-scalar", wrap([]any{value}))
 		}
 		if def.Name == "Int" || def.Name == "Float" {
@@ -932,7 +934,7 @@ func (g *generator) valueMutants(typ *ast.Type, value any, found func(class stri
 			found("valid/variable-Int-negative-zero", wrap(json.Number("-0")))
 			found("valid/variable-Int-bounds", wrap(json.Number([]string{"2147483647", "-2147483648"}[g.r.IntN(2)])))
 		}
-		if !builtinScalars[def.Name] {
+		if !genBuiltinScalars[def.Name] {
 			found("valid/variable-custom-scalar-object", wrap(map[string]any{"a": []any{1, "x", nil}, "b": map[string]any{"c": true}}))
 		}
 	case ast.Enum:
@@ -948,7 +950,7 @@ func (g *generator) valueMutants(typ *ast.Type, value any, found func(class stri
 			return
 		}
 		with := func(k string, v any) map[string]any {
-			c := cloneMap(obj)
+			c := genCloneMap(obj)
 			c[k] = v
 			return c
 		}
@@ -956,7 +958,7 @@ func (g *generator) valueMutants(typ *ast.Type, value any, found func(class stri
 		found("input/unknown-field", wrap(with("nopeField", 1)))
 		found("input/string", wrap("x"))
 		found("input/list", wrap([]any{obj}))
-		if isOneOf(def) {
+		if genIsOneOf(def) {
 			found("oneOf/zero", wrap(map[string]any{}))
 			for _, f := range def.Fields {
 				if _, ok := obj[f.Name]; !ok {
@@ -969,8 +971,8 @@ func (g *generator) valueMutants(typ *ast.Type, value any, found func(class stri
 			}
 		}
 		for _, f := range def.Fields {
-			if _, ok := obj[f.Name]; ok && required(f.Type, f.DefaultValue) {
-				c := cloneMap(obj)
+			if _, ok := obj[f.Name]; ok && genRequired(f.Type, f.DefaultValue) {
+				c := genCloneMap(obj)
 				delete(c, f.Name)
 				found("input/missing-required", wrap(c))
 				break
@@ -982,7 +984,7 @@ func (g *generator) valueMutants(typ *ast.Type, value any, found func(class stri
 				continue
 			}
 			ft := f.Type
-			if isOneOf(def) {
+			if genIsOneOf(def) {
 				ft = &ast.Type{NamedType: ft.NamedType, Elem: ft.Elem, NonNull: true}
 			}
 			g.valueMutants(ft, obj[k], found, func(inner any) any { return wrap(with(k, inner)) })
@@ -990,7 +992,7 @@ func (g *generator) valueMutants(typ *ast.Type, value any, found func(class stri
 	}
 }
 
-func innermost(typ *ast.Type) *ast.Type {
+func genInnermost(typ *ast.Type) *ast.Type {
 	for typ.Elem != nil {
 		typ = typ.Elem
 	}
@@ -999,10 +1001,10 @@ func innermost(typ *ast.Type) *ast.Type {
 
 // innerLeaf is the named type of typ's innermost item when it is not a
 // custom scalar (which takes a list as well as anything else), else "".
-func innerLeaf(s *ast.Schema, typ *ast.Type) string {
-	in := innermost(typ)
+func genInnerLeaf(s *ast.Schema, typ *ast.Type) string {
+	in := genInnermost(typ)
 	def := s.Types[in.Name()]
-	if def == nil || (def.Kind == ast.Scalar && !builtinScalars[def.Name]) {
+	if def == nil || (def.Kind == ast.Scalar && !genBuiltinScalars[def.Name]) {
 		return ""
 	}
 	return def.Name
@@ -1010,26 +1012,26 @@ func innerLeaf(s *ast.Schema, typ *ast.Type) string {
 
 // wrongLiteral is a literal that does not fit where it is, with the class
 // of its mistake; insertAfterBrace adds text just inside an object's "{".
-type wrongLiteral struct {
+type genWrongLiteral struct {
 	class            string
 	text             string
 	insertAfterBrace bool
 }
 
-func (g *generator) wrongFor(typ *ast.Type, def *ast.Definition, first string) []wrongLiteral {
-	var out []wrongLiteral
+func (g *diffGenerator) wrongFor(typ *ast.Type, def *ast.Definition, first string) []genWrongLiteral {
+	var out []genWrongLiteral
 	if typ.NonNull {
-		out = append(out, wrongLiteral{class: "non-null/null", text: "null"})
+		out = append(out, genWrongLiteral{class: "non-null/null", text: "null"})
 	}
 	if typ.Elem != nil {
-		if innerLeaf(g.s, typ) != "" {
-			lit := &text{}
-			g.literal(lit, innermost(typ), 1, false)
+		if genInnerLeaf(g.s, typ) != "" {
+			lit := &genText{}
+			g.literal(lit, genInnermost(typ), 1, false)
 			nested := lit.b.String()
 			for t := typ; t != nil; t = t.Elem {
 				nested = "[" + nested + "]"
 			}
-			out = append(out, wrongLiteral{class: "list/extra-nesting", text: nested})
+			out = append(out, genWrongLiteral{class: "list/extra-nesting", text: nested})
 		}
 		return out
 	}
@@ -1038,72 +1040,72 @@ func (g *generator) wrongFor(typ *ast.Type, def *ast.Definition, first string) [
 	}
 	switch def.Kind {
 	case ast.Scalar:
-		for _, w := range wrongLeaves[def.Name] {
-			out = append(out, wrongLiteral{class: def.Name + "/" + w[0], text: w[1]})
+		for _, w := range genWrongLeaves[def.Name] {
+			out = append(out, genWrongLiteral{class: def.Name + "/" + w[0], text: w[1]})
 		}
-		if builtinScalars[def.Name] {
-			out = append(out, wrongLiteral{class: "list/for-scalar", text: "[" + g.leafLiteral(def.Name) + "]"})
+		if genBuiltinScalars[def.Name] {
+			out = append(out, genWrongLiteral{class: "list/for-scalar", text: "[" + g.leafLiteral(def.Name) + "]"})
 		} else {
 			// A custom scalar takes any literal, an object or a list too.
-			out = append(out, wrongLiteral{class: "valid/literal-custom-scalar-object", text: `{a: [1, "x", null], b: {c: ENUM}}`})
+			out = append(out, genWrongLiteral{class: "valid/literal-custom-scalar-object", text: `{a: [1, "x", null], b: {c: ENUM}}`})
 		}
 		switch def.Name {
 		case "Int":
 			// An Int is an IntValue within 32 bits: 2.0 and 1e3 are
 			// FloatValues, whatever number they stand for.
-			out = append(out, wrongLiteral{class: "Int/whole-float", text: "2.0"}, wrongLiteral{class: "Int/exponent", text: "1e3"},
-				wrongLiteral{class: "valid/literal-Int-bounds", text: []string{"2147483647", "-2147483648"}[g.r.IntN(2)]})
+			out = append(out, genWrongLiteral{class: "Int/whole-float", text: "2.0"}, genWrongLiteral{class: "Int/exponent", text: "1e3"},
+				genWrongLiteral{class: "valid/literal-Int-bounds", text: []string{"2147483647", "-2147483648"}[g.r.IntN(2)]})
 		case "String":
-			out = append(out, wrongLiteral{class: "valid/literal-block-string", text: "\"\"\"a \\\"\"\" b\n  c\"\"\""},
+			out = append(out, genWrongLiteral{class: "valid/literal-block-string", text: "\"\"\"a \\\"\"\" b\n  c\"\"\""},
 				// The lexer's rules for strings: escapes, surrogates,
 				// control characters.
-				wrongLiteral{class: "valid/literal-braced-unicode-escape", text: `"\u{1F600}"`},
-				wrongLiteral{class: "valid/literal-surrogate-pair-escape", text: `"\uD83D\uDE00"`},
-				wrongLiteral{class: "String/lone-surrogate-escape", text: `"\uD800"`},
-				wrongLiteral{class: "String/unknown-escape", text: `"\x41"`},
+				genWrongLiteral{class: "valid/literal-braced-unicode-escape", text: `"\u{1F600}"`},
+				genWrongLiteral{class: "valid/literal-surrogate-pair-escape", text: `"\uD83D\uDE00"`},
+				genWrongLiteral{class: "String/lone-surrogate-escape", text: `"\uD800"`},
+				genWrongLiteral{class: "String/unknown-escape", text: `"\x41"`},
 				// The spec's SourceCharacter is any Unicode scalar value:
 				// a control character may be in a string as it is.
-				wrongLiteral{class: "valid/literal-string-control-character", text: "\"a\x07b\""},
-				wrongLiteral{class: "valid/literal-block-string-control-character", text: "\"\"\"a\x07b\"\"\""})
+				genWrongLiteral{class: "valid/literal-string-control-character", text: "\"a\x07b\""},
+				genWrongLiteral{class: "valid/literal-block-string-control-character", text: "\"\"\"a\x07b\"\"\""})
 		case "Float":
-			out = append(out, wrongLiteral{class: "Float/leading-dot", text: ".5"}, wrongLiteral{class: "Float/exponent-without-digits", text: "1e"})
+			out = append(out, genWrongLiteral{class: "Float/leading-dot", text: ".5"}, genWrongLiteral{class: "Float/exponent-without-digits", text: "1e"})
 		}
 		if def.Name == "Int" {
 			// The lexer's rules for numbers.
-			out = append(out, wrongLiteral{class: "Int/leading-zero", text: "007"}, wrongLiteral{class: "Int/trailing-dot", text: "1."},
-				wrongLiteral{class: "valid/literal-number-forms", text: "-0"})
+			out = append(out, genWrongLiteral{class: "Int/leading-zero", text: "007"}, genWrongLiteral{class: "Int/trailing-dot", text: "1."},
+				genWrongLiteral{class: "valid/literal-number-forms", text: "-0"})
 		}
 		if def.Name == "Float" {
-			out = append(out, wrongLiteral{class: "valid/literal-number-forms", text: []string{"1E+3", "-0.0", "1e-3"}[g.r.IntN(3)]})
+			out = append(out, genWrongLiteral{class: "valid/literal-number-forms", text: []string{"1E+3", "-0.0", "1e-3"}[g.r.IntN(3)]})
 		}
 	case ast.Enum:
 		v := def.EnumValues[0].Name
 		if lower := strings.ToLower(v); lower != v {
-			out = append(out, wrongLiteral{class: "enum/case", text: lower})
+			out = append(out, genWrongLiteral{class: "enum/case", text: lower})
 		}
-		out = append(out, wrongLiteral{class: "enum/string", text: `"` + v + `"`}, wrongLiteral{class: "enum/unknown", text: "NOPE_VALUE"})
+		out = append(out, genWrongLiteral{class: "enum/string", text: `"` + v + `"`}, genWrongLiteral{class: "enum/unknown", text: "NOPE_VALUE"})
 	case ast.InputObject:
-		out = append(out, wrongLiteral{class: "input/unknown-field", text: "nopeField: 1, ", insertAfterBrace: true},
-			wrongLiteral{class: "input/string", text: `"x"`}, wrongLiteral{class: "input/list", text: "[{" + first + "}]"})
+		out = append(out, genWrongLiteral{class: "input/unknown-field", text: "nopeField: 1, ", insertAfterBrace: true},
+			genWrongLiteral{class: "input/string", text: `"x"`}, genWrongLiteral{class: "input/list", text: "[{" + first + "}]"})
 		if first != "" {
-			out = append(out, wrongLiteral{class: "input/duplicate-field", text: first + ", ", insertAfterBrace: true})
+			out = append(out, genWrongLiteral{class: "input/duplicate-field", text: first + ", ", insertAfterBrace: true})
 		}
-		if isOneOf(def) {
-			out = append(out, wrongLiteral{class: "oneOf/zero", text: "{}"})
+		if genIsOneOf(def) {
+			out = append(out, genWrongLiteral{class: "oneOf/zero", text: "{}"})
 			if len(def.Fields) >= 2 {
 				parts := make([]string, 2)
 				for i, f := range def.Fields[:2] {
-					lit := &text{}
+					lit := &genText{}
 					g.literal(lit, &ast.Type{NamedType: f.Type.NamedType, Elem: f.Type.Elem, NonNull: true}, 1, false)
 					parts[i] = f.Name + ": " + lit.b.String()
 				}
-				out = append(out, wrongLiteral{class: "oneOf/two", text: "{" + strings.Join(parts, ", ") + "}"})
+				out = append(out, genWrongLiteral{class: "oneOf/two", text: "{" + strings.Join(parts, ", ") + "}"})
 			}
-			out = append(out, wrongLiteral{class: "oneOf/null-member", text: "{" + def.Fields[0].Name + ": null}"})
+			out = append(out, genWrongLiteral{class: "oneOf/null-member", text: "{" + def.Fields[0].Name + ": null}"})
 		} else {
 			for _, f := range def.Fields {
-				if required(f.Type, f.DefaultValue) {
-					out = append(out, wrongLiteral{class: "input/missing-required", text: "{}"})
+				if genRequired(f.Type, f.DefaultValue) {
+					out = append(out, genWrongLiteral{class: "input/missing-required", text: "{}"})
 					break
 				}
 			}
@@ -1113,7 +1115,7 @@ func (g *generator) wrongFor(typ *ast.Type, def *ast.Definition, first string) [
 }
 
 // unrelatedObject is an object type that can never be def, or "".
-func (g *generator) unrelatedObject(def *ast.Definition) string {
+func (g *diffGenerator) unrelatedObject(def *ast.Definition) string {
 	possible := map[string]bool{}
 	for _, p := range g.possible(def) {
 		possible[p.Name] = true
@@ -1133,7 +1135,7 @@ func (g *generator) unrelatedObject(def *ast.Definition) string {
 
 // leafFields are def's fields of a leaf type that take no required
 // argument.
-func (g *generator) leafFields(def *ast.Definition) []*ast.FieldDefinition {
+func (g *diffGenerator) leafFields(def *ast.Definition) []*ast.FieldDefinition {
 	var out []*ast.FieldDefinition
 	for _, f := range g.fields(def) {
 		t := g.s.Types[f.Type.Name()]
@@ -1142,7 +1144,7 @@ func (g *generator) leafFields(def *ast.Definition) []*ast.FieldDefinition {
 		}
 		ok := true
 		for _, a := range f.Arguments {
-			if required(a.Type, a.DefaultValue) {
+			if genRequired(a.Type, a.DefaultValue) {
 				ok = false
 			}
 		}
@@ -1154,7 +1156,7 @@ func (g *generator) leafFields(def *ast.Definition) []*ast.FieldDefinition {
 }
 
 // twoLeaves are two fields of def that cannot share a response name.
-func (g *generator) twoLeaves(def *ast.Definition) (string, string) {
+func (g *diffGenerator) twoLeaves(def *ast.Definition) (string, string) {
 	leaves := g.leafFields(def)
 	if len(leaves) < 2 {
 		return "", ""
@@ -1166,7 +1168,7 @@ func (g *generator) twoLeaves(def *ast.Definition) (string, string) {
 // differentShapes are two possible types of def with a leaf field each,
 // of different types: under one response name they conflict even though
 // no object is both.
-func (g *generator) differentShapes(def *ast.Definition) (a, fa, b, fb string) {
+func (g *diffGenerator) differentShapes(def *ast.Definition) (a, fa, b, fb string) {
 	if def.Kind == ast.Object {
 		return
 	}
@@ -1188,7 +1190,7 @@ func (g *generator) differentShapes(def *ast.Definition) (a, fa, b, fb string) {
 // differentArguments is a selection of two fields of def under one
 // response name, with different values of one argument: they conflict.
 // "" when def has no field with an optional argument of a leaf type.
-func (g *generator) differentArguments(def *ast.Definition) string {
+func (g *diffGenerator) differentArguments(def *ast.Definition) string {
 	for _, f := range g.fields(def) {
 		for _, a := range f.Arguments {
 			if a.Type.NonNull || a.Type.Elem != nil || (a.Type.Name() != "Int" && a.Type.Name() != "String" && a.Type.Name() != "Boolean") {
@@ -1196,7 +1198,7 @@ func (g *generator) differentArguments(def *ast.Definition) string {
 			}
 			ok := true
 			for _, other := range f.Arguments {
-				if required(other.Type, other.DefaultValue) {
+				if genRequired(other.Type, other.DefaultValue) {
 					ok = false
 				}
 			}
@@ -1216,7 +1218,7 @@ func (g *generator) differentArguments(def *ast.Definition) string {
 
 // possible are the object types def may be, by name: gqlparser gathers
 // them from a map, in an order that changes from run to run.
-func (g *generator) possible(def *ast.Definition) []*ast.Definition {
+func (g *diffGenerator) possible(def *ast.Definition) []*ast.Definition {
 	out := slices.Clone(g.s.GetPossibleTypes(def))
 	slices.SortFunc(out, func(a, b *ast.Definition) int { return strings.Compare(a.Name, b.Name) })
 	return out
@@ -1224,7 +1226,7 @@ func (g *generator) possible(def *ast.Definition) []*ast.Definition {
 
 // literalClass is the class of a literal's mutant: its mistake, under
 // literal/, or a valid variant's own class.
-func literalClass(class string) string {
+func genLiteralClass(class string) string {
 	if strings.HasPrefix(class, "valid/") {
 		return class
 	}
@@ -1232,29 +1234,29 @@ func literalClass(class string) string {
 }
 
 // replaceAll is the edits that replace every old in text with new.
-func replaceAll(text, old, new string) []edit {
-	var out []edit
+func genReplaceAll(text, old, new string) []genEdit {
+	var out []genEdit
 	for at := 0; ; {
 		i := strings.Index(text[at:], old)
 		if i < 0 {
 			return out
 		}
-		out = append(out, edit{at + i, at + i + len(old), new})
+		out = append(out, genEdit{at + i, at + i + len(old), new})
 		at += i + len(old)
 	}
 }
 
 // copyType is a deep copy of typ.
-func copyType(typ *ast.Type) *ast.Type {
+func genCopyType(typ *ast.Type) *ast.Type {
 	c := *typ
 	if typ.Elem != nil {
-		c.Elem = copyType(typ.Elem)
+		c.Elem = genCopyType(typ.Elem)
 	}
 	return &c
 }
 
 // nonNull is typ, non-null.
-func nonNull(typ *ast.Type) *ast.Type {
+func genNonNull(typ *ast.Type) *ast.Type {
 	c := *typ
 	c.NonNull = true
 	return &c

@@ -55,11 +55,11 @@ func differentialSchemas(github string) []diffSchema {
 
 // maxPerClass bounds the mutants of one class over one schema, so that the
 // corpus stays quick to run.
-const maxPerClass = 5
+const diffMaxPerClass = 5
 
 // caseHeader carries a case's index to the recording endpoint, so that
 // calls can run at once and each request be told apart.
-const caseHeader = "X-Differential-Case"
+const diffCaseHeader = "X-Differential-Case"
 
 // TestDifferential holds graphqlmcp's verdict on operations (sent or
 // refused) to graphql-js 16's, the reference implementation's (parse,
@@ -83,7 +83,7 @@ func TestDifferential(t *testing.T) {
 	if graphqlJS == "" || github == "" {
 		t.Skip("GRAPHQL_JS_DIR and GITHUB_SCHEMA_DIR are not set; scripts/github-schema runs this test")
 	}
-	known := readKnown(t, filepath.Join("testdata", "differential", "known.txt"))
+	known := readDiffKnown(t, filepath.Join("testdata", "differential", "known.txt"))
 	schemas := differentialSchemas(github)
 
 	var cases []diffCase
@@ -95,7 +95,7 @@ func TestDifferential(t *testing.T) {
 			t.Fatalf("%s: %v", ds.file, err)
 		}
 		loaded[ds.name], files[ds.name] = s, ds.file
-		cases = append(cases, corpus(t, ds, s)...)
+		cases = append(cases, diffCorpus(t, ds, s)...)
 	}
 
 	jsVerdicts := make(chan []jsVerdict, 1)
@@ -154,7 +154,7 @@ const viaIntrospection = "@introspection"
 
 // corpus generates the valid operations over one schema and their mutants,
 // at most maxPerClass of each class.
-func corpus(t *testing.T, ds diffSchema, s *schema.Schema) []diffCase {
+func diffCorpus(t *testing.T, ds diffSchema, s *schema.Schema) []diffCase {
 	t.Helper()
 	checker, err := s.Validator()
 	if err != nil {
@@ -162,7 +162,7 @@ func corpus(t *testing.T, ds diffSchema, s *schema.Schema) []diffCase {
 	}
 	seed := fnv.New64a()
 	seed.Write([]byte(ds.name))
-	g := &generator{s: checker, r: rand.New(rand.NewPCG(seed.Sum64(), 26)), name: ds.name}
+	g := &diffGenerator{s: checker, r: rand.New(rand.NewPCG(seed.Sum64(), 26)), name: ds.name}
 	var out []diffCase
 	perClass := map[string]int{}
 	// After the first ds.valid operations, up to three times as many more
@@ -177,7 +177,7 @@ func corpus(t *testing.T, ds diffSchema, s *schema.Schema) []diffCase {
 		}
 		out = append(out, valid)
 		for _, m := range mutants {
-			if perClass[m.Class] < maxPerClass {
+			if perClass[m.Class] < diffMaxPerClass {
 				perClass[m.Class]++
 				out = append(out, m)
 			}
@@ -242,7 +242,7 @@ func graphqlmcpVerdicts(t *testing.T, loaded map[string]*schema.Schema, cases []
 	var mu sync.Mutex
 	got := map[int]bool{}
 	srv, _ := testservers.Start(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if i, err := strconv.Atoi(r.Header.Get(caseHeader)); err == nil {
+		if i, err := strconv.Atoi(r.Header.Get(diffCaseHeader)); err == nil {
 			mu.Lock()
 			got[i] = true
 			mu.Unlock()
@@ -268,8 +268,8 @@ func graphqlmcpVerdicts(t *testing.T, loaded map[string]*schema.Schema, cases []
 			defer wg.Done()
 			for i := range next {
 				c := cases[i]
-				args := callArguments(c)
-				args["headers"] = map[string]any{caseHeader: strconv.Itoa(i)}
+				args := diffCallArguments(c)
+				args["headers"] = map[string]any{diffCaseHeader: strconv.Itoa(i)}
 				res, err := sessions[c.Schema].CallTool(context.Background(), &mcp.CallToolParams{Name: "graphql_query", Arguments: args})
 				if err != nil {
 					verdicts[i].message = "protocol error: " + err.Error()
@@ -292,7 +292,7 @@ func graphqlmcpVerdicts(t *testing.T, loaded map[string]*schema.Schema, cases []
 
 // knownEntry is a line of known.txt: a class of disagreement, with the
 // verdict graphqlmcp gives, and why.
-type knownEntry struct {
+type diffKnownEntry struct {
 	pattern string // path.Match pattern over "schema:class"
 	ours    string // "sent" or "refused"
 	reason  string
@@ -303,14 +303,14 @@ type knownEntry struct {
 // readKnown reads known.txt: per line, a pattern over "schema:class"
 // (path.Match: * stays within a / segment), graphqlmcp's verdict (sent or
 // refused) and the reason, separated by tabs; # starts a comment line.
-func readKnown(t *testing.T, file string) []*knownEntry {
+func readDiffKnown(t *testing.T, file string) []*diffKnownEntry {
 	t.Helper()
 	f, err := os.Open(file)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var out []*knownEntry
+	var out []*diffKnownEntry
 	sc := bufio.NewScanner(f)
 	for n := 1; sc.Scan(); n++ {
 		line := sc.Text()
@@ -324,7 +324,7 @@ func readKnown(t *testing.T, file string) []*knownEntry {
 		if _, err := path.Match(parts[0], ""); err != nil {
 			t.Fatalf("%s:%d: pattern %q: %v", file, n, parts[0], err)
 		}
-		out = append(out, &knownEntry{pattern: parts[0], ours: parts[1], reason: parts[2], line: n})
+		out = append(out, &diffKnownEntry{pattern: parts[0], ours: parts[1], reason: parts[2], line: n})
 	}
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
@@ -334,31 +334,31 @@ func readKnown(t *testing.T, file string) []*knownEntry {
 
 // diffReport tallies the verdicts.
 type diffReport struct {
-	known []*knownEntry
+	known []*diffKnownEntry
 	// per schema
 	cases, valid, mutants, agreed map[string]int
-	listed                        map[*knownEntry]int
-	unlisted                      map[string][]disagreement // by schema:class
+	listed                        map[*diffKnownEntry]int
+	unlisted                      map[string][]diffDisagreement // by schema:class
 	// per class, over all schemas
 	classCases, classAgreed map[string]int
 	// invalid are valid cases graphql-js refused: the generator's faults
-	invalid []disagreement
+	invalid []diffDisagreement
 	// unnamed are variable mutants both refused where graphqlmcp's
 	// message does not name the variable
-	unnamed map[string][]disagreement
+	unnamed map[string][]diffDisagreement
 	// named counts the variable mutants both refused
 	named int
 }
 
-type disagreement struct {
+type diffDisagreement struct {
 	c      diffCase
 	ours   ourVerdict
 	theirs jsVerdict
 }
 
-func newDiffReport(known []*knownEntry) *diffReport {
+func newDiffReport(known []*diffKnownEntry) *diffReport {
 	return &diffReport{known: known, cases: map[string]int{}, valid: map[string]int{}, mutants: map[string]int{}, agreed: map[string]int{},
-		listed: map[*knownEntry]int{}, unlisted: map[string][]disagreement{}, classCases: map[string]int{}, classAgreed: map[string]int{}, unnamed: map[string][]disagreement{}}
+		listed: map[*diffKnownEntry]int{}, unlisted: map[string][]diffDisagreement{}, classCases: map[string]int{}, classAgreed: map[string]int{}, unnamed: map[string][]diffDisagreement{}}
 }
 
 func (r *diffReport) add(c diffCase, ours ourVerdict, theirs jsVerdict) {
@@ -367,7 +367,7 @@ func (r *diffReport) add(c diffCase, ours ourVerdict, theirs jsVerdict) {
 	if c.Class == "valid" {
 		r.valid[c.Schema]++
 		if theirs.Refused {
-			r.invalid = append(r.invalid, disagreement{c, ours, theirs})
+			r.invalid = append(r.invalid, diffDisagreement{c, ours, theirs})
 		}
 	} else {
 		r.mutants[c.Schema]++
@@ -380,7 +380,7 @@ func (r *diffReport) add(c diffCase, ours ourVerdict, theirs jsVerdict) {
 		if c.Variable != "" && !ours.sent {
 			r.named++
 			if !strings.Contains(ours.message, `"$`+c.Variable+`"`) {
-				r.unnamed[c.Class] = append(r.unnamed[c.Class], disagreement{c, ours, theirs})
+				r.unnamed[c.Class] = append(r.unnamed[c.Class], diffDisagreement{c, ours, theirs})
 			}
 		}
 		return
@@ -397,7 +397,7 @@ func (r *diffReport) add(c diffCase, ours ourVerdict, theirs jsVerdict) {
 			return
 		}
 	}
-	r.unlisted[key+" ("+verdict+")"] = append(r.unlisted[key+" ("+verdict+")"], disagreement{c, ours, theirs})
+	r.unlisted[key+" ("+verdict+")"] = append(r.unlisted[key+" ("+verdict+")"], diffDisagreement{c, ours, theirs})
 }
 
 func (r *diffReport) log(t *testing.T, schemas []diffSchema) {
@@ -508,7 +508,7 @@ func introspectedVerdicts(t *testing.T, graphqlJS string, ds diffSchema, cases [
 			continue
 		}
 		before := rec.Operations()
-		res, err := session.CallTool(context.Background(), &mcp.CallToolParams{Name: "graphql_query", Arguments: callArguments(c)})
+		res, err := session.CallTool(context.Background(), &mcp.CallToolParams{Name: "graphql_query", Arguments: diffCallArguments(c)})
 		v := ourVerdict{sent: rec.Operations() > before}
 		if err != nil {
 			v.message = "protocol error: " + err.Error()
@@ -524,7 +524,7 @@ func introspectedVerdicts(t *testing.T, graphqlJS string, ds diffSchema, cases [
 }
 
 // callArguments are graphql_query's arguments for c.
-func callArguments(c diffCase) map[string]any {
+func diffCallArguments(c diffCase) map[string]any {
 	args := map[string]any{"query": c.Query}
 	if c.OperationName != "" {
 		args["operationName"] = c.OperationName
