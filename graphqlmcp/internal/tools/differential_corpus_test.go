@@ -23,7 +23,7 @@ var differentialClasses = []string{
 	"document/impossible-named-fragment", "document/introspection-off-root", "document/introspection-off-query",
 	"literal/Int/whole-float", "literal/Int/exponent", "literal/Int/leading-zero", "literal/Int/trailing-dot",
 	"literal/Float/leading-dot", "literal/Float/exponent-without-digits", "valid/literal-string-control-character",
-	"document/invalid-other-operation", "valid/literal-custom-scalar-object", "valid/variable-custom-scalar-object", "document/duplicate-fragment", "literal/input/list", "variable/input/list", "document/variable-sibling-scalar", "document/variable-item-type-for-list",
+	"document/invalid-other-operation", "valid/anonymous-operation", "valid/query-shorthand", "literal/input/__typename", "valid/literal-custom-scalar-object", "valid/variable-custom-scalar-object", "document/duplicate-fragment", "literal/input/list", "variable/input/list", "document/variable-sibling-scalar", "document/variable-item-type-for-list",
 	"document/variable-nullable-items", "document/variable-non-null-items", "document/typename-argument", "document/typename-selection", "document/defer", "document/introspection-missing-argument",
 	"valid/literal-number-forms", "valid/extra-commas", "valid/byte-order-mark", "valid/carriage-returns",
 	"valid/literal-block-string-control-character", "valid/comment-control-character",

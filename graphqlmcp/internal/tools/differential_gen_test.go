@@ -593,6 +593,8 @@ type genMutant struct {
 	vars     map[string]any
 	opName   string
 	variable string
+	// anonymous: no operationName (the operation is left unnamed)
+	anonymous bool
 }
 
 func (m genMutant) apply(valid diffCase) diffCase {
@@ -610,6 +612,9 @@ func (m genMutant) apply(valid diffCase) diffCase {
 	}
 	if m.opName != "" {
 		c.OperationName = m.opName
+	}
+	if m.anonymous {
+		c.OperationName = ""
 	}
 	return c
 }
@@ -831,6 +836,14 @@ func (g *diffGenerator) firstVariableDef(valid diffCase, t *genText) string {
 // documentMutants change the document as a whole.
 func (g *diffGenerator) documentMutants(valid diffCase, t *genText, add func(genMutant)) {
 	end := len(valid.Query)
+	// The operation unnamed, and (without variables) in the shorthand
+	// form of a query.
+	keyword, _, _ := strings.Cut(valid.Query, " ")
+	named := len(keyword) + 1 + len(valid.OperationName)
+	add(genMutant{class: "valid/anonymous-operation", anonymous: true, edits: []genEdit{{len(keyword), named, ""}}})
+	if keyword == "query" && strings.HasPrefix(valid.Query[named:], " {") {
+		add(genMutant{class: "valid/query-shorthand", anonymous: true, edits: []genEdit{{0, named + 1, ""}}})
+	}
 	for _, s := range t.slots {
 		if s.kind == slotFragmentBody {
 			add(genMutant{class: "document/duplicate-fragment", edits: []genEdit{{end, end, "\nfragment " + s.name + " on " + g.s.Query.Name + " { __typename }"}}})
@@ -1086,7 +1099,8 @@ func (g *diffGenerator) wrongFor(typ *ast.Type, def *ast.Definition, first strin
 		out = append(out, genWrongLiteral{class: "enum/string", text: `"` + v + `"`}, genWrongLiteral{class: "enum/unknown", text: "NOPE_VALUE"})
 	case ast.InputObject:
 		out = append(out, genWrongLiteral{class: "input/unknown-field", text: "nopeField: 1, ", insertAfterBrace: true},
-			genWrongLiteral{class: "input/string", text: `"x"`}, genWrongLiteral{class: "input/list", text: "[{" + first + "}]"})
+			genWrongLiteral{class: "input/string", text: `"x"`}, genWrongLiteral{class: "input/list", text: "[{" + first + "}]"},
+			genWrongLiteral{class: "input/__typename", text: `__typename: "` + def.Name + `", `, insertAfterBrace: true})
 		if first != "" {
 			out = append(out, genWrongLiteral{class: "input/duplicate-field", text: first + ", ", insertAfterBrace: true})
 		}
