@@ -82,22 +82,59 @@ func (f *filter) args(owner, name string, values []inputValue) []*inputValue {
 //   - what a definition needs (keepWhatDefinitionsNeed): every member of a
 //     type, input or enum whose members are all deprecated, and a required
 //     argument or input field;
-//   - what an interface needs (keepWhatInterfacesNeed): a field, and an
-//     argument of it, that an interface the type implements shows;
-//   - what a default value names (keepWhatDefaultsName): an enum value or
-//     input field that a shown default value names.
+//   - what an interface needs (interfaceField): a field, and an argument of
+//     it, that an interface the type implements shows;
+//   - what a default value names (defaultSite): an enum value or input field
+//     that a shown default value names.
 //
 // Keeping one member can require another (a kept input field's default
-// value names a deprecated enum value), so the last two run to a fixed
-// point.
+// value names a deprecated enum value): each member kept is queued, and what
+// showing it requires is found in turn, so that each default value and
+// interface field is visited a few times at most, not once per member kept.
 func keptDeprecated(r *Result, idx *index) map[member]bool {
 	k := &keeper{r: r, idx: idx, kept: map[member]bool{}}
 	k.show = &filter{kept: k.kept}
 	k.keepWhatDefinitionsNeed()
-	defaults := defaultSites(r)
-	for changed := true; changed; {
-		changed = k.keepWhatInterfacesNeed()
-		changed = k.keepWhatDefaultsName(defaults) || changed
+	sites := defaultSites(r)
+	// What to visit again when a member is kept: the default values
+	// declared on it (or on the field an argument belongs to), and the
+	// interface fields it is, or is an argument of.
+	sitesOn := map[member][]int{}
+	for i, site := range sites {
+		if site.deprecated {
+			sitesOn[site.at] = append(sitesOn[site.at], i)
+		}
+		if site.parent != nil && site.parent.IsDeprecated {
+			field := member{owner: site.at.owner, name: site.at.name}
+			sitesOn[field] = append(sitesOn[field], i)
+		}
+	}
+	implementers := map[string][]*fullType{}
+	for i := range r.Schema.Types {
+		t := &r.Schema.Types[i]
+		for _, ref := range t.Interfaces {
+			implementers[ref.leafName()] = append(implementers[ref.leafName()], t)
+		}
+	}
+	for i := range sites {
+		k.visitSite(&sites[i])
+	}
+	for name, types := range implementers {
+		if iface := idx.types[name]; iface != nil {
+			for j := range iface.Fields {
+				k.visitInterfaceField(iface, &iface.Fields[j], types)
+			}
+		}
+	}
+	for len(k.queue) > 0 {
+		m := k.queue[len(k.queue)-1]
+		k.queue = k.queue[:len(k.queue)-1]
+		for _, i := range sitesOn[m] {
+			k.visitSite(&sites[i])
+		}
+		if f := k.idx.fields[member{owner: m.owner, name: m.name}]; f != nil && len(implementers[m.owner]) > 0 {
+			k.visitInterfaceField(k.idx.types[m.owner], f, implementers[m.owner])
+		}
 	}
 	return k.kept
 }
@@ -109,15 +146,16 @@ type keeper struct {
 	kept map[member]bool
 	// show is the default view's filter as kept stands so far.
 	show *filter
+	// queue holds the members kept whose consequences are still to find.
+	queue []member
 }
 
-// keep adds m, reporting whether it is new.
-func (k *keeper) keep(m member) bool {
-	if k.kept[m] {
-		return false
+// keep adds m, and queues it when it is new.
+func (k *keeper) keep(m member) {
+	if !k.kept[m] {
+		k.kept[m] = true
+		k.queue = append(k.queue, m)
 	}
-	k.kept[m] = true
-	return true
 }
 
 // keepWhatDefinitionsNeed keeps every member of a definition whose members
@@ -181,52 +219,40 @@ func allDeprecated(t *fullType) bool {
 	return len(t.Fields)+len(t.InputFields)+len(t.EnumValues) > 0
 }
 
-// keepWhatInterfacesNeed keeps a type's deprecated field that an interface
-// it implements shows, and the field's deprecated arguments that the
-// interface's field shows: GraphQL requires them of the implementation.
-func (k *keeper) keepWhatInterfacesNeed() (changed bool) {
-	for i := range k.r.Schema.Types {
-		t := &k.r.Schema.Types[i]
-		for _, ref := range t.Interfaces {
-			iface := k.idx.types[ref.leafName()]
-			if iface == nil {
-				continue
-			}
-			for j := range iface.Fields {
-				required := &iface.Fields[j]
-				if !k.show.field(iface.Name, required) {
-					continue
-				}
-				own := k.idx.fields[member{owner: t.Name, name: required.Name}]
-				if own == nil {
-					continue
-				}
-				if own.IsDeprecated {
-					changed = k.keep(member{owner: t.Name, name: own.Name}) || changed
-				}
-				for _, arg := range k.show.args(iface.Name, required.Name, required.Args) {
-					m := member{owner: t.Name, name: own.Name, arg: arg.Name}
-					if ownArg := k.idx.args[m]; ownArg != nil && ownArg.IsDeprecated {
-						changed = k.keep(m) || changed
-					}
-				}
+// visitInterfaceField keeps, when interface iface shows its field required,
+// the deprecated field of that name of each of types (which implement
+// iface), and the field's deprecated arguments that required shows: GraphQL
+// requires them of the implementation.
+func (k *keeper) visitInterfaceField(iface *fullType, required *field, types []*fullType) {
+	if !k.show.field(iface.Name, required) {
+		return
+	}
+	args := k.show.args(iface.Name, required.Name, required.Args)
+	for _, t := range types {
+		own := k.idx.fields[member{owner: t.Name, name: required.Name}]
+		if own == nil {
+			continue
+		}
+		if own.IsDeprecated {
+			k.keep(member{owner: t.Name, name: own.Name})
+		}
+		for _, arg := range args {
+			m := member{owner: t.Name, name: own.Name, arg: arg.Name}
+			if ownArg := k.idx.args[m]; ownArg != nil && ownArg.IsDeprecated {
+				k.keep(m)
 			}
 		}
 	}
-	return changed
 }
 
-// keepWhatDefaultsName keeps the deprecated enum values and input fields
-// that a shown default value names.
-func (k *keeper) keepWhatDefaultsName(defaults []defaultSite) (changed bool) {
-	for _, site := range defaults {
-		if site.shown(k.show) {
-			for _, m := range k.idx.namedByValue(site.value, site.typ) {
-				changed = k.keep(m) || changed
-			}
+// visitSite keeps, when the default value of site is shown, the deprecated
+// enum values and input fields it names.
+func (k *keeper) visitSite(site *defaultSite) {
+	if site.shown(k.show) {
+		for _, m := range k.idx.namedByValue(site.value, site.typ) {
+			k.keep(m)
 		}
 	}
-	return changed
 }
 
 // index finds a schema's definitions and members by name.
