@@ -157,7 +157,9 @@ func (h *handlers) graphqlQuery(ctx context.Context, _ *mcp.CallToolRequest, arg
 		texts = append(texts, fmt.Sprintf("%s answered HTTP %d with this GraphQL response.", httpx.DisplayURL(req.Target.URL), resp.Status))
 	}
 	if resp.Incremental != nil {
-		texts = append(texts, resp.Incremental.Note())
+		// The note joins labels and paths the endpoint chose: joined,
+		// they may spell a secret none of them holds alone.
+		texts = append(texts, h.client.Redactor.String(resp.Incremental.Note()))
 	}
 	if unchecked != "" {
 		texts = append(texts, unchecked)

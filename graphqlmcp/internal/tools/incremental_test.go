@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -213,5 +214,38 @@ func TestUsesIncremental(t *testing.T) {
 		if got := usesIncremental(doc); got != want {
 			t.Errorf("usesIncremental(%s) = %v, want %v", query, got, want)
 		}
+	}
+}
+
+// TestQueryIncrementalRedacts: a startup secret an endpoint echoes in its
+// parts, written with JSON escapes, or spread over the steps of a path
+// that the note names (its dot joins them), reaches the model in neither
+// the text nor the structured content.
+func TestQueryIncrementalRedacts(t *testing.T) {
+	const secret = "ghp.Secret/Token_123"
+	escaped := strings.ReplaceAll(strings.ReplaceAll(secret, "/", `\/`), "S", `\u0053`)
+	endpoint := &multipartEndpoint{schema: testservers.Introspection(deferSchema), parts: []string{
+		`{"data":{"hero":{"id":"` + escaped + `","friends":[]}},"pending":[{"id":"0","path":["ghp","Secret/Token_123"]},{"id":"1","path":["hero"],"label":"` + escaped + `"}],"hasNext":true}`,
+		`{"incremental":[{"id":"1","data":{"name":"` + escaped + `"}}],"completed":[{"id":"1"}],"hasNext":true}`,
+	}}
+	srv, _ := testservers.Start(t, endpoint)
+	cfg := deferConfig(t, srv.URL)
+	cfg.Headers = map[string]string{"Authorization": "Bearer " + secret}
+	h := connect(t, cfg, nil)
+	res := h.call(t, "graphql_query", map[string]any{"query": deferQuery})
+	raw, _ := json.Marshal(res.StructuredContent)
+	var decoded any
+	if err := json.Unmarshal(raw, &decoded); err != nil {
+		t.Fatal(err)
+	}
+	again, _ := json.Marshal(decoded)
+	text := mcptest.Text(res)
+	for _, shown := range []string{string(again), text} {
+		if strings.Contains(shown, secret) || strings.Contains(shown, escaped) || !strings.Contains(shown, "[REDACTED]") {
+			t.Errorf("secret shows: %s", shown)
+		}
+	}
+	if !strings.Contains(text, "Still missing: at [REDACTED]") {
+		t.Errorf("note: %s", text)
 	}
 }

@@ -9,7 +9,10 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"strconv"
 	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/mcpforge/servers/shared/httpx"
 )
@@ -107,12 +110,23 @@ func readIncremental(ctx context.Context, req Request, answer *httpx.Answer, bod
 		}
 		return nil, refuse(err)
 	}
-	doc, delivery, err := mergeParts(parts)
+	// The body was redacted as bytes: a multipart body is not JSON. Each
+	// part that is JSON is redacted again as a one-piece answer is, its
+	// strings decoded, so that an escape (\u0073, \/) hides no secret.
+	for i := range parts {
+		parts[i].body = redactor.Bytes(parts[i].body)
+	}
+	doc, delivery, err := mergeParts(parts, redactor)
 	switch {
 	case errors.Is(err, errNoPayload) && cut != nil:
 		return nil, cutBeforeAnswer()
 	case err != nil:
 		return nil, refuse(err)
+	}
+	// A path's steps were redacted one by one; joined by dots they may
+	// spell a secret that holds one.
+	for i, what := range delivery.Missing {
+		delivery.Missing[i] = redactor.String(what)
 	}
 	if cut != nil && !delivery.Complete {
 		if err := delivery.endedBy(ctx, cut, redactor); err != nil {
@@ -133,8 +147,8 @@ var errNoPayload = errors.New("no part held a GraphQL response")
 // the stream ended inside of is left out (and said in the Delivery): what
 // came of it is not a payload, and may end in half a secret the redactor
 // could not know.
-func mergeParts(parts []part) (graphQLResponse, Delivery, error) {
-	var m merger
+func mergeParts(parts []part, redactor Redactor) (graphQLResponse, Delivery, error) {
+	m := merger{redactor: redactor}
 	cutPart := false
 	for i, p := range parts {
 		if p.cut && !completeJSON(p.body) {
@@ -170,6 +184,65 @@ func (d *Delivery) endedBy(ctx context.Context, cut error, redactor Redactor) er
 		d.Ended = "stopped when the connection broke (" + redactor.String(cut.Error()) + ")"
 	}
 	return nil
+}
+
+// spellEscapes decodes the escapes of JSON strings in text that is not
+// valid JSON (a broken part), for redaction and for a message: \u0073 and
+// \/ spell a secret's letters as well as the letters do, and the
+// redactor reads only a valid document's strings decoded. An escape it
+// cannot decode is left as it is.
+func spellEscapes(b []byte) []byte {
+	if bytes.IndexByte(b, '\\') < 0 {
+		return b
+	}
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); i++ {
+		if b[i] != '\\' || i+1 == len(b) {
+			out = append(out, b[i])
+			continue
+		}
+		switch c := b[i+1]; c {
+		case '/', '"', '\\':
+			out = append(out, c)
+			i++
+		case 'u':
+			r, n := escapedRune(b[i:])
+			if n == 0 {
+				out = append(out, b[i])
+				continue
+			}
+			out = utf8.AppendRune(out, r)
+			i += n - 1
+		default:
+			out = append(out, b[i])
+		}
+	}
+	return out
+}
+
+// escapedRune reads the \uXXXX escape at the start of b, and a low
+// surrogate's escape after a high one: the rune and the bytes read, or 0
+// bytes when b holds no such escape.
+func escapedRune(b []byte) (rune, int) {
+	hex := func(b []byte) (rune, bool) {
+		if len(b) < 6 || b[0] != '\\' || b[1] != 'u' {
+			return 0, false
+		}
+		v, err := strconv.ParseUint(string(b[2:6]), 16, 16)
+		return rune(v), err == nil
+	}
+	r, ok := hex(b)
+	if !ok {
+		return 0, 0
+	}
+	if utf16.IsSurrogate(r) {
+		if low, ok := hex(b[6:]); ok {
+			if pair := utf16.DecodeRune(r, low); pair != utf8.RuneError {
+				return pair, 12
+			}
+		}
+	}
+	return r, 6
 }
 
 // completeJSON reports a part body that is a whole JSON value.

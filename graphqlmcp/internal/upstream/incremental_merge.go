@@ -81,6 +81,9 @@ type merger struct {
 	delivery   Delivery
 	initial    bool // the initial payload came
 	hasNext    bool
+	// redactor cleans what a message shows of a part that is not JSON,
+	// which was redacted as bytes only.
+	redactor Redactor
 }
 
 // payloadError is a payload that cannot be merged: which part, and why.
@@ -102,7 +105,7 @@ func (m *merger) add(n int, body []byte) error {
 	// json.Valid first: the splitting of nodes (eachElement) needs valid
 	// JSON, and its scanner refuses nesting deeper than 10,000.
 	if body[0] != '{' || !json.Valid(body) || jsonx.UnmarshalSharing(body, &members) != nil {
-		return fail("is not a JSON object: %s", httpx.Snippet(body, 200))
+		return fail("is not a JSON object: %s", httpx.Snippet(m.redactor.Bytes(spellEscapes(body)), 200))
 	}
 	if len(members) == 0 {
 		return nil // a keep-alive: Apollo Router sends {} while waiting
