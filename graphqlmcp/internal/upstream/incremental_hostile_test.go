@@ -39,3 +39,30 @@ func TestPostIncrementalEscapedSecrets(t *testing.T) {
 		t.Errorf("bad part: %v", err)
 	}
 }
+
+// TestIncrementalAfterLastPayload: hasNext: false (or a first payload
+// without hasNext, a whole answer) ends the answer. A payload after it is
+// refused, naming both parts, instead of being merged into an answer the
+// note would call complete, or incomplete with "no part had hasNext:
+// false"; a repeated {"hasNext":false} or a keep-alive after it is not.
+func TestIncrementalAfterLastPayload(t *testing.T) {
+	for name, tt := range map[string]struct{ body, want string }{
+		"after hasNext false": {yogaBody(`{"data":{"a":1},"hasNext":false}`, `{"incremental":[{"data":{"b":2},"path":[]}],"hasNext":true}`),
+			"part 2 came after part 1 ended the answer (hasNext: false)"},
+		"after a whole answer": {yogaBody(`{}`, `{"data":{"a":1}}`, `{"incremental":[{"data":{"b":2},"path":[]}],"hasNext":false}`),
+			"part 3 came after part 2 ended the answer (a first payload without hasNext is whole)"},
+		"hasNext false again, with data": {yogaBody(`{"data":{"a":1},"hasNext":true}`, `{"hasNext":false}`, `{"incremental":[{"data":{"b":2},"path":[]}],"hasNext":false}`),
+			"part 3 came after part 2 ended the answer (hasNext: false)"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := read(t, yogaType, tt.body)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("got %v\nwant %q", err, tt.want)
+			}
+		})
+	}
+	resp, err := read(t, yogaType, yogaBody(`{"data":{"a":1},"hasNext":false}`, `{}`, `{"hasNext":false}`, ``))
+	if err != nil || string(resp.Body) != `{"data":{"a":1}}` || !resp.Incremental.Complete || resp.Incremental.Parts != 1 {
+		t.Errorf("trailing end marks: %v %+v", err, resp)
+	}
+}

@@ -81,6 +81,10 @@ type merger struct {
 	delivery   Delivery
 	initial    bool // the initial payload came
 	hasNext    bool
+	// ended is the part that ended the answer (0 while it goes on), and
+	// endedBy how it did: a later payload belongs to no answer.
+	ended   int
+	endedBy string
 	// redactor cleans what a message shows of a part that is not JSON,
 	// which was redacted as bytes only.
 	redactor Redactor
@@ -110,13 +114,24 @@ func (m *merger) add(n int, body []byte) error {
 	if len(members) == 0 {
 		return nil // a keep-alive: Apollo Router sends {} while waiting
 	}
+	if m.ended > 0 {
+		if len(members) == 1 && string(bytes.TrimSpace(members["hasNext"])) == "false" {
+			return nil // the end said again
+		}
+		return fail("came after part %d ended the answer (%s), so it belongs to no answer", m.ended, m.endedBy)
+	}
 	m.delivery.Parts++
 	if raw, ok := members["hasNext"]; ok {
 		if err := json.Unmarshal(raw, &m.hasNext); err != nil || isNull(raw) {
 			return fail("has hasNext %s, which must be true or false", httpx.Snippet(raw, 50))
 		}
+		if !m.hasNext {
+			// Recorded once this payload is merged: it is the last.
+			defer m.end(n, "hasNext: false")
+		}
 	} else if !m.initial {
 		m.hasNext = false // a response without hasNext is a whole one
+		defer m.end(n, "a first payload without hasNext is whole")
 	}
 	_, hasPath := members["path"]
 	if legacy := m.initial && hasPath; legacy {
@@ -171,6 +186,9 @@ func (m *merger) add(n int, body []byte) error {
 	}
 	return nil
 }
+
+// end records that part n ended the answer, as why says.
+func (m *merger) end(n int, why string) { m.ended, m.endedBy = n, why }
 
 func (m *merger) addErrors(raw json.RawMessage) error {
 	if len(raw) == 0 || isNull(raw) {
