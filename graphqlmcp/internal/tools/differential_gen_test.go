@@ -48,7 +48,7 @@ const (
 	slotOperationDirectives                    // where a directive may be added to the operation
 )
 
-// slot is a place in an operation's text that a mutant may change.
+// genSlot is a place in an operation's text that a mutant may change.
 type genSlot struct {
 	kind       genSlotKind
 	start, end int
@@ -66,7 +66,7 @@ type genSlot struct {
 	groupCount   int    // how many it holds
 }
 
-// text is an operation being written, with its slots.
+// genText is an operation being written, with its slots.
 type genText struct {
 	b     strings.Builder
 	slots []genSlot
@@ -136,7 +136,7 @@ type diffGenerator struct {
 	placeDefault bool
 }
 
-// maxSelectionDepth is how deep generated selections nest; deeper
+// genMaxSelectionDepth is how deep generated selections nest; deeper
 // composite fields select __typename.
 const genMaxSelectionDepth = 3
 
@@ -372,7 +372,7 @@ func (g *diffGenerator) selectionSet(t *genText, def *ast.Definition, depth int,
 	t.w(" }")
 }
 
-// trimBraces is body, written as "{...}", without its outer braces.
+// genTrimBraces is body, written as "{...}", without its outer braces.
 func genTrimBraces(body *genText, written string) *genText {
 	out := &genText{}
 	out.w(written[1 : len(written)-1])
@@ -388,7 +388,7 @@ func genTrimBraces(body *genText, written string) *genText {
 	return out
 }
 
-// required says whether an argument or input field of typ with deflt must
+// genRequired says whether an argument or input field of typ with deflt must
 // be given.
 func genRequired(typ *ast.Type, deflt *ast.Value) bool { return typ.NonNull && deflt == nil }
 
@@ -579,13 +579,13 @@ func (g *diffGenerator) jsonValue(typ *ast.Type, depth int) any {
 	return []any{"s", "é \n", ""}[g.r.IntN(3)]
 }
 
-// edit is one change of a valid text: [start, end) becomes with.
+// genEdit is one change of a valid text: [start, end) becomes with.
 type genEdit struct {
 	start, end int
 	with       string
 }
 
-// mutant is a one-rule change of a valid case, by class.
+// genMutant is a one-rule change of a valid case, by class.
 type genMutant struct {
 	class string
 	edits []genEdit
@@ -642,7 +642,7 @@ func (g *diffGenerator) mutants(valid diffCase, t *genText) []diffCase {
 	return out
 }
 
-// wrongLeaves are literals of the wrong kind for each built-in scalar,
+// genWrongLeaves are literals of the wrong kind for each built-in scalar,
 // by the class of mistake; the JSON ones are the same mistakes in
 // variables.
 var genWrongLeaves = map[string][][2]string{
@@ -1012,7 +1012,7 @@ func genInnermost(typ *ast.Type) *ast.Type {
 	return typ
 }
 
-// innerLeaf is the named type of typ's innermost item when it is not a
+// genInnerLeaf is the named type of typ's innermost item when it is not a
 // custom scalar (which takes a list as well as anything else), else "".
 func genInnerLeaf(s *ast.Schema, typ *ast.Type) string {
 	in := genInnermost(typ)
@@ -1023,7 +1023,7 @@ func genInnerLeaf(s *ast.Schema, typ *ast.Type) string {
 	return def.Name
 }
 
-// wrongLiteral is a literal that does not fit where it is, with the class
+// genWrongLiteral is a literal that does not fit where it is, with the class
 // of its mistake; insertAfterBrace adds text just inside an object's "{".
 type genWrongLiteral struct {
 	class            string
@@ -1238,7 +1238,7 @@ func (g *diffGenerator) possible(def *ast.Definition) []*ast.Definition {
 	return out
 }
 
-// literalClass is the class of a literal's mutant: its mistake, under
+// genLiteralClass is the class of a literal's mutant: its mistake, under
 // literal/, or a valid variant's own class.
 func genLiteralClass(class string) string {
 	if strings.HasPrefix(class, "valid/") {
@@ -1247,7 +1247,7 @@ func genLiteralClass(class string) string {
 	return "literal/" + class
 }
 
-// replaceAll is the edits that replace every old in text with new.
+// genReplaceAll is the edits that replace every old in text with new.
 func genReplaceAll(text, old, new string) []genEdit {
 	var out []genEdit
 	for at := 0; ; {
@@ -1260,7 +1260,7 @@ func genReplaceAll(text, old, new string) []genEdit {
 	}
 }
 
-// copyType is a deep copy of typ.
+// genCopyType is a deep copy of typ.
 func genCopyType(typ *ast.Type) *ast.Type {
 	c := *typ
 	if typ.Elem != nil {
@@ -1269,7 +1269,7 @@ func genCopyType(typ *ast.Type) *ast.Type {
 	return &c
 }
 
-// nonNull is typ, non-null.
+// genNonNull is typ, non-null.
 func genNonNull(typ *ast.Type) *ast.Type {
 	c := *typ
 	c.NonNull = true

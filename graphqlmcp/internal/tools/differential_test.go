@@ -53,11 +53,11 @@ func differentialSchemas(github string) []diffSchema {
 	}
 }
 
-// maxPerClass bounds the mutants of one class over one schema, so that the
+// diffMaxPerClass bounds the mutants of one class over one schema, so that the
 // corpus stays quick to run.
 const diffMaxPerClass = 5
 
-// caseHeader carries a case's index to the recording endpoint, so that
+// diffCaseHeader carries a case's index to the recording endpoint, so that
 // calls can run at once and each request be told apart.
 const diffCaseHeader = "X-Differential-Case"
 
@@ -98,33 +98,25 @@ func TestDifferential(t *testing.T) {
 		cases = append(cases, diffCorpus(t, ds, s)...)
 	}
 
-	jsVerdicts := make(chan []jsVerdict, 1)
-	go func() { jsVerdicts <- graphqlJSVerdicts(t, graphqlJS, files, cases) }()
+	// graphql-js judges while graphqlmcp does; the test waits for it
+	// however it ends, so that nothing reports after it.
+	jsVerdicts, jsDone := make(chan []jsVerdict, 1), make(chan struct{})
+	go func() {
+		defer close(jsDone)
+		jsVerdicts <- graphqlJSVerdicts(t, graphqlJS, files, cases)
+	}()
+	defer func() { <-jsDone }()
+	var vendored []diffSchema
+	for _, ds := range schemas {
+		if filepath.Ext(ds.file) == ".graphql" {
+			vendored = append(vendored, ds)
+		}
+	}
+	answers := introspectionAnswers(t, graphqlJS, vendored)
 	ours := graphqlmcpVerdicts(t, loaded, cases)
 	// The same cases again over the vendored SDL schemas, where the
-	// server introspects its endpoint instead of reading --schema: a third
-	// of them, one schema's calls after another's (their requests are
-	// told apart by count: a header of each call's own would make each
-	// a schema of its own to introspect).
-	introspected := map[string]map[int]ourVerdict{}
-	var names []string
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for _, ds := range schemas {
-		if filepath.Ext(ds.file) != ".graphql" {
-			continue
-		}
-		names = append(names, ds.name)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			got := introspectedVerdicts(t, graphqlJS, ds, cases)
-			mu.Lock()
-			introspected[ds.name] = got
-			mu.Unlock()
-		}()
-	}
-	wg.Wait()
+	// server introspects its endpoint instead of reading --schema.
+	introspected := introspectedVerdicts(t, vendored, answers, cases)
 	theirs := <-jsVerdicts
 	if len(theirs) != len(cases) {
 		t.Fatalf("graphql-js gave %d verdicts for %d cases", len(theirs), len(cases))
@@ -135,7 +127,8 @@ func TestDifferential(t *testing.T) {
 		report.add(c, ours[i], theirs[i])
 	}
 	rows := slices.Clone(schemas)
-	for _, name := range names {
+	for _, ds := range vendored {
+		name := ds.name
 		for i, c := range cases {
 			if v, ok := introspected[name][i]; ok && c.Schema == name {
 				c.Schema = name + viaIntrospection
@@ -152,7 +145,7 @@ func TestDifferential(t *testing.T) {
 // from the endpoint.
 const viaIntrospection = "@introspection"
 
-// corpus generates the valid operations over one schema and their mutants,
+// diffCorpus generates the valid operations over one schema and their mutants,
 // at most maxPerClass of each class.
 func diffCorpus(t *testing.T, ds diffSchema, s *schema.Schema) []diffCase {
 	t.Helper()
@@ -290,7 +283,7 @@ func graphqlmcpVerdicts(t *testing.T, loaded map[string]*schema.Schema, cases []
 	return verdicts
 }
 
-// knownEntry is a line of known.txt: a class of disagreement, with the
+// diffKnownEntry is a line of known.txt: a class of disagreement, with the
 // verdict graphqlmcp gives, and why.
 type diffKnownEntry struct {
 	pattern string // path.Match pattern over "schema:class"
@@ -300,7 +293,7 @@ type diffKnownEntry struct {
 	matched int
 }
 
-// readKnown reads known.txt: per line, a pattern over "schema:class"
+// readDiffKnown reads known.txt: per line, a pattern over "schema:class"
 // (path.Match: * stays within a / segment), graphqlmcp's verdict (sent or
 // refused) and the reason, separated by tabs; # starts a comment line.
 func readDiffKnown(t *testing.T, file string) []*diffKnownEntry {
@@ -470,60 +463,109 @@ func (r *diffReport) check(t *testing.T) {
 	}
 }
 
-// introspectedVerdicts runs every third case of ds through a server
-// without --schema, whose endpoint answers introspection with graphql-js's
-// own introspection of ds's SDL (scripts/graphql-js/check.mjs introspect),
-// by case index.
-func introspectedVerdicts(t *testing.T, graphqlJS string, ds diffSchema, cases []diffCase) map[int]ourVerdict {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", filepath.Join("..", "..", "..", "scripts", "graphql-js", "check.mjs"), "introspect", ds.file)
-	cmd.Env = append(os.Environ(), "GRAPHQL_JS_DIR="+graphqlJS)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	answer, err := cmd.Output()
-	if err != nil {
-		t.Errorf("node check.mjs introspect %s: %v\n%s", ds.file, err, stderr.String())
-		return nil
+// introspectionAnswers are graphql-js's introspection answers for the SDL
+// of each schema (scripts/graphql-js/check.mjs introspect), by name.
+func introspectionAnswers(t *testing.T, graphqlJS string, schemas []diffSchema) map[string][]byte {
+	answers := make([][]byte, len(schemas))
+	var wg sync.WaitGroup
+	for i, ds := range schemas {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, "node", filepath.Join("..", "..", "..", "scripts", "graphql-js", "check.mjs"), "introspect", ds.file)
+			cmd.Env = append(os.Environ(), "GRAPHQL_JS_DIR="+graphqlJS)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			answer, err := cmd.Output()
+			if err != nil {
+				t.Errorf("node check.mjs introspect %s: %v\n%s", ds.file, err, stderr.String())
+				return
+			}
+			answers[i] = answer
+		}()
 	}
-	srv, rec := testservers.Start(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		body, _ := io.ReadAll(r.Body)
-		if bytes.Contains(body, []byte(`"operationName":"IntrospectionQuery"`)) {
-			w.Write(answer)
-			return
+	wg.Wait()
+	out := map[string][]byte{}
+	for i, ds := range schemas {
+		if answers[i] != nil {
+			out[ds.name] = answers[i]
 		}
-		w.Write([]byte(`{"data":{}}`))
-	}))
-	cfg := testConfig(t, srv.URL)
-	cfg.Validate, cfg.Mutations, cfg.MaxComplexity, cfg.Timeout = true, config.MutationsAlways, math.MaxInt, 30*time.Second
-	session := connect(t, cfg, nil).session
-	out := map[int]ourVerdict{}
-	n := 0
-	for i, c := range cases {
-		if c.Schema != ds.name {
-			continue
-		}
-		if n++; n%3 != 1 {
-			continue
-		}
-		before := rec.Operations()
-		res, err := session.CallTool(context.Background(), &mcp.CallToolParams{Name: "graphql_query", Arguments: diffCallArguments(c)})
-		v := ourVerdict{sent: rec.Operations() > before}
-		if err != nil {
-			v.message = "protocol error: " + err.Error()
-		} else {
-			v.message = mcptest.Text(res)
-		}
-		out[i] = v
-	}
-	if rec.Introspections() == 0 {
-		t.Errorf("%s: the server never introspected the endpoint", ds.name)
 	}
 	return out
 }
 
-// callArguments are graphql_query's arguments for c.
+// introspectedVerdicts runs every third case of each schema through a
+// server without --schema, whose endpoint answers introspection with
+// answers[schema]; by schema and case index. One schema's calls go one
+// after another, told apart by the endpoint's count of operations: a
+// header of each call's own would make each call's endpoint one of its
+// own, introspected again.
+func introspectedVerdicts(t *testing.T, schemas []diffSchema, answers map[string][]byte, cases []diffCase) map[string]map[int]ourVerdict {
+	type route struct {
+		name    string
+		session *mcp.ClientSession
+		rec     *testservers.Recorder
+	}
+	var routes []route
+	for _, ds := range schemas {
+		answer, ok := answers[ds.name]
+		if !ok {
+			continue
+		}
+		srv, rec := testservers.Start(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			body, _ := io.ReadAll(r.Body)
+			if bytes.Contains(body, []byte(`"operationName":"IntrospectionQuery"`)) {
+				w.Write(answer)
+				return
+			}
+			w.Write([]byte(`{"data":{}}`))
+		}))
+		cfg := testConfig(t, srv.URL)
+		cfg.Validate, cfg.Mutations, cfg.MaxComplexity, cfg.Timeout = true, config.MutationsAlways, math.MaxInt, 30*time.Second
+		routes = append(routes, route{ds.name, connect(t, cfg, nil).session, rec})
+	}
+	out := map[string]map[int]ourVerdict{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for _, r := range routes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got := map[int]ourVerdict{}
+			n := 0
+			for i, c := range cases {
+				if c.Schema != r.name {
+					continue
+				}
+				if n++; n%3 != 1 {
+					continue
+				}
+				before := r.rec.Operations()
+				res, err := r.session.CallTool(context.Background(), &mcp.CallToolParams{Name: "graphql_query", Arguments: diffCallArguments(c)})
+				v := ourVerdict{sent: r.rec.Operations() > before}
+				if err != nil {
+					v.message = "protocol error: " + err.Error()
+				} else {
+					v.message = mcptest.Text(res)
+				}
+				got[i] = v
+			}
+			if r.rec.Introspections() == 0 {
+				t.Errorf("%s: the server never introspected the endpoint", r.name)
+			}
+			mu.Lock()
+			out[r.name] = got
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// diffCallArguments are graphql_query's arguments for c.
 func diffCallArguments(c diffCase) map[string]any {
 	args := map[string]any{"query": c.Query}
 	if c.OperationName != "" {
