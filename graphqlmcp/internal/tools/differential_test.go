@@ -53,12 +53,12 @@ func differentialSchemas(github string) []diffSchema {
 	}
 }
 
-// diffMaxPerClass bounds the mutants of one class over one schema, so that the
-// corpus stays quick to run.
+// diffMaxPerClass bounds the mutants of one class over one schema, so that
+// the corpus stays quick to run.
 const diffMaxPerClass = 5
 
-// diffCaseHeader carries a case's index to the recording endpoint, so that
-// calls can run at once and each request be told apart.
+// diffCaseHeader carries a case's index to the recording endpoint, so
+// that calls can run at once and each request be told apart.
 const diffCaseHeader = "X-Differential-Case"
 
 // TestDifferential holds graphqlmcp's verdict on operations (sent or
@@ -145,8 +145,8 @@ func TestDifferential(t *testing.T) {
 // from the endpoint.
 const viaIntrospection = "@introspection"
 
-// diffCorpus generates the valid operations over one schema and their mutants,
-// at most maxPerClass of each class.
+// diffCorpus generates the valid operations over one schema and their
+// mutants, at most diffMaxPerClass of each class.
 func diffCorpus(t *testing.T, ds diffSchema, s *schema.Schema) []diffCase {
 	t.Helper()
 	checker, err := s.Validator()
