@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"mime"
 	"net/http"
 	"strconv"
 	"strings"
@@ -19,9 +18,12 @@ import (
 
 // isMultipart reports a multipart/mixed answer: an incrementally delivered
 // one (@defer, @stream).
+// The media type alone decides: one whose parameters cannot be read (a
+// boundary given twice) is still multipart, and multipartBoundary says
+// what is wrong with it.
 func isMultipart(h http.Header) bool {
-	mediaType, _, err := mime.ParseMediaType(h.Get("Content-Type"))
-	return err == nil && mediaType == "multipart/mixed"
+	mediaType, _, _ := strings.Cut(h.Get("Content-Type"), ";")
+	return strings.EqualFold(strings.TrimSpace(mediaType), "multipart/mixed")
 }
 
 // cutKeeper is a Caller whose multipart answers end where their reading was
@@ -272,7 +274,7 @@ func (d *Delivery) Note() string {
 		b.WriteString(" A last part was cut off midway and left out.")
 	}
 	if len(d.Missing) > 0 {
-		fmt.Fprintf(&b, " Still missing: %s", strings.Join(d.Missing, ", "))
+		fmt.Fprintf(&b, " Still missing: %s", strings.Join(shortened(d.Missing), ", "))
 		if d.More > 0 {
 			fmt.Fprintf(&b, " and %d more", d.More)
 		}
@@ -292,9 +294,21 @@ func plural(n int, one, many string) string {
 }
 
 func quoted(labels []string) []string {
-	out := make([]string, len(labels))
-	for i, l := range labels {
+	out := shortened(labels)
+	for i, l := range out {
 		out[i] = fmt.Sprintf("%q", l)
+	}
+	return out
+}
+
+// maxNamedBytes bounds each label and path the note names: the endpoint
+// chose them, and one may be as long as its answer.
+const maxNamedBytes = 100
+
+func shortened(names []string) []string {
+	out := make([]string, len(names))
+	for i, name := range names {
+		out[i] = httpx.Snippet([]byte(name), maxNamedBytes)
 	}
 	return out
 }

@@ -2,6 +2,10 @@ package upstream
 
 import (
 	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -64,5 +68,108 @@ func TestIncrementalAfterLastPayload(t *testing.T) {
 	resp, err := read(t, yogaType, yogaBody(`{"data":{"a":1},"hasNext":false}`, `{}`, `{"hasNext":false}`, ``))
 	if err != nil || string(resp.Body) != `{"data":{"a":1}}` || !resp.Incremental.Complete || resp.Incremental.Parts != 1 {
 		t.Errorf("trailing end marks: %v %+v", err, resp)
+	}
+}
+
+// TestIncrementalCutInDelimiter: a stream cut inside the delimiter after
+// its last part (the line break, or some of "--" and the boundary) cut
+// nothing of the part: the part is merged, not left out as cut off.
+func TestIncrementalCutInDelimiter(t *testing.T) {
+	whole := "\r\n---\r\n\r\n" + `{"data":{"a":1},"hasNext":true}` + "\r\n---\r\n\r\n" + `{"incremental":[{"data":{"b":2},"path":[]}],"hasNext":false}`
+	for _, tail := range []string{"\r", "\r\n", "\r\n-", "\r\n--", "\n--"} {
+		resp, err := read(t, yogaType, whole+tail)
+		if err != nil || string(resp.Body) != `{"data":{"a":1,"b":2}}` || !resp.Incremental.Complete || resp.Incremental.CutPart {
+			t.Errorf("cut after %q: %v %s %+v", tail, err, respBody(resp), respDelivery(resp))
+		}
+	}
+	// The boundary's own dashes are not taken for the delimiter's start
+	// when more follows them.
+	resp, err := read(t, `multipart/mixed; boundary=graphql`, "--graphql\r\n\r\n"+`{"data":{"a":1},"hasNext":true}`+"\r\n--graphql\r\n\r\n"+`{"incremental":[{"data":{"b":"x"},"path":[]}],"hasNext":false}`+"\r\n--graph")
+	if err != nil || string(resp.Body) != `{"data":{"a":1,"b":"x"}}` || resp.Incremental.CutPart {
+		t.Errorf("cut inside the boundary: %v %s %+v", err, respBody(resp), respDelivery(resp))
+	}
+}
+
+func respBody(r *Response) string {
+	if r == nil {
+		return ""
+	}
+	return string(r.Body)
+}
+
+func respDelivery(r *Response) *Delivery {
+	if r == nil {
+		return nil
+	}
+	return r.Incremental
+}
+
+// TestPostIncrementalContentType: multipart/mixed is known by its media
+// type in any case, with any parameters; one whose parameters cannot be
+// read (a boundary given twice) is refused as an incremental answer,
+// naming the rule, not read as a JSON body "that is not a GraphQL
+// response (no Content-Type)".
+func TestPostIncrementalContentType(t *testing.T) {
+	body := yogaBody(`{"data":{"a":1},"hasNext":true}`, `{"incremental":[{"data":{"b":2},"path":[]}],"hasNext":false}`)
+	for contentType, want := range map[string]string{
+		`Multipart/Mixed; Boundary="-"`:                             `{"data":{"a":1,"b":2}}`,
+		`multipart/mixed;boundary=-;deferSpec=20220824`:             `{"data":{"a":1,"b":2}}`,
+		`multipart/mixed; charset=utf-8; boundary="-"; other="a;b"`: `{"data":{"a":1,"b":2}}`,
+		`multipart/mixed; boundary=-; boundary=x`:                   "its Content-Type (multipart/mixed) cannot be read: mime: duplicate parameter name",
+		`multipart/mixed; boundary=-; bad`:                          "its Content-Type (multipart/mixed) cannot be read: mime: invalid media parameter",
+	} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", contentType)
+			_, _ = io.WriteString(w, body)
+		}))
+		resp, err := loopbackClient(1<<20).Post(context.Background(), Request{Target: Target{URL: parse(t, srv.URL)}, Headers: Defaults(), Timeout: 10 * time.Second, Incremental: true})
+		srv.Close()
+		got := respBody(resp)
+		if err != nil {
+			got = err.Error()
+		}
+		if !strings.Contains(got, want) {
+			t.Errorf("%s: got %s\nwant %s", contentType, got, want)
+		}
+	}
+}
+
+// TestIncrementalPendingReused: graphql-js 17 never reuses an id, but an
+// endpoint may: an id announced again after it completed is a new
+// increment, missing once when the stream ends before it completes; an id
+// announced again while it is pending (where would its increments go?) is
+// refused, and so is one completed twice.
+func TestIncrementalPendingReused(t *testing.T) {
+	resp, err := read(t, yogaType, yogaBody(`{"data":{"a":1},"pending":[{"id":"0","path":[],"label":"first"}],"hasNext":true}`,
+		`{"incremental":[{"id":"0","data":{"b":2}}],"completed":[{"id":"0"}],"hasNext":true}`,
+		`{"pending":[{"id":"0","path":[],"label":"again"}],"hasNext":true}`))
+	if err != nil || !slices.Equal(resp.Incremental.Missing, []string{"again"}) || !slices.Equal(resp.Incremental.Labels, []string{"first"}) {
+		t.Errorf("%v %+v", err, respDelivery(resp))
+	}
+	for body, want := range map[string]string{
+		yogaBody(`{"data":{"a":1},"pending":[{"id":"0","path":[],"label":"first"}],"hasNext":true}`,
+			`{"completed":[{"id":"0"}],"pending":[{"id":"0","path":[],"label":"again"}],"hasNext":true}`): `part 2 has pending[0] with id "0", which part 1 announced and is still pending`,
+		yogaBody(`{"data":{"a":1},"pending":[{"id":"0","path":[]},{"id":"0","path":["a"]}],"hasNext":true}`):                                  `part 1 has pending[1] with id "0", which part 1 announced and is still pending`,
+		yogaBody(`{"data":{"a":1},"pending":[{"id":"0","path":[]}],"hasNext":true}`, `{"completed":[{"id":"0"},{"id":"0"}],"hasNext":false}`): `part 2 has completed[1] with id "0", which no pending entry announced`,
+	} {
+		if _, err := read(t, yogaType, body); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("got %v\nwant %s", err, want)
+		}
+	}
+}
+
+// TestDeliveryNoteBounded: the labels and paths an endpoint chose are
+// shown cut to a length a note can carry; the note stays short whatever
+// their length.
+func TestDeliveryNoteBounded(t *testing.T) {
+	long := strings.Repeat("l", 5000)
+	resp, err := read(t, yogaType, yogaBody(`{"data":{"a":1},"pending":[{"id":"0","path":["`+long+`"],"label":""}],"hasNext":true}`,
+		`{"incremental":[{"data":{"b":2},"path":[],"label":"`+long+`"}],"hasNext":true}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	note := resp.Incremental.Note()
+	if len(note) > 1000 || !strings.Contains(note, `(labels: "llll`) || !strings.Contains(note, "Still missing: at llll") {
+		t.Errorf("note of %d bytes: %.300s", len(note), note)
 	}
 }

@@ -57,6 +57,7 @@ type Delivery struct {
 type pendingEntry struct {
 	path  []pathElement
 	label string
+	part  int // the part that announced it
 }
 
 // merger merges the payloads of an incremental answer into one GraphQL
@@ -163,7 +164,7 @@ func (m *merger) add(n int, body []byte) error {
 	} else if _, ok := members["data"]; ok && !hasPath {
 		return fail("has data but no path, so where it goes is unknown")
 	}
-	if err := m.addPending(members["pending"]); err != nil {
+	if err := m.addPending(n, members["pending"]); err != nil {
 		return fail("%s", err)
 	}
 	if raw, ok := members["incremental"]; ok {
@@ -230,8 +231,10 @@ func (m *merger) addExtensions(raw json.RawMessage) {
 	}
 }
 
-// addPending records graphql-js 17's announcements of increments to come.
-func (m *merger) addPending(raw json.RawMessage) error {
+// addPending records graphql-js 17's announcements of increments to come,
+// made in part n. An id names one increment at a time: announced again
+// while pending, its increments would have two places to go.
+func (m *merger) addPending(n int, raw json.RawMessage) error {
 	if len(raw) == 0 {
 		return nil
 	}
@@ -254,10 +257,11 @@ func (m *merger) addPending(raw json.RawMessage) error {
 		if err != nil {
 			return fmt.Errorf("has pending[%d] with %v", i, err)
 		}
-		if _, known := m.pending[*e.ID]; !known {
-			m.order = append(m.order, *e.ID)
+		if earlier, known := m.pending[*e.ID]; known {
+			return fmt.Errorf("has pending[%d] with id %q, which part %d announced and is still pending", i, *e.ID, earlier.part)
 		}
-		m.pending[*e.ID] = pendingEntry{path: path, label: e.Label}
+		m.order = append(m.order, *e.ID)
+		m.pending[*e.ID] = pendingEntry{path: path, label: e.Label, part: n}
 	}
 	return nil
 }
@@ -481,11 +485,13 @@ func (m *merger) finish() (graphQLResponse, Delivery, bool) {
 	d := m.delivery
 	d.Complete = !m.hasNext
 	if !d.Complete {
+		named := map[string]bool{} // an id completed and announced again is in order twice
 		for _, id := range m.order {
 			p, left := m.pending[id]
-			if !left {
+			if !left || named[id] {
 				continue
 			}
+			named[id] = true
 			what := p.label
 			if what == "" {
 				what = "at " + pathText(p.path)

@@ -82,7 +82,7 @@ func splitParts(body []byte, boundary string) (parts []part, closed bool, err er
 		}
 		start := at + len(dash) + lineEnd + 1
 		end, found := nextDelimiter(body, dash, start)
-		content := body[start:]
+		content := trimPartialDelimiter(body[start:], dash)
 		if found {
 			content = trimLineBreak(body[start:end])
 		}
@@ -127,6 +127,20 @@ func nextDelimiter(body, dash []byte, from int) (int, bool) {
 		from = at + 1
 	}
 	return 0, false
+}
+
+// trimPartialDelimiter drops from the end of the last part, which no
+// delimiter ended, what may be the start of the delimiter the body was cut
+// inside: some of "--" and the boundary at the start of a line, and the
+// line break before it. That much cut off leaves the part whole.
+func trimPartialDelimiter(content, dash []byte) []byte {
+	for k := min(len(dash)-1, len(content)); k > 0; k-- {
+		at := len(content) - k
+		if at > 0 && content[at-1] == '\n' && bytes.Equal(content[at:], dash[:k]) {
+			return trimLineBreak(content[:at])
+		}
+	}
+	return trimLineBreak(content)
 }
 
 // trimLineBreak drops the line break that ends a part: it belongs to the
