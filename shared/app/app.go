@@ -213,7 +213,7 @@ func serveStdio(ctx context.Context, server *mcp.Server, std Streams, logger *sl
 	// The session does not get ctx: on a signal the SDK would close it at
 	// once and write no more answers. The transport ends it instead.
 	ran := make(chan error, 1)
-	go func() { ran <- server.Run(context.WithoutCancel(ctx), transport) }()
+	go func() { ran <- server.Run(transport.sessionContext(context.WithoutCancel(ctx)), transport) }()
 	var err error
 	select {
 	case err = <-ran:

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"strconv"
 	"sync"
 	"unicode/utf8"
@@ -56,11 +57,24 @@ type stdioTransport struct {
 	// ends or stop is done.
 	shutdown *shutdown
 	stop     context.Context
+	// verbatim holds the results handlers encode themselves (see
+	// Verbatim), for the session served with sessionContext.
+	verbatim *Verbatim
+}
+
+// sessionContext is ctx with what the session's handlers may use of the
+// transport: its Verbatim. The session is run with it, so that every
+// handler's context carries it.
+func (t *stdioTransport) sessionContext(ctx context.Context) context.Context {
+	if t.verbatim == nil {
+		t.verbatim = newVerbatim()
+	}
+	return withVerbatim(ctx, t.verbatim)
 }
 
 func (t *stdioTransport) Connect(context.Context) (mcp.Connection, error) {
 	c := &lineConn{out: t.out, logger: t.logger, lines: make(chan lineOrErr), closed: make(chan struct{}),
-		shutdown: t.shutdown, stop: t.stop, unanswered: map[jsonrpc.ID]bool{}}
+		shutdown: t.shutdown, stop: t.stop, unanswered: map[jsonrpc.ID]bool{}, verbatim: t.verbatim}
 	go c.readLines(t.in)
 	return c, nil
 }
@@ -81,6 +95,9 @@ type lineConn struct {
 	closeOnce sync.Once
 
 	writeMu sync.Mutex
+	// verbatim, when not nil, has the encodings of results that stand-ins
+	// stand for.
+	verbatim *Verbatim
 
 	shutdown *shutdown
 	stop     context.Context
@@ -244,7 +261,10 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	// ends with an answer on its way out.
 	defer c.answered(resp.ID)
 	if resp.Error == nil && len(resp.Result) > 0 && resp.ID.IsValid() {
-		return c.writeResult(ctx, resp)
+		if encoded, ok := c.verbatim.take(resp.Result); ok {
+			return c.writeResult(ctx, resp.ID, encoded...)
+		}
+		return c.writeResult(ctx, resp.ID, resp.Result)
 	}
 	return c.writeMessage(ctx, msg)
 }
@@ -261,21 +281,27 @@ func (c *lineConn) writeMessage(ctx context.Context, msg jsonrpc.Message) error 
 // between the message's head and tail, instead of copied into one line.
 const directResultBytes = 64 << 10
 
-// writeResult writes a successful response, byte for byte what
-// jsonrpc.EncodeMessage gives, around the result the SDK has encoded
-// already. EncodeMessage would encode that result again into a new buffer,
-// growing it by copies: for a 12 MiB resource, three more copies of it.
-func (c *lineConn) writeResult(ctx context.Context, resp *jsonrpc.Response) error {
-	id, err := jsonx.Marshal(resp.ID.Raw())
+// writeResult writes a successful response to id, byte for byte what
+// jsonrpc.EncodeMessage gives, around the result encoded already, in
+// pieces written one after the other. EncodeMessage would encode that
+// result again into a new buffer, growing it by copies: for a 12 MiB
+// resource, three more copies of it.
+func (c *lineConn) writeResult(ctx context.Context, respID jsonrpc.ID, result ...[]byte) error {
+	id, err := jsonx.Marshal(respID.Raw())
 	if err != nil {
 		return err
 	}
 	head := append(append([]byte(`{"jsonrpc":"2.0","id":`), id...), `,"result":`...)
-	if len(resp.Result) < directResultBytes {
-		// Small: one copy and one Write are cheaper than three Writes.
-		return c.writeLine(ctx, append(append(head, resp.Result...), '}'))
+	size := 0
+	for _, part := range result {
+		size += len(part)
 	}
-	return c.writeParts(ctx, head, resp.Result, []byte("}\n"))
+	if size < directResultBytes {
+		// Small: one copy and one Write are cheaper than several Writes.
+		line := slices.Concat(append([][]byte{head}, result...)...)
+		return c.writeLine(ctx, append(line, '}'))
+	}
+	return c.writeParts(ctx, slices.Concat([][]byte{head}, result, [][]byte{[]byte("}\n")})...)
 }
 
 // writeLine writes one message and its newline in a single Write, so that

@@ -238,12 +238,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	body, _ := io.ReadAll(io.LimitReader(r.Body, maxRead+1))
 	s.mu.Lock()
-	held := s.serveLocked(w, r, body)
+	unlocked := s.serveLocked(w, r, body)
 	s.mu.Unlock()
-	// A sender held for its response waits without the lock, so that the
-	// API (and the set-response call that answers it) is served meanwhile.
-	if held != nil {
-		s.awaitResponse(w, r, held)
+	// What needs no state of the fake's is done without the lock: a sender
+	// held for its response waits, so that the API (and the set-response
+	// call that answers it) is served meanwhile, and a listing is encoded,
+	// so that pages are served at once, as the hosted service serves them.
+	if unlocked != nil {
+		unlocked()
 	}
 }
 
@@ -268,9 +270,10 @@ func (s *Server) serveSocketRecorded(w http.ResponseWriter, r *http.Request) {
 	s.arrived = make(chan struct{})
 }
 
-// serveLocked serves r with s.mu held. A capture whose token listens is
-// not answered: it is returned, to be answered once the lock is released.
-func (s *Server) serveLocked(w http.ResponseWriter, r *http.Request, body []byte) *heldCapture {
+// serveLocked serves r with s.mu held. What is left to do once the lock is
+// released, it returns: the answer to a capture whose token listens, or
+// the encoding of a listing (see listRequests).
+func (s *Server) serveLocked(w http.ResponseWriter, r *http.Request, body []byte) (unlocked func()) {
 	s.received = append(s.received, Received{
 		Method: r.Method, Path: r.URL.Path, Query: r.URL.Query(), Header: r.Header.Clone(), Body: body,
 	})
@@ -285,11 +288,13 @@ func (s *Server) serveLocked(w http.ResponseWriter, r *http.Request, body []byte
 		if s.phpEscapes {
 			w = phpEscaping{w}
 		}
-		s.serveAPI(w, r, segments[1:], body)
+		return s.serveAPI(w, r, segments[1:], body)
 	case segments[0] == "storage" && len(segments) == 2:
 		s.serveStorage(w, r, segments[1])
 	case uuidPattern.MatchString(segments[0]):
-		return s.capture(w, r, segments, body)
+		if held := s.capture(w, r, segments, body); held != nil {
+			return func() { s.awaitResponse(w, r, held) }
+		}
 	case r.URL.Path == "/login":
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		io.WriteString(w, "<!DOCTYPE html><html><body><form>Log in</form></body></html>")
@@ -323,24 +328,25 @@ func (s *Server) fault(w http.ResponseWriter, r *http.Request) bool {
 	return false
 }
 
-// serveAPI routes /token/... ; rest is the path after "token".
-func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rest []string, body []byte) {
+// serveAPI routes /token/... ; rest is the path after "token". What it
+// returns is done once s.mu is released (see serveLocked).
+func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rest []string, body []byte) (unlocked func()) {
 	key := r.Header.Get("Api-Key")
 	if key != "" && !s.keys[key] {
 		writeError(w, http.StatusUnauthorized, "Unauthenticated.")
-		return
+		return nil
 	}
 	if len(rest) == 0 {
 		if r.Method != http.MethodPost {
 			methodNotAllowed(w, "POST")
-			return
+			return nil
 		}
 		s.createToken(w, key, body)
-		return
+		return nil
 	}
 	t, ok := s.lookup(w, r, rest[0], key)
 	if !ok {
-		return
+		return nil
 	}
 	switch {
 	case len(rest) == 1:
@@ -353,7 +359,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rest []string,
 			delete(s.tokens, t.UUID)
 			if s.openSource {
 				writeJSON(w, http.StatusOK, map[string]any{"status": true})
-				return
+				return nil
 			}
 			w.WriteHeader(http.StatusNoContent)
 		default:
@@ -362,13 +368,13 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rest []string,
 	case len(rest) == 2 && rest[1] == "requests":
 		if r.Method != http.MethodGet {
 			methodNotAllowed(w, "GET, HEAD")
-			return
+			return nil
 		}
-		s.listRequests(w, r, t)
+		return s.listRequests(w, r, t)
 	case len(rest) == 2 && rest[1] == "request":
 		if r.Method != http.MethodDelete {
 			methodNotAllowed(w, "DELETE")
-			return
+			return nil
 		}
 		s.deleteRequests(w, r, t)
 	case len(rest) == 3 && rest[1] == "request":
@@ -382,6 +388,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rest []string,
 	default:
 		writeError(w, http.StatusNotFound, "Not found.")
 	}
+	return nil
 }
 
 // lookup finds a live token and checks that key may use it. It answers the

@@ -388,7 +388,7 @@ func (s *Server) CaptureDNS(tokenID string, d DNSLookup) (string, error) {
 }
 
 // listRequests serves GET /token/{id}/requests with the page envelope.
-func (s *Server) listRequests(w http.ResponseWriter, r *http.Request, t *token) {
+func (s *Server) listRequests(w http.ResponseWriter, r *http.Request, t *token) (unlocked func()) {
 	q := r.URL.Query()
 	errs := validationErrors{}
 	perPage := intParam(q, "per_page", 50, 1, 100, errs)
@@ -403,7 +403,7 @@ func (s *Server) listRequests(w http.ResponseWriter, r *http.Request, t *token) 
 	}
 	if len(errs) > 0 {
 		s.writeInvalid(w, errs)
-		return
+		return nil
 	}
 	var selected []*request
 	for _, req := range t.requests {
@@ -419,20 +419,25 @@ func (s *Server) listRequests(w http.ResponseWriter, r *http.Request, t *token) 
 	total := len(selected)
 	start := min((page-1)*perPage, total)
 	end := min(start+perPage, total)
-	data := make([]any, 0, end-start)
-	for _, req := range selected[start:end] {
-		data = append(data, requestJSON(t, req))
+	// The page is written once the lock is released: a stored request
+	// does not change, nor does a token's UUID, and selected is this
+	// call's own.
+	return func() {
+		data := make([]any, 0, end-start)
+		for _, req := range selected[start:end] {
+			data = append(data, requestJSON(t, req))
+		}
+		offset := (page - 1) * perPage
+		writeJSON(w, http.StatusOK, map[string]any{
+			"data":         data,
+			"total":        total,
+			"per_page":     perPage,
+			"current_page": page,
+			"is_last_page": len(data)+offset >= total,
+			"from":         offset + 1,
+			"to":           min(total, len(data)+offset),
+		})
 	}
-	offset := (page - 1) * perPage
-	writeJSON(w, http.StatusOK, map[string]any{
-		"data":         data,
-		"total":        total,
-		"per_page":     perPage,
-		"current_page": page,
-		"is_last_page": len(data)+offset >= total,
-		"from":         offset + 1,
-		"to":           min(total, len(data)+offset),
-	})
 }
 
 // deleteRequests serves DELETE /token/{id}/request: those matching the

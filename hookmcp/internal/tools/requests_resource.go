@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcpforge/servers/hookmcp/internal/config"
 	"github.com/mcpforge/servers/hookmcp/internal/hooksvc"
+	"github.com/mcpforge/servers/shared/app"
 	"github.com/mcpforge/servers/shared/httpx"
 	"github.com/mcpforge/servers/shared/jsonx"
 	"github.com/mcpforge/servers/shared/mcptool"
@@ -139,7 +140,7 @@ type requestsText struct {
 }
 
 func newRequestsText(limit int) *requestsText {
-	t := &requestsText{limit: limit, size: 2, encoded: newEncodedText()}
+	t := &requestsText{limit: limit, size: 2, encoded: &encodedText{}}
 	t.encoded.write([]byte("["))
 	return t
 }
@@ -156,13 +157,6 @@ func (t *requestsText) add(p *hooksvc.Page) (ahead int, err error) {
 		if t.size+len(t.item)+1 > t.limit {
 			t.full = true
 			return 0, nil
-		}
-		if t.kept == 0 && t.total > 0 {
-			// Room for all the token holds, as far as the budget goes, at
-			// this request's size: the text is not copied again as it
-			// grows. total is the API's word: bounded first, so that no
-			// claim overflows.
-			t.encoded.reserve(min(t.limit, min(t.total, t.limit)*(len(t.item)+1)), len(t.item)+1, encodedLen(t.item)+1)
 		}
 		if t.kept > 0 {
 			t.encoded.write([]byte(","))
@@ -240,9 +234,11 @@ func appendCompact(dst, src []byte) []byte {
 // own, which the SDK copies out again. With the text beside them, a read of
 // 10,000 requests peaked at 9 times the text's size. So the resource's
 // text is written, as the pages arrive, straight into its encoding as a
-// JSON string, with room before it, and the result's MarshalJSON writes the
-// rest of the result around it in place: encoding/json's two copies are
-// the only others.
+// JSON string, in chunks, and the result's MarshalJSON encodes the rest of
+// the result around it. Over stdio the chunks are written to the output as
+// they are (app.Verbatim): memory holds the text once, encoded, and never
+// copies it. Elsewhere (Streamable HTTP, in memory) the SDK encodes the
+// result itself: the chunks are copied into one encoding for it.
 
 // encodedTextKey keys the slot in a resources/read handler's context where
 // the handler leaves its first content's text, encoded (**encodedText).
@@ -261,7 +257,7 @@ func encodeReadOnce(next mcp.MethodHandler) mcp.MethodHandler {
 		if err != nil || !ok || slot == nil {
 			return res, err
 		}
-		return &encodedRead{ReadResourceResult: read, text: slot}, nil
+		return &encodedRead{ReadResourceResult: read, text: slot, verbatim: app.VerbatimFrom(ctx)}, nil
 	}
 }
 
@@ -271,6 +267,10 @@ func encodeReadOnce(next mcp.MethodHandler) mcp.MethodHandler {
 type encodedRead struct {
 	*mcp.ReadResourceResult
 	text *encodedText
+	// verbatim, over stdio, writes the result's encoding as it is, and
+	// stand is what MarshalJSON returns in its place (see app.Verbatim).
+	verbatim *app.Verbatim
+	stand    json.RawMessage
 }
 
 // textPlaceholder stands for the text while the rest of the result is
@@ -279,6 +279,24 @@ type encodedRead struct {
 const textPlaceholder = "hookmcp-encoded-text-4c1d9e"
 
 func (r *encodedRead) MarshalJSON() ([]byte, error) {
+	if r.stand != nil {
+		return r.stand, nil
+	}
+	encoded, err := r.encode()
+	if err != nil {
+		return nil, err
+	}
+	if r.verbatim == nil {
+		return slices.Concat(encoded...), nil
+	}
+	r.stand = r.verbatim.Stand(encoded...)
+	return r.stand, nil
+}
+
+// encode is the result's encoding, in pieces written one after the other,
+// compact as encoding/json writes it: ReadResourceResult's own, with the
+// text's chunks in its place.
+func (r *encodedRead) encode() ([][]byte, error) {
 	first := r.Contents[0]
 	first.Text = textPlaceholder
 	around, err := r.ReadResourceResult.MarshalJSON()
@@ -291,67 +309,38 @@ func (r *encodedRead) MarshalJSON() ([]byte, error) {
 	if at < 0 || bytes.Count(around, quoted) != 1 {
 		return nil, fmt.Errorf("encoding %s: the result does not hold its text once", first.URI)
 	}
-	return r.text.between(around[:at], around[at+len(quoted):]), nil
+	before := append(around[:at:at], '"')
+	after := append([]byte(`"`), around[at+len(quoted):]...)
+	return slices.Concat([][]byte{before}, r.text.chunks, [][]byte{after}), nil
 }
 
-// encodedHeadroom is the room kept before an encoded text for what comes
-// before it in its result: {"_meta":{...},"ttlMs":0,"cacheScope":"public",
-// "contents":[{"uri":"hooksvc://token/<uuid>/requests","mimeType":...,
-// "text":, a few hundred bytes.
-const encodedHeadroom = 4 << 10
+// encodedChunk is the size of the chunks an encoded text is written in: a
+// few dozen for the largest text, each written to the output in one call.
+const encodedChunk = 256 << 10
 
-// encodedText is a text written piece by piece as a JSON string, in a
-// buffer with room before it.
+// encodedText is a text written piece by piece as the inside of a JSON
+// string, in chunks that are never copied once written: memory grows with
+// the text, never ahead of it, and an answer is written from the chunks.
 type encodedText struct {
-	buf []byte // encodedHeadroom bytes, then the JSON string
-}
-
-func newEncodedText() *encodedText {
-	buf := make([]byte, encodedHeadroom, encodedHeadroom+64)
-	return &encodedText{buf: append(buf, '"')}
-}
-
-// reserve makes room for text bytes more of text written as sample, whose
-// encoding is sampleEncoded bytes long, and for what follows the text in
-// its result; within twice text, whatever sample says.
-func (e *encodedText) reserve(text, sample, sampleEncoded int) {
-	ratio := min(float64(sampleEncoded)/float64(max(sample, 1)), 2)
-	e.buf = slices.Grow(e.buf, int(float64(text)*ratio)+encodedHeadroom)
+	chunks [][]byte
 }
 
 // write appends text, escaped as encoding/json escapes a string: quote,
 // backslash and control characters, U+2028 and U+2029; bytes that are not
-// UTF-8 become U+FFFD.
+// UTF-8 become U+FFFD. A text too long for the room left in the last chunk
+// starts a new one, made long enough for it.
 func (e *encodedText) write(text []byte) {
-	e.buf = appendEscaped(e.buf, text)
+	last := len(e.chunks) - 1
+	if last < 0 || len(e.chunks[last])+len(text) > cap(e.chunks[last]) {
+		e.chunks = append(e.chunks, make([]byte, 0, max(encodedChunk, len(text)+len(text)/8)))
+		last++
+	}
+	e.chunks[last] = appendEscaped(e.chunks[last], text)
 }
 
-// literal is the JSON string, closed.
+// literal is the JSON string, in one piece.
 func (e *encodedText) literal() []byte {
-	return append(e.buf[encodedHeadroom:len(e.buf):len(e.buf)], '"')
-}
-
-// between returns the JSON string closed, with before and after around
-// it, written in place when before fits in the room kept for it.
-func (e *encodedText) between(before, after []byte) []byte {
-	text := append(e.buf, '"')
-	if len(before) > encodedHeadroom {
-		return slices.Concat(before, text[encodedHeadroom:], after)
-	}
-	start := encodedHeadroom - len(before)
-	copy(text[start:], before)
-	return append(text[start:], after...)
-}
-
-// encodedLen is how long text is once written by encodedText.write.
-func encodedLen(text []byte) int {
-	n := len(text)
-	for _, c := range text {
-		if c == '"' || c == '\\' {
-			n++
-		}
-	}
-	return n
+	return slices.Concat(slices.Concat([][]byte{[]byte(`"`)}, e.chunks, [][]byte{[]byte(`"`)})...)
 }
 
 const hexDigits = "0123456789abcdef"

@@ -1,11 +1,13 @@
 package tools
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -19,9 +21,11 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/urfave/cli/v3"
 
 	"github.com/mcpforge/servers/hookmcp/internal/config"
 	"github.com/mcpforge/servers/hookmcp/internal/fakehooksvc"
+	"github.com/mcpforge/servers/shared/app"
 	"github.com/mcpforge/servers/shared/jsonx"
 	"github.com/mcpforge/servers/shared/mcptool"
 )
@@ -361,6 +365,133 @@ func TestRequestsResourceText(t *testing.T) {
 	contains(t, cut.Contents[1].Text, fmt.Sprintf("the oldest %d of the token's 230 requests", len(kept)))
 }
 
+// TestRequestsResourceOverStdio: over stdio, where the result's encoding is
+// written to the output as it is (app.Verbatim) instead of being encoded
+// again by the SDK, the answer's line is byte for byte what the SDK writes
+// for the same result (encoded by the SDK itself in an in-memory session),
+// whole and cut, the text holding everything a JSON string escapes.
+func TestRequestsResourceOverStdio(t *testing.T) {
+	h := connectFake(t, fakehooksvc.Options{PHPEscapes: true}, config.Config{})
+	id := h.createToken(t, nil)
+	bodies := []string{`{"a":"b\"c","path":"/x/y","e":"é😀"}`, "tab\there\nnew line\u2028sep", `back\slash <b>&amp;</b>`, "\x01\x1f", ""}
+	for i := range 230 {
+		body := bodies[i%len(bodies)] + strconv.Itoa(i)
+		if i%100 == 50 {
+			// Longer than a chunk of the text: one of its own.
+			body = strings.Repeat(`"x"`, encodedChunk/3)
+		}
+		h.capture(t, id, "POST", "application/json", body)
+	}
+	uri := requestsURI(id)
+	for _, cfg := range []config.Config{{ResourceMaxBytes: config.MaxResourceMaxBytes}, {ResourceMaxBytes: config.MinResourceMaxBytes}} {
+		cfg.APIURL, cfg.Timeout = mustParse(t, h.url), time.Minute
+		sdk := sdkEncodedRead(t, cfg, uri)
+		line, verbatim := readOverStdio(t, cfg, uri)
+		if want := `{"jsonrpc":"2.0","id":2,"result":` + string(sdk) + "}\n"; line != want {
+			t.Errorf("limit %d: the stdio answer (%d bytes) differs from the SDK's encoding (%d bytes) at byte %d: %.80q",
+				cfg.ResourceMaxBytes, len(line), len(want), firstDifference(line, want), line[min(firstDifference(line, want), len(line)):])
+		}
+		if !verbatim {
+			t.Errorf("limit %d: the stdio session gave the handler no app.Verbatim", cfg.ResourceMaxBytes)
+		}
+	}
+}
+
+// stdioProtocol is the protocol version both sessions of
+// TestRequestsResourceOverStdio speak: one whose results have a _meta.
+const stdioProtocol = mcptool.NotFoundInvalidParamsSince
+
+// sdkEncodedRead reads uri in an in-memory session and returns the
+// result as the SDK encodes it for the wire (jsonrpc2 encodes a result
+// with an Encoder that does not escape HTML).
+func sdkEncodedRead(t *testing.T, cfg config.Config, uri string) []byte {
+	t.Helper()
+	server := NewServer(Options{Config: cfg, HTTP: NewHTTPClient("t"), Logger: slog.New(slog.DiscardHandler), Version: "test"})
+	var encoded []byte
+	server.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			res, err := next(ctx, method, req)
+			if method == "resources/read" && err == nil {
+				var buf bytes.Buffer
+				enc := json.NewEncoder(&buf)
+				enc.SetEscapeHTML(false)
+				if err := enc.Encode(res); err != nil {
+					t.Error(err)
+				}
+				encoded = bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+			}
+			return res, err
+		}
+	})
+	clientTransport, serverTransport := mcp.NewInMemoryTransports()
+	if _, err := server.Connect(context.Background(), serverTransport, nil); err != nil {
+		t.Fatal(err)
+	}
+	session, err := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "1"}, nil).Connect(context.Background(), clientTransport, &mcp.ClientSessionOptions{ProtocolVersion: stdioProtocol})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer session.Close()
+	if _, err := session.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: uri}); err != nil {
+		t.Fatal(err)
+	}
+	return encoded
+}
+
+// readOverStdio reads uri from a server run by app.Run over in-process
+// pipes, as the hookmcp binary serves stdio, and returns the answer's line
+// and whether the handler was given the session's app.Verbatim.
+func readOverStdio(t *testing.T, cfg config.Config, uri string) (line string, verbatim bool) {
+	t.Helper()
+	spec := app.Spec{Name: "hookmcp", EnvPrefix: "HOOKSVC", Build: func(context.Context, *cli.Command, app.Env) (*mcp.Server, error) {
+		server := NewServer(Options{Config: cfg, HTTP: NewHTTPClient("t"), Logger: slog.New(slog.DiscardHandler), Version: "test"})
+		server.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+				if method == "resources/read" {
+					verbatim = app.VerbatimFrom(ctx) != nil
+				}
+				return next(ctx, method, req)
+			}
+		})
+		return server, nil
+	}}
+	clientToServer, in := io.Pipe()
+	serverOut, serverToClient := io.Pipe()
+	done := make(chan int, 1)
+	go func() {
+		done <- app.Run(context.Background(), spec, []string{"hookmcp", "--log-level", "error"}, app.Streams{Stdin: clientToServer, Stdout: serverToClient, Stderr: io.Discard})
+		serverToClient.Close()
+	}()
+	go func() {
+		fmt.Fprintf(in, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`+"\n", stdioProtocol)
+		fmt.Fprintf(in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"+`{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":%q}}`+"\n", uri)
+	}()
+	out := bufio.NewReaderSize(serverOut, 1<<20)
+	for {
+		next, err := out.ReadString('\n')
+		if err != nil {
+			t.Fatalf("no answer to the read: %v", err)
+		}
+		if strings.HasPrefix(next, `{"jsonrpc":"2.0","id":2,`) {
+			line = next
+			break
+		}
+	}
+	in.Close()
+	io.Copy(io.Discard, out)
+	<-done
+	return line, verbatim
+}
+
+func firstDifference(a, b string) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
+}
+
 // TestRequestsResourceCutLater: a read whose budget runs out in a later
 // page reads the pages up to that one and no page after it.
 func TestRequestsResourceCutLater(t *testing.T) {
@@ -433,7 +564,7 @@ func FuzzResourceItem(f *testing.F) {
 	for _, seed := range []string{
 		`{"content":"b\"c","url":"\/x\u00e9\ud83d\ude00"}`, `{ "content" : [ 1 , 2 ] ,"method":"\b\f\n\r\t\\"}`, "{\"content\":\"\xff\"}", `{"content":"\ud800"}`,
 		`{"content":"\u2028 \u003c"}`, "{\"content\":\"\u2028\"}", `[1, 2]`, `"x"`, `{"content":"\\u0041"}`, `{"content":"\\/"}`,
-		`{"team_id":"t","content":"\/y","size":1e400}`,
+		`{"team_id":"t","content":"\/y","size":1e400}`, `{"te\u0061m_id":"t","\u0063ontent":"y","\u0063ontent\u0000":"z"}`,
 	} {
 		f.Add([]byte(seed))
 	}
@@ -451,40 +582,64 @@ func FuzzResourceItem(f *testing.F) {
 	})
 }
 
-// FuzzEncodedText: a text written by encodedText decodes as the JSON
-// string encoding/json writes for it, whatever its bytes.
+// FuzzEncodedText: a text written by encodedText, in one piece or two,
+// decodes as the JSON string encoding/json writes for it, whatever its
+// bytes.
 func FuzzEncodedText(f *testing.F) {
 	for _, seed := range []string{`{"a":"b\"c"}`, "\\", "\x00\x1f\x7f", "\u2028\u2029", "é😀", "\xff\xfe", "<&>", "\xed\xa0\x80"} {
-		f.Add([]byte(seed))
+		f.Add([]byte(seed), 1)
 	}
-	f.Fuzz(func(t *testing.T, text []byte) {
-		e := newEncodedText()
-		e.write(text)
+	f.Fuzz(func(t *testing.T, text []byte, cut int) {
+		e := &encodedText{}
+		if cut < 0 || cut > len(text) {
+			cut = len(text)
+		}
+		// A cut inside a character is written as two bytes that are not
+		// UTF-8, as encoding/json writes the two pieces.
+		e.write(text[:cut])
+		e.write(text[cut:])
 		var got, want string
 		if err := json.Unmarshal(e.literal(), &got); err != nil {
 			t.Fatalf("%q: %v", e.literal(), err)
 		}
-		encoded, _ := json.Marshal(string(text))
-		json.Unmarshal(encoded, &want)
-		if got != want {
+		first, _ := json.Marshal(string(text[:cut]))
+		second, _ := json.Marshal(string(text[cut:]))
+		var a, b string
+		json.Unmarshal(first, &a)
+		json.Unmarshal(second, &b)
+		if want = a + b; got != want {
 			t.Fatalf("%q reads back as %q, want %q", text, got, want)
 		}
 	})
 }
 
-// TestEncodedTextBetween: the result around the text is written in the
-// room kept before it when it fits, and copied around it when it does not.
-func TestEncodedTextBetween(t *testing.T) {
-	for _, before := range []string{`{"contents":[{"text":`, `{"_meta":"` + strings.Repeat("m", encodedHeadroom) + `","text":`} {
-		e := newEncodedText()
-		e.write([]byte(`["a"]`))
-		got := e.between([]byte(before), []byte(`}]}`))
-		if want := before + `"[\"a\"]"}]}`; string(got) != want {
-			t.Errorf("between = %.80q..., want %.80q...", got, want)
+// TestEncodedTextChunks: a text is written in chunks that are never copied
+// once written, whatever the size of its pieces (a request larger than a
+// chunk gets one of its own), and reads back whole.
+func TestEncodedTextChunks(t *testing.T) {
+	e := &encodedText{}
+	var want strings.Builder
+	var firsts []*byte
+	for i, size := range []int{10, encodedChunk / 3, encodedChunk / 3, encodedChunk / 2, 3 * encodedChunk, 5, encodedChunk - 1, 1, 7} {
+		piece := []byte(strings.Repeat(string(rune('a'+i)), size-1) + "\"")
+		e.write(piece)
+		want.Write(piece)
+		for j, c := range e.chunks {
+			if j < len(firsts) && &c[0] != firsts[j] {
+				t.Fatalf("chunk %d was copied when piece %d was written", j, i)
+			}
 		}
-		if again := e.between([]byte(before), []byte(`}]}`)); !bytes.Equal(again, got) {
-			t.Errorf("a second marshal gave %q", again)
+		firsts = firsts[:0]
+		for _, c := range e.chunks {
+			firsts = append(firsts, &c[0])
 		}
+	}
+	if len(e.chunks) < 4 {
+		t.Errorf("%d chunks, want the text in several", len(e.chunks))
+	}
+	var got string
+	if err := json.Unmarshal(e.literal(), &got); err != nil || got != want.String() {
+		t.Errorf("the chunks read back as %d bytes (%v), want %d", len(got), err, want.Len())
 	}
 }
 

@@ -1,0 +1,274 @@
+package app
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/urfave/cli/v3"
+)
+
+// verbatimText is a tool result's text of about n bytes holding what
+// encoding/json escapes: quotes, backslashes, control characters, HTML
+// characters, U+2028 and U+2029, and text beyond ASCII.
+func verbatimText(n int) string {
+	const piece = "a \"quoted\" \\ <b>&amp;</b> é 😀 \u2028\u2029 \t\n\x01 "
+	return strings.Repeat(piece, max(n/len(piece), 1))
+}
+
+// standResult is a tool result whose MarshalJSON hands its encoding to the
+// stdio transport (when verbatim is set), as a handler of a large result
+// does.
+type standResult struct {
+	*mcp.CallToolResult
+	verbatim *Verbatim
+	stood    *atomic.Int64
+}
+
+func (r *standResult) MarshalJSON() ([]byte, error) {
+	encoded, err := r.CallToolResult.MarshalJSON()
+	if err != nil || r.verbatim == nil {
+		return encoded, err
+	}
+	r.stood.Add(1)
+	// In pieces, as a handler that writes its result piece by piece
+	// hands it over: cut anywhere, even inside an escape.
+	third := len(encoded) / 3
+	return r.verbatim.Stand(encoded[:third], nil, encoded[third:2*third], encoded[2*third:]), nil
+}
+
+// verbatimSpec serves tools whose results are "size" bytes of
+// verbatimText: "verbatim" hands its encoding to the transport, "encoded"
+// leaves it to the SDK. "chatter" sends progress notifications, "count"
+// of them, while other answers are written. stood counts the results
+// handed to the transport.
+func verbatimSpec(stood *atomic.Int64) Spec {
+	spec := testSpec()
+	spec.Build = func(_ context.Context, _ *cli.Command, env Env) (*mcp.Server, error) {
+		server := mcp.NewServer(&mcp.Implementation{Name: "testmcp", Version: env.Version}, nil)
+		type sized struct {
+			Size int `json:"size"`
+		}
+		text := func(_ context.Context, _ *mcp.CallToolRequest, args sized) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: verbatimText(args.Size)}}}, nil, nil
+		}
+		mcp.AddTool(server, &mcp.Tool{Name: "verbatim"}, text)
+		mcp.AddTool(server, &mcp.Tool{Name: "encoded"}, text)
+		mcp.AddTool(server, &mcp.Tool{Name: "chatter"}, func(ctx context.Context, req *mcp.CallToolRequest, args struct {
+			Count int `json:"count"`
+		}) (*mcp.CallToolResult, any, error) {
+			for i := range args.Count {
+				if err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: req.Params.GetProgressToken(), Progress: float64(i), Message: verbatimText(200)}); err != nil {
+					return nil, nil, err
+				}
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil, nil
+		})
+		server.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+				res, err := next(ctx, method, req)
+				call, ok := req.(*mcp.CallToolRequest)
+				result, isTool := res.(*mcp.CallToolResult)
+				if err != nil || !ok || !isTool || call.Params.Name != "verbatim" {
+					return res, err
+				}
+				return &standResult{CallToolResult: result, verbatim: VerbatimFrom(ctx), stood: stood}, nil
+			}
+		})
+		return server, nil
+	}
+	return spec
+}
+
+// lineSession runs spec over in-process pipes and reads its lines whole.
+type lineSession struct {
+	in  io.WriteCloser
+	out *bufio.Reader
+}
+
+func startLines(t *testing.T, spec Spec) *lineSession {
+	t.Helper()
+	clientToServer, serverIn := io.Pipe()
+	serverOut, serverToClient := io.Pipe()
+	s := &lineSession{in: serverIn, out: bufio.NewReaderSize(serverOut, 1<<20)}
+	go func() {
+		Run(context.Background(), spec, []string{"testmcp", "--log-level", "error"},
+			Streams{Stdin: clientToServer, Stdout: serverToClient, Stderr: io.Discard})
+		serverToClient.Close()
+	}()
+	t.Cleanup(func() { serverIn.Close() })
+	s.send(t, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	s.line(t)
+	s.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return s
+}
+
+func (s *lineSession) send(t *testing.T, line string) {
+	t.Helper()
+	if _, err := io.WriteString(s.in, line+"\n"); err != nil {
+		t.Fatalf("the server stopped reading: %v", err)
+	}
+}
+
+// line reads the server's next line, which must be one JSON value.
+func (s *lineSession) line(t *testing.T) []byte {
+	t.Helper()
+	read := make(chan []byte, 1)
+	failed := make(chan error, 1)
+	go func() {
+		line, err := s.out.ReadBytes('\n')
+		if err != nil {
+			failed <- err
+			return
+		}
+		read <- line
+	}()
+	select {
+	case line := <-read:
+		if !json.Valid(line) {
+			t.Fatalf("the server wrote a line that is not JSON: %.300q", line)
+		}
+		return line
+	case err := <-failed:
+		t.Fatalf("no line: %v", err)
+	case <-time.After(20 * time.Second):
+		t.Fatal("no line within 20 s")
+	}
+	return nil
+}
+
+// answer reads lines up to the answer to id and returns it; the
+// notifications before it are counted in notes.
+func (s *lineSession) answer(t *testing.T, id int, notes *int) []byte {
+	t.Helper()
+	prefix := []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,`, id))
+	for {
+		line := s.line(t)
+		switch {
+		case bytes.HasPrefix(line, prefix):
+			return line
+		case bytes.HasPrefix(line, []byte(`{"jsonrpc":"2.0","method":"notifications/progress"`)):
+			*notes++
+		}
+	}
+}
+
+// TestVerbatimAsEncodeMessage: a result whose encoding a handler hands to
+// the stdio transport (Verbatim) is written byte for byte as the SDK
+// writes the same result encoded by itself, small and large, its id
+// whatever the client chose; and while it is written, notifications of
+// another call, written at the same time, never interleave with it.
+func TestVerbatimAsEncodeMessage(t *testing.T) {
+	var stood atomic.Int64
+	s := startLines(t, verbatimSpec(&stood))
+	id := 10
+	sizes := []int{0, 100, directResultBytes - 200, directResultBytes + 200, 3 << 20}
+	for _, size := range sizes {
+		call := func(tool string) []byte {
+			id++
+			s.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":{"size":%d}}}`, id, tool, size))
+			var notes int
+			line := s.answer(t, id, &notes)
+			// The same id for both, so that the lines compare whole.
+			return bytes.Replace(line, []byte(fmt.Sprintf(`"id":%d,`, id)), []byte(`"id":0,`), 1)
+		}
+		verbatim, encoded := call("verbatim"), call("encoded")
+		if !bytes.Equal(verbatim, encoded) {
+			t.Errorf("size %d: the verbatim answer differs from the SDK's: %d bytes against %d; first at %d", size, len(verbatim), len(encoded), firstDiff(verbatim, encoded))
+		}
+		var got struct {
+			Result mcp.CallToolResult `json:"result"`
+		}
+		if err := json.Unmarshal(verbatim, &got); err != nil || len(got.Result.Content) != 1 || got.Result.Content[0].(*mcp.TextContent).Text != verbatimText(size) {
+			t.Errorf("size %d: the verbatim answer does not decode to its text: %v", size, err)
+		}
+	}
+
+	// A large verbatim answer and a call sending notifications, at once:
+	// every line is one whole message.
+	const notes = 300
+	s.send(t, `{"jsonrpc":"2.0","id":100,"method":"tools/call","params":{"name":"chatter","arguments":{"count":`+fmt.Sprint(notes)+`},"_meta":{"progressToken":"p"}}}`)
+	s.send(t, `{"jsonrpc":"2.0","id":101,"method":"tools/call","params":{"name":"verbatim","arguments":{"size":`+fmt.Sprint(8<<20)+`}}}`)
+	got, seen := map[string]bool{}, 0
+	for len(got) < 2 {
+		line := s.line(t)
+		var msg struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Result json.RawMessage `json:"result"`
+		}
+		if err := json.Unmarshal(line, &msg); err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case msg.Method == "notifications/progress":
+			seen++
+		case msg.Result != nil:
+			got[string(msg.ID)] = true
+		default:
+			t.Fatalf("unexpected line %.200s", line)
+		}
+	}
+	if !got["100"] || !got["101"] || seen != notes {
+		t.Errorf("answers %v and %d notifications, want 100 and 101 and %d", got, seen, notes)
+	}
+	if n := stood.Load(); n != int64(len(sizes)+1) {
+		t.Errorf("%d results were handed to the transport, want %d: the stdio session gave its handlers no Verbatim", n, len(sizes)+1)
+	}
+}
+
+func firstDiff(a, b []byte) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
+}
+
+// TestVerbatimTake: a stand-in is written once, in its response only;
+// any other result, one that looks like a stand-in included, is written as
+// it is, and a connection without a Verbatim writes results as they are.
+func TestVerbatimTake(t *testing.T) {
+	v := newVerbatim()
+	encoded := []byte(`{"content":[{"type":"text","text":"<&>"}]}`)
+	stand := v.Stand(encoded)
+	if !json.Valid(stand) {
+		t.Fatalf("the stand-in %s is not JSON", stand)
+	}
+	jid, _ := jsonrpc.MakeID(float64(4))
+	write := func(c *lineConn, result json.RawMessage) string {
+		var out strings.Builder
+		c.out = &out
+		if err := c.Write(context.Background(), &jsonrpc.Response{ID: jid, Result: result}); err != nil {
+			t.Fatal(err)
+		}
+		return out.String()
+	}
+	if got, want := write(&lineConn{verbatim: v}, stand), `{"jsonrpc":"2.0","id":4,"result":`+string(encoded)+"}\n"; got != want {
+		t.Errorf("the stand-in was written as %q, want %q", got, want)
+	}
+	// Taken: the same stand-in again, another session's, a forged one.
+	other := newVerbatim().Stand(encoded)
+	forged := json.RawMessage(strings.TrimSuffix(string(stand), `1"`) + `2"`)
+	for _, result := range []json.RawMessage{stand, other, forged, json.RawMessage(`"mcpforge verbatim result"`)} {
+		if got, want := write(&lineConn{verbatim: v}, result), `{"jsonrpc":"2.0","id":4,"result":`+string(result)+"}\n"; got != want {
+			t.Errorf("the result %s was written as %q, want it as it is", result, got)
+		}
+	}
+	if len(v.kept) != 0 {
+		t.Errorf("%d encodings still kept after their answer", len(v.kept))
+	}
+	if got, want := write(&lineConn{}, json.RawMessage(`{}`)), `{"jsonrpc":"2.0","id":4,"result":{}}`+"\n"; got != want {
+		t.Errorf("without a Verbatim: %q, want %q", got, want)
+	}
+}
