@@ -738,7 +738,13 @@ func (g *diffGenerator) slotMutants(valid diffCase, t *genText, s genSlot, add f
 		insert("document/directive-missing-argument", s.start, " @include")
 		insert("document/directive-argument-type", s.start, ` @include(if: "yes")`)
 		insert("document/directive-unknown-argument", s.start, " @skip(if: false, nope: 1)")
+		if d := g.customDirective(ast.LocationField); d != "" {
+			insert("valid/custom-directive", s.start, " @"+d)
+		}
 	case slotOperationDirectives:
+		if d := g.customDirective(ast.LocationField); d != "" {
+			insert("document/custom-directive-misplaced", s.start, " @"+d)
+		}
 		insert("document/unknown-directive-on-operation", s.start, " @nope")
 		insert("document/misplaced-directive-on-operation", s.start, " @include(if: true)")
 	case slotVariableDefs:
@@ -939,9 +945,13 @@ func (g *diffGenerator) valueMutants(typ *ast.Type, value any, found func(class 
 			// reads JSON into numbers, which do not keep the spelling.
 			found("valid/variable-"+def.Name+"-whole-float", wrap(json.Number("5.0")))
 			found("valid/variable-"+def.Name+"-exponent", wrap(json.Number("1e3")))
+			// Beyond float64: JSON.parse makes it Infinity, which no
+			// number type takes.
+			found(def.Name+"/overflow", wrap(json.Number("1e309")))
 		}
 		if def.Name == "ID" {
 			found("valid/variable-ID-large-integer", wrap(json.Number("100000000000000000000")))
+			found("valid/variable-ID-whole-float", wrap(json.Number("5.0")))
 		}
 		if def.Name == "Int" {
 			found("valid/variable-Int-negative-zero", wrap(json.Number("-0")))
@@ -1274,4 +1284,26 @@ func genNonNull(typ *ast.Type) *ast.Type {
 	c := *typ
 	c.NonNull = true
 	return &c
+}
+
+// customDirective is a directive the schema declares (not a built-in one)
+// that goes at location and needs no argument, by name; "" when none.
+func (g *diffGenerator) customDirective(location ast.DirectiveLocation) string {
+	for _, name := range slices.Sorted(maps.Keys(g.s.Directives)) {
+		d := g.s.Directives[name]
+		if d.Position != nil && d.Position.Src != nil && d.Position.Src.BuiltIn {
+			continue
+		}
+		if name == "include" || name == "skip" || name == "deprecated" || name == "specifiedBy" || name == "oneOf" || name == "defer" {
+			continue
+		}
+		if !slices.Contains(d.Locations, location) {
+			continue
+		}
+		if slices.ContainsFunc(d.Arguments, func(a *ast.ArgumentDefinition) bool { return genRequired(a.Type, a.DefaultValue) }) {
+			continue
+		}
+		return name
+	}
+	return ""
 }
