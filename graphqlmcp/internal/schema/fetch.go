@@ -153,14 +153,45 @@ func namesFields(refused []refusalError, fields []string) bool {
 }
 
 // persistedOnly reports refusals that say the endpoint takes persisted
-// operations only, by message or by code.
+// operations only, by message or by code. The names a message quotes are
+// the endpoint's, not its words: `Cannot query field "__schema" on type
+// "Query". Did you mean "persistedQueries"?` says nothing of persisted
+// operations.
 func persistedOnly(refused []refusalError) bool {
 	for _, e := range refused {
-		if upstream.PersistedOnly(e.Message) || upstream.PersistedOnly(e.Code) {
+		if upstream.PersistedOnly(withoutQuoted(e.Message)) || upstream.PersistedOnly(e.Code) {
 			return true
 		}
 	}
 	return false
+}
+
+// withoutQuoted is message less the names it quotes, as servers quote them:
+// "name" (graphql-js), 'name' and @[path] (graphql-java), `name` (Hot
+// Chocolate). A quote that follows a letter or digit is an apostrophe
+// (can't), not a quote.
+func withoutQuoted(message string) string {
+	var b strings.Builder
+	for i := 0; i < len(message); i++ {
+		c := message[i]
+		closing := c
+		if c == '[' {
+			closing = ']'
+		}
+		if strings.IndexByte("\"'`[", c) >= 0 && (i == 0 || !isWordByte(message[i-1])) {
+			if end := strings.IndexByte(message[i+1:], closing); end >= 0 {
+				b.WriteByte(' ')
+				i += end + 1
+				continue
+			}
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z'
 }
 
 // withoutStop drops the full stop an endpoint's message may end with, so

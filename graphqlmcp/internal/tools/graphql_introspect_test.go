@@ -570,3 +570,58 @@ func TestIntrospectEndpointThatTakesOtherRequests(t *testing.T) {
 		})
 	}
 }
+
+// TestIntrospectRefusalThatOnlyMentionsPersisted: an answer is not read as
+// persisted-only for a word it merely holds: a refusal that quotes a name
+// with "persisted" in it (a field of the endpoint's, which messages quote),
+// or a 2xx answer that is not a GraphQL response (another API at that URL).
+// Each is an endpoint that may take operations as text: graphql_query sends
+// one unchecked.
+func TestIntrospectRefusalThatOnlyMentionsPersisted(t *testing.T) {
+	for _, tt := range []struct{ name, contentType, body string }{
+		{"quoted field name", "application/json", `{"errors":[{"message":"Cannot query field \"__schema\" on type \"Query\". Did you mean \"persistedQueries\"?"}]}`},
+		{"graphql-java quoting", "application/json", `{"errors":[{"message":"Validation error (FieldUndefined@[__schema]) : Field '__schema' in type 'Query' is undefined; try 'persistedQuery'"}]}`},
+		{"hot chocolate quoting", "application/json", "{\"errors\":[{\"message\":\"The field `__schema` does not exist on the type `Query`. Use `persistedOperations`.\"}]}"},
+		{"2xx, not GraphQL", "application/json", `{"status":"ok","persisted":true}`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv, rec := testservers.Start(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				body, _ := io.ReadAll(r.Body)
+				w.Header().Set("Content-Type", tt.contentType)
+				if bytes.Contains(body, []byte("IntrospectionQuery")) {
+					io.WriteString(w, tt.body)
+					return
+				}
+				io.WriteString(w, `{"data":{"a":1}}`)
+			}))
+			cfg := testConfig(t, srv.URL)
+			cfg.Validate = true
+			h := connect(t, cfg, nil)
+			res := h.call(t, "graphql_introspect", map[string]any{})
+			if text := mcptest.Text(res); !res.IsError || strings.Contains(text, "persisted operations only") {
+				t.Errorf("isError=%v %s", res.IsError, text)
+			}
+			res = h.call(t, "graphql_query", map[string]any{"query": "{ a }"})
+			if res.IsError || rec.Operations() != 1 {
+				t.Errorf("graphql_query: isError=%v, %d operations sent: %s", res.IsError, rec.Operations(), mcptest.Text(res))
+			}
+		})
+	}
+}
+
+// TestIntrospectAllowHeaderEchoingASecret: a 405's Allow header that echoes
+// a startup credential is not named in the error; HTTP's method names are.
+func TestIntrospectAllowHeaderEchoingASecret(t *testing.T) {
+	const secret = "QWERTYUIOP"
+	srv, _ := testservers.Start(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, credential, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+		w.Header().Set("Allow", "GET, "+credential)
+		w.WriteHeader(http.StatusMethodNotAllowed)
+	}))
+	cfg := testConfig(t, srv.URL)
+	cfg.Headers = map[string]string{"Authorization": "Bearer " + secret}
+	res := connect(t, cfg, nil).call(t, "graphql_introspect", map[string]any{})
+	if text := mcptest.Text(res); !res.IsError || strings.Contains(text, secret) || !strings.Contains(text, "HTTP 405") {
+		t.Errorf("isError=%v %s", res.IsError, text)
+	}
+}

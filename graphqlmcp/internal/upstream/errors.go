@@ -216,7 +216,9 @@ func notGraphQL(req Request, answer *httpx.Answer, body []byte) *NotGraphQLError
 		e.Unusable = true
 		e.happened = fmt.Sprintf("it answered HTTP %s%s", status, allowed(answer.Header))
 		e.advice = func(Purpose) string { return GetOnlyAdvice(req.Target) }
-	case !page && answer.Status < 500 && !RefusesCredentials(answer.Status) && PersistedOnly(string(body[:min(len(body), 4096)])):
+	case !page && answer.Status >= 400 && answer.Status < 500 && !RefusesCredentials(answer.Status) && PersistedOnly(string(body[:min(len(body), 4096)])):
+		// A refusal (4xx): a 2xx answer that is not a GraphQL response is
+		// another API, whatever words it holds.
 		e.Unusable = true
 		e.happened = fmt.Sprintf("it answered HTTP %s, not a GraphQL response: %s", status, strings.TrimRight(what, "."))
 		e.advice = func(Purpose) string { return PersistedOnlyAdvice }
@@ -269,12 +271,12 @@ const credentialsAdvice = "The endpoint refused the credentials: check the Autho
 	"(--headers or GRAPHQL_HEADERS when starting graphqlmcp, or headers in the call)"
 
 // allowed is " (it allows GET, HEAD only)" from a 405's Allow header, when
-// it lists a few plain method names; "" otherwise.
+// it lists a few of HTTP's method names; "" otherwise. Any other word is the
+// endpoint's text, which may echo a credential sent to it: none is named.
 func allowed(header http.Header) string {
 	var methods []string
-	for _, m := range strings.Split(header.Get("Allow"), ",") {
-		m = strings.TrimSpace(m)
-		if m == "" || len(m) > 10 || strings.IndexFunc(m, func(r rune) bool { return r < 'A' || r > 'Z' }) >= 0 || len(methods) == 8 {
+	for _, m := range strings.Split(strings.Join(header.Values("Allow"), ","), ",") {
+		if m = strings.TrimSpace(m); !isMethod(m) || len(methods) == 8 {
 			return ""
 		}
 		methods = append(methods, m)
@@ -283,6 +285,16 @@ func allowed(header http.Header) string {
 		return ""
 	}
 	return " (it allows " + strings.Join(methods, ", ") + " only)"
+}
+
+// isMethod reports the methods an Allow header names: HTTP's (RFC 9110),
+// PATCH and the proposed QUERY.
+func isMethod(m string) bool {
+	switch m {
+	case "GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH", "QUERY":
+		return true
+	}
+	return false
 }
 
 func pathOf(req Request) string {

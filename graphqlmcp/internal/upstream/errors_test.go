@@ -60,10 +60,18 @@ func TestAllowed(t *testing.T) {
 		"GET,,HEAD":                     "",
 		"AVERYLONGMETHODNAMEINDEED":     "",
 		"GET, POST, PUT, PATCH, DELETE": " (it allows GET, POST, PUT, PATCH, DELETE only)",
+		// An endpoint that echoes a credential into its Allow header: only
+		// HTTP's method names are named.
+		"GET, ABCDEFGHIJ": "",
+		"SECRET":          "",
 	} {
 		if got := allowed(http.Header{"Allow": {allow}}); got != want {
 			t.Errorf("allowed(%q) = %q, want %q", allow, got, want)
 		}
+	}
+	// The header given on lines of its own is one list.
+	if got, want := allowed(http.Header{"Allow": {"GET", "HEAD"}}), " (it allows GET, HEAD only)"; got != want {
+		t.Errorf("allowed(GET; HEAD) = %q, want %q", got, want)
 	}
 }
 
@@ -84,6 +92,10 @@ func TestNotGraphQLPersistedOnly(t *testing.T) {
 		{500, "application/json", `{"error":"cannot reach the persisted query store"}`, false},
 		{400, "text/html", "<html><title>Bad request</title><body>persisted queries only</body></html>", false},
 		{400, "text/plain", "bad request", false},
+		// A 2xx answer that is not a GraphQL response is another API
+		// (a wrong URL), whatever words it holds.
+		{200, "application/json", `{"status":"ok","persisted":true}`, false},
+		{201, "text/plain", "persisted", false},
 	} {
 		answer := &httpx.Answer{Status: tt.status, Header: http.Header{"Content-Type": {tt.contentType}}, Body: []byte(tt.body)}
 		e := notGraphQL(req, answer, answer.Body)
