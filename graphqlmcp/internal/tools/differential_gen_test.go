@@ -56,12 +56,14 @@ type genSlot struct {
 	def        *ast.Definition
 	arg        *ast.ArgumentDefinition
 	name       string // a variable's or fragment's name
-	open       bool
-	oneOf      bool // a variable at a @oneOf member (its type is T!)
-	root       bool // the operation's own selection set
+	// open: an argument or variable definition added here goes inside
+	// the "( ... )" already written
+	open  bool
+	oneOf bool // a variable at a @oneOf member (its type is T!)
+	root  bool // the operation's own selection set
 	// placeDefault: the variable is used where a default is
 	placeDefault bool
-	first        string
+	first        string // an input object's first field, "name: value"
 	group        [2]int // the enclosing "( ... )" of an argument or variable definition
 	groupCount   int    // how many it holds
 }
