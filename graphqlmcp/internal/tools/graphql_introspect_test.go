@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -623,5 +624,52 @@ func TestIntrospectAllowHeaderEchoingASecret(t *testing.T) {
 	res := connect(t, cfg, nil).call(t, "graphql_introspect", map[string]any{})
 	if text := mcptest.Text(res); !res.IsError || strings.Contains(text, secret) || !strings.Contains(text, "HTTP 405") {
 		t.Errorf("isError=%v %s", res.IsError, text)
+	}
+}
+
+// TestIntrospectAndQueryConcurrently: graphql_introspect building the
+// validator's schema while graphql_query calls need it (run under -race):
+// one introspection serves all (as many requests as one call alone makes:
+// graph-gophers lacks isOneOf, so two), every query is checked against the
+// same schema (a misspelt field is refused with the suggestion, never
+// sent), and the valid ones are sent.
+func TestIntrospectAndQueryConcurrently(t *testing.T) {
+	alone, aloneRec := testservers.Start(t, testservers.Starwars())
+	connect(t, testConfig(t, alone.URL), nil).call(t, "graphql_introspect", map[string]any{})
+	srv, rec := testservers.Start(t, testservers.Starwars())
+	cfg := testConfig(t, srv.URL)
+	cfg.Validate = true
+	h := connect(t, cfg, nil)
+	const calls = 8
+	errs := make(chan string, 3*calls)
+	var wg sync.WaitGroup
+	for range calls {
+		wg.Add(3)
+		go func() {
+			defer wg.Done()
+			if res := h.call(t, "graphql_introspect", map[string]any{"types": []string{"Human"}}); res.IsError || strings.Contains(mcptest.Text(res), "cannot check") {
+				errs <- "introspect: " + mcptest.Text(res)
+			}
+		}()
+		go func() {
+			defer wg.Done()
+			if res := h.call(t, "graphql_query", map[string]any{"query": "{ hero { name } }"}); res.IsError {
+				errs <- "valid query: " + mcptest.Text(res)
+			}
+		}()
+		go func() {
+			defer wg.Done()
+			if res := h.call(t, "graphql_query", map[string]any{"query": "{ hero { nmae } }"}); !res.IsError || !strings.Contains(mcptest.Text(res), `Did you mean "name"`) {
+				errs <- "misspelt query: " + mcptest.Text(res)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	if rec.Introspections() != aloneRec.Introspections() || rec.Operations() != calls {
+		t.Errorf("%d introspection requests (want %d, as one call alone), %d operations sent (want %d)", rec.Introspections(), aloneRec.Introspections(), rec.Operations(), calls)
 	}
 }
