@@ -36,20 +36,33 @@ const (
 // and drops those that graphql-js drops.
 func coerceDefaults(r *Result, idx *index) {
 	c := &coercer{idx: idx, fieldDefaults: map[member]coercedValue{}, busy: map[member]bool{}, growth: maxDefaultsGrowth, steps: maxCoercionSteps}
+	// A value as written takes a step per item at most, each a byte or
+	// more of the text: the schema's own defaults are always coerced.
+	eachDefault(r, func(v *inputValue, _ *member) {
+		if v.DefaultValue != nil {
+			c.steps += len(*v.DefaultValue)
+		}
+	})
+	eachDefault(r, c.rewrite)
+}
+
+// eachDefault calls f with every argument and input field of r, and the
+// input field's name (nil for an argument).
+func eachDefault(r *Result, f func(v *inputValue, field *member)) {
 	for i := range r.Schema.Types {
 		t := &r.Schema.Types[i]
 		for j := range t.Fields {
 			for k := range t.Fields[j].Args {
-				c.rewrite(&t.Fields[j].Args[k], nil)
+				f(&t.Fields[j].Args[k], nil)
 			}
 		}
 		for j := range t.InputFields {
-			c.rewrite(&t.InputFields[j], &member{owner: t.Name, name: t.InputFields[j].Name})
+			f(&t.InputFields[j], &member{owner: t.Name, name: t.InputFields[j].Name})
 		}
 	}
 	for i := range r.Schema.Directives {
 		for k := range r.Schema.Directives[i].Args {
-			c.rewrite(&r.Schema.Directives[i].Args[k], nil)
+			f(&r.Schema.Directives[i].Args[k], nil)
 		}
 	}
 }
@@ -78,11 +91,12 @@ type coercer struct {
 // schema comes near it; past it, defaults are kept as written.
 const maxDefaultsGrowth = 1 << 20
 
-// maxCoercionSteps bounds the work of coercing a schema's defaults, all
-// told: each {} of a list default, or each argument defaulting to {}, fills
-// in every field of its input type, so a hostile schema's work (and the
-// values it builds) would grow as the product of the two. GitHub's schema
-// takes about 1,000 steps. Past it, defaults are kept as written.
+// maxCoercionSteps bounds the work of coercing a schema's defaults beyond
+// the defaults as written, all told: each {} of a list default, or each
+// argument defaulting to {}, fills in every field of its input type, so a
+// hostile schema's work (and the values it builds) would grow as the
+// product of the two. GitHub's schema takes about 1,000 steps. Past it,
+// defaults are kept as written.
 const maxCoercionSteps = 1 << 18
 
 type coercedValue struct {

@@ -277,3 +277,14 @@ func TestDefaultsCoercionDepthBounded(t *testing.T) {
 		t.Errorf("the validator cannot load the schema: %v", err)
 	}
 }
+
+// TestLargeWrittenDefaultCoerced: the bound on coercion's work is beyond
+// the defaults as written: a default list longer than maxCoercionSteps is
+// coerced whole, as graphql-js prints it (2.50 as 2.5).
+func TestLargeWrittenDefaultCoerced(t *testing.T) {
+	items := strings.Repeat("2.50,", maxCoercionSteps+10)
+	sdl := fromSDL(t, "type Query { f(a: [Float] = ["+items+"]): Int }").View(true).SDL
+	if strings.Contains(sdl, "2.50") || !strings.HasSuffix(sdl, "2.5, 2.5]): Int\n}\n") {
+		t.Errorf("the list is not coerced: …%s", sdl[max(0, len(sdl)-100):])
+	}
+}
