@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/mcpforge/servers/shared/jsonx"
 )
@@ -13,37 +14,59 @@ import (
 // level (into its members or items, each again bytes): only the objects and
 // lists on the way to an increment are ever split, and members keep the
 // order the endpoint gave them, which follows the operation's.
+//
+// A node is small (its bytes' slice and a pointer), and the members or
+// items of a split value are held in one slice of nodes, not each in an
+// allocation of its own: a list of a million one-digit numbers that a path
+// leads through costs 32 bytes an item.
 type jsonNode struct {
-	raw []byte
-	// Once split, exactly one of these holds the value.
-	obj   *jsonObject
-	items []*jsonNode
+	raw   []byte
+	split *composite // once split, the value; raw is then nil
+}
+
+// composite is an object's members or a list's items.
+type composite struct {
 	list  bool
+	items []jsonNode // the members' values, or the items, in order
+	// An object's member names, in the order of items, and where each is.
+	keys  []string
+	index map[string]int
 }
 
-type jsonObject struct {
-	keys []string
-	vals map[string]*jsonNode
-}
-
-func (o *jsonObject) get(key string) *jsonNode { return o.vals[key] }
-
-func (o *jsonObject) set(key string, n *jsonNode) {
-	if _, ok := o.vals[key]; !ok {
-		o.keys = append(o.keys, key)
+// member returns the value of the member key, or nil.
+func (c *composite) member(key string) *jsonNode {
+	if i, ok := c.index[key]; ok {
+		return &c.items[i]
 	}
-	o.vals[key] = n
+	return nil
 }
 
-func newNode(raw []byte) *jsonNode { return &jsonNode{raw: bytes.TrimSpace(raw)} }
+// set makes value the member key's, in its place if it has one, else
+// after the others. A name given twice thus keeps its first place and its
+// last value, the value JSON.parse and encoding/json keep.
+func (c *composite) set(key string, value jsonNode) {
+	if i, ok := c.index[key]; ok {
+		c.items[i] = value
+		return
+	}
+	c.index[key] = len(c.items)
+	c.keys = append(c.keys, key)
+	c.items = append(c.items, value)
+}
+
+func newObject(size int) *composite {
+	return &composite{items: make([]jsonNode, 0, size), keys: make([]string, 0, size), index: make(map[string]int, size)}
+}
+
+func newNode(raw []byte) jsonNode { return jsonNode{raw: bytes.TrimSpace(raw)} }
 
 // kind is the first byte of the value: '{', '[', '"', 'n' (null), and so on.
 func (n *jsonNode) kind() byte {
 	switch {
-	case n.obj != nil:
-		return '{'
-	case n.list:
+	case n.split != nil && n.split.list:
 		return '['
+	case n.split != nil:
+		return '{'
 	case len(n.raw) == 0:
 		return 0
 	}
@@ -53,62 +76,94 @@ func (n *jsonNode) kind() byte {
 // object splits n into its members, once; it reports false for a value that
 // is not an object. n's bytes must be valid JSON (each part is checked
 // whole before any of it is merged).
-func (n *jsonNode) object() (*jsonObject, bool) {
-	if n.obj != nil || n.kind() != '{' {
-		return n.obj, n.obj != nil
+func (n *jsonNode) object() (*composite, bool) {
+	if n.kind() != '{' {
+		return nil, false
 	}
-	o := &jsonObject{vals: map[string]*jsonNode{}}
-	eachElement(n.raw, func(key, value []byte) {
-		var name string
-		_ = json.Unmarshal(key, &name) // valid JSON: a string
-		o.set(name, newNode(value))
-	})
-	n.obj, n.raw = o, nil
-	return o, true
+	if n.split == nil {
+		o := newObject(countElements(n.raw))
+		eachElement(n.raw, func(key, value []byte) { o.set(memberName(key), newNode(value)) })
+		n.split, n.raw = o, nil
+	}
+	return n.split, true
 }
 
-// list splits n into its items, once; it reports false for a value that is
-// not a list.
-func (n *jsonNode) listItems() ([]*jsonNode, bool) {
-	if n.list || n.kind() != '[' {
-		return n.items, n.list
+// listItems splits n into its items, once; it reports false for a value
+// that is not a list.
+func (n *jsonNode) listItems() (*composite, bool) {
+	if n.kind() != '[' {
+		return nil, false
 	}
-	var items []*jsonNode
-	eachElement(n.raw, func(_, value []byte) { items = append(items, newNode(value)) })
-	n.items, n.list, n.raw = items, true, nil
-	return items, true
+	if n.split == nil {
+		l := &composite{list: true, items: make([]jsonNode, 0, countElements(n.raw))}
+		eachElement(n.raw, func(_, value []byte) { l.items = append(l.items, newNode(value)) })
+		n.split, n.raw = l, nil
+	}
+	return n.split, true
 }
 
-// replace makes n the value raw.
-func (n *jsonNode) replace(raw []byte) { *n = *newNode(raw) }
+// memberName decodes a member's name, a valid JSON string literal.
+func memberName(literal []byte) string {
+	inner := literal[1 : len(literal)-1]
+	if bytes.IndexByte(inner, '\\') < 0 {
+		return string(inner)
+	}
+	var name string
+	_ = json.Unmarshal(literal, &name) // valid JSON: a string
+	return name
+}
 
 // write appends n as JSON to buf.
 func (n *jsonNode) write(buf *bytes.Buffer) {
 	switch {
-	case n.obj != nil:
-		buf.WriteByte('{')
-		for i, key := range n.obj.keys {
-			if i > 0 {
-				buf.WriteByte(',')
-			}
-			name, _ := jsonx.Marshal(key) // a string always encodes
-			buf.Write(name)
-			buf.WriteByte(':')
-			n.obj.vals[key].write(buf)
-		}
-		buf.WriteByte('}')
-	case n.list:
+	case n.split != nil && n.split.list:
 		buf.WriteByte('[')
-		for i, item := range n.items {
+		for i := range n.split.items {
 			if i > 0 {
 				buf.WriteByte(',')
 			}
-			item.write(buf)
+			n.split.items[i].write(buf)
 		}
 		buf.WriteByte(']')
+	case n.split != nil:
+		buf.WriteByte('{')
+		for i, key := range n.split.keys {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			writeName(buf, key)
+			buf.WriteByte(':')
+			n.split.items[i].write(buf)
+		}
+		buf.WriteByte('}')
 	default:
 		buf.Write(n.raw)
 	}
+}
+
+// writeName writes a member's name as a JSON string: as it is when it
+// needs no escape, as almost every name does.
+func writeName(buf *bytes.Buffer, name string) {
+	plain := utf8.ValidString(name)
+	for i := 0; plain && i < len(name); i++ {
+		plain = name[i] >= 0x20 && name[i] != '"' && name[i] != '\\'
+	}
+	if plain {
+		buf.WriteByte('"')
+		buf.WriteString(name)
+		buf.WriteByte('"')
+		return
+	}
+	encoded, _ := jsonx.Marshal(name) // a string always encodes
+	buf.Write(encoded)
+}
+
+// countElements counts the members or items of the JSON object or list
+// raw, so that its split is held in a slice made once to size.
+func countElements(raw []byte) int {
+	n := 0
+	eachElement(raw, func(_, _ []byte) { n++ })
+	return n
 }
 
 // eachElement calls f with each member (key and value) of the JSON object
@@ -149,11 +204,7 @@ func skipValue(raw []byte, i int) int {
 	for ; i < len(raw); i++ {
 		switch raw[i] {
 		case '"':
-			for i++; i < len(raw) && raw[i] != '"'; i++ {
-				if raw[i] == '\\' {
-					i++
-				}
-			}
+			i = stringEnd(raw, i)
 			if depth == 0 {
 				return i + 1
 			}
@@ -174,6 +225,27 @@ func skipValue(raw []byte, i int) int {
 		}
 	}
 	return i
+}
+
+// stringEnd returns where the JSON string literal starting at raw[i] (a
+// quote) has its closing quote, or len(raw). It jumps from quote to quote
+// (IndexByte is many times faster than a loop over the bytes): a quote
+// after an odd number of backslashes is escaped.
+func stringEnd(raw []byte, i int) int {
+	for {
+		q := bytes.IndexByte(raw[i+1:], '"')
+		if q < 0 {
+			return len(raw)
+		}
+		i += 1 + q
+		slashes := 0
+		for j := i - 1; j >= 0 && raw[j] == '\\'; j-- {
+			slashes++
+		}
+		if slashes%2 == 0 {
+			return i
+		}
+	}
 }
 
 // pathElement is one step of a response path: a member's name or a list

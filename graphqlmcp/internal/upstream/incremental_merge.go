@@ -75,7 +75,7 @@ type merger struct {
 	data       *jsonNode // nil until the initial payload, and when it had no data
 	hasData    bool      // the initial payload had a data member
 	errors     [][]byte
-	extensions *jsonObject
+	extensions *composite
 	dropped    []string
 	pending    map[string]pendingEntry
 	order      []string // pending ids, in the order announced
@@ -159,7 +159,8 @@ func (m *merger) add(n int, body []byte) error {
 		}
 		m.hasData = hasData
 		if hasData && !isNull(data) {
-			m.data = newNode(data)
+			root := newNode(data)
+			m.data = &root
 		}
 	} else if _, ok := members["data"]; ok && !hasPath {
 		return fail("has data but no path, so where it goes is unknown")
@@ -216,7 +217,8 @@ func (m *merger) addExtensions(raw json.RawMessage) {
 	if len(raw) == 0 {
 		return
 	}
-	ext, ok := newNode(raw).object()
+	node := newNode(raw)
+	ext, ok := node.object()
 	if !ok {
 		if !isNull(raw) && !slices.Contains(m.dropped, "extensions") {
 			m.dropped = append(m.dropped, "extensions")
@@ -224,10 +226,10 @@ func (m *merger) addExtensions(raw json.RawMessage) {
 		return
 	}
 	if m.extensions == nil {
-		m.extensions = &jsonObject{vals: map[string]*jsonNode{}}
+		m.extensions = newObject(len(ext.keys))
 	}
-	for _, key := range ext.keys {
-		m.extensions.set(key, ext.vals[key])
+	for i, key := range ext.keys {
+		m.extensions.set(key, ext.items[i])
 	}
 }
 
@@ -338,7 +340,8 @@ func (m *merger) addIncrement(members map[string]json.RawMessage) error {
 		if err != nil {
 			return fmt.Errorf("puts its data at %s, which %v", pathText(path), err)
 		}
-		return mergeObject(target, newNode(raw), 0, path)
+		src := newNode(raw)
+		return mergeObject(target, &src, 0, path)
 	}
 	return nil
 }
@@ -347,7 +350,8 @@ func (m *merger) addIncrement(members map[string]json.RawMessage) error {
 // names the list, and the items follow what it holds; the 2022 draft's
 // names the first item's place in the list.
 func (m *merger) addItems(path []pathElement, raw json.RawMessage, byID bool) error {
-	items, ok := newNode(raw).listItems()
+	node := newNode(raw)
+	items, ok := node.listItems()
 	if !ok {
 		return fmt.Errorf("has items %s, which must be a list", httpx.Snippet(raw, 50))
 	}
@@ -367,16 +371,16 @@ func (m *merger) addItems(path []pathElement, raw json.RawMessage, byID bool) er
 		return fmt.Errorf("puts its items in %s, which is %s, not a list", pathText(listPath), describe(target))
 	}
 	if start < 0 {
-		start = len(have)
+		start = len(have.items)
 	}
-	if start > len(have) {
-		return fmt.Errorf("puts its items at index %d of %s, which has %d, so items would be missing between", start, pathText(listPath), len(have))
+	if start > len(have.items) {
+		return fmt.Errorf("puts its items at index %d of %s, which has %d, so items would be missing between", start, pathText(listPath), len(have.items))
 	}
-	for i, item := range items {
-		if start+i < len(target.items) {
-			target.items[start+i] = item
+	for i, item := range items.items {
+		if start+i < len(have.items) {
+			have.items[start+i] = item
 		} else {
-			target.items = append(target.items, item)
+			have.items = append(have.items, item)
 		}
 	}
 	return nil
@@ -394,19 +398,19 @@ func (m *merger) walk(path []pathElement) (*jsonNode, error) {
 			if !ok {
 				return nil, fmt.Errorf("leads to nothing: %s is %s, not an object", pathText(path[:i]), describe(node))
 			}
-			if node = obj.get(step.key); node == nil {
+			if node = obj.member(step.key); node == nil {
 				return nil, fmt.Errorf("leads to nothing: %s has no member %q", pathText(path[:i]), step.key)
 			}
 			continue
 		}
-		items, ok := node.listItems()
+		list, ok := node.listItems()
 		if !ok {
 			return nil, fmt.Errorf("leads to nothing: %s is %s, not a list", pathText(path[:i]), describe(node))
 		}
-		if step.index >= len(items) {
-			return nil, fmt.Errorf("leads to nothing: %s has %d items, so no item %d", pathText(path[:i]), len(items), step.index)
+		if step.index >= len(list.items) {
+			return nil, fmt.Errorf("leads to nothing: %s has %d items, so no item %d", pathText(path[:i]), len(list.items), step.index)
 		}
-		node = items[step.index]
+		node = &list.items[step.index]
 	}
 	return node, nil
 }
@@ -424,19 +428,22 @@ func mergeObject(dst, src *jsonNode, depth int, path []pathElement) error {
 	if !ok {
 		return fmt.Errorf("has data %s, which must be an object", describe(src))
 	}
-	for _, key := range from.keys {
-		mergeValue(to, key, from.vals[key], depth+1)
-	}
+	mergeMembers(to, from, depth+1)
 	return nil
 }
 
-func mergeValue(to *jsonObject, key string, value *jsonNode, depth int) {
-	have := to.get(key)
-	if have == nil || depth > maxMergeDepth {
-		to.set(key, value)
-		return
+// mergeMembers merges each member of from into to. A member to lacks is
+// added; the places of to's members stay where they are, so a pointer to
+// one is not kept across the set of another (set may move them all).
+func mergeMembers(to, from *composite, depth int) {
+	for i, key := range from.keys {
+		have := to.member(key)
+		if have == nil || depth > maxMergeDepth {
+			to.set(key, from.items[i])
+			continue
+		}
+		mergeNodes(have, &from.items[i], depth)
 	}
-	mergeNodes(have, value, depth)
 }
 
 func mergeNodes(have, value *jsonNode, depth int) {
@@ -446,18 +453,16 @@ func mergeNodes(have, value *jsonNode, depth int) {
 	case have.kind() == '{' && value.kind() == '{':
 		to, _ := have.object()
 		from, _ := value.object()
-		for _, key := range from.keys {
-			mergeValue(to, key, from.vals[key], depth+1)
-		}
+		mergeMembers(to, from, depth+1)
 	case have.kind() == '[' && value.kind() == '[':
 		old, _ := have.listItems()
 		add, _ := value.listItems()
-		if len(old) != len(add) {
+		if len(old.items) != len(add.items) {
 			*have = *value
 			return
 		}
-		for i := range old {
-			mergeNodes(old[i], add[i], depth+1)
+		for i := range old.items {
+			mergeNodes(&old.items[i], &add.items[i], depth+1)
 		}
 	default:
 		*have = *value
@@ -523,7 +528,7 @@ func (m *merger) finish() (graphQLResponse, Delivery, bool) {
 	}
 	if m.extensions != nil {
 		buf.WriteString(`,"extensions":`)
-		(&jsonNode{obj: m.extensions}).write(&buf)
+		(&jsonNode{split: m.extensions}).write(&buf)
 	}
 	buf.WriteByte('}')
 	doc, ok := parseGraphQLResponse(buf.Bytes())

@@ -477,8 +477,9 @@ func TestPostIncrementalDropped(t *testing.T) {
 // hardest, past the default size limit (9 MiB where 4 is the default): 3
 // MiB of data nested as deep as a path may go, each level holding the
 // rest, and the most parts, each walking the whole path. Each level is
-// split once, so this stays under a second or two (ten times that under
-// the race detector).
+// split once, so this takes about a second (ten times that under the race
+// detector); the bound is loose enough for a loaded machine, as a merge
+// that grew with the square of the bytes would take minutes.
 func TestIncrementalWorstCase(t *testing.T) {
 	depth := maxPathLength
 	filler := `"` + strings.Repeat("x", (3<<20)/depth) + `"`
@@ -506,7 +507,7 @@ func TestIncrementalWorstCase(t *testing.T) {
 		t.Errorf("merged body ends %s", resp.Body[len(resp.Body)-200:])
 	}
 	t.Logf("%d bytes in %d parts merged in %v", len(body), MaxParts, elapsed)
-	if limit := 2 * time.Second * raceSlowdown; elapsed > limit {
+	if limit := 5 * time.Second * raceSlowdown; elapsed > limit {
 		t.Errorf("merging %d bytes in %d parts took %v", len(body), MaxParts, elapsed)
 	}
 }
