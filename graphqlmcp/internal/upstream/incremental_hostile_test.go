@@ -2,12 +2,14 @@ package upstream
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/mcpforge/servers/shared/jsonx"
@@ -171,5 +173,78 @@ func TestDeliveryNoteBounded(t *testing.T) {
 	note := resp.Incremental.Note()
 	if len(note) > 1000 || !strings.Contains(note, `(labels: "llll`) || !strings.Contains(note, "Still missing: at llll") {
 		t.Errorf("note of %d bytes: %.300s", len(note), note)
+	}
+}
+
+// TestPostIncrementalTrickle: an endpoint that keeps the stream alive by
+// sending a byte a second, never finishing its part, is cut by the call's
+// timeout like one that sends nothing: what came whole is kept.
+func TestPostIncrementalTrickle(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		client := pipeClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", yogaType)
+			_, _ = io.WriteString(w, "\r\n---\r\n\r\n"+`{"data":{"a":1},"hasNext":true}`+"\r\n---\r\n\r\n"+`{"incremental":[{"data":{"b":"`)
+			for {
+				w.(http.Flusher).Flush()
+				select {
+				case <-time.After(time.Second):
+					_, _ = io.WriteString(w, "x")
+				case <-r.Context().Done():
+					return
+				}
+			}
+		}))
+		start := time.Now()
+		resp, err := client.Post(context.Background(), Request{Target: Target{URL: parse(t, "http://pipe.test/graphql")}, Headers: Defaults(), Timeout: 5 * time.Second, Incremental: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := resp.Incremental
+		if string(resp.Body) != `{"data":{"a":1}}` || d.Complete || !d.CutPart || d.Ended != "timed out after 5000 ms" || time.Since(start) != 5*time.Second {
+			t.Errorf("after %v: %s %+v", time.Since(start), resp.Body, d)
+		}
+	})
+}
+
+// TestPostCutNotIncremental: only a request that asked for incremental
+// delivery keeps what came of a cut stream. Any other request (an
+// operation without @defer or @stream, an introspection) whose answer is
+// cut fails, even when the endpoint answered multipart/mixed.
+func TestPostCutNotIncremental(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", yogaType)
+		_, _ = io.WriteString(w, "\r\n---\r\n\r\n"+`{"data":{"a":1},"hasNext":true}`+"\r\n---\r\n\r\n"+`{"incremental":[{"data":`)
+		w.(http.Flusher).Flush()
+		if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
+			_ = conn.Close()
+		}
+	}))
+	defer srv.Close()
+	_, err := loopbackClient(1<<20).Post(context.Background(), Request{Target: Target{URL: parse(t, srv.URL)}, Headers: Defaults(), Timeout: 10 * time.Second})
+	var noAnswer *RequestError
+	if !errors.As(err, &noAnswer) {
+		t.Errorf("got %v, want a RequestError", err)
+	}
+}
+
+// TestIncrementalPathsSound: steps of the wrong kind are refused by name,
+// and member names that mean something elsewhere (__proto__) or come twice
+// are data like any other: a name given twice keeps its first place and
+// its last value, as JSON.parse does.
+func TestIncrementalPathsSound(t *testing.T) {
+	for body, want := range map[string]string{
+		yogaBody(`{"data":{"l":[{}]},"hasNext":true}`, `{"incremental":[{"data":{},"path":["l","0"]}],"hasNext":false}`):   "l is a list, not an object",
+		yogaBody(`{"data":{"o":{"0":{}}},"hasNext":true}`, `{"incremental":[{"data":{},"path":["o",0]}],"hasNext":false}`): "o is an object, not a list",
+		yogaBody(`{"data":{"o":{}},"hasNext":true}`, `{"incremental":[{"data":{},"path":["o",1.5]}],"hasNext":false}`):     "a path step 1.5, which must be a name or a list index",
+		yogaBody(`{"data":{"o":{}},"hasNext":true}`, `{"incremental":[{"data":{},"path":["o",true]}],"hasNext":false}`):    "a path step true, which must be a name or a list index",
+	} {
+		if _, err := read(t, yogaType, body); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("got %v\nwant %s", err, want)
+		}
+	}
+	resp, err := read(t, yogaType, yogaBody(`{"data":{"__proto__":{"a":1},"d":{"x":1},"d":{"y":2}},"hasNext":true}`,
+		`{"incremental":[{"data":{"constructor":{"b":2}},"path":["__proto__"]},{"data":{"z":3},"path":["d"]}],"hasNext":false}`))
+	if want := `{"data":{"__proto__":{"a":1,"constructor":{"b":2}},"d":{"y":2,"z":3}}}`; err != nil || string(resp.Body) != want {
+		t.Errorf("got %v %s\nwant %s", err, respBody(resp), want)
 	}
 }
