@@ -7,6 +7,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -212,6 +213,14 @@ func notGraphQL(req Request, answer *httpx.Answer, body []byte) *NotGraphQLError
 	}
 	checkURL := "The URL is " + source(req.Target)
 	switch {
+	case answer.Status == http.StatusMethodNotAllowed && slices.Contains(allowedMethods(answer.Header), http.MethodPost):
+		// It contradicts itself: an endpoint that takes a POST is not the
+		// cure. The URL may lead elsewhere than the API.
+		e.Unusable = true
+		e.happened = fmt.Sprintf("it answered HTTP %s (its Allow header lists %s, yet it refused this POST)", status, strings.Join(allowedMethods(answer.Header), ", "))
+		e.advice = func(Purpose) string {
+			return "Check the URL: a path other than the API's may answer so; the URL is " + source(req.Target)
+		}
 	case answer.Status == http.StatusMethodNotAllowed:
 		e.Unusable = true
 		e.happened = fmt.Sprintf("it answered HTTP %s%s", status, allowed(answer.Header))
@@ -271,20 +280,27 @@ const credentialsAdvice = "The endpoint refused the credentials: check the Autho
 	"(--headers or GRAPHQL_HEADERS when starting graphqlmcp, or headers in the call)"
 
 // allowed is " (it allows GET, HEAD only)" from a 405's Allow header, when
-// it lists a few of HTTP's method names; "" otherwise. Any other word is the
-// endpoint's text, which may echo a credential sent to it: none is named.
+// it lists a few of HTTP's method names; "" otherwise.
 func allowed(header http.Header) string {
-	var methods []string
-	for _, m := range strings.Split(strings.Join(header.Values("Allow"), ","), ",") {
-		if m = strings.TrimSpace(m); !isMethod(m) || len(methods) == 8 {
-			return ""
-		}
-		methods = append(methods, m)
-	}
+	methods := allowedMethods(header)
 	if len(methods) == 0 {
 		return ""
 	}
 	return " (it allows " + strings.Join(methods, ", ") + " only)"
+}
+
+// allowedMethods is the list of a 405's Allow header, when it lists a few
+// of HTTP's method names; nil otherwise. Any other word is the endpoint's
+// text, which may echo a credential sent to it: none is named.
+func allowedMethods(header http.Header) []string {
+	var methods []string
+	for _, m := range strings.Split(strings.Join(header.Values("Allow"), ","), ",") {
+		if m = strings.TrimSpace(m); !isMethod(m) || len(methods) == 8 {
+			return nil
+		}
+		methods = append(methods, m)
+	}
+	return methods
 }
 
 // isMethod reports the methods an Allow header names: HTTP's (RFC 9110),

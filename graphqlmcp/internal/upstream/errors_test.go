@@ -104,3 +104,22 @@ func TestNotGraphQLPersistedOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestMethodNotAllowedThatAllowsPost: a 405 whose Allow header lists POST
+// is not said to take GET only (the endpoint contradicts itself, and the
+// advice to use one that takes a POST cannot help): it is said to have
+// refused this POST, and the URL is to check.
+func TestMethodNotAllowedThatAllowsPost(t *testing.T) {
+	req := Request{Target: Target{URL: &url.URL{Scheme: "https", Host: "api.example.com", Path: "/graphql"}, IsDefault: true}}
+	for allow, want := range map[string]string{
+		"GET, HEAD":  "(it allows GET, HEAD only). graphqlmcp sends each operation as an HTTP POST",
+		"GET, POST":  "(its Allow header lists GET, POST, yet it refused this POST). Check the URL: a path other than the API's may answer so; the URL is the default endpoint",
+		"POST":       "(its Allow header lists POST, yet it refused this POST)",
+		"GET, PO ST": "it answered HTTP 405 Method Not Allowed. graphqlmcp sends each operation as an HTTP POST",
+	} {
+		answer := &httpx.Answer{Status: http.StatusMethodNotAllowed, Header: http.Header{"Allow": {allow}}}
+		if e := notGraphQL(req, answer, nil); !strings.Contains(e.Error(), want) || !e.Unusable {
+			t.Errorf("Allow %q: Unusable %v: %s\nwant %q in it", allow, e.Unusable, e.Error(), want)
+		}
+	}
+}
