@@ -22,6 +22,9 @@ var sameAsGraphQLJS = []string{
 	"{ a: b(x: 1) c: d { e: f } }",
 	"query Q { ...A } fragment A on Q { ...B x } fragment B on Q { y }",
 	"{ a(s: \"\\u0000\\u001f\\u007f\\u0080\\u009f\\u00a0\") }",
+	// Control characters as they are, in a string, a block string and a
+	// comment (operation/control.go).
+	"{ a(s: \"x\ay\x01\", b: \"\"\"\n  \a\n\"\"\") # \x02\n}",
 }
 
 // TestTextAgainstGraphQLJS: what is sent means what was judged, by

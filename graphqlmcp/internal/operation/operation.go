@@ -45,7 +45,11 @@ func Choose(query, operationName string) (Chosen, error) {
 	if len(query) > MaxQueryBytes {
 		return Chosen{}, boundsError("query size", "query is %d bytes, over the limit of %d bytes (query size)", len(query), MaxQueryBytes)
 	}
-	doc, err := parser.ParseQueryWithTokenLimit(&ast.Source{Name: "query", Input: query}, MaxTokens)
+	input, restore := standIns(query)
+	doc, err := parser.ParseQueryWithTokenLimit(&ast.Source{Name: "query", Input: input}, MaxTokens)
+	if err == nil && restore {
+		restoreControls(doc)
+	}
 	if err != nil {
 		if strings.Contains(err.Error(), "exceeded token limit") {
 			return Chosen{}, boundsError("tokens", "query has more than %d tokens (tokens), counting names, punctuation and values", MaxTokens)

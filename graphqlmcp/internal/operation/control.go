@@ -1,0 +1,170 @@
+package operation
+
+import (
+	"strings"
+
+	"github.com/vektah/gqlparser/v2/ast"
+)
+
+// The GraphQL spec (September 2025) and graphql-js read any Unicode scalar
+// value inside a string, a block string or a comment, control characters
+// such as U+0007 included; gqlparser's lexer follows the older SourceCharacter
+// and refuses them, so an operation every reference server runs would be
+// refused here. Before parsing, each such character inside a string becomes
+// a stand-in from a private-use plane (one rune for one, so line and column
+// positions do not move), and inside a comment a space; after parsing the
+// stand-ins in string values become the characters again. The printer then
+// sends them escaped (\u0007). Outside strings and comments a control
+// character is refused, as graphql-js refuses it.
+const standInBase = 0xF0000
+
+// isControl is a character gqlparser refuses where graphql-js reads it.
+func isControl(b byte) bool {
+	return b < 0x20 && b != '\t' && b != '\n' && b != '\r'
+}
+
+// isStandIn is a rune standIns may have written.
+func isStandIn(r rune) bool {
+	return r >= standInBase && r < standInBase+0x20
+}
+
+// standIns returns query with every control character inside a string or a
+// comment replaced, and whether any string held one. A query that already
+// holds a stand-in's rune is left as it is (gqlparser then refuses its
+// control characters, as before), so no rune of the query is ever changed
+// into another.
+func standIns(query string) (string, bool) {
+	if !strings.ContainsFunc(query, func(r rune) bool { return r < 0x20 && isControl(byte(r)) }) {
+		return query, false
+	}
+	if strings.ContainsFunc(query, isStandIn) {
+		return query, false
+	}
+	var b strings.Builder
+	b.Grow(len(query) + 3*16)
+	inString := false
+	const (
+		normal = iota
+		comment
+		quoted
+		block
+	)
+	state := normal
+	for i := 0; i < len(query); i++ {
+		c := query[i]
+		switch state {
+		case normal:
+			switch {
+			case c == '#':
+				state = comment
+			case strings.HasPrefix(query[i:], `"""`):
+				b.WriteString(`"""`)
+				i += 2
+				state = block
+				continue
+			case c == '"':
+				state = quoted
+			}
+		case comment:
+			if c == '\n' || c == '\r' {
+				state = normal
+			} else if isControl(c) {
+				c = ' '
+			}
+		case quoted:
+			switch {
+			case c == '\\' && i+1 < len(query) && query[i+1] != '\n' && query[i+1] != '\r':
+				// An escape's second character is never the closing quote.
+				b.WriteByte(c)
+				i++
+				c = query[i]
+			case c == '"' || c == '\n' || c == '\r':
+				// A line terminator ends an unterminated string; the
+				// parser refuses it.
+				state = normal
+			case isControl(c):
+				b.WriteRune(standInBase + rune(c))
+				inString = true
+				continue
+			}
+		case block:
+			switch {
+			case strings.HasPrefix(query[i:], `\"""`):
+				b.WriteString(`\"""`)
+				i += 3
+				continue
+			case strings.HasPrefix(query[i:], `"""`):
+				b.WriteString(`"""`)
+				i += 2
+				state = normal
+				continue
+			case isControl(c):
+				b.WriteRune(standInBase + rune(c))
+				inString = true
+				continue
+			}
+		}
+		b.WriteByte(c)
+	}
+	return b.String(), inString
+}
+
+// restoreControls puts the control characters back into every string value
+// of doc that holds a stand-in.
+func restoreControls(doc *ast.QueryDocument) {
+	var value func(v *ast.Value)
+	value = func(v *ast.Value) {
+		if v == nil {
+			return
+		}
+		if (v.Kind == ast.StringValue || v.Kind == ast.BlockValue) && strings.ContainsFunc(v.Raw, isStandIn) {
+			v.Raw = strings.Map(func(r rune) rune {
+				if isStandIn(r) {
+					return r - standInBase
+				}
+				return r
+			}, v.Raw)
+		}
+		for _, child := range v.Children {
+			value(child.Value)
+		}
+	}
+	arguments := func(args ast.ArgumentList) {
+		for _, arg := range args {
+			value(arg.Value)
+		}
+	}
+	directives := func(list ast.DirectiveList) {
+		for _, d := range list {
+			arguments(d.Arguments)
+		}
+	}
+	var selections func(set ast.SelectionSet)
+	selections = func(set ast.SelectionSet) {
+		for _, sel := range set {
+			switch sel := sel.(type) {
+			case *ast.Field:
+				arguments(sel.Arguments)
+				directives(sel.Directives)
+				selections(sel.SelectionSet)
+			case *ast.InlineFragment:
+				directives(sel.Directives)
+				selections(sel.SelectionSet)
+			case *ast.FragmentSpread:
+				directives(sel.Directives)
+			}
+		}
+	}
+	for _, op := range doc.Operations {
+		directives(op.Directives)
+		for _, def := range op.VariableDefinitions {
+			value(def.DefaultValue)
+			directives(def.Directives)
+		}
+		selections(op.SelectionSet)
+	}
+	for _, def := range doc.Fragments {
+		directives(def.Directives)
+		selections(def.SelectionSet)
+	}
+}

@@ -1,0 +1,45 @@
+package operation
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestControlCharacters: a control character written as it is inside a
+// string, a block string or a comment is read, as graphql-js and the spec
+// read it, and sent escaped; outside them it is refused, as graphql-js
+// refuses it. TestDifferential's control-character classes hold the same
+// against graphql-js itself.
+func TestControlCharacters(t *testing.T) {
+	for _, tc := range []struct {
+		name, query, sent, refused string
+	}{
+		{name: "string", query: "{ a(s: \"x\ay\") }", sent: `a(s: "x\u0007y")`},
+		{name: "string with escapes", query: "{ a(s: \"\\\"\a\\\\\x01\") }", sent: `a(s: "\"\u0007\\\u0001")`},
+		{name: "block string", query: "{ a(s: \"\"\"\n  x\a\n  \\\"\"\" \x1f\n\"\"\") }", sent: `a(s: "x\u0007\n\"\"\" \u001F")`},
+		{name: "comment", query: "{ a # bell \a here\n b }", sent: "a\n\tb"},
+		{name: "variable default", query: "query ($v: String = \"\a\") { a(s: $v) }", sent: `$v: String = "\u0007"`},
+		{name: "outside strings", query: "{ a \a }", refused: "line 1, column 5"},
+		{name: "bad escape of one", query: "{ a(s: \"\\\a\") }", refused: "syntax error"},
+		{name: "stand-in already there", query: "{ a(s: \"\U000F0007\a\") }", refused: "syntax error"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			chosen, err := Choose(tc.query, "")
+			if tc.refused != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.refused) {
+					t.Fatalf("Choose(%q) = %v, want an error containing %q", tc.query, err, tc.refused)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Choose(%q): %v", tc.query, err)
+			}
+			if !strings.Contains(chosen.Text, tc.sent) {
+				t.Errorf("Choose(%q) sends %q, want it to hold %q", tc.query, chosen.Text, tc.sent)
+			}
+			if strings.ContainsFunc(chosen.Text, func(r rune) bool { return r < 0x20 && r != '\n' && r != '\t' || isStandIn(r) }) {
+				t.Errorf("Choose(%q) sends %q: a control character or stand-in as it is", tc.query, chosen.Text)
+			}
+		})
+	}
+}
