@@ -106,10 +106,11 @@ func readIncremental(ctx context.Context, req Request, answer *httpx.Answer, bod
 		return refuse(fmt.Errorf("the connection broke before its first payload was whole (%v)", cut))
 	}
 	parts, _, err := splitParts(body, boundary)
-	if err != nil {
-		if cut != nil {
-			return nil, cutBeforeAnswer()
-		}
+	var malformed *multipartError
+	switch {
+	case errors.As(err, &malformed) && malformed.noParts && cut != nil:
+		return nil, cutBeforeAnswer()
+	case err != nil:
 		return nil, refuse(err)
 	}
 	// The body was redacted as bytes: a multipart body is not JSON. Each

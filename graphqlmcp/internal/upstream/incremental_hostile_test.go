@@ -3,6 +3,7 @@ package upstream
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -247,4 +248,24 @@ func TestIncrementalPathsSound(t *testing.T) {
 	if want := `{"data":{"__proto__":{"a":1,"constructor":{"b":2}},"d":{"y":2,"z":3}}}`; err != nil || string(resp.Body) != want {
 		t.Errorf("got %v %s\nwant %s", err, respBody(resp), want)
 	}
+}
+
+// TestPostIncrementalCutAfterTooMany: a stream that broke the format
+// (more parts than allowed) before the call's timeout cut it is refused
+// for the format, not reported as a timeout "without an answer".
+func TestPostIncrementalCutAfterTooMany(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		hold := make(chan struct{})
+		defer close(hold)
+		payloads := []string{`{"data":{"a":1},"hasNext":true}`}
+		for len(payloads) <= MaxParts {
+			payloads = append(payloads, `{}`)
+		}
+		var accept string
+		client := pipeClient(t, streamHandler(hold, &accept, append(payloads, `{"hasNext":false}`)...))
+		_, err := client.Post(context.Background(), Request{Target: Target{URL: parse(t, "http://pipe.test/graphql")}, Headers: Defaults(), Timeout: 50 * time.Millisecond, Incremental: true})
+		if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("it sent more than %d parts", MaxParts)) {
+			t.Errorf("got %v", err)
+		}
+	})
 }

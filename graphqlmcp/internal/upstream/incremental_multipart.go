@@ -31,8 +31,13 @@ type part struct {
 }
 
 // multipartError is a multipart body that cannot be read into parts; what
-// says why, in words that name the rule.
-type multipartError struct{ what string }
+// says why, in words that name the rule. noParts marks a body in which no
+// part starts: one cut that early brought nothing, which is no fault of
+// its format.
+type multipartError struct {
+	what    string
+	noParts bool
+}
 
 func (e *multipartError) Error() string { return e.what }
 
@@ -41,14 +46,14 @@ func (e *multipartError) Error() string { return e.what }
 func multipartBoundary(contentType string) (string, error) {
 	_, params, err := mime.ParseMediaType(contentType)
 	if err != nil {
-		return "", &multipartError{fmt.Sprintf("its Content-Type (multipart/mixed) cannot be read: %v", err)}
+		return "", &multipartError{what: fmt.Sprintf("its Content-Type (multipart/mixed) cannot be read: %v", err)}
 	}
 	boundary, ok := params["boundary"]
 	switch {
 	case !ok || boundary == "":
-		return "", &multipartError{"it answered multipart/mixed without a boundary parameter in its Content-Type, so its parts cannot be told apart"}
+		return "", &multipartError{what: "it answered multipart/mixed without a boundary parameter in its Content-Type, so its parts cannot be told apart"}
 	case len(boundary) > maxBoundaryLength:
-		return "", &multipartError{fmt.Sprintf("its multipart/mixed boundary is %d characters long, over the %d that RFC 2046 allows", len(boundary), maxBoundaryLength)}
+		return "", &multipartError{what: fmt.Sprintf("its multipart/mixed boundary is %d characters long, over the %d that RFC 2046 allows", len(boundary), maxBoundaryLength)}
 	}
 	return boundary, nil
 }
@@ -68,7 +73,7 @@ func splitParts(body []byte, boundary string) (parts []part, closed bool, err er
 	dash := []byte("--" + boundary)
 	at, ok := nextDelimiter(body, dash, 0)
 	if !ok {
-		return nil, false, &multipartError{fmt.Sprintf("its multipart/mixed body holds no line starting with the boundary --%s its Content-Type names, so no part can be read", boundary)}
+		return nil, false, &multipartError{what: fmt.Sprintf("its multipart/mixed body holds no line starting with the boundary --%s its Content-Type names, so no part can be read", boundary), noParts: true}
 	}
 	for {
 		rest := body[at+len(dash):]
@@ -87,7 +92,7 @@ func splitParts(body []byte, boundary string) (parts []part, closed bool, err er
 			content = trimLineBreak(body[start:end])
 		}
 		if len(parts) == MaxParts {
-			return nil, false, &multipartError{fmt.Sprintf("it sent more than %d parts, the most one answer may have", MaxParts)}
+			return nil, false, &multipartError{what: fmt.Sprintf("it sent more than %d parts, the most one answer may have", MaxParts)}
 		}
 		p, err := splitPart(content, len(parts)+1, !found)
 		if err != nil {
@@ -162,10 +167,10 @@ func splitPart(content []byte, n int, cut bool) (part, error) {
 		if cut {
 			return part{cut: true}, nil
 		}
-		return part{}, &multipartError{fmt.Sprintf("part %d has no blank line after its headers, so where its body starts is unknown", n)}
+		return part{}, &multipartError{what: fmt.Sprintf("part %d has no blank line after its headers, so where its body starts is unknown", n)}
 	}
 	if headerEnd > maxPartHeaderBytes {
-		return part{}, &multipartError{fmt.Sprintf("the headers of part %d are longer than %d KiB", n, maxPartHeaderBytes>>10)}
+		return part{}, &multipartError{what: fmt.Sprintf("the headers of part %d are longer than %d KiB", n, maxPartHeaderBytes>>10)}
 	}
 	p := part{body: content[bodyStart:], cut: cut}
 	for line := range strings.Lines(string(content[:headerEnd])) {
