@@ -41,21 +41,29 @@ func TestYogaIncremental(t *testing.T) {
 		t.Run(s.name, func(t *testing.T) {
 			server := exec.Command("node", filepath.Join(dir, s.script))
 			endpoint := strings.TrimSuffix(mcptest.StartHTTP(t, server), "/graphql") + s.path
-			session := mcptest.ConnectClient(t, &mcp.CommandTransport{Command: exec.Command(binary, "--endpoint", endpoint)})
+			session := mcptest.ConnectClient(t, &mcp.CommandTransport{Command: exec.Command(binary, "--endpoint", endpoint,
+				"--headers", `{"Authorization": "Bearer `+yogaSecret+`"}`)})
 			incrementalCalls(t, session)
 			mcptest.Stop(t, server)
 		})
 	}
 }
 
+// yogaSecret is the startup credential the servers' echo field sends
+// back in a deferred part.
+const yogaSecret = "yoga-e2e-secret-token"
+
 // incrementalCalls checks, over session, that an operation with @defer and
 // @stream passes validation against the schema the server introspects
 // (which declares both) and comes back merged: the deferred fields in the
 // hero, every streamed friend in order, the deferred field's error kept,
-// and a note that says how many parts came and their labels; that one
-// without them gets one JSON answer; and that a deferred field slower than
-// the call's timeout leaves what came first, with a note that the stream
-// was cut by the timeout.
+// and a note that says how many parts came and their labels; that a
+// deferred fragment a non-null field's error nulls adds nothing but that
+// error (each server says so its own way: data null, or completed with
+// errors); that a startup credential echoed in a deferred part is
+// redacted; that one without them gets one JSON answer; and that a
+// deferred field slower than the call's timeout leaves what came first,
+// with a note that the stream was cut by the timeout.
 func incrementalCalls(t *testing.T, session *mcp.ClientSession) {
 	t.Helper()
 	call := func(args map[string]any) (*mcp.CallToolResult, string) {
@@ -101,6 +109,25 @@ func incrementalCalls(t *testing.T, session *mcp.ClientSession) {
 	}
 	if strings.Contains(text, "ended before") {
 		t.Errorf("the stream is said to have ended early: %s", text)
+	}
+
+	res, text = call(map[string]any{"query": `{ hero { id ... @defer(label: "broken") { name brokenName } } }`})
+	got = mcptest.Structured(t, res)
+	if errs, ok := got["errors"].([]any); ok && len(errs) == 1 {
+		delete(errs[0].(map[string]any), "locations")
+	}
+	want = map[string]any{
+		"data":   map[string]any{"hero": map[string]any{"id": "1000"}},
+		"errors": []any{map[string]any{"message": "the non-null field failed", "path": []any{"hero", "brokenName"}}},
+	}
+	if diff := cmp.Diff(want, got); diff != "" || !strings.Contains(text, `merged here into one result (labels: "broken").`) {
+		t.Errorf("deferred fragment nulled (-want +got):\n%s\n%s", diff, text)
+	}
+
+	res, text = call(map[string]any{"query": `{ hero { id ... @defer { echo } } }`})
+	if got := mcptest.Structured(t, res); !cmp.Equal(got, map[string]any{"data": map[string]any{"hero": map[string]any{"id": "1000", "echo": "[REDACTED]"}}}) ||
+		strings.Contains(text, yogaSecret) {
+		t.Errorf("echoed credential: %v\n%s", got, text)
 	}
 
 	if _, text := call(map[string]any{"query": `{ hero { id slowName } }`}); text != `{"data":{"hero":{"id":"1000","slowName":"Luke Skywalker"}}}` {

@@ -5,7 +5,8 @@
 // graphql-js 17's format (experimentalExecuteIncrementally: pending,
 // incremental by id, completed); POST /legacy in the 2022 draft's
 // (legacyExecuteIncrementally: incremental by path and label). The schema is
-// server.mjs's: a deferred slow field, a streamed list, a failing field.
+// server.mjs's: a deferred slow field, a streamed list, a failing field, a
+// failing non-null field, a field that echoes the Authorization header.
 // An operation whose answer comes in parts needs an Accept that names
 // multipart/mixed (406 otherwise, as yoga answers). It logs
 // "url=http://127.0.0.1:PORT/graphql" on stderr when it listens, and exits
@@ -37,6 +38,8 @@ const built = buildSchema(/* GraphQL */ `
     verySlow: String!
     friends: [Friend!]!
     failing: String
+    brokenName: String!
+    echo: String
   }
   type Friend {
     name: String!
@@ -48,7 +51,7 @@ const schema = new GraphQLSchema({
 });
 
 const rootValue = {
-  hero: () => ({
+  hero: (_args, context) => ({
     id: '1000',
     name: 'Luke',
     slowName: async () => {
@@ -68,6 +71,14 @@ const rootValue = {
     failing: async () => {
       await wait(100);
       throw new GraphQLError('the deferred field failed');
+    },
+    brokenName: async () => {
+      await wait(100);
+      throw new GraphQLError('the non-null field failed');
+    },
+    echo: async () => {
+      await wait(100);
+      return context.authorization;
     },
   }),
 };
@@ -90,7 +101,8 @@ async function answer(req, res) {
   const errors = validate(schema, document);
   if (errors.length > 0) return send(res, 400, { errors });
   const execute = req.url === '/legacy' ? legacyExecuteIncrementally : experimentalExecuteIncrementally;
-  const result = await execute({ schema, document, rootValue, variableValues: variables, operationName });
+  const contextValue = { authorization: req.headers.authorization };
+  const result = await execute({ schema, document, rootValue, contextValue, variableValues: variables, operationName });
   if (!('initialResult' in result)) return send(res, 200, result);
   if (!/multipart\/mixed/.test(req.headers.accept ?? '')) return send(res, 406, { errors: [{ message: 'Accept multipart/mixed' }] });
   res.writeHead(200, { 'Content-Type': 'multipart/mixed; boundary="graphql"; incrementalSpec=v0.2' });

@@ -2,8 +2,11 @@
 // package.json), on loopback, for graphqlmcp/yoga_e2e_test.go: a hero whose
 // slowName is resolved late (deferred), whose friends come one by one
 // (streamed), whose verySlow field outlasts the test's timeout, and whose
-// failing field throws, so that an increment carries an error. It logs "url=http://127.0.0.1:PORT/graphql" on stderr when it
-// listens, and exits when sent SIGTERM. scripts/yoga-e2e copies it beside
+// failing field throws, so that an increment carries an error; brokenName,
+// a non-null field that throws, nulls the whole deferred fragment it is in;
+// echo answers the request's Authorization header, as a server that echoes
+// a credential would. It logs "url=http://127.0.0.1:PORT/graphql" on stderr
+// when it listens, and exits when sent SIGTERM. scripts/yoga-e2e copies it beside
 // the installed packages.
 import { createServer } from 'node:http';
 import { GraphQLError } from 'graphql';
@@ -28,6 +31,10 @@ const schema = createSchema({
       verySlow: String!
       "Always fails."
       failing: String
+      "Always fails, and may not be null: its deferred fragment is null."
+      brokenName: String!
+      "The request's Authorization header."
+      echo: String
     }
     type Friend {
       name: String!
@@ -55,6 +62,14 @@ const schema = createSchema({
       failing: async () => {
         await wait(100);
         throw new GraphQLError('the deferred field failed');
+      },
+      brokenName: async () => {
+        await wait(100);
+        throw new GraphQLError('the non-null field failed');
+      },
+      echo: async (_hero, _args, context) => {
+        await wait(100);
+        return context.request.headers.get('authorization');
       },
     },
   },
