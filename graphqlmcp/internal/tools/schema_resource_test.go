@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,9 +15,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpforge/servers/graphqlmcp/internal/config"
 	"github.com/mcpforge/servers/graphqlmcp/internal/schema"
 	"github.com/mcpforge/servers/graphqlmcp/internal/testservers"
 	"github.com/mcpforge/servers/graphqlmcp/internal/upstream"
+	"github.com/mcpforge/servers/shared/mcptest"
 	"github.com/mcpforge/servers/shared/mcptool"
 )
 
@@ -79,5 +82,47 @@ func TestUnknownResourceByVersion(t *testing.T) {
 		if !errors.As(err, &wire) || wire.Code != want || !strings.Contains(wire.Message, "it has graphql://schema") {
 			t.Errorf("%s: err = %v, want resource not found as %d, naming graphql://schema", version, err, want)
 		}
+	}
+}
+
+// TestSchemaResourceEqualsIntrospect: graphql://schema is the SDL that
+// graphql_introspect gives with includeDeprecated, byte for byte, whether
+// the schema came from the endpoint's introspection or from a --schema SDL
+// file, and the two routes give the same SDL: the synthetic schema's
+// defaults coerced (Filter.range filled in with step: 3), its empty
+// description kept.
+func TestSchemaResourceEqualsIntrospect(t *testing.T) {
+	answer, err := os.ReadFile(filepath.Join("..", "schema", "testdata", "synthetic.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, _ := testservers.Start(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(answer)
+	}))
+	file := validating(t, srv.URL)
+	if file.Schema, err = schema.Load(filepath.Join("..", "schema", "testdata", "synthetic.graphql"), time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for name, cfg := range map[string]config.Config{"introspected": validating(t, srv.URL), "--schema": file} {
+		h := connect(t, cfg, nil)
+		read, err := h.session.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "graphql://schema"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := h.call(t, "graphql_introspect", map[string]any{"includeDeprecated": true})
+		out := mcptest.Structured(t, res)
+		text, _ := out["text"].(string)
+		if out["view"] != "sdl" || text != read.Contents[0].Text {
+			t.Errorf("%s: view %v; graphql_introspect's text is not the resource's", name, out["view"])
+		}
+		if !strings.Contains(text, "range: Range = {from: 1, old: 2, step: 3}") {
+			t.Errorf("%s: Filter.range's default is not coerced:\n%s", name, text)
+		}
+		texts = append(texts, text)
+	}
+	if texts[0] != texts[1] {
+		t.Errorf("the introspected schema and the --schema file print differently")
 	}
 }
