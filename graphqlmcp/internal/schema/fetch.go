@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/mcpforge/servers/graphqlmcp/internal/upstream"
@@ -118,7 +117,8 @@ func refusalText(refused []refusalError) string {
 	messages := make([]string, 0, min(len(refused), shown))
 	for _, e := range refused[:min(len(refused), shown)] {
 		message := httpx.Snippet([]byte(e.Message), 300)
-		if code, err := strconv.Unquote(e.Code); err == nil && code != "" && len(code) <= 100 && !strings.Contains(e.Message, code) {
+		var code string
+		if json.Unmarshal([]byte(e.Code), &code) == nil && code != "" && len(code) <= 100 && !strings.Contains(e.Message, code) {
 			message = withoutStop(message) + " (" + code + ")"
 		}
 		messages = append(messages, message)

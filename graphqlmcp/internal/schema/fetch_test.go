@@ -1,6 +1,9 @@
 package schema
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestPersistedOnlyReadsWordsNotNames: a refusal is read as persisted-only
 // by its words and its code, not by the names it quotes; an apostrophe is
@@ -22,6 +25,24 @@ func TestPersistedOnlyReadsWordsNotNames(t *testing.T) {
 	} {
 		if got := persistedOnly([]refusalError{{Message: tt.message, Code: tt.code}}); got != tt.want {
 			t.Errorf("persistedOnly(%q, %s) = %v, want %v", tt.message, tt.code, got, tt.want)
+		}
+	}
+}
+
+// TestRefusalTextCodes: an error's extensions.code is read as the JSON
+// string it is (JSON's escapes, such as \/, which Go's string syntax
+// lacks), and added when the message does not give it; a code of another
+// type, or over 100 bytes, is not.
+func TestRefusalTextCodes(t *testing.T) {
+	for _, tt := range []struct{ raw, want string }{
+		{`[{"message":"Operation rejected","extensions":{"code":"QUERY_NOT_IN_SAFELIST"}}]`, "Operation rejected (QUERY_NOT_IN_SAFELIST)"},
+		{`[{"message":"Operation rejected","extensions":{"code":"NOT\/ALLOWED"}}]`, "Operation rejected (NOT/ALLOWED)"},
+		{`[{"message":"PersistedQueryOnly","extensions":{"code":"PersistedQueryOnly"}}]`, "PersistedQueryOnly"},
+		{`[{"message":"Refused","extensions":{"code":403}}]`, "Refused"},
+		{`[{"message":"Refused","extensions":{"code":"` + strings.Repeat("X", 101) + `"}}]`, "Refused"},
+	} {
+		if got := refusalText(refusalErrors([]byte(tt.raw))); got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.raw, got, tt.want)
 		}
 	}
 }
