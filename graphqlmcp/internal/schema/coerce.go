@@ -116,10 +116,14 @@ type coercedValue struct {
 // maxPrinted caps the sizes added up, so that they do not overflow.
 const maxPrinted = 1 << 40
 
-// sized sets the size of a coerced leaf.
+// sized sets the size of a coerced leaf: a string's as writeQuoted prints
+// it, escapes and all.
 func sized(c coercedValue) coercedValue {
 	if c.outcome == coerced {
-		c.size = len(c.value.Raw) + 2
+		c.size = len(c.value.Raw)
+		if c.value.Kind == ast.StringValue {
+			c.size = quotedLen(c.value.Raw)
+		}
 	}
 	return c
 }

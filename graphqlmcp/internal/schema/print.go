@@ -361,6 +361,25 @@ func writeQuoted(b *strings.Builder, s string) {
 	b.WriteByte('"')
 }
 
+// quotedLen is the length of what writeQuoted writes for s.
+func quotedLen(s string) int {
+	if plainASCII(s) {
+		return len(s) + 2
+	}
+	n := 2
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\' || r == '\b' || r == '\t' || r == '\n' || r == '\f' || r == '\r':
+			n += 2
+		case r < 0x20 || (r >= 0x7f && r <= 0x9f):
+			n += 6
+		default:
+			n += utf8.RuneLen(r)
+		}
+	}
+	return n
+}
+
 // plainASCII reports text that a string literal holds as it is: printable
 // ASCII without a quote or a backslash, the common case of descriptions.
 func plainASCII(s string) bool {

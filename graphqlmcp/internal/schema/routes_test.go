@@ -288,3 +288,20 @@ func TestLargeWrittenDefaultCoerced(t *testing.T) {
 		t.Errorf("the list is not coerced: …%s", sdl[max(0, len(sdl)-100):])
 	}
 }
+
+// TestDefaultsGrowthCountsEscapes: the growth bound counts a string as it
+// prints, escapes and all: a default of 20,000 control characters (each
+// printed as \u0001, six bytes) filled in by 200 arguments counted as a
+// sixth of what it printed, and the schema grew 6 MiB past a 1 MiB bound.
+func TestDefaultsGrowthCountsEscapes(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("type Query { f(")
+	for i := range 200 {
+		fmt.Fprintf(&b, " a%d: I = {}", i)
+	}
+	b.WriteString("): Int }\ninput I { s: String = \"" + strings.Repeat(`\u0001`, 20000) + "\" }\n")
+	s := fromSDL(t, b.String())
+	if grew := len(s.View(true).SDL) - b.Len(); grew > maxDefaultsGrowth+maxDefaultsGrowth/8 {
+		t.Errorf("the schema grew %d bytes coerced, past the %d bound", grew, maxDefaultsGrowth)
+	}
+}
