@@ -63,12 +63,18 @@ func (h *handlers) validate(ctx context.Context, req upstream.Request, call call
 		return nil, "", err
 	}
 	if len(errs) > 0 {
-		return nil, "", invalidOperation(httpx.DisplayURL(req.Target.URL), errs, total)
+		return nil, "", h.quoting(invalidOperation(httpx.DisplayURL(req.Target.URL), errs, total))
 	}
 	if coerced := coerce.Variables(checker, chosen.Op.VariableDefinitions, variables, maxValidationErrors); coerced.Total > 0 {
-		return nil, "", invalidVariables(coerced)
+		return nil, "", h.quoting(invalidVariables(coerced))
 	}
 	return checker, "", nil
+}
+
+// quoting redacts the startup headers' secrets from a refusal that quotes
+// the call's own query or variables, where a user may have pasted one.
+func (h *handlers) quoting(err error) error {
+	return errors.New(h.client.Redactor.String(err.Error()))
 }
 
 // callTarget is where a call asked to go, as it gave it.

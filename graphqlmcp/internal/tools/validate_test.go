@@ -227,8 +227,9 @@ input One @oneOf { a: Int, b: String }
 `
 
 // inputsServer serves inputsSDL as the --schema file of an endpoint that
-// answers every operation, and counts what reaches it.
-func inputsServer(t *testing.T) (*harness, *testservers.Recorder) {
+// answers every operation, and counts what reaches it; headers are the
+// startup headers.
+func inputsServer(t *testing.T, headers ...map[string]string) (*harness, *testservers.Recorder) {
 	t.Helper()
 	srv, rec := testservers.Start(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -239,6 +240,9 @@ func inputsServer(t *testing.T) (*harness, *testservers.Recorder) {
 		t.Fatal(err)
 	}
 	cfg := validating(t, srv.URL)
+	for _, h := range headers {
+		cfg.Headers = h
+	}
 	var err error
 	if cfg.Schema, err = schema.Load(path, time.Time{}); err != nil {
 		t.Fatal(err)
@@ -345,5 +349,24 @@ func TestDeferKnownWhereDeclared(t *testing.T) {
 		if errs, total := checkRules(defaultRules(), checker, chosen.Sent); total != tt.want {
 			t.Errorf("%s: %d errors %v, want %d", tt.sdl, total, errs, tt.want)
 		}
+	}
+}
+
+// TestRefusalsHideStartupSecrets: a refusal quotes the call's own query and
+// variables; a startup header's secret pasted into them is redacted.
+func TestRefusalsHideStartupSecrets(t *testing.T) {
+	const secret = "s3cr3t-token-4242"
+	h, rec := inputsServer(t, map[string]string{"Authorization": "Bearer " + secret})
+	for _, args := range []map[string]any{
+		{"query": `query($e: Color) { f(e: $e) }`, "variables": map[string]any{"e": secret}},
+		{"query": `{ f(e: "` + secret + `") }`},
+	} {
+		res := h.call(t, "graphql_query", args)
+		if text := mcptest.Text(res); !res.IsError || strings.Contains(text, secret) || !strings.Contains(text, "[REDACTED]") {
+			t.Errorf("isError=%v: %s", res.IsError, text)
+		}
+	}
+	if rec.Count() != 0 {
+		t.Errorf("%d requests reached the endpoint", rec.Count())
 	}
 }
