@@ -15,6 +15,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -195,14 +197,25 @@ func (c check) mac(parts ...[]byte) []byte {
 }
 
 // header is the first value of the header name (in any case), how many
-// values it had, and whether it was sent at all.
+// values it had, and whether it was sent at all. A name spelled in more
+// than one case (an API that does not lower-case names) is one header: its
+// values are counted together and the spellings read in sorted order, so
+// the verdict does not depend on the order a map is walked in.
 func (c check) header(name string) (value string, count int, ok bool) {
+	var spellings []string
 	for k, values := range c.r.Headers {
 		if strings.EqualFold(k, name) && len(values) > 0 {
-			return values[0], len(values), true
+			spellings = append(spellings, k)
 		}
 	}
-	return "", 0, false
+	if len(spellings) == 0 {
+		return "", 0, false
+	}
+	slices.Sort(spellings)
+	for _, k := range spellings {
+		count += len(c.r.Headers[k])
+	}
+	return c.r.Headers[spellings[0]][0], count, true
 }
 
 // body describes the signed body.
@@ -403,7 +416,10 @@ func (c check) standard() Result {
 	var signatures []string
 	others := 0
 	for _, item := range strings.Split(value, " ") {
-		version, sig, _ := strings.Cut(item, ",")
+		// The library compares the part between the first comma and
+		// the next (JavaScript's destructured split).
+		version, rest, _ := strings.Cut(item, ",")
+		sig, _, _ := strings.Cut(rest, ",")
 		switch {
 		case version != "v1":
 			others++
@@ -475,9 +491,11 @@ func isHex(s string, size int) bool {
 	return err == nil && len(b) == size
 }
 
-// maxTimestampDigits bounds a timestamp: unix seconds fit in 12 digits
-// until the year 33658.
-const maxTimestampDigits = 12
+// maxTimestampDigits bounds a timestamp: 16 digits are what JavaScript's
+// parseInt and Number, which Stripe's, Slack's and Standard Webhooks'
+// libraries read it with, hold exactly, and take in unix seconds (10
+// digits) written in milliseconds (13) or microseconds (16) by mistake.
+const maxTimestampDigits = 16
 
 // parseUnix reads whole unix seconds, digits only.
 func parseUnix(s string) (int64, error) {
@@ -495,6 +513,9 @@ func reason(s string) string {
 	if s == "" {
 		return ""
 	}
+	if strings.TrimLeft(s, "0123456789") == "" {
+		return fmt.Sprintf(" (it has %d digits, over the %d any library reads exactly)", len(s), maxTimestampDigits)
+	}
 	return fmt.Sprintf(" (it has %d characters that are not whole seconds)", len(s))
 }
 
@@ -510,12 +531,19 @@ type timestampJudgement struct {
 // receiver that would check the request now. A one-sided judge (Stripe,
 // Slack) refuses only a timestamp too old, as their libraries do; Standard
 // Webhooks also refuses one too far ahead.
+//
+// Ages are whole seconds in int64, as the libraries count them (now floored
+// to the second, minus the timestamp): a Duration saturates 292 years out,
+// and the negated minimum Duration is itself, which judged a timestamp
+// centuries ahead as inside a two-sided tolerance. ts has at most 16
+// digits, so no subtraction overflows.
 func (c check) judge(ts int64, twoSided bool) timestampJudgement {
 	signed := time.Unix(ts, 0).UTC()
-	tol := c.s.Tolerance
+	tol := int64(c.s.Tolerance / time.Second)
+	age := func(ref time.Time) int64 { return ref.Unix() - ts }
 	outside := func(ref time.Time) bool {
-		age := ref.Sub(signed)
-		return age > tol || (twoSided && -age > tol)
+		a := age(ref)
+		return a > tol || (twoSided && -a > tol)
 	}
 	rule := "older than"
 	if twoSided {
@@ -525,31 +553,36 @@ func (c check) judge(ts int64, twoSided bool) timestampJudgement {
 	var j timestampJudgement
 	if !c.r.CapturedAt.IsZero() {
 		j.outside = outside(c.r.CapturedAt)
-		words += fmt.Sprintf("judged against the capture time, %s UTC: %s; the tolerance is %s, refused when %s that.", c.r.CapturedAt.UTC().Format(time.DateTime), relative(c.r.CapturedAt.Sub(signed), "captured"), seconds(tol), rule)
+		words += fmt.Sprintf("judged against the capture time, %s UTC: %s; the tolerance is %s, refused when %s that.", c.r.CapturedAt.UTC().Format(time.DateTime), relative(age(c.r.CapturedAt), "captured"), count(tol), rule)
 		nowOutside := outside(c.r.Now)
 		switch {
 		case nowOutside && !j.outside:
-			words += " Against now, " + relative(c.r.Now.Sub(signed), "now") + ", a receiver checking it now would refuse it."
+			words += " Against now, " + relative(age(c.r.Now), "now") + ", a receiver checking it now would refuse it."
 		case !nowOutside:
 			words += " Against now it is also within the tolerance."
 		default:
-			words += " Against now, " + relative(c.r.Now.Sub(signed), "now") + ", it is outside too."
+			words += " Against now, " + relative(age(c.r.Now), "now") + ", it is outside too."
 		}
 	} else {
 		j.outside = outside(c.r.Now)
-		words += fmt.Sprintf("the capture time is unknown, so it is judged against now: %s; the tolerance is %s, refused when %s that.", relative(c.r.Now.Sub(signed), "now"), seconds(tol), rule)
+		words += fmt.Sprintf("the capture time is unknown, so it is judged against now: %s; the tolerance is %s, refused when %s that.", relative(age(c.r.Now), "now"), count(tol), rule)
+	}
+	if ts >= 1e12 {
+		// 13 digits and more: unix seconds stay at 10 digits until 2286.
+		words += " The timestamp looks like milliseconds (or finer), where the scheme signs unix seconds: check the sender's clock unit."
 	}
 	j.words = words
 	return j
 }
 
-// relative says how far the signed time is from a reference.
-func relative(d time.Duration, ref string) string {
+// relative says how far the signed time is from a reference, age seconds
+// before it.
+func relative(age int64, ref string) string {
 	switch {
-	case d > 0:
-		return seconds(d) + " before " + refWords(ref)
-	case d < 0:
-		return seconds(-d) + " after " + refWords(ref)
+	case age > 0:
+		return count(age) + " before " + refWords(ref)
+	case age < 0:
+		return count(-age) + " after " + refWords(ref)
 	}
 	return "the same second as " + refWords(ref)
 }
@@ -563,12 +596,19 @@ func refWords(ref string) string {
 
 // seconds writes a duration in whole seconds, with a readable form when
 // long.
-func seconds(d time.Duration) string {
-	s := int64(d / time.Second)
-	if s < 120 {
-		return plural(int(s), "second")
+func seconds(d time.Duration) string { return count(int64(d / time.Second)) }
+
+// count writes n seconds, with a readable form when long: hours and
+// minutes, or years past what a Duration holds.
+func count(n int64) string {
+	const maxDuration = int64(math.MaxInt64 / time.Second)
+	switch {
+	case n < 120:
+		return plural(int(n), "second")
+	case n > maxDuration:
+		return fmt.Sprintf("%d seconds (over %d years)", n, n/(365*24*3600))
 	}
-	return fmt.Sprintf("%d seconds (%s)", s, d.Truncate(time.Second))
+	return fmt.Sprintf("%d seconds (%s)", n, time.Duration(n)*time.Second)
 }
 
 func plural(n int, what string) string {

@@ -1,0 +1,119 @@
+package signature
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// standardHeaders signs body as the standardwebhooks library does, at the
+// unix time ts, with the documented Svix secret.
+func standardHeaders(t *testing.T, ts int64, body string) map[string][]string {
+	t.Helper()
+	key, err := StandardKey([]byte(svixSecret))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte(svixID + "." + strconv.FormatInt(ts, 10) + "." + body))
+	sig := base64.StdEncoding.EncodeToString(m.Sum(nil))
+	return map[string][]string{"webhook-id": {svixID}, "webhook-timestamp": {strconv.FormatInt(ts, 10)}, "webhook-signature": {"v1," + sig}}
+}
+
+// TestTimestampCenturiesAway: a signed time further from the capture than
+// a time.Duration holds (292 years) is judged as the libraries judge it,
+// in whole seconds: standardwebhooks refuses one too new ("Message
+// timestamp too new"), however far ahead; stripe-node and Bolt take any
+// timestamp not too old, milliseconds included (parseInt and Number read
+// 13 digits), so a header signed over one is valid there. The words never
+// show a negative count of seconds.
+func TestTimestampCenturiesAway(t *testing.T) {
+	captured := time.Unix(1700000000, 0)
+	body := `{"id":"evt_1"}`
+	check := func(name string, s Scheme, secret string, headers map[string][]string, want Verdict, words ...string) {
+		t.Helper()
+		res, err := Verify(s, []byte(secret), Request{Body: []byte(body), Headers: headers, CapturedAt: captured, Now: captured.Add(time.Minute)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Verdict != want {
+			t.Errorf("%s: verdict %s, want %s: %s", name, res.Verdict, want, res.Detail)
+		}
+		if strings.Contains(res.Detail, " -") {
+			t.Errorf("%s: a negative count: %s", name, res.Detail)
+		}
+		for _, w := range words {
+			if !strings.Contains(res.Detail, w) {
+				t.Errorf("%s: %q\ndoes not say %q", name, res.Detail, w)
+			}
+		}
+	}
+	for _, ts := range []int64{99999999999, 999999999999, 1700000000000} {
+		check("standard, "+strconv.FormatInt(ts, 10), Scheme{Provider: Standard}, svixSecret, standardHeaders(t, ts, body), OutsideTolerance,
+			"after it was captured", "The signature matches, but the signed timestamp is outside the tolerance.")
+	}
+	check("standard, a second inside", Scheme{Provider: Standard}, svixSecret, standardHeaders(t, 1700000300, body), Valid)
+	check("standard, in 1970", Scheme{Provider: Standard}, svixSecret, standardHeaders(t, 1, body), OutsideTolerance, "before it was captured")
+
+	const secret = "whsec_test_secret"
+	stripeAt := func(ts string) map[string][]string {
+		m := hmac.New(sha256.New, []byte(secret))
+		m.Write([]byte(ts + "." + body))
+		return map[string][]string{"stripe-signature": {"t=" + ts + ",v1=" + hex.EncodeToString(m.Sum(nil))}}
+	}
+	check("stripe, milliseconds", Scheme{Provider: Stripe}, secret, stripeAt("1700000000000"), Valid, "after it was captured", "milliseconds")
+	check("stripe, year 33658", Scheme{Provider: Stripe}, secret, stripeAt("999999999999"), Valid, "after it was captured")
+	slackAt := func(ts string) map[string][]string {
+		m := hmac.New(sha256.New, []byte(secret))
+		m.Write([]byte("v0:" + ts + ":" + body))
+		return map[string][]string{"x-slack-signature": {"v0=" + hex.EncodeToString(m.Sum(nil))}, "x-slack-request-timestamp": {ts}}
+	}
+	check("slack, milliseconds", Scheme{Provider: Slack}, secret, slackAt("1700000000000"), Valid, "milliseconds")
+	// Past what any library reads exactly (JavaScript's integers end at
+	// 2^53, 16 digits), a timestamp is malformed.
+	check("stripe, 17 digits", Scheme{Provider: Stripe}, secret, stripeAt("17000000000000000"), MalformedHeader)
+}
+
+// TestStandardItemAsTheLibrarySplitsIt: standardwebhooks splits each
+// space-separated item on commas and compares the second part, so
+// "v1,<sig>,more" carries <sig>.
+func TestStandardItemAsTheLibrarySplitsIt(t *testing.T) {
+	h := standardHeaders(t, 1614265330, svixBody)
+	h["webhook-signature"] = []string{h["webhook-signature"][0] + ",trailing"}
+	res, err := Verify(Scheme{Provider: Standard}, []byte(svixSecret), Request{Body: []byte(svixBody), Headers: h, CapturedAt: at(svixTimestamp), Now: at(svixTimestamp)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Verdict != Valid {
+		t.Errorf("verdict %s, want valid: %s", res.Verdict, res.Detail)
+	}
+}
+
+// TestHeaderSpelledTwice: a request object that spells one header in two
+// cases (a self-hosted API that does not lower-case names) gets the same
+// verdict every time: which spelling is read does not depend on the
+// order a map is walked in.
+func TestHeaderSpelledTwice(t *testing.T) {
+	headers := map[string][]string{"X-Hub-Signature-256": {"sha256=" + strings.Repeat("0", 64)}, "x-hub-signature-256": {githubSignature}}
+	first := Verdict("")
+	for range 50 {
+		res, err := Verify(Scheme{Provider: GitHub}, []byte(githubSecret), Request{Body: []byte(githubBody), Headers: headers, Now: time.Unix(1700000000, 0)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first == "" {
+			first = res.Verdict
+			if !strings.Contains(res.Detail, "X-Hub-Signature-256 was sent 2 times") {
+				t.Errorf("the detail does not say the header came twice: %s", res.Detail)
+			}
+		}
+		if res.Verdict != first {
+			t.Fatalf("verdict %s, then %s", first, res.Verdict)
+		}
+	}
+}
