@@ -60,6 +60,15 @@ func TestDocErrors(t *testing.T) {
 		case "/nointrospection":
 			w.Header().Set("Content-Type", "application/json")
 			io.WriteString(w, `{"errors":[{"message":"GraphQL introspection is not allowed"}]}`)
+		case "/persisted":
+			w.Header().Set("Content-Type", "application/graphql-response+json")
+			w.WriteHeader(http.StatusBadRequest)
+			io.WriteString(w, `{"errors":[{"message":"PersistedQueryOnly","extensions":{"code":"PERSISTED_QUERY_ONLY"}}]}`)
+		case "/getonly":
+			w.Header().Set("Content-Type", "text/plain")
+			w.Header().Set("Allow", "GET, HEAD")
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			io.WriteString(w, "Method Not Allowed")
 		}
 	}))
 	t.Cleanup(odd.Close)
@@ -125,8 +134,10 @@ func TestDocErrors(t *testing.T) {
 		"response too large":                texts(at(fault.URL+"/huge", "{ a }")),
 		"HTTP failure, not GraphQL":         texts(at(fault.URL+"/html500", "{ a }")),
 		"401 or 403, not GraphQL (`{\"errors\":\"Invalid API key\"}`)": texts(at(odd.URL+"/unauthorized", "{ a }")),
-		"2xx, not GraphQL":       texts(at(odd.URL+"/page", "{ a }")),
-		"introspection disabled": texts(call(session, "graphql_introspect", map[string]any{"endpoint": odd.URL + "/nointrospection"})),
+		"2xx, not GraphQL":          texts(at(odd.URL+"/page", "{ a }")),
+		"introspection disabled":    texts(call(session, "graphql_introspect", map[string]any{"endpoint": odd.URL + "/nointrospection"})),
+		"persisted operations only": texts(call(session, "graphql_introspect", map[string]any{"endpoint": odd.URL + "/persisted"})),
+		"POST refused (HTTP 405)":   texts(call(session, "graphql_introspect", map[string]any{"endpoint": odd.URL + "/getonly"})),
 	})
 }
 
