@@ -25,6 +25,11 @@ const MaxIntrospectionBytes = 64 << 20
 type FetchError struct {
 	err           error
 	SendUnchecked bool
+	// unusable reports an endpoint that takes no request graphqlmcp
+	// sends (persisted operations only, no POST): like one that does not
+	// describe its schema, it is not asked again while a schema would be
+	// cached.
+	unusable bool
 }
 
 func (e *FetchError) Error() string { return e.err.Error() }
@@ -50,7 +55,7 @@ func Fetch(ctx context.Context, client *upstream.Client, req upstream.Request) (
 		if err != nil {
 			var notGraphQL *upstream.NotGraphQLError
 			answered := errors.As(err, &notGraphQL) && !upstream.RefusesCredentials(notGraphQL.Status) && !notGraphQL.Unusable
-			return nil, &FetchError{err: upstream.AsSchemaFetch(err), SendUnchecked: answered}
+			return nil, &FetchError{err: upstream.AsSchemaFetch(err), SendUnchecked: answered, unusable: notGraphQL != nil && notGraphQL.Unusable}
 		}
 		if resp.HasData {
 			return fromAnswer(endpoint, resp)
@@ -79,9 +84,9 @@ func Fetch(ctx context.Context, client *upstream.Client, req upstream.Request) (
 		return nil, &FetchError{err: errors.New(failed + "The endpoint refused the credentials: " +
 			"check the Authorization header (--headers or GRAPHQL_HEADERS when starting graphqlmcp, or headers in the call)")}
 	case status == http.StatusMethodNotAllowed:
-		return nil, &FetchError{err: errors.New(failed + upstream.GetOnlyAdvice(req.Target))}
+		return nil, &FetchError{err: errors.New(failed + upstream.GetOnlyAdvice(req.Target)), unusable: true}
 	case status < 500 && persistedOnly(refused):
-		return nil, &FetchError{err: errors.New(failed + upstream.PersistedOnlyAdvice)}
+		return nil, &FetchError{err: errors.New(failed + upstream.PersistedOnlyAdvice), unusable: true}
 	}
 	return nil, &FetchError{err: errors.New(failed + "The endpoint may have introspection disabled: " +
 		"ask its owner for the schema, or run queries you already know with graphql_query"), SendUnchecked: true}

@@ -29,8 +29,8 @@ type Store struct {
 	mu       sync.Mutex
 	inflight map[string]*fetch
 	// refused remembers, for the cache's lifetime, the endpoints that
-	// answered without describing their schema, so that every call to them
-	// does not ask again.
+	// answered without describing their schema, or that take no request
+	// graphqlmcp sends, so that every call to them does not ask again.
 	refused map[string]refusal
 }
 
@@ -156,7 +156,7 @@ func (st *Store) run(ctx context.Context, key string, req upstream.Request, f *f
 		f.at = st.cache.Put(key, f.schema)
 	}
 	var refused *FetchError
-	if errors.As(f.err, &refused) && refused.SendUnchecked && st.cache.ttl > 0 {
+	if errors.As(f.err, &refused) && (refused.SendUnchecked || refused.unusable) && st.cache.ttl > 0 {
 		st.mu.Lock()
 		if len(st.refused) >= maxRefused {
 			clear(st.refused) // a bound on memory; those still refusing are asked again

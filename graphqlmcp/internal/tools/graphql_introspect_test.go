@@ -529,8 +529,9 @@ func TestIntrospectPolicyRefusalAskedOnce(t *testing.T) {
 // TestIntrospectEndpointThatTakesOtherRequests: an endpoint that takes
 // persisted operations only, or refuses a POST, is said to, with what
 // graphqlmcp sends (a POST with the full text), not said to have
-// introspection disabled; it is asked once, and graphql_query sends it
-// nothing unchecked (it would refuse the operation alike).
+// introspection disabled; it is asked once (the refusal is remembered as
+// long as a schema would be cached), and graphql_query sends it nothing
+// unchecked (it would refuse the operation alike).
 func TestIntrospectEndpointThatTakesOtherRequests(t *testing.T) {
 	for _, tt := range []struct {
 		name, contentType, allow, body string
@@ -564,9 +565,16 @@ func TestIntrospectEndpointThatTakesOtherRequests(t *testing.T) {
 			if rec.Count() != 1 {
 				t.Errorf("%d requests, want 1", rec.Count())
 			}
-			res = h.call(t, "graphql_query", map[string]any{"query": "{ a }"})
-			if !res.IsError || !strings.Contains(mcptest.Text(res), tt.want) || rec.Operations() != 0 {
-				t.Errorf("graphql_query: isError=%v, %d operations sent: %s", res.IsError, rec.Operations(), mcptest.Text(res))
+			for range 2 {
+				res = h.call(t, "graphql_query", map[string]any{"query": "{ a }"})
+				if !res.IsError || !strings.Contains(mcptest.Text(res), tt.want) || rec.Operations() != 0 {
+					t.Errorf("graphql_query: isError=%v, %d operations sent: %s", res.IsError, rec.Operations(), mcptest.Text(res))
+				}
+			}
+			// The refusal is remembered as long as a schema would be
+			// cached: the calls after the first do not ask again.
+			if rec.Count() != 1 {
+				t.Errorf("%d requests after two queries, want 1", rec.Count())
 			}
 		})
 	}
