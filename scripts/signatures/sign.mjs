@@ -71,6 +71,21 @@ async function add(c, verify) {
   await add({ name: "stripe old timestamp", provider: "stripe", secret, body, headers: { "Stripe-Signature": o }, want: "timestamp_outside_tolerance" }, verify(body, o, secret));
   await add({ name: "stripe old timestamp, tolerance 7200", provider: "stripe", secret, body, headers: { "Stripe-Signature": o }, args: { tolerance_seconds: 7200 }, want: "valid" },
     () => stripe.webhooks.signature.verifyHeader(body, o, secret, 7200, undefined, captured * 1000));
+  // A secret being rolled: Stripe signs with both, one v1 each; either
+  // matches.
+  const rolled = header(fresh).replace(",v1=", ",v1=" + "0".repeat(64) + ",v1=");
+  await add({ name: "stripe two v1 signatures, one matching", provider: "stripe", secret, body, headers: { "Stripe-Signature": rolled }, want: "valid" }, verify(body, rolled, secret));
+  // A sender that writes milliseconds: parseInt reads all 13 digits and
+  // a timestamp ahead of the receipt is not refused.
+  const ms = header(captured * 1000);
+  await add({ name: "stripe timestamp in milliseconds", provider: "stripe", secret, body, headers: { "Stripe-Signature": ms }, want: "valid" }, verify(body, ms, secret));
+  // Items after a space are not read (" v1" is not "v1").
+  const spaced = header(fresh).replace(",v1=", ", v1=");
+  await add({ name: "stripe space after the comma", provider: "stripe", secret, body, headers: { "Stripe-Signature": spaced }, want: "malformed_header" }, verify(body, spaced, secret));
+  // Line endings and a byte order mark are signed bytes like any other.
+  const crlf = "\ufeff" + body.replace("\n", "\r\n") + "\r\n";
+  const hc = stripe.webhooks.generateTestHeaderString({ payload: crlf, secret, timestamp: fresh });
+  await add({ name: "stripe body with CRLF and a BOM", provider: "stripe", secret, body: crlf, headers: { "Stripe-Signature": hc }, want: "valid" }, verify(crlf, hc, secret));
 }
 
 // GitHub: @octokit/webhooks-methods sign and verify.
@@ -125,6 +140,8 @@ async function add(c, verify) {
     verify(docBody, docHeaders, "8f742231b10e8888abcd99yyyzzz85a5"));
   const oldHeaders = { "X-Slack-Request-Timestamp": String(old), "X-Slack-Signature": slackSign(old, body, secret) };
   await add({ name: "slack old timestamp", provider: "slack", secret, body, headers: oldHeaders, want: "timestamp_outside_tolerance" }, verify(body, oldHeaders, secret));
+  const msHeaders = { "X-Slack-Request-Timestamp": String(captured * 1000), "X-Slack-Signature": slackSign(captured * 1000, body, secret) };
+  await add({ name: "slack timestamp in milliseconds", provider: "slack", secret, body, headers: msHeaders, want: "valid" }, verify(body, msHeaders, secret));
 }
 
 // Standard Webhooks: standardwebhooks' Webhook.sign and verify; verify reads
@@ -156,6 +173,20 @@ async function add(c, verify) {
   // the webhook- names, onto which the svix package maps them).
   const svix = { "svix-id": id, "svix-timestamp": headers["webhook-timestamp"], "svix-signature": headers["webhook-signature"] };
   await add({ name: "standard valid, svix headers", provider: "standard", secret, body, headers: svix, want: "valid" }, verify(body, headers, secret));
+  // Ahead of the capture: refused as "too new", an hour ahead as
+  // centuries ahead (past what a Go time.Duration holds).
+  for (const [name, ts] of [["an hour ahead", captured + 3600], ["in the year 5138", 99999999999], ["in milliseconds", captured * 1000]]) {
+    const ahead = headersAt(ts, wh);
+    await add({ name: `standard timestamp ${name}`, provider: "standard", secret, body, headers: ahead, want: "timestamp_outside_tolerance" }, verify(body, ahead, secret));
+  }
+  // A secret being rolled: space-separated items, the matching one last,
+  // one of another version, and one with a trailing comma part.
+  const sig = headers["webhook-signature"];
+  const several = { ...headers, "webhook-signature": `v1a,xyz v1,${"A".repeat(43)}= ${sig},extra` };
+  await add({ name: "standard several signatures, one matching", provider: "standard", secret, body, headers: several, want: "valid" }, verify(body, several, secret));
+  // The secret's base64 without whsec_ is the same key.
+  const bare = secret.slice("whsec_".length);
+  await add({ name: "standard secret without whsec_", provider: "standard", secret: bare, body, headers, want: "valid" }, verify(body, headers, bare));
 }
 
 process.stdout.write(JSON.stringify(cases));
