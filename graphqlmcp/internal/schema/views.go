@@ -363,7 +363,7 @@ const maxMissingNoted = 20
 // definition cut short, every one left out, and the call that gets them.
 // Room for the note is kept free as the definitions are laid out: what it
 // takes to name the definitions after the one being placed, at least
-// least, at most half the budget.
+// `least` bytes, at most half the budget.
 func fitTypes(head string, names, texts []string, budget int) string {
 	const least = 2000 // the least worth starting a definition in
 	// after[i] is what naming names[i:] in the note takes.
