@@ -76,13 +76,13 @@ func (n *jsonNode) kind() byte {
 // object splits n into its members, once; it reports false for a value that
 // is not an object. n's bytes must be valid JSON (each part is checked
 // whole before any of it is merged).
-func (n *jsonNode) object() (*composite, bool) {
+func (n *jsonNode) object(s *scanner) (*composite, bool) {
 	if n.kind() != '{' {
 		return nil, false
 	}
 	if n.split == nil {
-		o := newObject(countElements(n.raw))
-		eachElement(n.raw, func(key, value []byte) { o.set(memberName(key), newNode(value)) })
+		o := newObject(s.count(n.raw))
+		s.eachElement(n.raw, func(key, value []byte) { o.set(memberName(key), newNode(value)) })
 		n.split, n.raw = o, nil
 	}
 	return n.split, true
@@ -90,13 +90,13 @@ func (n *jsonNode) object() (*composite, bool) {
 
 // listItems splits n into its items, once; it reports false for a value
 // that is not a list.
-func (n *jsonNode) listItems() (*composite, bool) {
+func (n *jsonNode) listItems(s *scanner) (*composite, bool) {
 	if n.kind() != '[' {
 		return nil, false
 	}
 	if n.split == nil {
-		l := &composite{list: true, items: make([]jsonNode, 0, countElements(n.raw))}
-		eachElement(n.raw, func(_, value []byte) { l.items = append(l.items, newNode(value)) })
+		l := &composite{list: true, items: make([]jsonNode, 0, s.count(n.raw))}
+		s.eachElement(n.raw, func(_, value []byte) { l.items = append(l.items, newNode(value)) })
 		n.split, n.raw = l, nil
 	}
 	return n.split, true
@@ -158,29 +158,57 @@ func writeName(buf *bytes.Buffer, name string) {
 	buf.Write(encoded)
 }
 
-// countElements counts the members or items of the JSON object or list
-// raw, so that its split is held in a slice made once to size.
-func countElements(raw []byte) int {
+// count counts the members or items of the JSON object or list raw, so
+// that its split is held in a slice made once to size.
+func (s *scanner) count(raw []byte) int {
 	n := 0
-	eachElement(raw, func(_, _ []byte) { n++ })
+	s.eachElement(raw, func(_, _ []byte) { n++ })
 	return n
 }
+
+// scanner finds where JSON values end, for splitting nodes. A path splits
+// each value on its way, and each split reads its members to their ends:
+// read afresh, a value as deep as a path may go would be read once for each
+// level above it (160 times). The scanner remembers where each large
+// object or list it has read through ends, so a value is read through once
+// and then stepped over.
+type scanner struct {
+	// lengths holds the length of each object or list of at least
+	// bigValue bytes read through, by the address of its first byte
+	// (the bytes of every part stay as they came while they are merged).
+	lengths map[*byte]int
+	opens   []int // the starts of the values being read through
+	// read counts the bytes read through, not stepped over: what the
+	// merge's work grows with, which a test bounds.
+	read int
+}
+
+// bigValue is the least length of a value whose end a scanner remembers:
+// a smaller one is read again faster than it is looked up.
+const bigValue = 4 << 10
+
+// rememberedDepth bounds how deep inside the value being read through the
+// values whose ends are remembered lie: no path goes deeper than
+// maxPathLength + maxMergeDepth below the data, so no deeper value is ever
+// split or stepped over, and values nested ten thousand deep would each
+// take a place.
+const rememberedDepth = maxPathLength + maxMergeDepth + 1
 
 // eachElement calls f with each member (key and value) of the JSON object
 // raw, or each item (no key) of the JSON list raw, as bytes. raw must be
 // valid JSON.
-func eachElement(raw []byte, f func(key, value []byte)) {
+func (s *scanner) eachElement(raw []byte, f func(key, value []byte)) {
 	i := skipSpace(raw, 1)
 	object := raw[0] == '{'
 	for i < len(raw) && raw[i] != '}' && raw[i] != ']' {
 		var key []byte
 		if object {
-			end := skipValue(raw, i)
+			end := s.skipValue(raw, i)
 			key = raw[i:end]
 			i = skipSpace(raw, end)
 			i = skipSpace(raw, i+1) // the colon
 		}
-		end := skipValue(raw, i)
+		end := s.skipValue(raw, i)
 		f(key, raw[i:end])
 		i = skipSpace(raw, end)
 		if i < len(raw) && raw[i] == ',' {
@@ -197,29 +225,47 @@ func skipSpace(raw []byte, i int) int {
 }
 
 // skipValue returns where the JSON value starting at raw[i] ends. It counts
-// brackets and skips strings: it needs the value to be valid, not to read
-// it, so it is as fast as a scan.
-func skipValue(raw []byte, i int) int {
-	depth := 0
+// brackets and skips strings (it needs the value to be valid, not to read
+// it), steps over the values whose ends it remembers, and remembers the
+// ends of the large ones it reads through.
+func (s *scanner) skipValue(raw []byte, i int) (end int) {
+	s.opens = s.opens[:0]
+	stepped := 0
+	defer func(start int) { s.read += end - start - stepped }(i)
 	for ; i < len(raw); i++ {
 		switch raw[i] {
 		case '"':
 			i = stringEnd(raw, i)
-			if depth == 0 {
+			if len(s.opens) == 0 {
 				return i + 1
 			}
 		case '{', '[':
-			depth++
-		case '}', ']':
-			depth--
-			if depth == 0 {
-				return i + 1
+			if n, ok := s.lengths[&raw[i]]; ok {
+				i += n - 1
+				stepped += n
+				if len(s.opens) == 0 {
+					return i + 1
+				}
+				continue
 			}
-			if depth < 0 {
+			s.opens = append(s.opens, i)
+		case '}', ']':
+			if len(s.opens) == 0 {
 				return i
 			}
+			open := s.opens[len(s.opens)-1]
+			s.opens = s.opens[:len(s.opens)-1]
+			if n := i + 1 - open; n >= bigValue && len(s.opens) < rememberedDepth {
+				if s.lengths == nil {
+					s.lengths = map[*byte]int{}
+				}
+				s.lengths[&raw[open]] = n
+			}
+			if len(s.opens) == 0 {
+				return i + 1
+			}
 		case ',', ' ', '\t', '\n', '\r', ':':
-			if depth == 0 {
+			if len(s.opens) == 0 {
 				return i
 			}
 		}

@@ -86,6 +86,7 @@ type merger struct {
 	// endedBy how it did: a later payload belongs to no answer.
 	ended   int
 	endedBy string
+	scan    scanner
 	// redactor cleans what a message shows of a part that is not JSON,
 	// which was redacted as bytes only.
 	redactor Redactor
@@ -218,7 +219,7 @@ func (m *merger) addExtensions(raw json.RawMessage) {
 		return
 	}
 	node := newNode(raw)
-	ext, ok := node.object()
+	ext, ok := node.object(&m.scan)
 	if !ok {
 		if !isNull(raw) && !slices.Contains(m.dropped, "extensions") {
 			m.dropped = append(m.dropped, "extensions")
@@ -341,7 +342,7 @@ func (m *merger) addIncrement(members map[string]json.RawMessage) error {
 			return fmt.Errorf("puts its data at %s, which %v", pathText(path), err)
 		}
 		src := newNode(raw)
-		return mergeObject(target, &src, 0, path)
+		return m.mergeObject(target, &src, path)
 	}
 	return nil
 }
@@ -351,7 +352,7 @@ func (m *merger) addIncrement(members map[string]json.RawMessage) error {
 // names the first item's place in the list.
 func (m *merger) addItems(path []pathElement, raw json.RawMessage, byID bool) error {
 	node := newNode(raw)
-	items, ok := node.listItems()
+	items, ok := node.listItems(&m.scan)
 	if !ok {
 		return fmt.Errorf("has items %s, which must be a list", httpx.Snippet(raw, 50))
 	}
@@ -366,7 +367,7 @@ func (m *merger) addItems(path []pathElement, raw json.RawMessage, byID bool) er
 	if err != nil {
 		return fmt.Errorf("puts its items in %s, which %v", pathText(listPath), err)
 	}
-	have, ok := target.listItems()
+	have, ok := target.listItems(&m.scan)
 	if !ok {
 		return fmt.Errorf("puts its items in %s, which is %s, not a list", pathText(listPath), describe(target))
 	}
@@ -394,7 +395,7 @@ func (m *merger) walk(path []pathElement) (*jsonNode, error) {
 	node := m.data
 	for i, step := range path {
 		if step.isKey {
-			obj, ok := node.object()
+			obj, ok := node.object(&m.scan)
 			if !ok {
 				return nil, fmt.Errorf("leads to nothing: %s is %s, not an object", pathText(path[:i]), describe(node))
 			}
@@ -403,7 +404,7 @@ func (m *merger) walk(path []pathElement) (*jsonNode, error) {
 			}
 			continue
 		}
-		list, ok := node.listItems()
+		list, ok := node.listItems(&m.scan)
 		if !ok {
 			return nil, fmt.Errorf("leads to nothing: %s is %s, not a list", pathText(path[:i]), describe(node))
 		}
@@ -419,50 +420,50 @@ func (m *merger) walk(path []pathElement) (*jsonNode, error) {
 // lacks is added after its own; one both have is merged when both are
 // objects, or lists of one length (item by item), and else src's replaces
 // dst's.
-func mergeObject(dst, src *jsonNode, depth int, path []pathElement) error {
-	to, ok := dst.object()
+func (m *merger) mergeObject(dst, src *jsonNode, path []pathElement) error {
+	to, ok := dst.object(&m.scan)
 	if !ok {
 		return fmt.Errorf("puts its data at %s, which is %s, not an object", pathText(path), describe(dst))
 	}
-	from, ok := src.object()
+	from, ok := src.object(&m.scan)
 	if !ok {
 		return fmt.Errorf("has data %s, which must be an object", describe(src))
 	}
-	mergeMembers(to, from, depth+1)
+	m.mergeMembers(to, from, 1)
 	return nil
 }
 
 // mergeMembers merges each member of from into to. A member to lacks is
 // added; the places of to's members stay where they are, so a pointer to
 // one is not kept across the set of another (set may move them all).
-func mergeMembers(to, from *composite, depth int) {
+func (m *merger) mergeMembers(to, from *composite, depth int) {
 	for i, key := range from.keys {
 		have := to.member(key)
 		if have == nil || depth > maxMergeDepth {
 			to.set(key, from.items[i])
 			continue
 		}
-		mergeNodes(have, &from.items[i], depth)
+		m.mergeNodes(have, &from.items[i], depth)
 	}
 }
 
-func mergeNodes(have, value *jsonNode, depth int) {
+func (m *merger) mergeNodes(have, value *jsonNode, depth int) {
 	switch {
 	case depth > maxMergeDepth:
 		*have = *value
 	case have.kind() == '{' && value.kind() == '{':
-		to, _ := have.object()
-		from, _ := value.object()
-		mergeMembers(to, from, depth+1)
+		to, _ := have.object(&m.scan)
+		from, _ := value.object(&m.scan)
+		m.mergeMembers(to, from, depth+1)
 	case have.kind() == '[' && value.kind() == '[':
-		old, _ := have.listItems()
-		add, _ := value.listItems()
+		old, _ := have.listItems(&m.scan)
+		add, _ := value.listItems(&m.scan)
 		if len(old.items) != len(add.items) {
 			*have = *value
 			return
 		}
 		for i := range old.items {
-			mergeNodes(&old.items[i], &add.items[i], depth+1)
+			m.mergeNodes(&old.items[i], &add.items[i], depth+1)
 		}
 	default:
 		*have = *value
