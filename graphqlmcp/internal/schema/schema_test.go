@@ -266,6 +266,11 @@ func TestTypesCountsEachNameOnce(t *testing.T) {
 	if _, _, noneFound := s.View(false).Types([]string{"Query", "Query", "Nope"}, MaxViewBytes); noneFound {
 		t.Error("Query is in the schema")
 	}
+	// A directive named with and without its @ is one definition.
+	withDirective := fromSDL(t, "directive @cached(ttl: Int) on FIELD_DEFINITION\ntype Query { a: Int }")
+	if text, _, _ := withDirective.View(false).Types([]string{"cached", "@cached", "Query"}, MaxViewBytes); strings.Count(text, "directive @cached") != 1 {
+		t.Errorf("the directive is not printed once:\n%s", text)
+	}
 }
 
 // TestRequiredDeprecatedKept: an argument or input field that must be given

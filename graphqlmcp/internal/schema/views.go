@@ -315,7 +315,11 @@ func (v *View) Types(names []string, budget int) (text string, truncated, noneFo
 			continue
 		}
 		if d := v.s.directiveNamed(strings.TrimPrefix(name, "@")); d != nil {
-			found, texts = append(found, name), append(texts, v.print(nil, d))
+			// "cached" and "@cached" name one directive.
+			if at := "@" + d.Name; at == name || !seen[at] {
+				seen[at] = true
+				found, texts = append(found, name), append(texts, v.print(nil, d))
+			}
 			continue
 		}
 		if len(notes) >= maxMissingNoted {
