@@ -7,15 +7,24 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/mcpforge/servers/shared/httpx"
+	"github.com/mcpforge/servers/shared/jsonx"
 )
+
+// fuzzSecret is a startup credential, in lower case: the redactor finds it
+// in any case.
+const fuzzSecret = "sekrit/token-123"
 
 // FuzzIncremental reads any multipart body, under any Content-Type: it never
 // panics; it answers either a NotGraphQLError or a GraphQL response that is
 // valid JSON, no larger than the body (a merge places each byte once, and
 // adds only the members' frame), with a Delivery whose counts fit the body.
+// A startup secret is never in the response as the model reads it (its
+// escapes spelt out), in the note's labels and paths, or in the error,
+// whatever escapes or case the body writes it in.
 func FuzzIncremental(f *testing.F) {
 	for _, seed := range []string{
 		yogaBody(`{"data":{"hero":{"id":"1"}},"hasNext":true}`, `{"incremental":[{"data":{"name":"Luke"},"path":["hero"],"label":"slow"}],"hasNext":false}`),
@@ -25,6 +34,8 @@ func FuzzIncremental(f *testing.F) {
 		yogaBody(`{"data":{"a":{"b":[{"c":1}]}},"hasNext":true}`, `{"incremental":[{"data":{"a":{"b":[{"d":2}]}},"path":[]}],"extensions":{"e":1},"hasNext":true}`),
 		"--b\n\n{\"data\":{\"x\":1},\"hasNext\":true}\n--b\n\n{\"data\":{\"y\":2},\"path\":[],\"hasNext\":false}\n--b--",
 		"\r\n---\r\n\r\n{\"data\":{},\"hasNext\":true}\r\n---\r\n\r\n{\"incre",
+		yogaBody(`{"data":{"a":"\u0073ekrit\/Token-123"},"pending":[{"id":"0","path":["sekrit","Token-123"],"label":"SEKRIT/token-123"}],"hasNext":true}`,
+			`{"incremental":[{"data":{"sekrit\/token-123":1},"path":[],"label":"x\u0073ekrit/token-123"}],"hasNext":true}`, `{"incremental":[{"data":{"b":"sekrit\/tok`),
 	} {
 		f.Add([]byte(seed), false)
 	}
@@ -38,7 +49,11 @@ func FuzzIncremental(f *testing.F) {
 			contentType = "multipart/mixed; boundary=b"
 		}
 		answer := &httpx.Answer{Status: 200, Header: http.Header{"Content-Type": {contentType}}, Body: body}
-		resp, err := readIncremental(context.Background(), Request{Target: target}, answer, body, nil, NewRedactor(nil))
+		redactor := NewRedactor(map[string]string{"Authorization": "Bearer " + fuzzSecret})
+		resp, err := readIncremental(context.Background(), Request{Target: target}, answer, redactor.Bytes(body), nil, redactor)
+		if err != nil && strings.Contains(strings.ToLower(err.Error()), fuzzSecret) {
+			t.Fatalf("the secret in the error: %v", err)
+		}
 		if err != nil {
 			var notGraphQL *NotGraphQLError
 			if !errors.As(err, &notGraphQL) || len(err.Error()) > 2000 {
@@ -48,6 +63,10 @@ func FuzzIncremental(f *testing.F) {
 		}
 		if !json.Valid(resp.Body) || len(resp.Body) > len(body)+64 {
 			t.Fatalf("response of %d bytes from a body of %d: %s", len(resp.Body), len(body), resp.Body)
+		}
+		shown := strings.ToLower(string(jsonx.Unescape(resp.Body)) + strings.Join(resp.Incremental.Labels, " ") + strings.Join(resp.Incremental.Missing, " "))
+		if strings.Contains(shown, fuzzSecret) {
+			t.Fatalf("the secret shows: %s", shown)
 		}
 		if d := resp.Incremental; d == nil || d.Parts < 1 || d.Parts > MaxParts || len(d.Labels) > maxLabels || len(d.Missing) > maxLabels {
 			t.Fatalf("delivery %+v", resp.Incremental)
