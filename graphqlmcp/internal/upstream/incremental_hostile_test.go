@@ -2,6 +2,7 @@ package upstream
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -268,4 +269,29 @@ func TestPostIncrementalCutAfterTooMany(t *testing.T) {
 			t.Errorf("got %v", err)
 		}
 	})
+}
+
+// TestPostIncrementalBase64Secret: a secret echoed base64-encoded inside
+// another value (Basic auth encodes "user:" and the key), with the slashes
+// of base64 escaped as PHP escapes them, is redacted in a part as in a
+// one-piece answer.
+func TestPostIncrementalBase64Secret(t *testing.T) {
+	const secret = "sekrit?token>123"
+	encoded := base64.StdEncoding.EncodeToString([]byte("user:" + secret))
+	escaped := strings.ReplaceAll(encoded, "/", `\/`)
+	if escaped == encoded {
+		t.Fatalf("%s holds no slash to escape", encoded)
+	}
+	c := loopbackClient(1 << 20)
+	c.Redactor = NewRedactor(map[string]string{"X-Api-Key": secret})
+	srv, _ := streamingServer(t, nil, `{"data":{"a":1},"hasNext":true}`,
+		`{"incremental":[{"data":{"auth":"Basic `+escaped+`"},"path":[]}],"hasNext":false}`)
+	resp, err := c.Post(context.Background(), Request{Target: Target{URL: parse(t, srv.URL)}, Headers: Defaults(), Timeout: 10 * time.Second, Incremental: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown := string(jsonx.Unescape(resp.Body))
+	if strings.Contains(shown, encoded[8:]) || !strings.Contains(shown, Redacted) {
+		t.Errorf("secret shows: %s", shown)
+	}
 }
