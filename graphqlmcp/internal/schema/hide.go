@@ -2,6 +2,7 @@ package schema
 
 import (
 	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/parser"
 )
 
 // member names a field, argument, input field or enum value: owner is a
@@ -352,7 +353,7 @@ func (idx *index) namedByValue(value *ast.Value, typ typeRefT) []member {
 	var named []member
 	var walk func(v *ast.Value, t *typeRefT, depth int)
 	walk = func(v *ast.Value, t *typeRefT, depth int) {
-		if v == nil || t == nil || depth > maxValueDepth {
+		if v == nil || t == nil || depth > parser.MaxNestingDepth {
 			return
 		}
 		switch t.Kind {
@@ -397,8 +398,11 @@ func (idx *index) namedByValue(value *ast.Value, typ typeRefT) []member {
 	return named
 }
 
-// maxValueDepth bounds the walk of a default value, which an endpoint
-// chooses; gqlparser's parser bounds its nesting too.
+// maxValueDepth bounds the nesting of a default value that coercion
+// follows or builds; one nested deeper is kept as written. (gqlparser's
+// parser bounds what is written at parser.MaxNestingDepth, which the walk
+// of namedByValue follows to the end: a value kept as written may name a
+// deprecated member at any depth.)
 const maxValueDepth = 64
 
 // required reports an argument or input field that must be given.

@@ -71,3 +71,18 @@ enum E { NEW OLD @deprecated }
 		t.Errorf("%d hidden, want 2 (A.f's y, A.h)", hidden)
 	}
 }
+
+// TestKeptDeprecatedDeepInADefault: a default nested deeper than coercion
+// follows (kept as written) still keeps the deprecated members it names,
+// however deep (down to gqlparser's bound on nesting): the default view
+// printed OLD, 70 levels down, with OLD hidden, which no GraphQL
+// implementation reads.
+func TestKeptDeprecatedDeepInADefault(t *testing.T) {
+	const levels = 70
+	value := strings.Repeat("{i: ", levels) + "{e: OLD}" + strings.Repeat("}", levels)
+	s := fromSDL(t, "type Query { f(a: I = "+value+"): Int }\ninput I { i: I e: E }\nenum E { NEW OLD @deprecated }\n")
+	sdl := s.View(false).SDL
+	if !strings.Contains(sdl, "f(a: I = "+value+")") || !strings.Contains(sdl, "  OLD @deprecated\n") {
+		t.Errorf("the default or OLD is missing:\n%s", sdl)
+	}
+}
