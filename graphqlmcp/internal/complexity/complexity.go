@@ -110,7 +110,7 @@ func (e *TooManySelectionsError) Error() string {
 // the size of the document: a fragment is walked once per context, and a
 // path is built only for the few costliest lists.
 func Score(doc *ast.QueryDocument, op *ast.OperationDefinition, vars map[string]any, schema *ast.Schema) (Result, error) {
-	s := &scorer{doc: doc, op: op, vars: vars, schema: schema, fragments: map[fragmentKey]cost{}, active: map[string]bool{}}
+	s := &scorer{doc: doc, op: op, vars: vars, schema: schema, fragments: map[fragmentKey]cost{}, active: map[string]bool{}, counted: map[*ast.Definition]counts{}}
 	c, err := s.selectionSet(op.SelectionSet, scope{typ: s.rootType(), parent: -1, outer: 1})
 	if err != nil {
 		return Result{}, err
@@ -134,7 +134,8 @@ type scorer struct {
 	introspected *ast.Definition
 	// most holds the largest counts of the schema's types, computed for
 	// the first introspection list priced without a named type.
-	most *counts
+	most    *counts
+	counted map[*ast.Definition]counts // countsOf's, per type
 	// fields records every field walked with the index of its parent field
 	// (-1 at the root), from which a list's path is built on demand.
 	fields []walkedField
@@ -640,9 +641,14 @@ func (s *scorer) listLength(v *ast.Value) (int, bool) {
 }
 
 // counts are the sizes of a type's introspection lists.
-type counts struct{ fields, interfaces, possibleTypes, enumValues, inputFields, args int }
+type counts struct{ fields, interfaces, possibleTypes, enumValues, inputFields, args, locations int }
 
+// countsOf counts def's introspection lists once per call of Score: a
+// query may select them a thousand times, on a type of many fields.
 func (s *scorer) countsOf(def *ast.Definition) counts {
+	if c, ok := s.counted[def]; ok {
+		return c
+	}
 	c := counts{interfaces: len(def.Interfaces), possibleTypes: len(s.schema.PossibleTypes[def.Name]), enumValues: len(def.EnumValues)}
 	if def.Kind == ast.InputObject {
 		c.inputFields = len(def.Fields)
@@ -654,13 +660,14 @@ func (s *scorer) countsOf(def *ast.Definition) counts {
 			c.args = max(c.args, len(f.Arguments))
 		}
 	}
+	s.counted[def] = c
 	return c
 }
 
 // introspectionSize prices the lists of the introspection types by what
 // they return: the schema's types and directives, and a type's fields,
 // values or members (the named type's under __type(name:), else the
-// largest any type has).
+// largest any type has), and a directive's locations (the most any has).
 func (s *scorer) introspectionSize(owner, field string) sizing {
 	counted := func(n int) sizing { return sizing{n: n, how: SizeSchemaCount} }
 	switch owner + "." + field {
@@ -668,6 +675,8 @@ func (s *scorer) introspectionSize(owner, field string) sizing {
 		return counted(len(s.schema.Types))
 	case "__Schema.directives":
 		return counted(len(s.schema.Directives))
+	case "__Directive.locations":
+		return counted(s.largest().locations)
 	}
 	c := s.largest()
 	if s.introspected != nil && (owner == "__Type" || owner == "__Field") {
@@ -696,10 +705,11 @@ func (s *scorer) largest() counts {
 		for _, def := range s.schema.Types {
 			c := s.countsOf(def)
 			most = counts{max(most.fields, c.fields), max(most.interfaces, c.interfaces), max(most.possibleTypes, c.possibleTypes),
-				max(most.enumValues, c.enumValues), max(most.inputFields, c.inputFields), max(most.args, c.args)}
+				max(most.enumValues, c.enumValues), max(most.inputFields, c.inputFields), max(most.args, c.args), 0}
 		}
 		for _, d := range s.schema.Directives {
 			most.args = max(most.args, len(d.Arguments))
+			most.locations = max(most.locations, len(d.Locations))
 		}
 		s.most = &most
 	}

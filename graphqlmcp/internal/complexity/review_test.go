@@ -164,3 +164,20 @@ func TestInputObjectSizeDefaults(t *testing.T) {
 		})
 	}
 }
+
+// TestDirectiveLocationsCounted: a directive's locations are counted in
+// the schema (the most any directive has), not assumed to be 10: a
+// directive may stand in all 19.
+func TestDirectiveLocationsCounted(t *testing.T) {
+	schema := loadSchema(t, `type Query { a: Int }
+directive @everywhere on QUERY | MUTATION | SUBSCRIPTION | FIELD | FRAGMENT_DEFINITION | FRAGMENT_SPREAD | INLINE_FRAGMENT | VARIABLE_DEFINITION |
+  SCHEMA | SCALAR | OBJECT | FIELD_DEFINITION | ARGUMENT_DEFINITION | INTERFACE | UNION | ENUM | ENUM_VALUE | INPUT_OBJECT | INPUT_FIELD_DEFINITION`)
+	got, err := scoreWith(t, schema, "{ __schema { directives { locations } } }", nil)
+	directives := len(schema.Directives)
+	if want := directives + directives*19; err != nil || got.Score != want {
+		t.Errorf("score = %d, %v; want %d (costliest %v)", got.Score, err, want, got.Costliest)
+	}
+	if c := got.Costliest[len(got.Costliest)-1]; c.Path != "__schema.directives.locations" || c.Sizing != SizeSchemaCount {
+		t.Errorf("locations priced as %+v, want counted in the schema", c)
+	}
+}
