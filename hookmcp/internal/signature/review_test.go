@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -114,6 +115,35 @@ func TestHeaderSpelledTwice(t *testing.T) {
 		}
 		if res.Verdict != first {
 			t.Fatalf("verdict %s, then %s", first, res.Verdict)
+		}
+	}
+}
+
+// TestLongHeaderCostsItsLength: a signature header of millions of items
+// (a request object may be 32 MiB) is read item by item, not split into a
+// slice of millions of strings first: checking it allocates a small part
+// of the header's own size.
+func TestLongHeaderCostsItsLength(t *testing.T) {
+	const n = 4 << 20
+	for _, tt := range []struct {
+		scheme  Scheme
+		headers map[string][]string
+	}{
+		{Scheme{Provider: Stripe}, map[string][]string{"stripe-signature": {"t=1700000000,v1=00" + strings.Repeat(",", n)}}},
+		{Scheme{Provider: Standard}, map[string][]string{"webhook-id": {"msg_1"}, "webhook-timestamp": {"1700000000"}, "webhook-signature": {"v1,AAAA" + strings.Repeat(" ", n)}}},
+	} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		res, err := Verify(tt.scheme, []byte(svixSecret), Request{Body: []byte("{}"), Headers: tt.headers, CapturedAt: time.Unix(1700000000, 0), Now: time.Unix(1700000000, 0)})
+		runtime.ReadMemStats(&after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Verdict != Invalid {
+			t.Errorf("%s: verdict %s: %s", tt.scheme.Provider, res.Verdict, res.Detail)
+		}
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > n/4 {
+			t.Errorf("%s: checking a header of %d bytes allocated %d bytes", tt.scheme.Provider, n, grew)
 		}
 	}
 }

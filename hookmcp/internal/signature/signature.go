@@ -286,7 +286,9 @@ func (c check) stripe() Result {
 	}
 	var t string
 	var signatures []string
-	for _, item := range strings.Split(value, ",") {
+	// Item by item: a header of millions of commas is not made into a
+	// slice of millions of strings.
+	for item := range strings.SplitSeq(value, ",") {
 		k, v, _ := strings.Cut(item, "=")
 		v, _, _ = strings.Cut(v, "=")
 		switch k {
@@ -415,7 +417,7 @@ func (c check) standard() Result {
 	}
 	var signatures []string
 	others := 0
-	for _, item := range strings.Split(value, " ") {
+	for item := range strings.SplitSeq(value, " ") {
 		// The library compares the part between the first comma and
 		// the next (JavaScript's destructured split).
 		version, rest, _ := strings.Cut(item, ",")
