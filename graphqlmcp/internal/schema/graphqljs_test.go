@@ -87,6 +87,8 @@ process.stdout.write(g.printSchema(schema) + '\n');`
 		})
 	}
 
+	t.Run("generated defaults print as graphql-js prints them", func(t *testing.T) { testDefaultsAgainstGraphQLJS(t, graphqlJS) })
+
 	for name, file := range map[string]string{
 		"synthetic": filepath.Join("testdata", "synthetic.json"),
 		"GitHub":    filepath.Join(github, "schema.json"),
