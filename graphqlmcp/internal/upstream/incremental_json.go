@@ -228,30 +228,36 @@ func skipSpace(raw []byte, i int) int {
 // brackets and skips strings (it needs the value to be valid, not to read
 // it), steps over the values whose ends it remembers, and remembers the
 // ends of the large ones it reads through.
-func (s *scanner) skipValue(raw []byte, i int) (end int) {
+func (s *scanner) skipValue(raw []byte, i int) int {
+	end, stepped := s.scanValue(raw, i)
+	s.read += end - i - stepped
+	return end
+}
+
+// scanValue is skipValue's reading: where the value ends, and how many of
+// its bytes were stepped over.
+func (s *scanner) scanValue(raw []byte, i int) (end, stepped int) {
 	s.opens = s.opens[:0]
-	stepped := 0
-	defer func(start int) { s.read += end - start - stepped }(i)
 	for ; i < len(raw); i++ {
 		switch raw[i] {
 		case '"':
 			i = stringEnd(raw, i)
 			if len(s.opens) == 0 {
-				return i + 1
+				return i + 1, stepped
 			}
 		case '{', '[':
 			if n, ok := s.lengths[&raw[i]]; ok {
 				i += n - 1
 				stepped += n
 				if len(s.opens) == 0 {
-					return i + 1
+					return i + 1, stepped
 				}
 				continue
 			}
 			s.opens = append(s.opens, i)
 		case '}', ']':
 			if len(s.opens) == 0 {
-				return i
+				return i, stepped
 			}
 			open := s.opens[len(s.opens)-1]
 			s.opens = s.opens[:len(s.opens)-1]
@@ -262,15 +268,15 @@ func (s *scanner) skipValue(raw []byte, i int) (end int) {
 				s.lengths[&raw[open]] = n
 			}
 			if len(s.opens) == 0 {
-				return i + 1
+				return i + 1, stepped
 			}
 		case ',', ' ', '\t', '\n', '\r', ':':
 			if len(s.opens) == 0 {
-				return i
+				return i, stepped
 			}
 		}
 	}
-	return i
+	return i, stepped
 }
 
 // stringEnd returns where the JSON string literal starting at raw[i] (a
