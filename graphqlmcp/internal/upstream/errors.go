@@ -225,7 +225,7 @@ func notGraphQL(req Request, answer *httpx.Answer, body []byte) *NotGraphQLError
 		e.Unusable = true
 		e.happened = fmt.Sprintf("it answered HTTP %s%s", status, allowed(answer.Header))
 		e.advice = func(Purpose) string { return GetOnlyAdvice(req.Target) }
-	case !page && answer.Status >= 400 && answer.Status < 500 && !RefusesCredentials(answer.Status) && PersistedOnly(string(body[:min(len(body), 4096)])):
+	case !page && answer.Status >= 400 && answer.Status < 500 && !RefusesCredentials(answer.Status) && PersistedOnly(withoutPath(string(body[:min(len(body), 4096)]), req)):
 		// A refusal (4xx): a 2xx answer that is not a GraphQL response is
 		// another API, whatever words it holds.
 		e.Unusable = true
@@ -311,6 +311,18 @@ func isMethod(m string) bool {
 		return true
 	}
 	return false
+}
+
+// withoutPath is text less the request's URL path, which a server may echo
+// (Fastify's 404: "Route POST:/api/persisted-ops not found"): the path is
+// the caller's words, not the endpoint's.
+func withoutPath(text string, req Request) string {
+	for _, p := range []string{req.Target.URL.EscapedPath(), req.Target.URL.Path} {
+		if len(p) > 1 {
+			text = strings.ReplaceAll(text, p, " ")
+		}
+	}
+	return text
 }
 
 func pathOf(req Request) string {
