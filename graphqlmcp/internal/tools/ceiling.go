@@ -1,9 +1,9 @@
 package tools
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -17,23 +17,26 @@ import (
 func overCeiling(score complexity.Result, ceiling int) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "query complexity %d is over the ceiling of %d (--maxComplexity), so it was not sent: it can return %d list items. Costliest lists: ", score.Score, ceiling, score.Score)
-	// What the lists shown have in common decides the advice.
-	var sized, unsized, assumedNone, counted bool
-	var unsetArgument, listArgument, saidAssumed string
+	// What the lists shown have in common decides the advice, which names
+	// the arguments that size them.
+	var given, defaulted, unset, listArguments names
+	var assumedNone, counted bool
+	var saidAssumed string
 	for i, c := range score.Costliest {
 		if i > 0 {
 			b.WriteString(", ")
 		}
 		fmt.Fprintf(&b, "%s ×%d", c.Path, c.Size)
+		argument := shortName(c.Argument)
 		switch c.Sizing {
 		case complexity.SizeGiven:
-			sized = true
+			given.add(argument)
 		case complexity.SizeDefault:
-			sized = true
-			fmt.Fprintf(&b, " (the default of %s)", shortName(c.Argument))
+			defaulted.add(argument)
+			fmt.Fprintf(&b, " (the default of %s)", argument)
 		case complexity.SizeListLength:
-			listArgument = cmp.Or(listArgument, shortName(c.Argument))
-			fmt.Fprintf(&b, " (the values given to %s)", shortName(c.Argument))
+			listArguments.add(argument)
+			fmt.Fprintf(&b, " (the values given to %s)", argument)
 		case complexity.SizeSchemaCount:
 			counted = true
 			b.WriteString(" (counted in the schema)")
@@ -42,9 +45,8 @@ func overCeiling(score complexity.Result, ceiling int) error {
 			if c.Argument == "" {
 				assumedNone = true
 			} else {
-				unsized = true
-				unsetArgument = cmp.Or(unsetArgument, shortName(c.Argument))
-				why = "no " + shortName(c.Argument) + " given"
+				unset.add(argument)
+				why = "no " + argument + " given"
 			}
 			b.WriteString(" assumed")
 			if why != saidAssumed { // said once for a run of lists assumed alike
@@ -55,14 +57,17 @@ func overCeiling(score complexity.Result, ceiling int) error {
 		fmt.Fprintf(&b, " = %d items", c.Items)
 	}
 	var ways []string
-	if sized {
-		ways = append(ways, "lower first/last/limit arguments")
+	if len(given) > 0 {
+		ways = append(ways, "give "+given.String()+" a smaller value")
 	}
-	if unsized {
-		ways = append(ways, fmt.Sprintf("give a small %s to the lists whose size was assumed", unsetArgument))
+	if len(defaulted) > 0 {
+		ways = append(ways, "give "+defaulted.String()+" a value below its default")
 	}
-	if listArgument != "" {
-		ways = append(ways, fmt.Sprintf("pass fewer values to %s", listArgument))
+	if len(unset) > 0 {
+		ways = append(ways, fmt.Sprintf("give a small %s to the lists whose size was assumed", unset))
+	}
+	if len(listArguments) > 0 {
+		ways = append(ways, fmt.Sprintf("pass fewer values to %s", listArguments))
 	}
 	if counted {
 		ways = append(ways, "read the schema with graphql_introspect instead of __schema or __type")
@@ -71,18 +76,30 @@ func overCeiling(score complexity.Result, ceiling int) error {
 		// No argument can make these lists smaller: only selecting less can.
 		ways = append(ways, "select fewer of the lists that take no size argument (or fewer fields and lists nested inside them)")
 	}
-	if sized || unsized {
+	if len(given)+len(defaulted)+len(unset) > 0 {
 		ways = append(ways, "select fewer lists inside paginated ones")
 	}
 	ways = append(ways, "split it into several queries")
 	b.WriteString(". To shrink it, ")
 	b.WriteString(strings.Join(ways[:len(ways)-1], ", "))
 	b.WriteString(", or " + ways[len(ways)-1] + ".")
-	if assumedNone || unsized {
+	if assumedNone || len(unset) > 0 {
 		fmt.Fprintf(&b, " An assumed size of %d may be more than the list holds; if it is, whoever runs graphqlmcp can raise --maxComplexity above %d.", complexity.AssumedListSize, ceiling)
 	}
 	return errors.New(b.String())
 }
+
+// names are argument names in the order the refusal meets them, each
+// once: at most five, one per list shown.
+type names []string
+
+func (n *names) add(name string) {
+	if name != "" && !slices.Contains(*n, name) {
+		*n = append(*n, name)
+	}
+}
+
+func (n names) String() string { return strings.Join(n, " or ") }
 
 // maxNameBytes bounds an argument name shown in the refusal: it may come
 // from the endpoint's schema, or from the query when there is none.

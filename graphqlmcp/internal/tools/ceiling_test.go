@@ -64,7 +64,7 @@ func TestCeilingOnTheSampleAPI(t *testing.T) {
 			query: "{ hero { friendsConnection(first: 50) { edges { node { friendsConnection(first: 20) { edges { cursor } } } } } } }",
 			want: []string{
 				"Costliest lists: hero.friendsConnection ×50 = 1050 items, hero.friendsConnection.edges.node.friendsConnection ×20 = 1000 items. " +
-					"To shrink it, lower first/last/limit arguments, select fewer lists inside paginated ones, or split it into several queries.",
+					"To shrink it, give first a smaller value, select fewer lists inside paginated ones, or split it into several queries.",
 			},
 			not: []string{"assumed", "--maxComplexity above"},
 		},
@@ -73,7 +73,7 @@ func TestCeilingOnTheSampleAPI(t *testing.T) {
 			query: "{ hero { friendsConnection(first: 20) { friends { friends { name } } } } }",
 			want: []string{
 				"Costliest lists: hero.friendsConnection ×20 = 220 items, hero.friendsConnection.friends.friends ×10 assumed (the field takes no size argument) = 200 items.",
-				"To shrink it, lower first/last/limit arguments, select fewer of the lists that take no size argument (or fewer fields and lists nested inside them), select fewer lists inside paginated ones, or split it into several queries.",
+				"To shrink it, give first a smaller value, select fewer of the lists that take no size argument (or fewer fields and lists nested inside them), select fewer lists inside paginated ones, or split it into several queries.",
 				"raise --maxComplexity above 100",
 			},
 		},
@@ -150,7 +150,7 @@ func TestOverCeilingSizings(t *testing.T) {
 		want []string
 	}{
 		{complexity.Cost{Path: "defaulted", Size: 30, Items: 300, Sizing: complexity.SizeDefault, Argument: "first"},
-			[]string{"defaulted ×30 (the default of first) = 300 items", "To shrink it, lower first/last/limit arguments, select fewer lists inside paginated ones, or split"}},
+			[]string{"defaulted ×30 (the default of first) = 300 items", "To shrink it, give first a value below its default, select fewer lists inside paginated ones, or split"}},
 		{complexity.Cost{Path: "nodes", Size: 300, Items: 300, Sizing: complexity.SizeListLength, Argument: "ids"},
 			[]string{"nodes ×300 (the values given to ids) = 300 items", "To shrink it, pass fewer values to ids, or split it into several queries."}},
 	} {
@@ -182,5 +182,37 @@ func TestOverCeilingBounded(t *testing.T) {
 	}
 	if !strings.Contains(text, strings.Repeat("é", 30)+"…") || !strings.Contains(text, " ×1099511627776 assumed (no "+strings.Repeat("é", 30)+"… given) = ") {
 		t.Errorf("long names not cut at %d bytes:\n%s", maxNameBytes, text)
+	}
+}
+
+// TestOverCeilingNamesArguments: the advice names the arguments that size
+// the lists shown, each as it applies (lower what was given, give less
+// than a default, give what was not given), not first/last/limit for a
+// list sized by count or pagination.pageSize.
+func TestOverCeilingNamesArguments(t *testing.T) {
+	for _, tt := range []struct {
+		costs []complexity.Cost
+		want  string
+	}{
+		{[]complexity.Cost{
+			{Path: "users", Size: 200, Items: 400, Sizing: complexity.SizeGiven, Argument: "count"},
+			{Path: "users.repos", Size: 2, Items: 400, Sizing: complexity.SizeGiven, Argument: "first"},
+			{Path: "a", Size: 2, Items: 4, Sizing: complexity.SizeGiven, Argument: "count"},
+		}, "To shrink it, give count or first a smaller value, select fewer lists inside paginated ones, or split it into several queries."},
+		{[]complexity.Cost{
+			{Path: "paged", Size: 200, Items: 200, Sizing: complexity.SizeDefault, Argument: "pagination.pageSize"},
+		}, "To shrink it, give pagination.pageSize a value below its default, select fewer lists inside paginated ones, or split it into several queries."},
+		{[]complexity.Cost{
+			{Path: "paged", Size: 10, Items: 200, Sizing: complexity.SizeAssumed, Argument: "pagination.pageSize"},
+			{Path: "x", Size: 10, Items: 100, Sizing: complexity.SizeAssumed, Argument: "first/last"},
+		}, "To shrink it, give a small pagination.pageSize or first/last to the lists whose size was assumed, select fewer lists inside paginated ones, or split it into several queries."},
+	} {
+		text := overCeiling(complexity.Result{Score: tt.costs[0].Items, Costliest: tt.costs}, 100).Error()
+		if !strings.Contains(text, tt.want) {
+			t.Errorf("refusal lacks %q:\n%s", tt.want, text)
+		}
+		if strings.Contains(text, "first/last/limit") {
+			t.Errorf("refusal names arguments no list shown has:\n%s", text)
+		}
 	}
 }

@@ -89,7 +89,7 @@ func TestQueryRefusals(t *testing.T) {
 			adjust: func(c *config.Config) { c.Mutations = config.MutationsNever }, want: []string{"refuses all mutations", "--mutations never"}},
 		{name: "subscription", args: map[string]any{"query": "subscription S { ticks }"}, want: []string{"S is a subscription", "run a query instead"}},
 		{name: "over the ceiling", args: map[string]any{"query": "{ users(first: 101) { id name } }"},
-			want: []string{"complexity 101 is over the ceiling of 100", "it can return 101 list items", "users ×101 = 101 items", "lower first/last/limit"}},
+			want: []string{"complexity 101 is over the ceiling of 100", "it can return 101 list items", "users ×101 = 101 items", "give first a smaller value"}},
 		{name: "over the ceiling through nested lists", args: map[string]any{"query": "{ users(first: 10) { id friends(first: 10) { name } } }"},
 			want: []string{"complexity 110 is over the ceiling of 100", "users ×10 = 110 items, users.friends ×10 = 100 items"}},
 		{name: "over the ceiling through a variable", args: map[string]any{"query": "query($n: Int) { users(first: $n) { id name } }", "variables": map[string]any{"n": 101}},
