@@ -152,8 +152,10 @@ const apiLatency = 20 * time.Millisecond
 // resourceFar is the resource's read where the API is apiLatency away (a
 // proxy in this process that waits that long before passing each request
 // on), against plain requests for the same pages through it, one at a time:
-// the time the pages read at once save. The fake serves one request at a
-// time, so on loopback alone reading at once saves nothing.
+// the time the pages read at once save. On loopback an answer takes about
+// as long as the fake's CPU needs to write it, which the two CPUs share
+// with the server reading the pages: the wait that reading at once hides
+// is the network's.
 func (b *bench) resourceFar(ctx context.Context, l launch, api, id string) error {
 	target, err := url.Parse(api)
 	if err != nil {

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"slices"
 	"strconv"
 	"sync"
 	"unicode/utf8"
@@ -262,9 +261,9 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	defer c.answered(resp.ID)
 	if resp.Error == nil && len(resp.Result) > 0 && resp.ID.IsValid() {
 		if encoded, ok := c.verbatim.take(resp.Result); ok {
-			return c.writeResult(ctx, resp.ID, encoded...)
+			return c.writeVerbatim(ctx, resp.ID, encoded)
 		}
-		return c.writeResult(ctx, resp.ID, resp.Result)
+		return c.writeResult(ctx, resp)
 	}
 	return c.writeMessage(ctx, msg)
 }
@@ -281,27 +280,51 @@ func (c *lineConn) writeMessage(ctx context.Context, msg jsonrpc.Message) error 
 // between the message's head and tail, instead of copied into one line.
 const directResultBytes = 64 << 10
 
-// writeResult writes a successful response to id, byte for byte what
-// jsonrpc.EncodeMessage gives, around the result encoded already, in
-// pieces written one after the other. EncodeMessage would encode that
-// result again into a new buffer, growing it by copies: for a 12 MiB
-// resource, three more copies of it.
-func (c *lineConn) writeResult(ctx context.Context, respID jsonrpc.ID, result ...[]byte) error {
-	id, err := jsonx.Marshal(respID.Raw())
+// writeResult writes a successful response, byte for byte what
+// jsonrpc.EncodeMessage gives, around the result the SDK has encoded
+// already. EncodeMessage would encode that result again into a new buffer,
+// growing it by copies: for a 12 MiB resource, three more copies of it.
+func (c *lineConn) writeResult(ctx context.Context, resp *jsonrpc.Response) error {
+	head, err := resultHead(resp.ID)
 	if err != nil {
 		return err
 	}
-	head := append(append([]byte(`{"jsonrpc":"2.0","id":`), id...), `,"result":`...)
-	size := 0
-	for _, part := range result {
-		size += len(part)
+	if len(resp.Result) < directResultBytes {
+		// Small: one copy and one Write are cheaper than three Writes.
+		return c.writeLine(ctx, append(append(head, resp.Result...), '}'))
 	}
-	if size < directResultBytes {
-		// Small: one copy and one Write are cheaper than several Writes.
-		line := slices.Concat(append([][]byte{head}, result...)...)
-		return c.writeLine(ctx, append(line, '}'))
+	return c.writeParts(ctx, head, resp.Result, []byte("}\n"))
+}
+
+// writeVerbatim writes a successful response to id whose result a handler
+// encoded itself (see Verbatim), as writeResult writes it.
+func (c *lineConn) writeVerbatim(ctx context.Context, id jsonrpc.ID, result io.WriterTo) error {
+	head, err := resultHead(id)
+	if err != nil {
+		return err
 	}
-	return c.writeParts(ctx, slices.Concat([][]byte{head}, result, [][]byte{[]byte("}\n")})...)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	if _, err := c.out.Write(head); err != nil {
+		return err
+	}
+	if _, err := result.WriteTo(c.out); err != nil {
+		return err
+	}
+	_, err = c.out.Write([]byte("}\n"))
+	return err
+}
+
+// resultHead is a successful response to id up to its result.
+func resultHead(id jsonrpc.ID) ([]byte, error) {
+	raw, err := jsonx.Marshal(id.Raw())
+	if err != nil {
+		return nil, err
+	}
+	return append(append([]byte(`{"jsonrpc":"2.0","id":`), raw...), `,"result":`...), nil
 }
 
 // writeLine writes one message and its newline in a single Write, so that

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"io"
 	"strconv"
 	"sync"
 )
@@ -18,12 +19,13 @@ import (
 // that is two more copies of it in memory and most of the time between the
 // handler's return and the answer's first byte.
 //
-// So over stdio a handler may hand its result, already encoded (in pieces,
-// so that it need not be copied into one), to the transport instead:
-// Verbatim.Stand keeps the encoding and returns a short
+// So over stdio a handler may hand its result's encoding to the transport
+// instead, as something that writes it (an io.WriterTo: the pieces of a
+// result need not be copied into one, nor held in their final form until
+// written): Verbatim.Stand keeps it and returns a short
 // stand-in for MarshalJSON to return; the SDK encodes the stand-in, and
 // the connection's Write, finding it as a response's result, writes the
-// kept encoding in its place, byte for byte what the SDK would have
+// encoding in its place, byte for byte what the SDK would have
 // written had it encoded the result itself (TestVerbatimAsEncodeMessage).
 // Transports without one (Streamable HTTP, in-memory) give handlers no
 // Verbatim, and they encode as usual.
@@ -37,13 +39,13 @@ type Verbatim struct {
 
 	mu   sync.Mutex
 	next uint64
-	kept map[string][][]byte // encodings, in pieces, by stand-in
+	kept map[string]io.WriterTo // encodings, by stand-in
 }
 
 func newVerbatim() *Verbatim {
 	var nonce [12]byte
 	_, _ = rand.Read(nonce[:])
-	return &Verbatim{prefix: `"mcpforge verbatim result ` + hex.EncodeToString(nonce[:]) + " ", kept: map[string][][]byte{}}
+	return &Verbatim{prefix: `"mcpforge verbatim result ` + hex.EncodeToString(nonce[:]) + " ", kept: map[string]io.WriterTo{}}
 }
 
 type verbatimKey struct{}
@@ -62,14 +64,16 @@ func VerbatimFrom(ctx context.Context) *Verbatim {
 	return v
 }
 
-// Stand keeps encoded, a result's encoding in pieces written one after the
-// other, and returns what the result's MarshalJSON returns in its place: a
-// JSON string the connection replaces with encoded when it writes the
-// response. The pieces must not change after. Together they must be what
-// encoding/json would write for the result: valid JSON, compact (no space
-// between tokens), HTML characters as the result's own encoding left them.
-// Nothing checks it again: that is what is saved.
-func (v *Verbatim) Stand(encoded ...[]byte) json.RawMessage {
+// Stand keeps encoded, which writes a result's encoding, and returns what
+// the result's MarshalJSON returns in its place: a JSON string the
+// connection replaces with what encoded writes when it writes the
+// response, under the lock that keeps other messages out of the line.
+// encoded's WriteTo is called once, and must write all of what
+// encoding/json would write for the result, failing only when w fails:
+// valid JSON, compact (no space between tokens), HTML characters as the
+// result's own encoding left them, no newline. Nothing checks it again:
+// that is what is saved.
+func (v *Verbatim) Stand(encoded io.WriterTo) json.RawMessage {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	v.next++
@@ -84,7 +88,7 @@ const maxStandBytes = 128
 
 // take returns the encoding a response's result stands for, and forgets
 // it; ok is false for any other result.
-func (v *Verbatim) take(result json.RawMessage) (encoded [][]byte, ok bool) {
+func (v *Verbatim) take(result json.RawMessage) (encoded io.WriterTo, ok bool) {
 	if v == nil || len(result) > maxStandBytes || len(result) <= len(v.prefix) || string(result[:len(v.prefix)]) != v.prefix {
 		return nil, false
 	}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -43,7 +44,7 @@ func (r *standResult) MarshalJSON() ([]byte, error) {
 	// In pieces, as a handler that writes its result piece by piece
 	// hands it over: cut anywhere, even inside an escape.
 	third := len(encoded) / 3
-	return r.verbatim.Stand(encoded[:third], nil, encoded[third:2*third], encoded[2*third:]), nil
+	return r.verbatim.Stand(&net.Buffers{encoded[:third], nil, encoded[third : 2*third], encoded[2*third:]}), nil
 }
 
 // verbatimSpec serves tools whose results are "size" bytes of
@@ -241,7 +242,7 @@ func firstDiff(a, b []byte) int {
 func TestVerbatimTake(t *testing.T) {
 	v := newVerbatim()
 	encoded := []byte(`{"content":[{"type":"text","text":"<&>"}]}`)
-	stand := v.Stand(encoded)
+	stand := v.Stand(bytes.NewReader(encoded))
 	if !json.Valid(stand) {
 		t.Fatalf("the stand-in %s is not JSON", stand)
 	}
@@ -258,7 +259,7 @@ func TestVerbatimTake(t *testing.T) {
 		t.Errorf("the stand-in was written as %q, want %q", got, want)
 	}
 	// Taken: the same stand-in again, another session's, a forged one.
-	other := newVerbatim().Stand(encoded)
+	other := newVerbatim().Stand(bytes.NewReader(encoded))
 	forged := json.RawMessage(strings.TrimSuffix(string(stand), `1"`) + `2"`)
 	for _, result := range []json.RawMessage{stand, other, forged, json.RawMessage(`"mcpforge verbatim result"`)} {
 		if got, want := write(&lineConn{verbatim: v}, result), `{"jsonrpc":"2.0","id":4,"result":`+string(result)+"}\n"; got != want {

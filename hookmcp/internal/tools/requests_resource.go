@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"slices"
 	"strings"
@@ -87,7 +88,7 @@ func (h *handlers) readRequests(ctx context.Context, req *mcp.ReadResourceReques
 	if err != nil {
 		return nil, resourceError(req, uri, err, h.cfg.APIKey != "")
 	}
-	return text.result(ctx, uri)
+	return text.result(ctx, uri), nil
 }
 
 // resourceError is a failed read as the JSON-RPC error the client's protocol
@@ -122,13 +123,13 @@ func (h *handlers) readRequestPages(ctx context.Context, id hooksvc.TokenID) (*r
 }
 
 // requestsText is the resource's text, the JSON array of the requests,
-// each compacted as json.Marshal would, written as the pages arrive
-// straight into its encoding as a JSON string (see encodeReadOnce), so that
-// memory holds one copy of it and the pages being read.
+// each compacted as json.Marshal would, written in chunks as the pages
+// arrive (see encodeReadOnce), so that memory holds one copy of it and the
+// pages being read.
 type requestsText struct {
-	limit   int
-	encoded *encodedText
-	item    []byte
+	limit int
+	text  *chunkedText
+	item  []byte
 	// size counts the text with its brackets, as --resource-max-bytes
 	// does; kept the requests in it; total the most the API said the token
 	// holds; full that a request did not fit.
@@ -140,8 +141,8 @@ type requestsText struct {
 }
 
 func newRequestsText(limit int) *requestsText {
-	t := &requestsText{limit: limit, size: 2, encoded: &encodedText{}}
-	t.encoded.write([]byte("["))
+	t := &requestsText{limit: limit, size: 2, text: &chunkedText{}}
+	t.text.write([]byte("["))
 	return t
 }
 
@@ -159,9 +160,9 @@ func (t *requestsText) add(p *hooksvc.Page) (ahead int, err error) {
 			return 0, nil
 		}
 		if t.kept > 0 {
-			t.encoded.write([]byte(","))
+			t.text.write([]byte(","))
 		}
-		t.encoded.write(t.item)
+		t.text.write(t.item)
 		t.size += len(t.item) + 1
 		t.kept++
 	}
@@ -170,21 +171,21 @@ func (t *requestsText) add(p *hooksvc.Page) (ahead int, err error) {
 }
 
 // result is the resource's answer: the text, and a note when requests were
-// left out. The text goes to encodeReadOnce through ctx, encoded.
-func (t *requestsText) result(ctx context.Context, uri string) (*mcp.ReadResourceResult, error) {
-	t.encoded.write([]byte("]"))
+// left out. The text goes to encodeReadOnce through ctx, in its chunks.
+func (t *requestsText) result(ctx context.Context, uri string) *mcp.ReadResourceResult {
+	t.text.write([]byte("]"))
 	contents := []*mcp.ResourceContents{{URI: uri, MIMEType: "application/json"}}
 	if t.full {
 		contents = append(contents, &mcp.ResourceContents{URI: uri, MIMEType: "text/plain", Text: resourceCutNote(t.kept, t.total, t.size, t.limit)})
 	}
-	if slot, ok := ctx.Value(encodedTextKey{}).(**encodedText); ok {
-		*slot = t.encoded
-	} else if err := json.Unmarshal(t.encoded.literal(), &contents[0].Text); err != nil {
+	if slot, ok := ctx.Value(chunkedTextKey{}).(**chunkedText); ok {
+		*slot = t.text
+	} else {
 		// Without the middleware (a server built without it), the text
 		// itself.
-		return nil, err
+		contents[0].Text = string(t.text.bytes())
 	}
-	return &mcp.ReadResourceResult{Contents: contents}, nil
+	return &mcp.ReadResourceResult{Contents: contents}
 }
 
 // compactItem appends a request of a page to dst as the resource writes
@@ -233,16 +234,16 @@ func appendCompact(dst, src []byte) []byte {
 // then copied out, and encoding/json compacts that into a buffer of its
 // own, which the SDK copies out again. With the text beside them, a read of
 // 10,000 requests peaked at 9 times the text's size. So the resource's
-// text is written, as the pages arrive, straight into its encoding as a
-// JSON string, in chunks, and the result's MarshalJSON encodes the rest of
-// the result around it. Over stdio the chunks are written to the output as
-// they are (app.Verbatim): memory holds the text once, encoded, and never
-// copies it. Elsewhere (Streamable HTTP, in memory) the SDK encodes the
-// result itself: the chunks are copied into one encoding for it.
+// text is written in chunks as the pages arrive, and the result is encoded
+// around it. Over stdio the result goes to the output as it is
+// (app.Verbatim), the text escaped as a JSON string a block at a time on
+// its way out: memory holds the text once, as it reads, and never copies
+// it. Elsewhere (Streamable HTTP, in memory) the SDK encodes the result
+// itself, and gets it encoded in one piece.
 
-// encodedTextKey keys the slot in a resources/read handler's context where
-// the handler leaves its first content's text, encoded (**encodedText).
-type encodedTextKey struct{}
+// chunkedTextKey keys the slot in a resources/read handler's context where
+// the handler leaves its first content's text (**chunkedText).
+type chunkedTextKey struct{}
 
 // encodeReadOnce is the middleware that gives the resource handler the
 // slot, and marshals the result it returns with the text left there.
@@ -251,8 +252,8 @@ func encodeReadOnce(next mcp.MethodHandler) mcp.MethodHandler {
 		if method != "resources/read" {
 			return next(ctx, method, req)
 		}
-		var slot *encodedText
-		res, err := next(context.WithValue(ctx, encodedTextKey{}, &slot), method, req)
+		var slot *chunkedText
+		res, err := next(context.WithValue(ctx, chunkedTextKey{}, &slot), method, req)
 		read, ok := res.(*mcp.ReadResourceResult)
 		if err != nil || !ok || slot == nil {
 			return res, err
@@ -262,11 +263,11 @@ func encodeReadOnce(next mcp.MethodHandler) mcp.MethodHandler {
 }
 
 // encodedRead is a resources/read result whose first content's text is
-// already encoded. The result itself is embedded: what the SDK sets on it
-// after the handler (its result type, _meta) is marshalled with it.
+// held apart, in chunks. The result itself is embedded: what the SDK sets
+// on it after the handler (its result type, _meta) is marshalled with it.
 type encodedRead struct {
 	*mcp.ReadResourceResult
-	text *encodedText
+	text *chunkedText
 	// verbatim, over stdio, writes the result's encoding as it is, and
 	// stand is what MarshalJSON returns in its place (see app.Verbatim).
 	verbatim *app.Verbatim
@@ -282,21 +283,25 @@ func (r *encodedRead) MarshalJSON() ([]byte, error) {
 	if r.stand != nil {
 		return r.stand, nil
 	}
-	encoded, err := r.encode()
+	encoded, err := r.encoding()
 	if err != nil {
 		return nil, err
 	}
-	if r.verbatim == nil {
-		return slices.Concat(encoded...), nil
+	if r.verbatim != nil {
+		r.stand = r.verbatim.Stand(encoded)
+		return r.stand, nil
 	}
-	r.stand = r.verbatim.Stand(encoded...)
-	return r.stand, nil
+	var b bytes.Buffer
+	b.Grow(len(encoded.before) + r.text.size + r.text.size/8 + len(encoded.after))
+	if _, err := encoded.WriteTo(&b); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }
 
-// encode is the result's encoding, in pieces written one after the other,
-// compact as encoding/json writes it: ReadResourceResult's own, with the
-// text's chunks in its place.
-func (r *encodedRead) encode() ([][]byte, error) {
+// encoding is the result's encoding, compact as encoding/json writes it:
+// ReadResourceResult's own, with the text in its place.
+func (r *encodedRead) encoding() (*readEncoding, error) {
 	first := r.Contents[0]
 	first.Text = textPlaceholder
 	around, err := r.ReadResourceResult.MarshalJSON()
@@ -309,43 +314,101 @@ func (r *encodedRead) encode() ([][]byte, error) {
 	if at < 0 || bytes.Count(around, quoted) != 1 {
 		return nil, fmt.Errorf("encoding %s: the result does not hold its text once", first.URI)
 	}
-	before := append(around[:at:at], '"')
-	after := append([]byte(`"`), around[at+len(quoted):]...)
-	return slices.Concat([][]byte{before}, r.text.chunks, [][]byte{after}), nil
+	return &readEncoding{before: around[:at], text: r.text, after: around[at+len(quoted):]}, nil
 }
 
-// encodedChunk is the size of the chunks an encoded text is written in: a
-// few dozen for the largest text, each written to the output in one call.
-const encodedChunk = 256 << 10
+// readEncoding writes a result's encoding: before, the text as a JSON
+// string, after.
+type readEncoding struct {
+	before, after []byte
+	text          *chunkedText
+}
 
-// encodedText is a text written piece by piece as the inside of a JSON
-// string, in chunks that are never copied once written: memory grows with
-// the text, never ahead of it, and an answer is written from the chunks.
-type encodedText struct {
+// escapeBlock is how much of the text is escaped at once on its way out:
+// each write is a few times a pipe's buffer.
+const escapeBlock = 128 << 10
+
+func (e *readEncoding) WriteTo(w io.Writer) (int64, error) {
+	written := int64(0)
+	write := func(b []byte) error {
+		n, err := w.Write(b)
+		written += int64(n)
+		return err
+	}
+	buf := append(append(make([]byte, 0, escapeBlock+escapeBlock/4+len(e.before)), e.before...), '"')
+	for _, chunk := range e.text.chunks {
+		for len(chunk) > 0 {
+			n := blockEnd(chunk, escapeBlock)
+			buf = appendEscaped(buf, chunk[:n])
+			chunk = chunk[n:]
+			if len(buf) >= escapeBlock {
+				if err := write(buf); err != nil {
+					return written, err
+				}
+				buf = buf[:0]
+			}
+		}
+	}
+	return written, write(append(append(buf, '"'), e.after...))
+}
+
+// blockEnd is where to cut text to escape at most about n bytes of it:
+// before a character, never inside one, so that each piece escapes as the
+// whole would.
+func blockEnd(text []byte, n int) int {
+	if n >= len(text) {
+		return len(text)
+	}
+	// A character is at most 4 bytes: within 3 bytes back is its start,
+	// unless these are bytes that are not UTF-8, which escape one by one
+	// wherever they are cut. A character that starts the text is kept
+	// whole, so that each piece holds something.
+	for back := 0; back < utf8.UTFMax && back <= n; back++ {
+		if !utf8.RuneStart(text[n-back]) {
+			continue
+		}
+		if back == n {
+			_, size := utf8.DecodeRune(text)
+			return size
+		}
+		return n - back
+	}
+	return n
+}
+
+// chunkSize is the size of the chunks a text is written in: a few dozen
+// for the largest text.
+const chunkSize = 256 << 10
+
+// chunkedText is a text written piece by piece in chunks that are never
+// copied once written: memory grows with the text, never ahead of it.
+type chunkedText struct {
 	chunks [][]byte
+	size   int
 }
 
-// write appends text, escaped as encoding/json escapes a string: quote,
-// backslash and control characters, U+2028 and U+2029; bytes that are not
-// UTF-8 become U+FFFD. A text too long for the room left in the last chunk
-// starts a new one, made long enough for it.
-func (e *encodedText) write(text []byte) {
-	last := len(e.chunks) - 1
-	if last < 0 || len(e.chunks[last])+len(text) > cap(e.chunks[last]) {
-		e.chunks = append(e.chunks, make([]byte, 0, max(encodedChunk, len(text)+len(text)/8)))
+// write appends text. A text too long for the room left in the last chunk
+// starts a new one, made long enough for it: a piece is never cut.
+func (c *chunkedText) write(text []byte) {
+	last := len(c.chunks) - 1
+	if last < 0 || len(c.chunks[last])+len(text) > cap(c.chunks[last]) {
+		c.chunks = append(c.chunks, make([]byte, 0, max(chunkSize, len(text))))
 		last++
 	}
-	e.chunks[last] = appendEscaped(e.chunks[last], text)
+	c.chunks[last] = append(c.chunks[last], text...)
+	c.size += len(text)
 }
 
-// literal is the JSON string, in one piece.
-func (e *encodedText) literal() []byte {
-	return slices.Concat(slices.Concat([][]byte{[]byte(`"`)}, e.chunks, [][]byte{[]byte(`"`)})...)
+// bytes is the text in one piece.
+func (c *chunkedText) bytes() []byte {
+	return slices.Concat(c.chunks...)
 }
 
 const hexDigits = "0123456789abcdef"
 
-// appendEscaped appends text to dst as the inside of a JSON string.
+// appendEscaped appends text to dst as the inside of a JSON string, byte
+// for byte as encoding/json writes it (without HTML escapes, as the SDK's
+// Encoder writes its messages).
 func appendEscaped(dst, text []byte) []byte {
 	start := 0
 	for i := 0; i < len(text); {
@@ -365,6 +428,10 @@ func appendEscaped(dst, text []byte) []byte {
 				dst = append(dst, '\\', 'r')
 			case '\t':
 				dst = append(dst, '\\', 't')
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
 			default:
 				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
 			}

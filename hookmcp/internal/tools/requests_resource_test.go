@@ -17,6 +17,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -378,7 +379,7 @@ func TestRequestsResourceOverStdio(t *testing.T) {
 		body := bodies[i%len(bodies)] + strconv.Itoa(i)
 		if i%100 == 50 {
 			// Longer than a chunk of the text: one of its own.
-			body = strings.Repeat(`"x"`, encodedChunk/3)
+			body = strings.Repeat(`"x"`, chunkSize/3)
 		}
 		h.capture(t, id, "POST", "application/json", body)
 	}
@@ -582,64 +583,91 @@ func FuzzResourceItem(f *testing.F) {
 	})
 }
 
-// FuzzEncodedText: a text written by encodedText, in one piece or two,
-// decodes as the JSON string encoding/json writes for it, whatever its
-// bytes.
-func FuzzEncodedText(f *testing.F) {
+// FuzzReadEncoding: a text written in chunks, in one piece or two, is
+// written out as the JSON string encoding/json writes for it, whatever its
+// bytes, between the rest of its result.
+func FuzzReadEncoding(f *testing.F) {
 	for _, seed := range []string{`{"a":"b\"c"}`, "\\", "\x00\x1f\x7f", "\u2028\u2029", "é😀", "\xff\xfe", "<&>", "\xed\xa0\x80"} {
 		f.Add([]byte(seed), 1)
 	}
 	f.Fuzz(func(t *testing.T, text []byte, cut int) {
-		e := &encodedText{}
 		if cut < 0 || cut > len(text) {
 			cut = len(text)
 		}
-		// A cut inside a character is written as two bytes that are not
-		// UTF-8, as encoding/json writes the two pieces.
-		e.write(text[:cut])
-		e.write(text[cut:])
-		var got, want string
-		if err := json.Unmarshal(e.literal(), &got); err != nil {
-			t.Fatalf("%q: %v", e.literal(), err)
+		c := &chunkedText{}
+		c.write(text[:cut])
+		c.write(text[cut:])
+		var out bytes.Buffer
+		e := &readEncoding{before: []byte(`{"text":`), after: []byte(`}`), text: c}
+		if _, err := e.WriteTo(&out); err != nil {
+			t.Fatal(err)
 		}
-		first, _ := json.Marshal(string(text[:cut]))
-		second, _ := json.Marshal(string(text[cut:]))
-		var a, b string
-		json.Unmarshal(first, &a)
-		json.Unmarshal(second, &b)
-		if want = a + b; got != want {
-			t.Fatalf("%q reads back as %q, want %q", text, got, want)
+		// As the SDK's Encoder writes it: without HTML escapes.
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		enc.Encode(map[string]string{"text": string(text)})
+		if got := out.String(); got != strings.TrimSuffix(want.String(), "\n") {
+			t.Fatalf("%q is written as %q, want %q", text, got, want.String())
 		}
 	})
 }
 
-// TestEncodedTextChunks: a text is written in chunks that are never copied
-// once written, whatever the size of its pieces (a request larger than a
-// chunk gets one of its own), and reads back whole.
-func TestEncodedTextChunks(t *testing.T) {
-	e := &encodedText{}
+// FuzzBlockEnd: a text cut where blockEnd says escapes in its two pieces
+// as it escapes whole, whatever its bytes and wherever the cut is asked.
+func FuzzBlockEnd(f *testing.F) {
+	for _, seed := range []string{"é😀€", "\xff\x80\x80\x80\x80", "ab\xe2\x82", "\xf0\x9f\x98"} {
+		f.Add([]byte(seed), 2)
+	}
+	f.Fuzz(func(t *testing.T, text []byte, n int) {
+		if n <= 0 {
+			return
+		}
+		cut := blockEnd(text, n)
+		// Past n only to keep the text's first character whole.
+		if cut <= 0 && len(text) > 0 || cut > len(text) || cut > max(n, utf8.UTFMax) {
+			t.Fatalf("blockEnd(%q, %d) = %d", text, n, cut)
+		}
+		whole := appendEscaped(nil, text)
+		pieces := appendEscaped(appendEscaped(nil, text[:cut]), text[cut:])
+		if !bytes.Equal(whole, pieces) {
+			t.Fatalf("%q cut at %d escapes as %q, whole as %q", text, cut, pieces, whole)
+		}
+	})
+}
+
+// TestChunkedText: a text is written in chunks that are never copied once
+// written, whatever the size of its pieces (a request larger than a chunk
+// gets one of its own), and is written out whole, escaped a block at a
+// time, characters beyond ASCII at every block's end included.
+func TestChunkedText(t *testing.T) {
+	c := &chunkedText{}
 	var want strings.Builder
 	var firsts []*byte
-	for i, size := range []int{10, encodedChunk / 3, encodedChunk / 3, encodedChunk / 2, 3 * encodedChunk, 5, encodedChunk - 1, 1, 7} {
-		piece := []byte(strings.Repeat(string(rune('a'+i)), size-1) + "\"")
-		e.write(piece)
+	for i, size := range []int{10, chunkSize / 3, chunkSize / 3, chunkSize / 2, 3 * chunkSize, 5, chunkSize - 1, 1, 7} {
+		piece := []byte(strings.Repeat(string(rune('a'+i)), size%3) + strings.Repeat("é😀\"", size/7))
+		c.write(piece)
 		want.Write(piece)
-		for j, c := range e.chunks {
-			if j < len(firsts) && &c[0] != firsts[j] {
+		for j, chunk := range c.chunks {
+			if j < len(firsts) && &chunk[0] != firsts[j] {
 				t.Fatalf("chunk %d was copied when piece %d was written", j, i)
 			}
 		}
 		firsts = firsts[:0]
-		for _, c := range e.chunks {
-			firsts = append(firsts, &c[0])
+		for _, chunk := range c.chunks {
+			firsts = append(firsts, &chunk[0])
 		}
 	}
-	if len(e.chunks) < 4 {
-		t.Errorf("%d chunks, want the text in several", len(e.chunks))
+	if len(c.chunks) < 4 || c.size != want.Len() {
+		t.Errorf("%d chunks of %d bytes, want the text's %d bytes in several", len(c.chunks), c.size, want.Len())
+	}
+	var out bytes.Buffer
+	if _, err := (&readEncoding{text: c}).WriteTo(&out); err != nil {
+		t.Fatal(err)
 	}
 	var got string
-	if err := json.Unmarshal(e.literal(), &got); err != nil || got != want.String() {
-		t.Errorf("the chunks read back as %d bytes (%v), want %d", len(got), err, want.Len())
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil || got != want.String() {
+		t.Errorf("the chunks are written as %d bytes that read back as %d (%v), want %d", out.Len(), len(got), err, want.Len())
 	}
 }
 
