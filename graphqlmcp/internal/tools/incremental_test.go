@@ -249,3 +249,25 @@ func TestQueryIncrementalRedacts(t *testing.T) {
 		t.Errorf("note: %s", text)
 	}
 }
+
+// TestQueryIncrementalTooLarge: a stream that passes --max-response-bytes
+// keeps the parts that came whole within it, and the note says where it
+// stopped and what to ask instead.
+func TestQueryIncrementalTooLarge(t *testing.T) {
+	friend := `{"incremental":[{"items":[{"name":"` + strings.Repeat("x", 4000) + `"}],"path":["hero","friends",%d]}],"hasNext":true}`
+	parts := []string{`{"data":{"hero":{"id":"1","friends":[]}},"hasNext":true}`}
+	for i := range 4 {
+		parts = append(parts, fmt.Sprintf(friend, i))
+	}
+	endpoint := &multipartEndpoint{schema: testservers.Introspection(deferSchema), parts: parts}
+	srv, _ := testservers.Start(t, endpoint)
+	cfg := deferConfig(t, srv.URL)
+	cfg.MaxResponseBytes = 10000
+	h := connect(t, cfg, nil)
+	res := h.call(t, "graphql_query", map[string]any{"query": deferQuery})
+	text := mcptest.Text(res)
+	if res.IsError || strings.Count(text, strings.Repeat("x", 4000)) != 2 ||
+		!strings.Contains(text, "so this is only what came: the reading stopped at the response size limit of 10000 bytes (--max-response-bytes). A last part was cut off midway and left out. Select fewer fields, or fetch fewer items with a first/limit argument.") {
+		t.Errorf("got %v %s", res.IsError, text)
+	}
+}

@@ -89,6 +89,7 @@ func (c *Client) Post(ctx context.Context, req Request) (*Response, error) {
 		ctx = WithGate(ctx, c.Gate, req.Target.LinkLocalAllowed)
 	}
 	caller, headers := c.Caller, req.Headers
+	maxBytes := max(c.MaxResponseBytes, req.MaxResponseBytes)
 	var cuts *cutKeeper
 	if req.Incremental {
 		headers = headers.Clone()
@@ -96,12 +97,12 @@ func (c *Client) Post(ctx context.Context, req Request) (*Response, error) {
 			headers = http.Header{}
 		}
 		headers.Set("Accept", IncrementalAccept)
-		cuts = c.keepingCuts()
+		cuts = c.keepingCuts(maxBytes)
 		caller = cuts.caller
 	}
 	answer, err := caller.Do(ctx, httpx.Outbound{
 		Method: http.MethodPost, URL: req.Target.URL, Header: headers, Body: payload,
-		MaxBytes: max(c.MaxResponseBytes, req.MaxResponseBytes), Redactor: c.Redactor,
+		MaxBytes: maxBytes, Redactor: c.Redactor,
 	})
 	var tooBig *httpx.TooLargeError
 	if errors.As(err, &tooBig) {

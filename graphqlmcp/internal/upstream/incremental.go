@@ -27,18 +27,20 @@ func isMultipart(h http.Header) bool {
 }
 
 // cutKeeper is a Caller whose multipart answers end where their reading was
-// cut (the call's timeout, a dropped connection) instead of failing: the
-// Caller hands back no body on a read error, and a stream cut short still
-// carries the parts that came. cut holds the error that ended the reading.
+// cut (the call's timeout, a dropped connection, the size limit) instead of
+// failing: the Caller hands back no body on a read error or past the limit,
+// and a stream cut short still carries the parts that came. cut holds the
+// error that ended the reading (a *httpx.TooLargeError at the limit).
 type cutKeeper struct {
 	caller *httpx.Caller
+	limit  int64
 	cut    error
 }
 
 // keepingCuts returns a cutKeeper over c's Caller: the same client, whose
-// transport marks the multipart answers' bodies.
-func (c *Client) keepingCuts() *cutKeeper {
-	k := &cutKeeper{}
+// transport marks the multipart answers' bodies, read up to limit bytes.
+func (c *Client) keepingCuts(limit int64) *cutKeeper {
+	k := &cutKeeper{limit: limit}
 	client := *c.Caller.HTTP
 	next := client.Transport
 	if next == nil {
@@ -62,14 +64,29 @@ func (t cutTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	return resp, err
 }
 
-// cutBody ends at the first read error, which it keeps.
+// cutBody ends at the first read error, or where more than the keeper's
+// limit would come, and keeps why.
 type cutBody struct {
 	io.ReadCloser
 	keeper *cutKeeper
+	read   int64
 }
 
 func (b *cutBody) Read(p []byte) (int, error) {
+	if b.read == b.keeper.limit {
+		// At the limit: one byte more is past it; the end is not.
+		var next [1]byte
+		n, err := io.ReadFull(b.ReadCloser, next[:])
+		if n > 0 {
+			b.keeper.cut = &httpx.TooLargeError{Limit: b.keeper.limit}
+		} else if !errors.Is(err, io.EOF) {
+			b.keeper.cut = err
+		}
+		return 0, io.EOF
+	}
+	p = p[:min(int64(len(p)), b.keeper.limit-b.read)]
 	n, err := b.ReadCloser.Read(p)
+	b.read += int64(n)
 	if err != nil && !errors.Is(err, io.EOF) {
 		b.keeper.cut = err
 		err = io.EOF
@@ -98,6 +115,10 @@ func readIncremental(ctx context.Context, req Request, answer *httpx.Answer, bod
 	// read: that is the failure that cut it (a timeout says which to
 	// raise), not a fault of the format.
 	cutBeforeAnswer := func() error {
+		var tooBig *httpx.TooLargeError
+		if errors.As(cut, &tooBig) {
+			return tooLarge(req, tooBig.Limit)
+		}
 		failure := httpx.AsFailure(httpx.Explain(ctx, cut))
 		switch failure.Kind {
 		case httpx.TimedOut, httpx.Cancelled, httpx.DeadlinePassed:
@@ -142,6 +163,10 @@ func readIncremental(ctx context.Context, req Request, answer *httpx.Answer, bod
 	}, nil
 }
 
+// tooLargeAdvice is what a query whose answer passed the size limit can do
+// (tooLarge's advice for a query).
+const tooLargeAdvice = "Select fewer fields, or fetch fewer items with a first/limit argument"
+
 // errNoPayload is an answer of no whole payload: every part was empty, a
 // keep-alive, or cut off.
 var errNoPayload = errors.New("no part held a GraphQL response")
@@ -174,6 +199,12 @@ func mergeParts(parts []part, redactor Redactor) (graphQLResponse, Delivery, err
 // cut, under ctx. Explain's words are for a request that got no answer;
 // this one got part of one. A call the client cancelled is that error.
 func (d *Delivery) endedBy(ctx context.Context, cut error, redactor Redactor) error {
+	var tooBig *httpx.TooLargeError
+	if errors.As(cut, &tooBig) {
+		d.Ended = fmt.Sprintf("stopped at the response size limit of %s (--max-response-bytes)", FormatBytes(tooBig.Limit))
+		d.Advice = tooLargeAdvice
+		return nil
+	}
 	failure := httpx.AsFailure(httpx.Explain(ctx, cut))
 	switch failure.Kind {
 	case httpx.Cancelled:

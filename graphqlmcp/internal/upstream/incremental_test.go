@@ -409,20 +409,43 @@ func TestPostIncremental(t *testing.T) {
 }
 
 // TestPostIncrementalTooLarge: the size limit bounds all parts together,
-// whether many parts pass it or one huge part does.
+// whether many parts pass it or one huge part does. A stream that passes
+// it keeps the parts that came whole within it, as a stream the timeout
+// cuts does, and says why it stopped and what to ask instead; one whose
+// first payload does not fit fails as a one-piece answer over the limit
+// does.
 func TestPostIncrementalTooLarge(t *testing.T) {
-	item := `{"incremental":[{"items":["` + strings.Repeat("x", 600) + `"],"path":["l",0]}],"hasNext":true}`
+	item := `{"incremental":[{"items":["` + strings.Repeat("x", 600) + `"],"path":["l",%d]}],"hasNext":true}`
 	many := []string{`{"data":{"l":[]},"hasNext":true}`}
-	for range 4 {
-		many = append(many, item)
+	for i := range 4 {
+		many = append(many, fmt.Sprintf(item, i))
 	}
 	huge := []string{`{"data":{"l":[]},"hasNext":true}`, `{"incremental":[{"items":["` + strings.Repeat("x", 1<<20) + `"],"path":["l",0]}],"hasNext":false}`}
-	for name, payloads := range map[string][]string{"many parts": many, "one huge part": huge} {
+	first := []string{`{"data":{"l":["` + strings.Repeat("x", 3000) + `"]},"hasNext":true}`}
+	for name, tt := range map[string]struct {
+		payloads []string
+		body     string // "" for the error
+	}{
+		"many parts":    {many, `{"data":{"l":["` + strings.Repeat("x", 600) + `","` + strings.Repeat("x", 600) + `"]}}`},
+		"one huge part": {huge, `{"data":{"l":[]}}`},
+		"first part":    {first, ""},
+	} {
 		t.Run(name, func(t *testing.T) {
-			srv, _ := streamingServer(t, nil, payloads...)
-			_, err := loopbackClient(2000).Post(context.Background(), Request{Target: Target{URL: parse(t, srv.URL)}, Headers: Defaults(), Timeout: 10 * time.Second, Incremental: true})
-			if err == nil || !strings.Contains(err.Error(), "larger than the 2000 bytes limit") {
-				t.Errorf("got %v", err)
+			srv, _ := streamingServer(t, nil, tt.payloads...)
+			resp, err := loopbackClient(2000).Post(context.Background(), Request{Target: Target{URL: parse(t, srv.URL)}, Headers: Defaults(), Timeout: 10 * time.Second, Incremental: true})
+			if tt.body == "" {
+				if err == nil || !strings.Contains(err.Error(), "larger than the 2000 bytes limit") {
+					t.Errorf("got %v", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := resp.Incremental
+			if string(resp.Body) != tt.body || d.Complete || !d.CutPart || d.Ended != "stopped at the response size limit of 2000 bytes (--max-response-bytes)" ||
+				d.Advice != "Select fewer fields, or fetch fewer items with a first/limit argument" {
+				t.Errorf("got %s %+v", resp.Body, d)
 			}
 		})
 	}
