@@ -63,7 +63,10 @@ type Client struct {
 	BaseURL *url.URL      // e.g. https://webhook.site
 	// APIKey is the configured key. It and a call's own key are redacted
 	// from every answer as it arrives, before any tool reads or encodes it.
-	APIKey  string
+	APIKey string
+	// Secrets are the configuration's other secrets (the signing secrets
+	// set at startup), redacted from every answer as the key is.
+	Secrets []string
 	Timeout time.Duration
 	Logger  *slog.Logger
 	// captureToken is the token whose capture URL HOOKSVC_API_URL turned
@@ -93,6 +96,10 @@ type Call struct {
 	NotFound string
 	// NoRetry sends a GET once, for a caller that paces its own retries.
 	NoRetry bool
+	// Exact returns a success's body as it arrived, unredacted: the bytes
+	// a signature covers, which the caller checks and never shows. Errors
+	// are redacted all the same.
+	Exact bool
 	// Doing says what the call does, for the start of its errors:
 	// "Listing the requests of token <uuid>".
 	Doing string
@@ -274,7 +281,13 @@ func formatLimit(d time.Duration) string {
 }
 
 // redactor hides the keys of c: the configured one, and the call's own.
-func (cl *Client) redactor(c Call) redact.Redactor { return redact.New(cl.APIKey, c.Key) }
+func (cl *Client) redactor(c Call) redact.Redactor { return cl.secrets(c.Key) }
+
+// secrets hides the configured key, a call's own key and the
+// configuration's other secrets.
+func (cl *Client) secrets(callKey string) redact.Redactor {
+	return redact.New(append([]string{cl.APIKey, callKey}, cl.Secrets...)...)
+}
 
 func (cl *Client) once(ctx context.Context, c Call, redactor redact.Redactor) (*httpx.Answer, error) {
 	u := cl.BaseURL.JoinPath(c.Path)
@@ -286,6 +299,12 @@ func (cl *Client) once(ctx context.Context, c Call, redactor redact.Redactor) (*
 		limit = maxResponseBytes
 	}
 	out := httpx.Outbound{Method: c.Method, URL: u, Header: http.Header{}, MaxBytes: limit, Redactor: redactor}
+	if c.Exact {
+		// The Caller redacts the body it returns; this one is read as it
+		// arrived. A failure's words hold no key (it is sent in a header),
+		// and a refusal's body is described through redactor (statusError).
+		out.Redactor = redact.Redactor{}
+	}
 	out.Header.Set("Accept", "application/json")
 	if c.Body != nil {
 		encoded, err := jsonx.Marshal(c.Body)

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/mcpforge/servers/shared/httpx"
-	"github.com/mcpforge/servers/shared/redact"
 )
 
 // MaxFileBytes bounds a file read from a capture: the service refuses
@@ -52,7 +51,7 @@ func (cl *Client) DownloadFile(ctx context.Context, key string, id TokenID, requ
 	if loc == nil {
 		return nil, fmt.Errorf("%s failed: the capture API answered HTTP %d, a redirect without a usable Location, where it sends the file's storage address", c.doing(), resp.Status)
 	}
-	secrets := redact.New(cl.APIKey, key)
+	secrets := cl.secrets(key)
 	shown := secrets.String(httpx.DisplayURL(loc))
 	sameOrigin := httpx.SameOrigin(loc, cl.BaseURL)
 	if loc.User != nil || (loc.Scheme != "https" && !sameOrigin) {

@@ -16,7 +16,6 @@ import (
 
 	"github.com/mcpforge/servers/shared/httpx"
 	"github.com/mcpforge/servers/shared/jsonx"
-	"github.com/mcpforge/servers/shared/redact"
 )
 
 // TokenID is a token's UUID, as the API's paths take it (never an alias).
@@ -171,10 +170,22 @@ func (cl *Client) PollRequests(ctx context.Context, key string, id TokenID, quer
 	return DecodePage(resp.Body)
 }
 
-// RawBody returns a captured request's body exactly as it arrived.
+// RawBody returns a captured request's body exactly as it arrived, with
+// the keys and secrets redacted.
 func (cl *Client) RawBody(ctx context.Context, key string, id TokenID, requestID RequestID) ([]byte, error) {
+	return cl.rawBody(ctx, key, id, requestID, false)
+}
+
+// SignedBody is RawBody unredacted: the bytes a signature covers, even
+// where they hold a key, for a check that never shows them.
+func (cl *Client) SignedBody(ctx context.Context, key string, id TokenID, requestID RequestID) ([]byte, error) {
+	return cl.rawBody(ctx, key, id, requestID, true)
+}
+
+func (cl *Client) rawBody(ctx context.Context, key string, id TokenID, requestID RequestID, exact bool) ([]byte, error) {
 	c := requestCall(http.MethodGet, key, id, requestID, "/raw", "Reading the body of")
 	c.expect = expectRaw
+	c.Exact = exact
 	resp, err := cl.readFresh(ctx, c)
 	if err != nil {
 		return nil, err
@@ -286,7 +297,7 @@ func (cl *Client) Capture(ctx context.Context, tokenID TokenID, c Capture, callK
 	header.Del("Api-Key")
 	resp, err := cl.Caller.Do(ctx, httpx.Outbound{
 		Method: c.Method, URL: u, Header: header, Body: c.Body,
-		MaxBytes: maxCaptureAnswerBytes, Redactor: redact.New(cl.APIKey, callKey),
+		MaxBytes: maxCaptureAnswerBytes, Redactor: cl.secrets(callKey),
 	})
 	var tooLarge *httpx.TooLargeError
 	if errors.As(err, &tooLarge) {

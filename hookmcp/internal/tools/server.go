@@ -68,6 +68,9 @@ func NewServer(opts Options) *mcp.Server {
 			Caller:  &httpx.Caller{HTTP: opts.HTTP, Logger: opts.Logger},
 			BaseURL: opts.Config.APIURL,
 			APIKey:  opts.Config.APIKey,
+			// The signing secrets are startup secrets too: a captured
+			// request that holds one shows it in no tool's answer.
+			Secrets: opts.Config.Secrets(),
 			Timeout: opts.Config.Timeout,
 			Logger:  opts.Logger,
 			Sleep:   opts.Sleep,

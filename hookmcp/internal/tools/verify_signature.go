@@ -135,7 +135,9 @@ func (h *handlers) verify(ctx context.Context, g given, args VerifySignatureArgs
 	if kind := map[string]string{"email": "an email", "dns": "a DNS lookup"}[meta.Type]; kind != "" {
 		return nil, VerifyResult{}, fmt.Errorf("request %s is %s, not an HTTP request: webhook signatures are HTTP headers; pass the request_id of a web request", meta.UUID, kind)
 	}
-	body, err := h.client.RawBody(ctx, key, id, meta.UUID)
+	// The bytes as the sender sent them, even where they hold a key or a
+	// secret that every shown answer redacts; nothing of them is shown.
+	body, err := h.client.SignedBody(ctx, key, id, meta.UUID)
 	if err != nil {
 		return nil, VerifyResult{}, err
 	}

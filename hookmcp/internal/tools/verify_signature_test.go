@@ -3,7 +3,10 @@ package tools
 import (
 	"bytes"
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"log/slog"
 	"net/http"
@@ -381,4 +384,75 @@ func TestVerifySignatureOddAnswers(t *testing.T) {
 			t.Errorf("%s: %v", tt.name, out)
 		}
 	}
+}
+
+// TestConfiguredSigningSecretRedactedEverywhere: a signing secret set at
+// startup is a startup secret like the API key: a captured request that
+// holds it (a sender that echoes it, a test that posts it) shows it in no
+// tool's result, not get_request's, get_latest_request's, list_requests'
+// nor wait_for_request's, in its body, its headers or its query, as it
+// is or in base64.
+func TestConfiguredSigningSecretRedactedEverywhere(t *testing.T) {
+	const secret = "whsec_StartupSigningSecret42"
+	cfg := config.Config{APIKey: envKey, SigningSecrets: map[signature.Provider]config.SigningSecret{"stripe": {Variable: "STRIPE_WEBHOOK_SECRET", Value: secret}}}
+	h := connectSigning(t, cfg, newClock())
+	id := h.createToken(t, nil)
+	rid := h.signed(t, id, "text/plain", "secret="+secret+" b64="+base64.StdEncoding.EncodeToString([]byte(secret)),
+		map[string]string{"X-Echo": secret})
+	for _, call := range []struct {
+		tool string
+		args map[string]any
+	}{
+		// First: it waits from the newest request shown.
+		{"wait_for_request", map[string]any{"token_id": id, "timeout_seconds": 1}},
+		{"get_request", map[string]any{"token_id": id, "request_id": rid}},
+		{"get_latest_request", map[string]any{"token_id": id}},
+		{"list_requests", map[string]any{"token_id": id}},
+	} {
+		res := h.call(t, call.tool, call.args)
+		structured, _ := json.Marshal(res.StructuredContent)
+		text := mcptest.Text(res) + string(structured)
+		if !strings.Contains(text, "[REDACTED]") {
+			t.Errorf("%s: no redaction marker: %.600s", call.tool, text)
+		}
+		h.noSecrets(t, text, secret)
+	}
+}
+
+// TestVerifySignatureOverBytesThatHoldASecret: verify_signature checks the
+// bytes as they arrived even where they hold the API key or a configured
+// signing secret, which every shown answer redacts: the signature covers
+// the bytes the sender sent, not the redacted ones, and nothing of the
+// body is shown. A body that is not UTF-8 and has CRLF line endings is
+// checked as its bytes too.
+func TestVerifySignatureOverBytesThatHoldASecret(t *testing.T) {
+	const secret = "whsec_StartupSigningSecret42"
+	cfg := config.Config{APIKey: envKey, SigningSecrets: map[signature.Provider]config.SigningSecret{"github": {Variable: "GH_SECRET", Value: secret}}}
+	h := connectSigning(t, cfg, newClock())
+	id := h.createToken(t, nil)
+	for _, body := range []string{
+		"api key " + envKey + " in the body",
+		"signing secret " + secret + " in the body",
+		"\xff\xfe not UTF-8\r\nline two\r\n",
+	} {
+		m := hmac.New(sha256.New, []byte(secret))
+		m.Write([]byte(body))
+		rid := h.signed(t, id, "application/octet-stream", body, map[string]string{"X-Hub-Signature-256": "sha256=" + hex.EncodeToString(m.Sum(nil))})
+		out := h.verdict(t, map[string]any{"token_id": id, "request_id": rid, "provider": "github"}, secret, envKey)
+		if out["verdict"] != "valid" {
+			t.Errorf("%q: %v", body, out)
+		}
+	}
+}
+
+// TestVerifySignatureRequestOfAnotherToken: a request id is read under the
+// token named, so another token's request is not found there, and the
+// error says where its ids are listed.
+func TestVerifySignatureRequestOfAnotherToken(t *testing.T) {
+	h := connectSigning(t, config.Config{}, newClock())
+	mine, theirs := h.createToken(t, nil), h.createToken(t, nil)
+	rid := h.signed(t, theirs, "text/plain", githubDocBody, map[string]string{"X-Hub-Signature-256": githubDocSignature})
+	msg := h.failure(t, "verify_signature", map[string]any{"token_id": mine, "request_id": rid, "provider": "github", "secret": githubDocSecret})
+	contains(t, msg, "request "+rid+" of token "+mine, "list_requests shows the token's request ids")
+	h.noSecrets(t, msg+h.logs.String(), githubDocSecret)
 }
