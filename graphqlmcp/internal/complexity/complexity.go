@@ -4,8 +4,8 @@
 // The price of an operation is the number of list items it can return,
 // each list nested in other lists counted once per enclosing item (the model
 // GitHub documents for its node limit), and at least 1. A list's size is the
-// largest of its slicing arguments (first, last, limit, ...), else its
-// schema default, else, for a list that takes no slicing argument, the
+// largest of its slicing arguments (first, last, limit, ..., and size when
+// the schema says the field is a list), else its schema default, else, for a list that takes no slicing argument, the
 // number of ids it is given (nodes(ids: [...])) or of other scalars when
 // more than AssumedListSize (they may filter), else AssumedListSize; each
 // list's Cost says which. A Relay connection (an
@@ -340,7 +340,7 @@ func (s *scorer) carried(f *ast.Field, def *ast.FieldDefinition, sc scope) bool 
 	switch {
 	case sc.connection == notConnection:
 		return false
-	case def != nil && slices.ContainsFunc(def.Arguments, func(arg *ast.ArgumentDefinition) bool { return isSlicingArgument(arg.Name) }),
+	case def != nil && slices.ContainsFunc(def.Arguments, func(arg *ast.ArgumentDefinition) bool { return isListSizeArgument(arg.Name) }),
 		def == nil && slices.ContainsFunc(f.Arguments, func(arg *ast.Argument) bool { return isSlicingArgument(arg.Name) }):
 		return false
 	case f.Name == "edges" || f.Name == "nodes":
@@ -445,6 +445,14 @@ func isSlicingArgument(name string) bool {
 	return false
 }
 
+// isListSizeArgument reports the names that give the size of a field the
+// schema says is a list or connection: the slicing arguments, and size
+// (Artsy's artworks(size: 100)). Without the schema, size does not make a
+// field a list, as it sizes images (avatarUrl(size: 400)) more often.
+func isListSizeArgument(name string) bool {
+	return isSlicingArgument(name) || name == "size"
+}
+
 // sizing is a list's size and where it comes from.
 type sizing struct {
 	n        int
@@ -459,6 +467,10 @@ type sizing struct {
 // listArguments), else AssumedListSize.
 func (s *scorer) size(f *ast.Field, def *ast.FieldDefinition) sizing {
 	best := sizing{n: -1, how: SizeGiven}
+	slicing := isSlicingArgument
+	if def != nil {
+		slicing = isListSizeArgument
+	}
 	consider := func(name string, n int) {
 		// Ties go to the first name in byte order, so that a variable's
 		// members, read in random order, name the same one every time.
@@ -467,7 +479,7 @@ func (s *scorer) size(f *ast.Field, def *ast.FieldDefinition) sizing {
 		}
 	}
 	for _, arg := range f.Arguments {
-		if n, ok := s.intValue(arg.Value); ok && isSlicingArgument(arg.Name) {
+		if n, ok := s.intValue(arg.Value); ok && slicing(arg.Name) {
 			consider(arg.Name, n)
 		}
 		literal, value, ok := s.resolve(arg.Value)
@@ -475,14 +487,14 @@ func (s *scorer) size(f *ast.Field, def *ast.FieldDefinition) sizing {
 		case !ok:
 		case literal != nil && literal.Kind == ast.ObjectValue:
 			for _, child := range literal.Children {
-				if n, ok := s.intValue(child.Value); ok && isSlicingArgument(child.Name) {
+				if n, ok := s.intValue(child.Value); ok && slicing(child.Name) {
 					consider(arg.Name+"."+child.Name, n)
 				}
 			}
 		case literal == nil:
 			if object, isObject := value.(map[string]any); isObject {
 				for name, v := range object {
-					if n, ok := intOf(v); ok && isSlicingArgument(name) {
+					if n, ok := intOf(v); ok && slicing(name) {
 						consider(arg.Name+"."+name, n)
 					}
 				}
@@ -499,7 +511,7 @@ func (s *scorer) size(f *ast.Field, def *ast.FieldDefinition) sizing {
 	var takes []string
 	best.how = SizeDefault
 	for _, arg := range def.Arguments {
-		if isSlicingArgument(arg.Name) {
+		if isListSizeArgument(arg.Name) {
 			takes = append(takes, arg.Name)
 			if n, ok := intDefault(arg.DefaultValue); ok {
 				consider(arg.Name, n)
@@ -511,7 +523,7 @@ func (s *scorer) size(f *ast.Field, def *ast.FieldDefinition) sizing {
 			continue
 		}
 		for _, field := range input.Fields {
-			if isSlicingArgument(field.Name) {
+			if isListSizeArgument(field.Name) {
 				takes = append(takes, arg.Name+"."+field.Name)
 			}
 		}
@@ -552,7 +564,7 @@ func (s *scorer) inputObjectDefaults(f *ast.Field, arg *ast.ArgumentDefinition, 
 		}
 	} else if object := arg.DefaultValue; object != nil && object.Kind == ast.ObjectValue {
 		for _, child := range object.Children {
-			if n, ok := intDefault(child.Value); ok && isSlicingArgument(child.Name) {
+			if n, ok := intDefault(child.Value); ok && isListSizeArgument(child.Name) {
 				consider(arg.Name+"."+child.Name, n)
 			}
 		}
@@ -562,7 +574,7 @@ func (s *scorer) inputObjectDefaults(f *ast.Field, arg *ast.ArgumentDefinition, 
 		return
 	}
 	for _, field := range input.Fields {
-		if !isSlicingArgument(field.Name) || present(field.Name) {
+		if !isListSizeArgument(field.Name) || present(field.Name) {
 			continue
 		}
 		if n, ok := intDefault(field.DefaultValue); ok {

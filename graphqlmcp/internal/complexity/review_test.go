@@ -24,6 +24,8 @@ type Query {
   pagedByDefault(pagination: Page = {pageSize: 500}): [User!]!
   pagedDefaultTaken(pagination: Page = {offset: 5}): [User!]!
   unsizedPage(pagination: Cursor): [User!]!
+  sized(size: Int, page: Int): [User!]!
+  avatar(size: Int): String
 }
 input Page { pageSize: Int = 200, offset: Int }
 input Cursor { after: String }
@@ -179,5 +181,32 @@ directive @everywhere on QUERY | MUTATION | SUBSCRIPTION | FIELD | FRAGMENT_DEFI
 	}
 	if c := got.Costliest[len(got.Costliest)-1]; c.Path != "__schema.directives.locations" || c.Sizing != SizeSchemaCount {
 		t.Errorf("locations priced as %+v, want counted in the schema", c)
+	}
+}
+
+// TestSizeArgument: with the schema, a list's size argument may be named
+// size (Artsy's artworks(size: 100)); without it, size is not taken for
+// one, as it sizes images (avatarUrl(size: 400)) more often than lists.
+// A list given size: 500 was once assumed to hold 10.
+func TestSizeArgument(t *testing.T) {
+	schema := loadSchema(t, reviewSDL)
+	for _, tt := range []struct {
+		query string
+		want  []Cost
+	}{
+		{"{ sized(size: 500, page: 2) { login } }", []Cost{{Path: "sized", Size: 500, Items: 500, Sizing: SizeGiven, Argument: "size"}}},
+		{"{ sized { login } }", []Cost{{Path: "sized", Size: AssumedListSize, Items: AssumedListSize, Sizing: SizeAssumed, Argument: "size"}}},
+		{"{ avatar(size: 400) }", []Cost{}},
+	} {
+		got, err := scoreWith(t, schema, tt.query, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tt.want, got.Costliest); diff != "" {
+			t.Errorf("%s: costliest (-want +got):\n%s", tt.query, diff)
+		}
+	}
+	if got, err := score(t, "{ viewer { avatarUrl(size: 400) } }", nil); err != nil || got.Score != 1 {
+		t.Errorf("without a schema, avatarUrl(size: 400) scored %d, %v; want 1", got.Score, err)
 	}
 }
