@@ -147,3 +147,33 @@ func TestLongHeaderCostsItsLength(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptyBodyNoted: an empty body signed correctly is valid by the
+// arithmetic, but Stripe's and GitHub's libraries refuse an empty payload
+// before checking (stripe-node: "No webhook payload was provided.";
+// @octokit/webhooks-methods: "secret, eventPayload & signature
+// required"), so the answer says a receiver using them refuses it.
+func TestEmptyBodyNoted(t *testing.T) {
+	mac := func(parts ...string) []byte {
+		m := hmac.New(sha256.New, []byte("whsec_test_secret"))
+		for _, p := range parts {
+			m.Write([]byte(p))
+		}
+		return m.Sum(nil)
+	}
+	for _, tt := range []struct {
+		scheme  Scheme
+		headers map[string][]string
+	}{
+		{Scheme{Provider: Stripe}, map[string][]string{"stripe-signature": {"t=1700000000,v1=" + hex.EncodeToString(mac("1700000000."))}}},
+		{Scheme{Provider: GitHub}, map[string][]string{"x-hub-signature-256": {"sha256=" + hex.EncodeToString(mac())}}},
+	} {
+		res, err := Verify(tt.scheme, []byte("whsec_test_secret"), Request{Headers: tt.headers, CapturedAt: time.Unix(1700000000, 0), Now: time.Unix(1700000000, 0)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Verdict != Valid || !strings.Contains(res.Detail, "The body is empty, which the provider's own library refuses before checking the signature") {
+			t.Errorf("%s: %s: %s", tt.scheme.Provider, res.Verdict, res.Detail)
+		}
+	}
+}

@@ -309,7 +309,18 @@ func (c check) stripe() Result {
 	}
 	want := hex.EncodeToString(c.mac([]byte(strconv.FormatInt(ts, 10)), []byte("."), c.r.Body))
 	found := fmt.Sprintf("Stripe-Signature has t=%d and %s.", ts, plural(len(signatures), "v1 signature")) + several(name, count)
-	return verdict(expected, matchAny(want, signatures), found, c.judge(ts, false))
+	return c.emptyRefused(verdict(expected, matchAny(want, signatures), found, c.judge(ts, false)))
+}
+
+// emptyRefused notes, on a valid signature over an empty body, that
+// stripe-node ("No webhook payload was provided.") and
+// @octokit/webhooks-methods refuse an empty payload before checking: the
+// signature is right, and the receiver refuses the request all the same.
+func (c check) emptyRefused(res Result) Result {
+	if len(c.r.Body) == 0 && res.Verdict == Valid {
+		res.Detail += " The body is empty, which the provider's own library refuses before checking the signature: a receiver using it refuses this request."
+	}
+	return res
 }
 
 // github checks X-Hub-Signature-256: sha256=<hex of the HMAC of the body>,
@@ -332,7 +343,7 @@ func (c check) github() Result {
 		return malformed(expected, "X-Hub-Signature-256 is not sha256= followed by 64 hex digits."+several(name, count))
 	}
 	want := "sha256=" + hex.EncodeToString(c.mac(c.r.Body))
-	return verdict(expected, matchAny(want, []string{value}), "X-Hub-Signature-256 holds a sha256 signature."+several(name, count), timestampJudgement{})
+	return c.emptyRefused(verdict(expected, matchAny(want, []string{value}), "X-Hub-Signature-256 holds a sha256 signature."+several(name, count), timestampJudgement{}))
 }
 
 // shopify checks X-Shopify-Hmac-Sha256: the base64 HMAC of the body keyed
