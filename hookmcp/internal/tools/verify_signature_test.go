@@ -19,6 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/mcpforge/servers/hookmcp/internal/config"
 	"github.com/mcpforge/servers/hookmcp/internal/fakehooksvc"
 	"github.com/mcpforge/servers/hookmcp/internal/signature"
@@ -391,7 +393,7 @@ func TestVerifySignatureOddAnswers(t *testing.T) {
 // holds it (a sender that echoes it, a test that posts it) shows it in no
 // tool's result, not get_request's, get_latest_request's, list_requests'
 // nor wait_for_request's, in its body, its headers or its query, as it
-// is or in base64.
+// is or in base64; nor the requests resource.
 func TestConfiguredSigningSecretRedactedEverywhere(t *testing.T) {
 	const secret = "whsec_StartupSigningSecret42"
 	cfg := config.Config{APIKey: envKey, SigningSecrets: map[signature.Provider]config.SigningSecret{"stripe": {Variable: "STRIPE_WEBHOOK_SECRET", Value: secret}}}
@@ -417,6 +419,15 @@ func TestConfiguredSigningSecretRedactedEverywhere(t *testing.T) {
 		}
 		h.noSecrets(t, text, secret)
 	}
+	read, err := h.session.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: requestsURI(id)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	listing, _ := json.Marshal(read)
+	if !strings.Contains(string(listing), "[REDACTED]") {
+		t.Errorf("the requests resource has no redaction marker: %.600s", listing)
+	}
+	h.noSecrets(t, string(listing), secret)
 }
 
 // TestVerifySignatureOverBytesThatHoldASecret: verify_signature checks the
