@@ -5,7 +5,8 @@
 // each list nested in other lists counted once per enclosing item (the model
 // GitHub documents for its node limit), and at least 1. A list's size is the
 // largest of its slicing arguments (first, last, limit, ..., and size when
-// the schema says the field is a list), else its schema default, else, for a list that takes no slicing argument, the
+// the schema says the field is a list; a negative one by its magnitude),
+// else its schema default, else, for a list that takes no slicing argument, the
 // number of ids it is given (nodes(ids: [...])) or of other scalars when
 // more than AssumedListSize (they may filter), else AssumedListSize; each
 // list's Cost says which. A Relay connection (an
@@ -583,16 +584,20 @@ func (s *scorer) inputObjectDefaults(f *ast.Field, arg *ast.ArgumentDefinition, 
 	}
 }
 
-// intDefault reads a default value written as an integer.
+// intDefault reads the size an integer literal gives: its magnitude (see
+// intOf), saturated.
 func intDefault(v *ast.Value) (int, bool) {
 	if v == nil || v.Kind != ast.IntValue {
 		return 0, false
 	}
 	n, err := strconv.ParseInt(v.Raw, 10, 64)
-	if errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(v.Raw, "-") {
+	switch {
+	case errors.Is(err, strconv.ErrRange), n == math.MinInt64:
 		return math.MaxInt, true
+	case err != nil:
+		return 0, false
 	}
-	return int(n), err == nil
+	return int(max(n, -n)), true
 }
 
 // listArguments sums the lengths of the lists of scalars f gives to
@@ -844,14 +849,7 @@ func (s *scorer) intValue(v *ast.Value) (int, bool) {
 		if literal.Kind != ast.IntValue {
 			return 0, false
 		}
-		n, err := strconv.ParseInt(literal.Raw, 10, 64)
-		if errors.Is(err, strconv.ErrRange) {
-			if strings.HasPrefix(literal.Raw, "-") {
-				return 0, true
-			}
-			return math.MaxInt, true
-		}
-		return int(n), err == nil
+		return intDefault(literal)
 	}
 	return intOf(given)
 }
@@ -868,14 +866,16 @@ func (s *scorer) boolValue(v *ast.Value) (bool, bool) {
 	return b, isBool
 }
 
-// intOf reads an integer from a decoded JSON variable value.
+// intOf reads the size an integer in a decoded JSON variable value gives:
+// its magnitude, as a negative size may count from the end (Prisma's take:
+// -1000) and a server that refuses it loses nothing by the count.
 func intOf(v any) (int, bool) {
 	var f float64
 	switch v := v.(type) {
 	case int:
-		return v, true
+		f = float64(v)
 	case int64:
-		return int(v), true
+		f = float64(v)
 	case float64:
 		f = v
 	case interface{ Float64() (float64, error) }: // json.Number
@@ -886,14 +886,11 @@ func intOf(v any) (int, bool) {
 	default:
 		return 0, false
 	}
-	if f != math.Trunc(f) {
+	if f != math.Trunc(f) { // NaN too
 		return 0, false
 	}
-	if f >= math.MaxInt64 {
+	if f = math.Abs(f); f >= math.MaxInt64 {
 		return math.MaxInt, true
-	}
-	if f <= math.MinInt64 {
-		return 0, true
 	}
 	return int(f), true
 }

@@ -1,7 +1,9 @@
 package complexity
 
 import (
+	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -208,5 +210,33 @@ func TestSizeArgument(t *testing.T) {
 	}
 	if got, err := score(t, "{ viewer { avatarUrl(size: 400) } }", nil); err != nil || got.Score != 1 {
 		t.Errorf("without a schema, avatarUrl(size: 400) scored %d, %v; want 1", got.Score, err)
+	}
+}
+
+// TestNegativeSizes: a negative size counts as its magnitude: Prisma's
+// take: -1000 takes the last 1,000, and a server that refuses it loses
+// nothing by the count. Each once counted 0, and so did every list under
+// it.
+func TestNegativeSizes(t *testing.T) {
+	for _, tt := range []struct {
+		query string
+		vars  map[string]any
+		want  int
+	}{
+		{"{ users(take: -1000) { id } }", nil, 1000},
+		{"{ users(take: -2) { friends(first: 50) { id } } }", nil, 2 + 2*50},
+		{"query($n: Int) { users(take: $n) { id } }", map[string]any{"n": -300}, 300},
+		{"query($n: Int) { users(take: $n) { id } }", map[string]any{"n": json.Number("-300")}, 300},
+		{"{ users(take: -99999999999999999999) { id } }", nil, math.MaxInt},
+		{"query($n: Int) { users(take: $n) { id } }", map[string]any{"n": -1e300}, math.MaxInt},
+	} {
+		got, err := score(t, tt.query, tt.vars)
+		if err != nil || got.Score != tt.want {
+			t.Errorf("%s %v: score = %d, %v; want %d", tt.query, tt.vars, got.Score, err, tt.want)
+		}
+	}
+	schema := loadSchema(t, "type Query { users(take: Int = -40): [User!]! } type User { id: ID }")
+	if got, err := scoreWith(t, schema, "{ users { id } }", nil); err != nil || got.Score != 40 {
+		t.Errorf("a default of -40: score = %d, %v; want 40", got.Score, err)
 	}
 }
