@@ -46,11 +46,16 @@ type SigningSecret struct {
 }
 
 // Secrets are every secret the configuration holds, for redaction: the API
-// key and each signing secret.
+// key and each signing secret, a whsec_ one also without its prefix (the
+// base64 that Standard Webhooks decodes into the key, which a sender's
+// configuration may hold bare).
 func (c Config) Secrets() []string {
 	out := []string{c.APIKey}
 	for _, s := range c.SigningSecrets {
 		out = append(out, s.Value)
+		if bare, ok := strings.CutPrefix(s.Value, "whsec_"); ok {
+			out = append(out, bare)
+		}
 	}
 	return out
 }

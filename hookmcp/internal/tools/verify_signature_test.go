@@ -393,13 +393,14 @@ func TestVerifySignatureOddAnswers(t *testing.T) {
 // holds it (a sender that echoes it, a test that posts it) shows it in no
 // tool's result, not get_request's, get_latest_request's, list_requests'
 // nor wait_for_request's, in its body, its headers or its query, as it
-// is or in base64; nor the requests resource.
+// is, without its whsec_ prefix (the key material Standard Webhooks
+// decodes) or in base64; nor the requests resource.
 func TestConfiguredSigningSecretRedactedEverywhere(t *testing.T) {
 	const secret = "whsec_StartupSigningSecret42"
 	cfg := config.Config{APIKey: envKey, SigningSecrets: map[signature.Provider]config.SigningSecret{"stripe": {Variable: "STRIPE_WEBHOOK_SECRET", Value: secret}}}
 	h := connectSigning(t, cfg, newClock())
 	id := h.createToken(t, nil)
-	rid := h.signed(t, id, "text/plain", "secret="+secret+" b64="+base64.StdEncoding.EncodeToString([]byte(secret)),
+	rid := h.signed(t, id, "text/plain", "secret="+secret+" b64="+base64.StdEncoding.EncodeToString([]byte(secret))+" bare="+strings.TrimPrefix(secret, "whsec_"),
 		map[string]string{"X-Echo": secret})
 	for _, call := range []struct {
 		tool string
