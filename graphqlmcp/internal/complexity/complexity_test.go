@@ -369,7 +369,7 @@ func TestScoreMemoryIsLinear(t *testing.T) {
 // score is never negative, with no schema and with two (connections, node
 // lists beside edges, list arguments, introspection).
 func FuzzScore(f *testing.F) {
-	schemas := []*ast.Schema{nil, loadSchema(f, githubLike), loadSchema(f, starwars.Schema)}
+	schemas := []*ast.Schema{nil, loadSchema(f, githubLike), loadSchema(f, starwars.Schema), loadSchema(f, reviewSDL)}
 	for _, seed := range []string{
 		"{ hero { friendsConnection(first: 1) { friends { friendsConnection(first: $n) { friends { name } } } } } }",
 		`query($ids: [ID!]!) { nodes(ids: $ids) { login } a: nodes(ids: ["a", $n]) { login } options(names: "x") { name } }`,
@@ -378,6 +378,10 @@ func FuzzScore(f *testing.F) {
 		"{ users(first: 10) { id name } }", "query($n: Int = 5) { a(first: $n) @skip(if: false) { ...F } } fragment F on T { b(last: 3) { c } }",
 		"{ a { ...F } } fragment F on T { ...G } fragment G on T { ...F }", nested(MaxDepth+1, "x"), "mutation M { m } query Q { q }",
 		"{ a(first: 9223372036854775807) { b(first: 9223372036854775807) { c } } }",
+		"{ conn(first: 1) { admins(first: 1000) { login } page { login } blocked(status: \"x\") { login } } odd(first: -2) { nodes(first: $n) { login } } }",
+		"query($p: Page) { paged(pagination: $p) { login } a: paged(pagination: {offset: 1, pageSize: $n}) { login } pagedByDefault { login } sized(size: -5) { login } }",
+		`{ labelled(labels: []) { login } nodes(ids: []) { friends(first: 3) { nodes { login } } } idsByDefault { login } byNumbers(numbers: [1, 2]) { login } }`,
+		"{ users(take: -99999999999999999999) { id } __schema { directives { locations } } }",
 	} {
 		f.Add(seed, "")
 	}
