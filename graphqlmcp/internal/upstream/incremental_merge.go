@@ -100,6 +100,57 @@ type payloadError struct {
 
 func (e *payloadError) Error() string { return fmt.Sprintf("part %d %s", e.part, e.what) }
 
+// members are the members of a payload, or of an increment in it, that
+// incremental delivery gives a meaning, each as it came (nil when absent).
+// A name given twice has its last value, as JSON.parse gives it.
+type members struct {
+	Data, Errors, Extensions, HasNext, Path, Label json.RawMessage
+	ID, SubPath, Items                             json.RawMessage
+	Incremental, Pending, Completed                json.RawMessage
+	count                                          int // members of any name
+}
+
+// readMembers reads the members of the JSON object raw (valid JSON), by
+// their exact names. It reads them with the merge's scanner, not into a
+// map: a map costs kilobytes, and an increment can be twenty bytes.
+func (m *merger) readMembers(raw []byte) members {
+	var got members
+	m.scan.eachElement(raw, func(key, value []byte) {
+		got.count++
+		var to *json.RawMessage
+		switch memberName(key) {
+		case "data":
+			to = &got.Data
+		case "errors":
+			to = &got.Errors
+		case "extensions":
+			to = &got.Extensions
+		case "hasNext":
+			to = &got.HasNext
+		case "path":
+			to = &got.Path
+		case "label":
+			to = &got.Label
+		case "id":
+			to = &got.ID
+		case "subPath":
+			to = &got.SubPath
+		case "items":
+			to = &got.Items
+		case "incremental":
+			to = &got.Incremental
+		case "pending":
+			to = &got.Pending
+		case "completed":
+			to = &got.Completed
+		default:
+			return
+		}
+		*to = value
+	})
+	return got
+}
+
 // add merges the payload of part n, body.
 func (m *merger) add(n int, body []byte) error {
 	fail := func(format string, args ...any) error { return &payloadError{n, fmt.Sprintf(format, args...)} }
@@ -107,23 +158,23 @@ func (m *merger) add(n int, body []byte) error {
 	if len(body) == 0 {
 		return nil
 	}
-	var members map[string]json.RawMessage
 	// json.Valid first: the splitting of nodes (eachElement) needs valid
 	// JSON, and its scanner refuses nesting deeper than 10,000.
-	if body[0] != '{' || !json.Valid(body) || jsonx.UnmarshalSharing(body, &members) != nil {
+	if body[0] != '{' || !json.Valid(body) {
 		return fail("is not a JSON object: %s", httpx.Snippet(m.redactor.Bytes(spellEscapes(body)), 200))
 	}
-	if len(members) == 0 {
+	members := m.readMembers(body)
+	if members.count == 0 {
 		return nil // a keep-alive: Apollo Router sends {} while waiting
 	}
 	if m.ended > 0 {
-		if len(members) == 1 && string(bytes.TrimSpace(members["hasNext"])) == "false" {
+		if members.count == 1 && string(members.HasNext) == "false" {
 			return nil // the end said again
 		}
 		return fail("came after part %d ended the answer (%s), so it belongs to no answer", m.ended, m.endedBy)
 	}
 	m.delivery.Parts++
-	if raw, ok := members["hasNext"]; ok {
+	if raw := members.HasNext; raw != nil {
 		if err := json.Unmarshal(raw, &m.hasNext); err != nil || isNull(raw) {
 			return fail("has hasNext %s, which must be true or false", httpx.Snippet(raw, 50))
 		}
@@ -135,7 +186,7 @@ func (m *merger) add(n int, body []byte) error {
 		m.hasNext = false // a response without hasNext is a whole one
 		defer m.end(n, "a first payload without hasNext is whole")
 	}
-	_, hasPath := members["path"]
+	hasPath := members.Path != nil
 	if legacy := m.initial && hasPath; legacy {
 		// The first drafts' form: the payload is the increment, its errors
 		// and extensions included.
@@ -143,15 +194,15 @@ func (m *merger) add(n int, body []byte) error {
 			return fail("%s", err)
 		}
 	} else {
-		if err := m.addErrors(members["errors"]); err != nil {
+		if err := m.addErrors(members.Errors); err != nil {
 			return fail("%s", err)
 		}
-		m.addExtensions(members["extensions"])
+		m.addExtensions(members.Extensions)
 	}
 	if !m.initial {
 		m.initial = true
-		data, hasData := members["data"]
-		_, hasErrors := members["errors"]
+		data, hasData := members.Data, members.Data != nil
+		hasErrors := members.Errors != nil
 		if !hasData && !hasErrors {
 			return fail("is not a GraphQL response: the first payload must have data or errors")
 		}
@@ -163,28 +214,28 @@ func (m *merger) add(n int, body []byte) error {
 			root := newNode(data)
 			m.data = &root
 		}
-	} else if _, ok := members["data"]; ok && !hasPath {
+	} else if members.Data != nil && !hasPath {
 		return fail("has data but no path, so where it goes is unknown")
 	}
-	if err := m.addPending(n, members["pending"]); err != nil {
+	if err := m.addPending(n, members.Pending); err != nil {
 		return fail("%s", err)
 	}
-	if raw, ok := members["incremental"]; ok {
-		var entries []json.RawMessage
-		if err := json.Unmarshal(raw, &entries); err != nil {
+	if raw := members.Incremental; raw != nil && !isNull(raw) {
+		if raw[0] != '[' {
 			return fail("has incremental %s, which must be a list of objects", httpx.Snippet(raw, 50))
 		}
+		entries := make([][]byte, 0, m.scan.count(raw))
+		m.scan.eachElement(raw, func(_, entry []byte) { entries = append(entries, entry) })
 		for i, entry := range entries {
-			var entryMembers map[string]json.RawMessage
-			if !isObject(entry) || jsonx.UnmarshalSharing(entry, &entryMembers) != nil {
+			if !isObject(entry) {
 				return fail("has incremental[%d] %s, which must be an object", i, httpx.Snippet(entry, 50))
 			}
-			if err := m.addIncrement(entryMembers); err != nil {
+			if err := m.addIncrement(m.readMembers(entry)); err != nil {
 				return fail("incremental[%d]: %s", i, err)
 			}
 		}
 	}
-	if err := m.addCompleted(members["completed"]); err != nil {
+	if err := m.addCompleted(members.Completed); err != nil {
 		return fail("%s", err)
 	}
 	return nil
@@ -256,7 +307,7 @@ func (m *merger) addPending(n int, raw json.RawMessage) error {
 		if e.ID == nil {
 			return fmt.Errorf("has pending[%d] without an id", i)
 		}
-		path, err := parsePath(e.Path, nil)
+		path, err := parsePath(e.Path, 0)
 		if err != nil {
 			return fmt.Errorf("has pending[%d] with %v", i, err)
 		}
@@ -299,50 +350,55 @@ func (m *merger) addCompleted(raw json.RawMessage) error {
 
 // addIncrement places one increment: deferred data merged into the object
 // at its path, or streamed items added to the list there.
-func (m *merger) addIncrement(members map[string]json.RawMessage) error {
-	var path []pathElement
+//
+// graphql-js 17's increments name a pending entry and a subPath below its
+// path: the walk goes down both, not down a copy of them joined, which
+// would cost as much as the whole path for an increment of a few bytes.
+func (m *merger) addIncrement(members members) error {
+	var base, sub []pathElement
 	var err error
 	byID := false
-	if raw, ok := members["id"]; ok {
-		var id string
-		if json.Unmarshal(raw, &id) != nil {
+	if raw := members.ID; raw != nil {
+		if raw[0] != '"' {
 			return fmt.Errorf("has id %s, which must be a string", httpx.Snippet(raw, 50))
 		}
+		id := memberName(raw) // a string literal decodes as a name does
 		p, known := m.pending[id]
 		if !known {
 			return fmt.Errorf("has id %q, which no pending entry announced", id)
 		}
 		byID = true
-		if path, err = parsePath(members["subPath"], p.path); err != nil {
+		base = p.path
+		if sub, err = parsePath(members.SubPath, len(base)); err != nil {
 			return fmt.Errorf("has subPath %v", err)
 		}
 	} else {
-		if _, ok := members["path"]; !ok {
+		if members.Path == nil {
 			return fmt.Errorf("has neither an id nor a path, so where it goes is unknown")
 		}
-		if path, err = parsePath(members["path"], nil); err != nil {
+		if base, err = parsePath(members.Path, 0); err != nil {
 			return err
 		}
 		var label string
-		if raw, ok := members["label"]; ok && json.Unmarshal(raw, &label) == nil {
+		if raw := members.Label; raw != nil && json.Unmarshal(raw, &label) == nil {
 			m.label(label)
 		}
 	}
-	if err := m.addErrors(members["errors"]); err != nil {
+	if err := m.addErrors(members.Errors); err != nil {
 		return err
 	}
-	m.addExtensions(members["extensions"])
-	if raw, ok := members["items"]; ok && !isNull(raw) {
+	m.addExtensions(members.Extensions)
+	if raw := members.Items; raw != nil && !isNull(raw) {
 		// null items: an error ended the stream, which its errors say.
-		return m.addItems(path, raw, byID)
+		return m.addItems(base, sub, raw, byID)
 	}
-	if raw, ok := members["data"]; ok && !isNull(raw) {
-		target, err := m.walk(path)
+	if raw := members.Data; raw != nil && !isNull(raw) {
+		target, err := m.walk(base, sub)
 		if err != nil {
-			return fmt.Errorf("puts its data at %s, which %v", pathText(path), err)
+			return fmt.Errorf("puts its data at %s, which %v", pathText(joinPath(base, sub)), err)
 		}
 		src := newNode(raw)
-		return m.mergeObject(target, &src, path)
+		return m.mergeObject(target, &src, base, sub)
 	}
 	return nil
 }
@@ -350,32 +406,34 @@ func (m *merger) addIncrement(members map[string]json.RawMessage) error {
 // addItems adds streamed items to a list. graphql-js 17's path (byID)
 // names the list, and the items follow what it holds; the 2022 draft's
 // names the first item's place in the list.
-func (m *merger) addItems(path []pathElement, raw json.RawMessage, byID bool) error {
+func (m *merger) addItems(base, sub []pathElement, raw json.RawMessage, byID bool) error {
 	node := newNode(raw)
 	items, ok := node.listItems(&m.scan)
 	if !ok {
 		return fmt.Errorf("has items %s, which must be a list", httpx.Snippet(raw, 50))
 	}
-	listPath, start := path, -1
+	start := -1
 	if !byID {
+		path := base // the 2022 draft's has no sub
 		if len(path) == 0 || path[len(path)-1].isKey {
 			return fmt.Errorf("puts its items at %s, which must end in the index of the first item", pathText(path))
 		}
-		listPath, start = path[:len(path)-1], path[len(path)-1].index
+		base, start = path[:len(path)-1], path[len(path)-1].index
 	}
-	target, err := m.walk(listPath)
+	target, err := m.walk(base, sub)
+	listPath := func() []pathElement { return joinPath(base, sub) }
 	if err != nil {
-		return fmt.Errorf("puts its items in %s, which %v", pathText(listPath), err)
+		return fmt.Errorf("puts its items in %s, which %v", pathText(listPath()), err)
 	}
 	have, ok := target.listItems(&m.scan)
 	if !ok {
-		return fmt.Errorf("puts its items in %s, which is %s, not a list", pathText(listPath), describe(target))
+		return fmt.Errorf("puts its items in %s, which is %s, not a list", pathText(listPath()), describe(target))
 	}
 	if start < 0 {
 		start = len(have.items)
 	}
 	if start > len(have.items) {
-		return fmt.Errorf("puts its items at index %d of %s, which has %d, so items would be missing between", start, pathText(listPath), len(have.items))
+		return fmt.Errorf("puts its items at index %d of %s, which has %d, so items would be missing between", start, pathText(listPath()), len(have.items))
 	}
 	for i, item := range items.items {
 		if start+i < len(have.items) {
@@ -387,29 +445,32 @@ func (m *merger) addItems(path []pathElement, raw json.RawMessage, byID bool) er
 	return nil
 }
 
-// walk follows path down the data. Its error completes "... at PATH, which".
-func (m *merger) walk(path []pathElement) (*jsonNode, error) {
+// walk follows base and then sub down the data. Its error completes "...
+// at PATH, which".
+func (m *merger) walk(base, sub []pathElement) (*jsonNode, error) {
 	if m.data == nil {
 		return nil, fmt.Errorf("leads to nothing: the first payload has no data")
 	}
 	node := m.data
-	for i, step := range path {
+	for i := range len(base) + len(sub) {
+		step := stepAt(base, sub, i)
+		path := func() []pathElement { return joinPath(base, sub) }
 		if step.isKey {
 			obj, ok := node.object(&m.scan)
 			if !ok {
-				return nil, fmt.Errorf("leads to nothing: %s is %s, not an object", pathText(path[:i]), describe(node))
+				return nil, fmt.Errorf("leads to nothing: %s is %s, not an object", pathText(path()[:i]), describe(node))
 			}
 			if node = obj.member(step.key); node == nil {
-				return nil, fmt.Errorf("leads to nothing: %s has no member %q", pathText(path[:i]), step.key)
+				return nil, fmt.Errorf("leads to nothing: %s has no member %q", pathText(path()[:i]), step.key)
 			}
 			continue
 		}
 		list, ok := node.listItems(&m.scan)
 		if !ok {
-			return nil, fmt.Errorf("leads to nothing: %s is %s, not a list", pathText(path[:i]), describe(node))
+			return nil, fmt.Errorf("leads to nothing: %s is %s, not a list", pathText(path()[:i]), describe(node))
 		}
 		if step.index >= len(list.items) {
-			return nil, fmt.Errorf("leads to nothing: %s has %d items, so no item %d", pathText(path[:i]), len(list.items), step.index)
+			return nil, fmt.Errorf("leads to nothing: %s has %d items, so no item %d", pathText(path()[:i]), len(list.items), step.index)
 		}
 		node = &list.items[step.index]
 	}
@@ -420,10 +481,10 @@ func (m *merger) walk(path []pathElement) (*jsonNode, error) {
 // lacks is added after its own; one both have is merged when both are
 // objects, or lists of one length (item by item), and else src's replaces
 // dst's.
-func (m *merger) mergeObject(dst, src *jsonNode, path []pathElement) error {
+func (m *merger) mergeObject(dst, src *jsonNode, base, sub []pathElement) error {
 	to, ok := dst.object(&m.scan)
 	if !ok {
-		return fmt.Errorf("puts its data at %s, which is %s, not an object", pathText(path), describe(dst))
+		return fmt.Errorf("puts its data at %s, which is %s, not an object", pathText(joinPath(base, sub)), describe(dst))
 	}
 	from, ok := src.object(&m.scan)
 	if !ok {
@@ -538,19 +599,19 @@ func (m *merger) finish() (graphQLResponse, Delivery, bool) {
 }
 
 // parsePath reads a response path (a list of member names and indexes)
-// after base.
-func parsePath(raw json.RawMessage, base []pathElement) ([]pathElement, error) {
-	path := append([]pathElement(nil), base...)
+// that follows a path of before steps.
+func parsePath(raw json.RawMessage, before int) ([]pathElement, error) {
 	if len(raw) == 0 || isNull(raw) {
-		return path, nil
+		return nil, nil
 	}
 	var steps []any
 	if jsonx.Unmarshal(raw, &steps) != nil {
 		return nil, fmt.Errorf("a path %s, which must be a list of names and indexes", httpx.Snippet(raw, 80))
 	}
-	if len(path)+len(steps) > maxPathLength {
-		return nil, fmt.Errorf("a path of %d steps, over the %d allowed", len(path)+len(steps), maxPathLength)
+	if before+len(steps) > maxPathLength {
+		return nil, fmt.Errorf("a path of %d steps, over the %d allowed", before+len(steps), maxPathLength)
 	}
+	path := make([]pathElement, 0, len(steps))
 	for _, step := range steps {
 		switch step := step.(type) {
 		case string:
@@ -565,6 +626,19 @@ func parsePath(raw json.RawMessage, base []pathElement) ([]pathElement, error) {
 		}
 	}
 	return path, nil
+}
+
+// stepAt is step i of base followed by sub.
+func stepAt(base, sub []pathElement, i int) pathElement {
+	if i < len(base) {
+		return base[i]
+	}
+	return sub[i-len(base)]
+}
+
+// joinPath is base followed by sub, for a message.
+func joinPath(base, sub []pathElement) []pathElement {
+	return append(append(make([]pathElement, 0, len(base)+len(sub)), base...), sub...)
 }
 
 // pathText writes a path as a model reads it: hero.friends.3, or "the
