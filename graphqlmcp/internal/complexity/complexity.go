@@ -7,9 +7,10 @@
 // largest of its slicing arguments (first, last, limit, ..., and size when
 // the schema says the field is a list; a negative one by its magnitude),
 // else its schema default, else, for a list that takes no slicing argument, the
-// number of ids it is given (nodes(ids: [...])) or of other scalars when
-// more than AssumedListSize (they may filter), else AssumedListSize; each
-// list's Cost says which. A Relay connection (an
+// number of ids it is given (nodes(ids: [...])), or of other scalars or of
+// those inside an input object (where: {ids: [...]}) when more than
+// AssumedListSize (they may filter), else AssumedListSize; each list's
+// Cost says which. A Relay connection (an
 // object with edges or nodes) takes its size from its own slicing argument;
 // its edges, nodes and lists of its node type that take no argument
 // (FriendsConnection.friends) carry that size without multiplying again,
@@ -602,36 +603,71 @@ func intDefault(v *ast.Value) (int, bool) {
 
 // listArguments sums the lengths of the lists of scalars f gives to
 // arguments that take them (ids: ["a", "b"], directly, through a variable
-// or by the argument's default), and names those arguments. A list field
-// with no slicing argument that is handed ids looks its items up by them,
-// one item each, as nodes(ids:) does, so their count is its size. Other
-// scalars (names, labels) may filter, one matching many, so with any of
-// them the sum is only a lower bound (exact is false). An empty list gives
-// nothing: a filter of none is often no filter at all. Lists of enum
-// values or input objects filter by kind and are not read.
+// or by the argument's default), and to the fields of input object
+// arguments that take them (where: {ids: [...]}), and names those
+// arguments. A list field with no slicing argument that is handed ids looks
+// its items up by them, one item each, as nodes(ids:) does, so their count
+// is its size. Other scalars (names, labels), and any list inside an input
+// object, may filter, one matching many, so with any of them the sum is
+// only a lower bound (exact is false). An empty list gives nothing: a
+// filter of none is often no filter at all. Lists of enum values or input
+// objects filter by kind and are not read.
 func (s *scorer) listArguments(f *ast.Field, def *ast.FieldDefinition) (n int, names string, exact bool) {
 	var given []string
 	exact = true
+	count := func(name string, length int, ok, lookup bool) {
+		if ok && length > 0 {
+			n = add(n, length)
+			given = append(given, name)
+			exact = exact && lookup
+		}
+	}
 	for _, argDef := range def.Arguments {
-		if !isListType(argDef.Type) || isListType(argDef.Type.Elem) {
-			continue
-		}
-		if item := s.schema.Types[argDef.Type.Elem.Name()]; item == nil || item.Kind != ast.Scalar {
-			continue
-		}
 		value := argDef.DefaultValue
 		if arg := f.Arguments.ForName(argDef.Name); arg != nil {
 			value = arg.Value
 		}
-		length, isGiven := s.listLength(value)
-		if !isGiven || length == 0 {
+		if s.isScalarList(argDef.Type) {
+			length, ok := s.listLength(value)
+			count(argDef.Name, length, ok, argDef.Type.Elem.Name() == "ID")
 			continue
 		}
-		n = add(n, length)
-		given = append(given, argDef.Name)
-		exact = exact && argDef.Type.Elem.Name() == "ID"
+		input := s.schema.Types[argDef.Type.Name()]
+		if isListType(argDef.Type) || input == nil || input.Kind != ast.InputObject {
+			continue
+		}
+		literal, object, ok := s.resolve(value)
+		for _, field := range input.Fields {
+			if !ok || !s.isScalarList(field.Type) {
+				continue
+			}
+			var length int
+			var isGiven bool
+			switch {
+			case literal != nil && literal.Kind == ast.ObjectValue:
+				if child := literal.Children.ForName(field.Name); child != nil {
+					length, isGiven = s.listLength(child)
+				}
+			case literal == nil:
+				if object, isObject := object.(map[string]any); isObject {
+					if v, found := object[field.Name]; found {
+						length, isGiven = lengthOf(v)
+					}
+				}
+			}
+			count(argDef.Name+"."+field.Name, length, isGiven, false)
+		}
 	}
 	return n, strings.Join(given, "+"), exact
+}
+
+// isScalarList reports a list of scalars (not a list of lists).
+func (s *scorer) isScalarList(t *ast.Type) bool {
+	if !isListType(t) || isListType(t.Elem) {
+		return false
+	}
+	item := s.schema.Types[t.Elem.Name()]
+	return item != nil && item.Kind == ast.Scalar
 }
 
 // listLength is the length of a list argument's value; a single value is
@@ -642,17 +678,23 @@ func (s *scorer) listLength(v *ast.Value) (int, bool) {
 	switch {
 	case !ok:
 		return 0, false
-	case literal != nil && literal.Kind == ast.NullValue:
+	case literal == nil:
+		return lengthOf(given)
+	case literal.Kind == ast.NullValue:
 		return 0, false
-	case literal != nil && literal.Kind == ast.ListValue:
+	case literal.Kind == ast.ListValue:
 		return len(literal.Children), true
-	case literal != nil:
-		return 1, true
-	case given == nil:
-		return 0, false
 	}
-	if list, isList := given.([]any); isList {
-		return len(list), true
+	return 1, true
+}
+
+// lengthOf is listLength's for a decoded JSON variable value.
+func lengthOf(v any) (int, bool) {
+	switch v := v.(type) {
+	case nil:
+		return 0, false
+	case []any:
+		return len(v), true
 	}
 	return 1, true
 }

@@ -28,9 +28,11 @@ type Query {
   unsizedPage(pagination: Cursor): [User!]!
   sized(size: Int, page: Int): [User!]!
   avatar(size: Int): String
+  lookup(where: Where): [User]!
 }
 input Page { pageSize: Int = 200, offset: Int }
 input Cursor { after: String }
+input Where { ids: [ID!] names: [String!] kind: String }
 type User { login: String friends(first: Int): UserConnection! }
 type UserConnection {
   nodes: [User]
@@ -238,5 +240,44 @@ func TestNegativeSizes(t *testing.T) {
 	schema := loadSchema(t, "type Query { users(take: Int = -40): [User!]! } type User { id: ID }")
 	if got, err := scoreWith(t, schema, "{ users { id } }", nil); err != nil || got.Score != 40 {
 		t.Errorf("a default of -40: score = %d, %v; want 40", got.Score, err)
+	}
+}
+
+// TestListsInsideInputObjects: lists of scalars one level inside an input
+// object (where: {ids: [...]}) filter, so they size a list that takes no
+// slicing argument when longer than AssumedListSize. 500 ids there were
+// once priced at the assumed 10.
+func TestListsInsideInputObjects(t *testing.T) {
+	schema := loadSchema(t, reviewSDL)
+	ids := func(n int) []any {
+		out := make([]any, n)
+		for i := range out {
+			out[i] = fmt.Sprint(i)
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		name, query string
+		vars        map[string]any
+		want        Cost
+	}{
+		{"a literal", `{ lookup(where: {ids: ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"]}) { login } }`, nil,
+			Cost{Path: "lookup", Size: 12, Items: 12, Sizing: SizeListLength, Argument: "where.ids"}},
+		{"a variable object", `query($w: Where) { lookup(where: $w) { login } }`, map[string]any{"w": map[string]any{"ids": ids(500), "names": []any{"x"}}},
+			Cost{Path: "lookup", Size: 501, Items: 501, Sizing: SizeListLength, Argument: "where.ids+where.names"}},
+		{"a variable inside", `query($ids: [ID!]) { lookup(where: {ids: $ids}) { login } }`, map[string]any{"ids": ids(30)},
+			Cost{Path: "lookup", Size: 30, Items: 30, Sizing: SizeListLength, Argument: "where.ids"}},
+		{"a few ids filter", `{ lookup(where: {ids: ["a"]}) { login } }`, nil,
+			Cost{Path: "lookup", Size: AssumedListSize, Items: AssumedListSize, Sizing: SizeAssumed}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := scoreWith(t, schema, tt.query, tt.vars)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff([]Cost{tt.want}, got.Costliest); diff != "" {
+				t.Errorf("costliest (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
