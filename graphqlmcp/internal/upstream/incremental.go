@@ -152,16 +152,28 @@ func readIncremental(ctx context.Context, req Request, answer *httpx.Answer, bod
 	for i, what := range delivery.Missing {
 		delivery.Missing[i] = redactor.String(what)
 	}
-	if cut != nil && !delivery.Complete {
+	switch {
+	case delivery.Complete:
+	case cut != nil:
 		if err := delivery.endedBy(ctx, cut, redactor); err != nil {
 			return nil, err
 		}
+	default:
+		delivery.Ended, delivery.Advice = endedByEndpoint, endedByEndpointAdvice
 	}
 	return &Response{
 		Status: answer.Status, Body: doc.body, Data: doc.Data, Errors: doc.Errors, HasData: doc.hasData(),
 		Dropped: doc.dropped, Incremental: &delivery,
 	}, nil
 }
+
+// endedByEndpoint says why a stream the endpoint ended early ended, and
+// endedByEndpointAdvice what to do: the endpoint may have failed on the
+// way (a retry may do), or cannot finish this operation in parts.
+const (
+	endedByEndpoint       = "stopped where the endpoint ended its answer, before a part said hasNext: false"
+	endedByEndpointAdvice = "Run the operation again, or without @defer and @stream to have the whole answer in one JSON response"
+)
 
 // tooLargeAdvice is what a query whose answer passed the size limit can do
 // (tooLarge's advice for a query).

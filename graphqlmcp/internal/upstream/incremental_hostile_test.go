@@ -295,3 +295,23 @@ func TestPostIncrementalBase64Secret(t *testing.T) {
 		t.Errorf("secret shows: %s", shown)
 	}
 }
+
+// TestIncrementalEndedByEndpoint: a stream the endpoint itself ended before
+// a part said hasNext: false (its body ended, with or without the close
+// delimiter) says so, and what to do, as a cut one does.
+func TestIncrementalEndedByEndpoint(t *testing.T) {
+	for _, body := range []string{
+		yogaBody(`{"data":{"a":1},"hasNext":true}`),
+		"\r\n---\r\n\r\n" + `{"data":{"a":1},"hasNext":true}`,
+	} {
+		resp, err := read(t, yogaType, body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "so this is only what came: the reading stopped where the endpoint ended its answer, before a part said hasNext: false. " +
+			"Run the operation again, or without @defer and @stream to have the whole answer in one JSON response."
+		if note := resp.Incremental.Note(); !strings.HasSuffix(note, want) {
+			t.Errorf("note %s\nwant it to end %s", note, want)
+		}
+	}
+}

@@ -141,13 +141,13 @@ func TestIncrementalForms(t *testing.T) {
 			body: yogaBody(`{"data":{"hero":{"id":"1","friends":[]}},"pending":[{"id":"0","path":["hero"],"label":"slow"},{"id":"1","path":["hero","friends"]}],"hasNext":true}`,
 				`{"incremental":[{"id":"1","items":[1]}],"hasNext":true}`),
 			want:     `{"data":{"hero":{"id":"1","friends":[1]}}}`,
-			delivery: Delivery{Parts: 2, Missing: []string{`slow`, "at hero.friends"}},
+			delivery: Delivery{Parts: 2, Missing: []string{`slow`, "at hero.friends"}, Ended: endedByEndpoint, Advice: endedByEndpointAdvice},
 		},
 		{
 			name:     "ended early inside a part: what came of it is left out",
 			body:     "\r\n---\r\n\r\n" + `{"data":{"a":1},"hasNext":true}` + "\r\n---\r\n\r\n" + `{"incremental":[{"data":{"b":`,
 			want:     `{"data":{"a":1}}`,
-			delivery: Delivery{Parts: 1, CutPart: true},
+			delivery: Delivery{Parts: 1, CutPart: true, Ended: endedByEndpoint, Advice: endedByEndpointAdvice},
 		},
 	}
 	for _, tt := range tests {
