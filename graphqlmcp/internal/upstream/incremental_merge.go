@@ -47,8 +47,9 @@ type Delivery struct {
 	// CutPart reports a last part that the stream ended inside of: it was
 	// left out.
 	CutPart bool
-	// Ended says why the stream ended early, when the reading was cut
-	// ("timed out after 30000 ms"); Advice what to do about it.
+	// Ended says why the stream ended early: the reading was cut ("timed
+	// out after 30000 ms"), or the endpoint ended its answer; Advice what
+	// to do about it.
 	Ended, Advice string
 }
 
