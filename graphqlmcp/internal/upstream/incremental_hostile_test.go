@@ -80,7 +80,7 @@ func TestIncrementalAfterLastPayload(t *testing.T) {
 // nothing of the part: the part is merged, not left out as cut off.
 func TestIncrementalCutInDelimiter(t *testing.T) {
 	whole := "\r\n---\r\n\r\n" + `{"data":{"a":1},"hasNext":true}` + "\r\n---\r\n\r\n" + `{"incremental":[{"data":{"b":2},"path":[]}],"hasNext":false}`
-	for _, tail := range []string{"\r", "\r\n", "\r\n-", "\r\n--", "\n--"} {
+	for _, tail := range []string{"\r", "\r\n", "\r\n-", "\r\n--", "\n--", "\r\n----"} {
 		resp, err := read(t, yogaType, whole+tail)
 		if err != nil || string(resp.Body) != `{"data":{"a":1,"b":2}}` || !resp.Incremental.Complete || resp.Incremental.CutPart {
 			t.Errorf("cut after %q: %v %s %+v", tail, err, respBody(resp), respDelivery(resp))
@@ -312,6 +312,24 @@ func TestIncrementalEndedByEndpoint(t *testing.T) {
 			"Run the operation again, or without @defer and @stream to have the whole answer in one JSON response."
 		if note := resp.Incremental.Note(); !strings.HasSuffix(note, want) {
 			t.Errorf("note %s\nwant it to end %s", note, want)
+		}
+	}
+}
+
+// TestPostIncrementalAtTheLimit: a stream of exactly --max-response-bytes
+// is whole; one whose last payload came within the limit is complete even
+// when its closing delimiter did not fit.
+func TestPostIncrementalAtTheLimit(t *testing.T) {
+	payloads := []string{`{"data":{"a":1},"hasNext":true}`, `{"incremental":[{"data":{"b":2},"path":[]}],"hasNext":false}`}
+	size := len("\r\n---") + len("--\r\n")
+	for _, p := range payloads {
+		size += len("\r\nContent-Type: application/json; charset=utf-8\r\n\r\n") + len(p) + len("\r\n---")
+	}
+	srv, _ := streamingServer(t, nil, payloads...)
+	for _, limit := range []int{size, size - 3} {
+		resp, err := loopbackClient(int64(limit)).Post(context.Background(), Request{Target: Target{URL: parse(t, srv.URL)}, Headers: Defaults(), Timeout: 10 * time.Second, Incremental: true})
+		if err != nil || string(resp.Body) != `{"data":{"a":1,"b":2}}` || !resp.Incremental.Complete || resp.Incremental.Ended != "" {
+			t.Errorf("limit %d of %d: %v %s %+v", limit, size, err, respBody(resp), respDelivery(resp))
 		}
 	}
 }

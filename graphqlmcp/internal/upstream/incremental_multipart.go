@@ -108,7 +108,8 @@ func splitParts(body []byte, boundary string) (parts []part, closed bool, err er
 
 // nextDelimiter finds the first delimiter line at or after from: dash at
 // the start of a line (or of the body), followed by "--", or by nothing but
-// spaces up to the end of its line or of the body.
+// spaces up to the end of its line or of the body, or by "-" that ends the
+// body.
 func nextDelimiter(body, dash []byte, from int) (int, bool) {
 	for from <= len(body) {
 		i := bytes.Index(body[from:], dash)
@@ -118,7 +119,8 @@ func nextDelimiter(body, dash []byte, from int) (int, bool) {
 		at := from + i
 		if at == 0 || body[at-1] == '\n' {
 			rest := body[at+len(dash):]
-			if bytes.HasPrefix(rest, []byte("--")) {
+			// "-" ending the body is a close delimiter cut short.
+			if bytes.HasPrefix(rest, []byte("--")) || string(rest) == "-" {
 				return at, true
 			}
 			line := rest
