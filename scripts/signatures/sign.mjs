@@ -116,6 +116,10 @@ async function add(c, verify) {
   const wrong = "shpss_00000000000000000000000000000000";
   await add({ name: "shopify wrong secret", provider: "shopify", secret: wrong, body, headers, want: "invalid" }, verify(body, headers, wrong));
   await add({ name: "shopify missing header", provider: "shopify", secret, body, headers: others, want: "missing_header" }, verify(body, others, secret));
+  // Event webhooks: Shopify-* headers, read first when there (a wrong
+  // X-Shopify-Hmac-Sha256 beside them is not looked at).
+  const events = { "Shopify-Topic": "orders/create", "Shopify-Shop-Domain": "shop.myshopify.com", "Shopify-API-Version": "2025-01", "Shopify-Webhook-Id": "b54557e4-bdd9-4b37-8a5f-bf7d70bcd043", "Shopify-Hmac-Sha256": h, "X-Shopify-Hmac-Sha256": getHmac(changed, secret) };
+  await add({ name: "shopify event headers", provider: "shopify", secret, body, headers: events, want: "valid" }, verify(body, events, secret));
 }
 
 // Slack: its libraries verify and do not sign, so the request is signed by

@@ -177,3 +177,33 @@ func TestEmptyBodyNoted(t *testing.T) {
 		}
 	}
 }
+
+// TestShopifyAsValidateReadsIt: @shopify/shopify-api's webhooks.validate
+// reads the events header (Shopify-Hmac-Sha256) when it is there, before
+// X-Shopify-Hmac-Sha256, and refuses a matching signature whose request
+// lacks the topic, shop domain, API version or webhook id headers of its
+// kind ("missing_headers"): the answer names the missing ones.
+func TestShopifyAsValidateReadsIt(t *testing.T) {
+	const secret = "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"
+	body := `{"id":1}`
+	m := hmac.New(sha256.New, []byte(secret))
+	m.Write([]byte(body))
+	good := base64.StdEncoding.EncodeToString(m.Sum(nil))
+	bad := base64.StdEncoding.EncodeToString(make([]byte, 32))
+	check := func(name string, headers map[string][]string, want Verdict, says, not string) {
+		t.Helper()
+		res, err := Verify(Scheme{Provider: Shopify}, []byte(secret), Request{Body: []byte(body), Headers: headers, Now: time.Unix(1700000000, 0)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Verdict != want || !strings.Contains(res.Detail, says) || not != "" && strings.Contains(res.Detail, not) {
+			t.Errorf("%s: %s: %s", name, res.Verdict, res.Detail)
+		}
+	}
+	all := map[string][]string{"x-shopify-hmac-sha256": {good}, "x-shopify-topic": {"orders/create"}, "x-shopify-shop-domain": {"s.myshopify.com"}, "x-shopify-api-version": {"2025-01"}, "x-shopify-webhook-id": {"w1"}}
+	check("all headers", all, Valid, "The signature matches.", "requires")
+	check("only the signature", map[string][]string{"x-shopify-hmac-sha256": {good}}, Valid,
+		"Shopify's library (webhooks.validate) also requires X-Shopify-Topic, X-Shopify-Shop-Domain, X-Shopify-API-Version and X-Shopify-Webhook-Id; this request lacks X-Shopify-Topic, X-Shopify-Shop-Domain, X-Shopify-API-Version and X-Shopify-Webhook-Id", "")
+	events := map[string][]string{"shopify-hmac-sha256": {good}, "x-shopify-hmac-sha256": {bad}, "shopify-topic": {"orders/create"}, "shopify-shop-domain": {"s"}, "shopify-api-version": {"2025-01"}}
+	check("events header first", events, Valid, "lacks Shopify-Webhook-Id", "")
+}

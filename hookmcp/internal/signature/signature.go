@@ -349,23 +349,49 @@ func (c check) github() Result {
 // shopify checks X-Shopify-Hmac-Sha256: the base64 HMAC of the body keyed
 // with the app's client secret, as @shopify/shopify-api's webhooks.validate
 // does.
-// Shopify's event webhooks carry it as Shopify-Hmac-Sha256, read when
-// X-Shopify-Hmac-Sha256 is absent.
+// Shopify's event webhooks carry it as Shopify-Hmac-Sha256, which the
+// library reads first when it is there, with headers of the same kind.
 func (c check) shopify() Result {
-	name := "X-Shopify-Hmac-Sha256"
 	expected := "Shopify: X-Shopify-Hmac-Sha256 (Shopify-Hmac-Sha256 for events) is the base64 (padded) HMAC-SHA256, keyed with the app's client secret, of " + c.body() + "."
+	prefix := "X-Shopify-"
+	if _, _, events := c.header("Shopify-Hmac-Sha256"); events {
+		prefix = "Shopify-"
+	}
+	name := prefix + "Hmac-Sha256"
 	value, count, ok := c.header(name)
 	if !ok {
-		if value, count, ok = c.header("Shopify-Hmac-Sha256"); !ok {
-			return missing(expected, name)
-		}
-		name = "Shopify-Hmac-Sha256"
+		return missing(expected, name)
 	}
 	if raw, err := base64.StdEncoding.DecodeString(value); err != nil || len(raw) != sha256.Size {
 		return malformed(expected, name+" is not the padded base64 of 32 bytes (44 characters)."+several(name, count))
 	}
 	want := base64.StdEncoding.EncodeToString(c.mac(c.r.Body))
-	return verdict(expected, matchAny(want, []string{value}), name+" holds a signature."+several(name, count), timestampJudgement{})
+	res := verdict(expected, matchAny(want, []string{value}), name+" holds a signature."+several(name, count), timestampJudgement{})
+	if res.Verdict != Valid {
+		return res
+	}
+	// webhooks.validate refuses a matching signature without these
+	// ("missing_headers"); Shopify always sends them, a hand-made test
+	// request may not.
+	var required, lacking []string
+	for _, h := range []string{"Topic", "Shop-Domain", "API-Version", "Webhook-Id"} {
+		required = append(required, prefix+h)
+		if _, _, ok := c.header(prefix + h); !ok {
+			lacking = append(lacking, prefix+h)
+		}
+	}
+	if len(lacking) > 0 {
+		res.Detail += fmt.Sprintf(" Shopify's library (webhooks.validate) also requires %s; this request lacks %s, so a receiver using it refuses the request (missing headers).", and(required), and(lacking))
+	}
+	return res
+}
+
+// and joins names as a sentence lists them.
+func and(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // slack checks X-Slack-Signature: v0=<hex of the HMAC of
