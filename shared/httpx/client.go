@@ -73,10 +73,15 @@ func NewClient(opts Options) *http.Client {
 		proxy = http.ProxyFromEnvironment
 	}
 	pooled := &http.Transport{
-		Proxy:                 dialer.proxyChecked(proxy),
-		DialContext:           dialer.DialContext,
-		ForceAttemptHTTP2:     true,
-		MaxIdleConns:          32,
+		Proxy:             dialer.proxyChecked(proxy),
+		DialContext:       dialer.DialContext,
+		ForceAttemptHTTP2: true,
+		MaxIdleConns:      32,
+		// A listing read several pages at once (hookmcp reads 4) keeps
+		// its connections between pages: at Go's default of 2 idle per
+		// host, the connections past 2 were closed after their page and
+		// new ones dialled (over TLS, handshakes) for the pages after.
+		MaxIdleConnsPerHost:   8,
 		IdleConnTimeout:       90 * time.Second,
 		TLSHandshakeTimeout:   10 * time.Second,
 		ExpectContinueTimeout: time.Second,
