@@ -51,9 +51,10 @@ const maxPathBytes = 120
 // (numbers as json.Number or float64), to the variable definitions defs of
 // an operation over schema, as graphql-js's getVariableValues does. It
 // keeps the messages of the first limit errors and counts the rest. Its
-// work is linear in the size of inputs.
-func Variables(schema *ast.Schema, defs ast.VariableDefinitionList, inputs map[string]any, limit int) Result {
-	c := &coercer{schema: schema, limit: limit, fields: map[*ast.Definition]map[string]bool{}}
+// work is linear in the size of inputs. redact, when not nil, takes secrets
+// out of every string a message quotes, before the quote is cut.
+func Variables(schema *ast.Schema, defs ast.VariableDefinitionList, inputs map[string]any, limit int, redact func(string) string) Result {
+	c := &coercer{schema: schema, limit: limit, quoters: quoters(redact), fields: map[*ast.Definition]map[string]bool{}}
 	values := make(map[string]any, len(defs))
 	for _, def := range defs {
 		name, t := def.Variable, def.Type
@@ -92,6 +93,7 @@ func Variables(schema *ast.Schema, defs ast.VariableDefinitionList, inputs map[s
 type coercer struct {
 	schema   *ast.Schema
 	limit    int
+	quoters  []quoter
 	variable string
 	// path is where the value being coerced sits in the variable.
 	path []any
@@ -115,17 +117,28 @@ func (c *coercer) fail(rule func() string) {
 // invalid value 5 at "x.a"; <rule>`. The path is copied and the message
 // built only for the errors kept, so that a huge value's many errors cost
 // no more than its walk.
-func (c *coercer) invalid(value any, rule func() string, key ...any) {
+//
+// The message quotes value, and the rule may quote it again: each quote
+// shrinks until the message fits maxMessageBytes, so that a big value
+// never pushes the place or the rule out of it.
+func (c *coercer) invalid(value any, rule func(q quoter) string, key ...any) {
 	c.res.Total++
 	if len(c.res.Errors) >= c.limit {
 		return
 	}
 	path := append(append(make([]any, 0, len(c.path)+len(key)), c.path...), key...)
-	msg := fmt.Sprintf(`Variable "$%s" got invalid value %s`, c.variable, inspect(value))
-	if len(path) > 0 {
-		msg += fmt.Sprintf(` at "%s%s"`, c.variable, printPath(path))
+	var msg string
+	for _, q := range c.quoters {
+		msg = fmt.Sprintf(`Variable "$%s" got invalid value %s`, c.variable, q.inspect(value))
+		if len(path) > 0 {
+			msg += fmt.Sprintf(` at "%s%s"`, c.variable, printPath(path))
+		}
+		msg += "; " + rule(q)
+		if len(msg) <= maxMessageBytes {
+			break
+		}
 	}
-	c.res.Errors = append(c.res.Errors, Error{Variable: c.variable, Path: path, Message: msg + "; " + rule()})
+	c.res.Errors = append(c.res.Errors, Error{Variable: c.variable, Path: path, Message: msg})
 }
 
 // coerce is graphql-js's coerceInputValue: value as type t, reporting each
@@ -136,7 +149,7 @@ func (c *coercer) coerce(value any, t *ast.Type) (coerced any, ok bool) {
 		if !isNull(value) {
 			return c.coerce(value, nullable(t))
 		}
-		c.invalid(value, func() string {
+		c.invalid(value, func(q quoter) string {
 			return fmt.Sprintf(`Expected non-nullable type "%s" not to be null.`, t)
 		})
 		return nil, false
@@ -178,7 +191,7 @@ func (c *coercer) coerce(value any, t *ast.Type) (coerced any, ok bool) {
 func (c *coercer) inputObject(value any, def *ast.Definition) (any, bool) {
 	obj, isObject := value.(map[string]any)
 	if !isObject {
-		c.invalid(value, func() string {
+		c.invalid(value, func(q quoter) string {
 			return fmt.Sprintf(`Expected type "%s" to be an object.`, def.Name)
 		})
 		return nil, false
@@ -195,7 +208,7 @@ func (c *coercer) inputObject(value any, def *ast.Definition) (any, bool) {
 				coerced[field.Name] = c.literal(field.DefaultValue, field.Type)
 				keys = append(keys, field.Name)
 			} else if field.Type.NonNull {
-				c.invalid(obj, func() string {
+				c.invalid(obj, func(quoter) string {
 					return fmt.Sprintf(`Field "%s" of required type "%s" was not provided.`, field.Name, field.Type)
 				})
 			}
@@ -214,17 +227,17 @@ func (c *coercer) inputObject(value any, def *ast.Definition) (any, bool) {
 		if known[key] {
 			continue
 		}
-		c.invalid(obj, func() string {
+		c.invalid(obj, func(q quoter) string {
 			names := make([]string, len(def.Fields))
 			for i, f := range def.Fields {
 				names[i] = f.Name
 			}
-			return fmt.Sprintf(`Field "%s" is not defined by type "%s".`, bounded(key), def.Name) + didYouMean("", suggestionList(key, names))
+			return fmt.Sprintf(`Field "%s" is not defined by type "%s".`, q.bounded(key), def.Name) + didYouMean("", suggestionList(key, names))
 		})
 	}
 	if def.Directives.ForName("oneOf") != nil {
 		if len(keys) != 1 {
-			c.invalid(obj, func() string {
+			c.invalid(obj, func(quoter) string {
 				return fmt.Sprintf(`Exactly one key must be specified for OneOf type "%s".`, def.Name)
 			})
 		}
@@ -232,7 +245,7 @@ func (c *coercer) inputObject(value any, def *ast.Definition) (any, bool) {
 		// null, not one that failed.
 		if len(keys) > 0 {
 			if v, ok := coerced[keys[0]]; ok && v == nil {
-				c.invalid(nil, func() string {
+				c.invalid(nil, func(quoter) string {
 					return fmt.Sprintf(`Field "%s" must be non-null.`, keys[0])
 				}, keys[0])
 			}
@@ -264,15 +277,15 @@ func (c *coercer) enum(value any, def *ast.Definition) (any, bool) {
 	}
 	s, isString := value.(string)
 	if !isString {
-		c.invalid(value, func() string {
-			shown := inspect(value)
+		c.invalid(value, func(q quoter) string {
+			shown := q.inspect(value)
 			return fmt.Sprintf(`Enum "%s" cannot represent non-string value: %s.`, def.Name, shown) + didYouMean("the enum value", suggestionList(shown, names()))
 		})
 		return nil, false
 	}
 	if def.EnumValues.ForName(s) == nil {
-		c.invalid(value, func() string {
-			return fmt.Sprintf(`Value "%s" does not exist in "%s" enum.`, bounded(s), def.Name) + didYouMean("the enum value", suggestionList(s, names()))
+		c.invalid(value, func(q quoter) string {
+			return fmt.Sprintf(`Value "%s" does not exist in "%s" enum.`, q.bounded(s), def.Name) + didYouMean("the enum value", suggestionList(s, names()))
 		})
 		return nil, false
 	}
@@ -284,14 +297,16 @@ func (c *coercer) enum(value any, def *ast.Definition) (any, bool) {
 // default parseValue does.
 func (c *coercer) scalar(value any, def *ast.Definition) (any, bool) {
 	f, isNumber := jsNumber(value)
+	// rule is the rule's words, which the value quoted follows.
 	var rule string
 	switch def.Name {
 	case "Int":
 		switch {
 		case !isNumber || !isInteger(f):
-			rule = "Int cannot represent non-integer value: " + inspect(value)
+			rule = "Int cannot represent non-integer value: "
 		case f > math.MaxInt32 || f < math.MinInt32:
-			rule = "Int cannot represent non 32-bit signed integer value: " + formatNumber(f)
+			c.invalid(value, func(quoter) string { return "Int cannot represent non 32-bit signed integer value: " + formatNumber(f) })
+			return nil, false
 		default:
 			return int64(f), true
 		}
@@ -299,17 +314,17 @@ func (c *coercer) scalar(value any, def *ast.Definition) (any, bool) {
 		if isNumber && !math.IsInf(f, 0) && !math.IsNaN(f) {
 			return f, true
 		}
-		rule = "Float cannot represent non numeric value: " + inspect(value)
+		rule = "Float cannot represent non numeric value: "
 	case "String":
 		if s, ok := value.(string); ok {
 			return s, true
 		}
-		rule = "String cannot represent a non string value: " + inspect(value)
+		rule = "String cannot represent a non string value: "
 	case "Boolean":
 		if b, ok := value.(bool); ok {
 			return b, true
 		}
-		rule = "Boolean cannot represent a non boolean value: " + inspect(value)
+		rule = "Boolean cannot represent a non boolean value: "
 	case "ID":
 		if s, ok := value.(string); ok {
 			return s, true
@@ -317,11 +332,11 @@ func (c *coercer) scalar(value any, def *ast.Definition) (any, bool) {
 		if isNumber && isInteger(f) {
 			return formatNumber(f), true
 		}
-		rule = "ID cannot represent value: " + inspect(value)
+		rule = "ID cannot represent value: "
 	default:
 		return value, true
 	}
-	c.invalid(value, func() string { return rule })
+	c.invalid(value, func(q quoter) string { return rule + q.inspect(value) })
 	return nil, false
 }
 

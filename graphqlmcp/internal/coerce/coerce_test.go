@@ -179,7 +179,7 @@ func TestVariables(t *testing.T) {
 	schema := testSchema(t)
 	for _, tt := range variableCases() {
 		t.Run(tt.name, func(t *testing.T) {
-			res := Variables(schema, operationOf(t, tt.defs).VariableDefinitions, decodeJSON(t, tt.vars), 100)
+			res := Variables(schema, operationOf(t, tt.defs).VariableDefinitions, decodeJSON(t, tt.vars), 100, nil)
 			var got []string
 			for _, e := range res.Errors {
 				got = append(got, e.Message)
@@ -201,7 +201,7 @@ func TestVariables(t *testing.T) {
 func TestVariablesCoerced(t *testing.T) {
 	schema := testSchema(t)
 	res := Variables(schema, operationOf(t, `$i: Int = 3, $list: [Int], $id: ID, $id2: ID, $in: Filter, $n: Int, $fl: Float, $e: Color, $one: One = {b: "z"}`).VariableDefinitions,
-		decodeJSON(t, `{"list": 5, "id": 1e3, "id2": 12345678901234567890, "in": {"name": "x", "range": {"step": 2}, "colors": "RED"}, "n": null, "fl": 5, "e": "BLUE"}`), 10)
+		decodeJSON(t, `{"list": 5, "id": 1e3, "id2": 12345678901234567890, "in": {"name": "x", "range": {"step": 2}, "colors": "RED"}, "n": null, "fl": 5, "e": "BLUE"}`), 10, nil)
 	want := map[string]any{
 		"i": int64(3), "list": []any{int64(5)}, "id": "1000", "id2": "12345678901234567000",
 		"in": map[string]any{"name": "x", "range": map[string]any{"to": int64(10), "step": int64(2)}, "colors": []any{"RED"}, "tags": []any{"a"}},
@@ -220,7 +220,7 @@ func TestVariablesBounded(t *testing.T) {
 	for i := range items {
 		items[i] = "x"
 	}
-	res := Variables(schema, operationOf(t, "$list: [Int]").VariableDefinitions, map[string]any{"list": items}, 3)
+	res := Variables(schema, operationOf(t, "$list: [Int]").VariableDefinitions, map[string]any{"list": items}, 3, nil)
 	if res.Total != 5000 || len(res.Errors) != 3 || res.Errors[2].Message != `Variable "$list" got invalid value "x" at "list[2]"; Int cannot represent non-integer value: "x"` {
 		t.Errorf("total %d, %d kept: %v", res.Total, len(res.Errors), res.Errors)
 	}
@@ -230,12 +230,13 @@ func TestVariablesBounded(t *testing.T) {
 
 	huge := strings.Repeat("é", 1_000_000)
 	res = Variables(schema, operationOf(t, "$i: Int, $e: Color, $in: Filter").VariableDefinitions,
-		map[string]any{"i": huge, "e": huge, "in": map[string]any{"name": "x", huge: map[string]any{huge: huge}}}, 10)
+		map[string]any{"i": huge, "e": huge, "in": map[string]any{"name": "x", huge: map[string]any{huge: huge}}}, 10, nil)
 	quoted := `"` + strings.Repeat("é", 40) + `…" (1000000 characters)`
 	want := []string{
 		`Variable "$i" got invalid value ` + quoted + `; Int cannot represent non-integer value: ` + quoted,
 		`Variable "$e" got invalid value ` + quoted + `; Value "` + strings.Repeat("é", 40) + `…" does not exist in "Color" enum.`,
-		`Variable "$in" got invalid value { name: "x", ` + strings.Repeat("é", 40) + `…: { ` + strings.Repeat("é", 40) + `…: ` + quoted + ` } }; Field "` + strings.Repeat("é", 40) + `…" is not defined by type "Filter".`,
+		// Quoted by 16 characters each: 40 would make it over 300 bytes.
+		`Variable "$in" got invalid value { name: "x", ` + strings.Repeat("é", 16) + `…: { ` + strings.Repeat("é", 16) + `…: "` + strings.Repeat("é", 16) + `…" (1000000 characters) } }; Field "` + strings.Repeat("é", 16) + `…" is not defined by type "Filter".`,
 	}
 	var got []string
 	for _, e := range res.Errors {
@@ -243,6 +244,26 @@ func TestVariablesBounded(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+
+	// A big value deep inside, under a long name: the quotes shrink so
+	// that the message keeps the place and the rule whole.
+	big := map[string]any{}
+	for i := range 12 {
+		big[fmt.Sprintf("key%d", i)] = map[string]any{"k": strings.Repeat("v", 30)}
+	}
+	res = Variables(schema, operationOf(t, "$filterForTheIssuesOfTheRepository: Filter").VariableDefinitions,
+		map[string]any{"filterForTheIssuesOfTheRepository": map[string]any{"name": "x", "colors": []any{big}, "range": map[string]any{"from": big, "step": 1}}}, 10, nil)
+	if len(res.Errors) != 2 {
+		t.Fatalf("%d errors: %v", len(res.Errors), res.Errors)
+	}
+	for i, want := range []string{
+		`at "filterForTheIssuesOfTheRepository.range.from"; Int cannot represent non-integer value: { `,
+		`at "filterForTheIssuesOfTheRepository.colors[0]"; Enum "Color" cannot represent non-string value: { `,
+	} {
+		if msg := res.Errors[i].Message; len(msg) > maxMessageBytes || !strings.Contains(msg, want) {
+			t.Errorf("a %d-byte message lacks %q: %s", len(msg), want, msg)
+		}
 	}
 
 	// Many errors deep inside: each costs its walk, not a copy of its
@@ -253,7 +274,7 @@ func TestVariablesBounded(t *testing.T) {
 	}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	res = Variables(schema, operationOf(t, "$in: Filter").VariableDefinitions, map[string]any{"in": bottom}, 10)
+	res = Variables(schema, operationOf(t, "$in: Filter").VariableDefinitions, map[string]any{"in": bottom}, 10, nil)
 	runtime.ReadMemStats(&after)
 	if res.Total != 200_000 || len(res.Errors) != 10 {
 		t.Errorf("%d errors counted, %d kept", res.Total, len(res.Errors))
@@ -268,7 +289,7 @@ func TestVariablesBounded(t *testing.T) {
 	for range 3000 {
 		deep = map[string]any{"name": "x", "self": deep}
 	}
-	res = Variables(schema, operationOf(t, "$in: Filter").VariableDefinitions, map[string]any{"in": deep}, 10)
+	res = Variables(schema, operationOf(t, "$in: Filter").VariableDefinitions, map[string]any{"in": deep}, 10, nil)
 	if len(res.Errors) != 1 || len(res.Errors[0].Message) > 400 || len(res.Errors[0].Path) != 3001 ||
 		!strings.Contains(res.Errors[0].Message, `at "in.self.self.`) || !strings.Contains(res.Errors[0].Message, `self.self.name"; String cannot represent a non string value: 1`) {
 		t.Errorf("%d errors: %v", len(res.Errors), res.Errors)
@@ -374,7 +395,7 @@ func TestLiteralRule(t *testing.T) {
 				t.Fatal(err)
 			}
 			var got []string
-			for _, e := range validator.ValidateWithRules(schema, doc, rules.NewRules(LiteralRule())) {
+			for _, e := range validator.ValidateWithRules(schema, doc, rules.NewRules(LiteralRule(nil))) {
 				got = append(got, e.Message)
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
@@ -477,7 +498,7 @@ process.stdout.write(JSON.stringify(out));`
 		want := tt.want
 		if i >= len(variableCases()) {
 			want = nil
-			for _, e := range Variables(schema, operationOf(t, tt.defs).VariableDefinitions, decodeJSON(t, tt.vars), 1000).Errors {
+			for _, e := range Variables(schema, operationOf(t, tt.defs).VariableDefinitions, decodeJSON(t, tt.vars), 1000, nil).Errors {
 				want = append(want, e.Message)
 			}
 		}
@@ -498,7 +519,7 @@ process.stdout.write(JSON.stringify(out));`
 				t.Fatalf("%s: %v", tt.query, err)
 			}
 			want = nil
-			for _, e := range validator.ValidateWithRules(schema, doc, rules.NewRules(LiteralRule())) {
+			for _, e := range validator.ValidateWithRules(schema, doc, rules.NewRules(LiteralRule(nil))) {
 				want = append(want, e.Message)
 			}
 		}

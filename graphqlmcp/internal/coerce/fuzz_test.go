@@ -32,7 +32,7 @@ func FuzzCoerce(f *testing.F) {
 		if err != nil || len(doc.Operations) == 0 {
 			return
 		}
-		for _, e := range validator.ValidateWithRules(schema, doc, rules.NewRules(LiteralRule(), EscapeRule())) {
+		for _, e := range validator.ValidateWithRules(schema, doc, rules.NewRules(LiteralRule(nil), EscapeRule())) {
 			if len(e.Message) > 2000 {
 				t.Errorf("a %d-byte literal message: %.300s", len(e.Message), e.Message)
 			}
@@ -44,7 +44,7 @@ func FuzzCoerce(f *testing.F) {
 			return
 		}
 		const limit = 3
-		res := Variables(schema, doc.Operations[0].VariableDefinitions, inputs, limit)
+		res := Variables(schema, doc.Operations[0].VariableDefinitions, inputs, limit, nil)
 		if len(res.Errors) > limit || res.Total < len(res.Errors) || (res.Values == nil) != (res.Total > 0) {
 			t.Fatalf("%d errors kept, %d counted, values %v", len(res.Errors), res.Total, res.Values)
 		}

@@ -13,13 +13,32 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 )
 
-// Messages quote what the model sent, which may be huge (a 1 MB string): a
-// string is quoted by at most maxQuoted characters and its length, and a
-// whole quoted value stops near maxInspect bytes.
-const (
-	maxQuoted  = 40
-	maxInspect = 200
-)
+// maxMessageBytes bounds a message: its quotes shrink (see quoters) until
+// it fits, so that the variable, the place and the rule are always whole.
+const maxMessageBytes = 300
+
+// quoter quotes the values a message names, bounded: a string by at most
+// chars characters and its length, a whole value by about bytes (then
+// "…"). redact, when set, takes the startup secrets out of a string before
+// it is cut, so that a cut never leaves a secret's first characters.
+type quoter struct {
+	chars, bytes int
+	redact       func(string) string
+}
+
+// quoters are the ways a message may quote its values, the fullest first; a
+// message takes the first that keeps it within maxMessageBytes.
+func quoters(redact func(string) string) []quoter {
+	return []quoter{{40, 200, redact}, {16, 60, redact}, {6, 16, redact}}
+}
+
+// clean is s with the secrets out.
+func (q quoter) clean(s string) string {
+	if q.redact == nil {
+		return s
+	}
+	return q.redact(s)
+}
 
 // jsNumber reads a JSON number as JavaScript does: the nearest double, ±Inf
 // past the largest, 0 below the smallest. ok is false for what is not a
@@ -94,14 +113,14 @@ func formatNumber(f float64) string {
 
 // inspect writes a JSON value as graphql-js's inspect does (strings as
 // JSON, objects as { key: value }, at most 10 array items, nesting beyond
-// two levels as [Array] or [Object]), bounded (see maxQuoted, maxInspect).
-func inspect(v any) string {
+// two levels as [Array] or [Object]), bounded by q.
+func (q quoter) inspect(v any) string {
 	var b strings.Builder
-	writeInspect(&b, v, 0)
+	q.writeInspect(&b, v, 0)
 	return b.String()
 }
 
-func writeInspect(b *strings.Builder, v any, depth int) {
+func (q quoter) writeInspect(b *strings.Builder, v any, depth int) {
 	if f, ok := jsNumber(v); ok {
 		b.WriteString(formatNumber(f))
 		return
@@ -112,7 +131,7 @@ func writeInspect(b *strings.Builder, v any, depth int) {
 	case bool:
 		b.WriteString(strconv.FormatBool(v))
 	case string:
-		writeJSONString(b, v)
+		q.writeJSONString(b, v)
 	case []any:
 		if len(v) == 0 {
 			b.WriteString("[]")
@@ -128,11 +147,11 @@ func writeInspect(b *strings.Builder, v any, depth int) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			if b.Len() > maxInspect {
+			if b.Len() > q.bytes {
 				b.WriteString("…]")
 				return
 			}
-			writeInspect(b, item, depth+1)
+			q.writeInspect(b, item, depth+1)
 		}
 		switch rest := len(v) - shown; {
 		case rest == 1:
@@ -155,13 +174,13 @@ func writeInspect(b *strings.Builder, v any, depth int) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			if b.Len() > maxInspect {
+			if b.Len() > q.bytes {
 				b.WriteString("… }")
 				return
 			}
-			b.WriteString(bounded(key))
+			b.WriteString(q.bounded(key))
 			b.WriteString(": ")
-			writeInspect(b, v[key], depth+1)
+			q.writeInspect(b, v[key], depth+1)
 		}
 		b.WriteString(" }")
 	default:
@@ -170,21 +189,23 @@ func writeInspect(b *strings.Builder, v any, depth int) {
 	}
 }
 
-// bounded cuts s to maxQuoted characters, saying how long it was.
-func bounded(s string) string {
-	if utf8.RuneCountInString(s) <= maxQuoted {
+// bounded cuts s to q.chars characters, marking the cut.
+func (q quoter) bounded(s string) string {
+	s = q.clean(s)
+	if utf8.RuneCountInString(s) <= q.chars {
 		return s
 	}
-	return string([]rune(s)[:maxQuoted]) + "…"
+	return string([]rune(s)[:q.chars]) + "…"
 }
 
 // writeJSONString writes s as JSON.stringify does (only ", \ and control
-// characters escaped), cut to maxQuoted characters with its length after.
-func writeJSONString(b *strings.Builder, s string) {
+// characters escaped), cut to q.chars characters with its length after.
+func (q quoter) writeJSONString(b *strings.Builder, s string) {
+	s = q.clean(s)
 	n := utf8.RuneCountInString(s)
 	cut := s
-	if n > maxQuoted {
-		cut = string([]rune(s)[:maxQuoted])
+	if n > q.chars {
+		cut = string([]rune(s)[:q.chars])
 	}
 	b.WriteByte('"')
 	for _, r := range cut {
@@ -211,7 +232,7 @@ func writeJSONString(b *strings.Builder, s string) {
 			}
 		}
 	}
-	if n > maxQuoted {
+	if n > q.chars {
 		fmt.Fprintf(b, `…" (%d characters)`, n)
 		return
 	}
@@ -266,31 +287,31 @@ func arrayIndex(key string) (uint64, bool) {
 
 // printValue writes a literal as graphql-js's printForError does ([1, 2],
 // {a: 1}, strings escaped as GraphQL strings), bounded like inspect.
-func printValue(v *ast.Value) string {
+func (q quoter) printValue(v *ast.Value) string {
 	var b strings.Builder
-	writeValue(&b, v)
+	q.writeValue(&b, v)
 	return b.String()
 }
 
-func writeValue(b *strings.Builder, v *ast.Value) {
+func (q quoter) writeValue(b *strings.Builder, v *ast.Value) {
 	switch v.Kind {
 	case ast.Variable:
 		b.WriteString("$" + v.Raw)
 	case ast.StringValue:
-		writeGraphQLString(b, v.Raw)
+		q.writeGraphQLString(b, v.Raw)
 	case ast.BlockValue:
-		writeBlockString(b, v.Raw)
+		q.writeBlockString(b, v.Raw)
 	case ast.ListValue:
 		b.WriteByte('[')
 		for i, child := range v.Children {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			if b.Len() > maxInspect {
+			if b.Len() > q.bytes {
 				b.WriteString("…]")
 				return
 			}
-			writeValue(b, child.Value)
+			q.writeValue(b, child.Value)
 		}
 		b.WriteByte(']')
 	case ast.ObjectValue:
@@ -299,17 +320,17 @@ func writeValue(b *strings.Builder, v *ast.Value) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			if b.Len() > maxInspect {
+			if b.Len() > q.bytes {
 				b.WriteString("…}")
 				return
 			}
-			b.WriteString(child.Name + ": ")
-			writeValue(b, child.Value)
+			b.WriteString(q.bounded(child.Name) + ": ")
+			q.writeValue(b, child.Value)
 		}
 		b.WriteByte('}')
 	default: // Int, Float, Boolean, Null, Enum: as written
-		if len(v.Raw) > maxInspect {
-			fmt.Fprintf(b, "%s… (%d characters)", v.Raw[:maxQuoted], len(v.Raw))
+		if len(v.Raw) > q.bytes {
+			fmt.Fprintf(b, "%s… (%d characters)", v.Raw[:q.chars], len(v.Raw))
 			return
 		}
 		b.WriteString(v.Raw)
@@ -318,11 +339,12 @@ func writeValue(b *strings.Builder, v *ast.Value) {
 
 // writeGraphQLString writes s as graphql-js's printString does: ", \, C0 and
 // C1 controls and DEL escaped; cut like writeJSONString.
-func writeGraphQLString(b *strings.Builder, s string) {
+func (q quoter) writeGraphQLString(b *strings.Builder, s string) {
+	s = q.clean(s)
 	n := utf8.RuneCountInString(s)
 	cut := s
-	if n > maxQuoted {
-		cut = string([]rune(s)[:maxQuoted])
+	if n > q.chars {
+		cut = string([]rune(s)[:q.chars])
 	}
 	b.WriteByte('"')
 	for _, r := range cut {
@@ -347,7 +369,7 @@ func writeGraphQLString(b *strings.Builder, s string) {
 			b.WriteRune(r)
 		}
 	}
-	if n > maxQuoted {
+	if n > q.chars {
 		fmt.Fprintf(b, `…" (%d characters)`, n)
 		return
 	}
@@ -356,9 +378,10 @@ func writeGraphQLString(b *strings.Builder, s string) {
 
 // writeBlockString writes a block string as graphql-js's printBlockString
 // does, cut like writeJSONString.
-func writeBlockString(b *strings.Builder, value string) {
-	if n := utf8.RuneCountInString(value); n > maxQuoted {
-		fmt.Fprintf(b, `"""%s…""" (%d characters)`, string([]rune(value)[:maxQuoted]), n)
+func (q quoter) writeBlockString(b *strings.Builder, value string) {
+	value = q.clean(value)
+	if n := utf8.RuneCountInString(value); n > q.chars {
+		fmt.Fprintf(b, `"""%s…""" (%d characters)`, string([]rune(value)[:q.chars]), n)
 		return
 	}
 	escaped := strings.ReplaceAll(value, `"""`, `\"""`)

@@ -21,7 +21,10 @@ import (
 // argument's and each variable default's whole value from its field,
 // directive or operation and walks it top-down as graphql-js does. A
 // fragment's values, which gqlparser walks once per spread, are judged once.
-func LiteralRule() core.Rule {
+//
+// redact, when not nil, takes secrets out of every string a message quotes,
+// before the quote is cut.
+func LiteralRule(redact func(string) string) core.Rule {
 	return core.Rule{Name: "ValuesOfCorrectType", RuleFunc: func(observers *core.Events, addError core.AddErrFunc) {
 		seen := map[*ast.Value]bool{}
 		check := func(schema *ast.Schema, v *ast.Value, t *ast.Type) {
@@ -29,7 +32,7 @@ func LiteralRule() core.Rule {
 				return
 			}
 			seen[v] = true
-			(&literals{schema: schema, addError: addError}).value(v, t)
+			(&literals{schema: schema, addError: addError, quoters: quoters(redact)}).value(v, t)
 		}
 		arguments := func(w *core.Walker, defs ast.ArgumentDefinitionList, args ast.ArgumentList) {
 			for _, arg := range args {
@@ -61,12 +64,22 @@ func LiteralRule() core.Rule {
 type literals struct {
 	schema   *ast.Schema
 	addError core.AddErrFunc
+	quoters  []quoter
 }
 
 // report adds an error at at; message builds its text, which only the
-// errors kept build (see checkRules in tools).
-func (l *literals) report(at *ast.Position, message func() string) {
-	l.addError(func(err *gqlerror.Error) { err.Message += message() }, core.At(at))
+// errors kept build (see checkRules in tools), with quotes that shrink
+// until it fits maxMessageBytes.
+func (l *literals) report(at *ast.Position, message func(q quoter) string) {
+	l.addError(func(err *gqlerror.Error) {
+		var text string
+		for _, q := range l.quoters {
+			if text = message(q); len(text) <= maxMessageBytes {
+				break
+			}
+		}
+		err.Message += text
+	}, core.At(at))
 }
 
 // value judges v where type t is expected (nil where the schema expects
@@ -78,7 +91,7 @@ func (l *literals) value(v *ast.Value, t *ast.Type) {
 		return
 	case ast.NullValue:
 		if t != nil && t.NonNull {
-			l.report(v.Position, func() string { return fmt.Sprintf(`Expected value of type "%s", found null.`, t) })
+			l.report(v.Position, func(q quoter) string { return fmt.Sprintf(`Expected value of type "%s", found null.`, t) })
 		}
 	case ast.ListValue:
 		item := nullable(t)
@@ -118,22 +131,24 @@ func (l *literals) object(v *ast.Value, def *ast.Definition) {
 	}
 	for _, field := range def.Fields {
 		if given[field.Name] == nil && field.Type.NonNull && field.DefaultValue == nil {
-			l.report(v.Position, func() string {
+			l.report(v.Position, func(q quoter) string {
 				return fmt.Sprintf(`Field "%s.%s" of required type "%s" was not provided.`, def.Name, field.Name, field.Type)
 			})
 		}
 	}
 	if def.Directives.ForName("oneOf") != nil {
 		if len(keys) != 1 {
-			l.report(v.Position, func() string { return fmt.Sprintf(`OneOf Input Object "%s" must specify exactly one key.`, def.Name) })
+			l.report(v.Position, func(q quoter) string {
+				return fmt.Sprintf(`OneOf Input Object "%s" must specify exactly one key.`, def.Name)
+			})
 		} else if member := given[keys[0]]; member == nil || member.Kind == ast.NullValue {
-			l.report(v.Position, func() string { return fmt.Sprintf(`Field "%s.%s" must be non-null.`, def.Name, keys[0]) })
+			l.report(v.Position, func(q quoter) string { return fmt.Sprintf(`Field "%s.%s" must be non-null.`, def.Name, keys[0]) })
 		}
 	}
 	for _, child := range v.Children {
 		field := def.Fields.ForName(child.Name)
 		if field == nil {
-			l.report(child.Position, func() string {
+			l.report(child.Position, func(q quoter) string {
 				names := make([]string, len(def.Fields))
 				for i, f := range def.Fields {
 					names[i] = f.Name
@@ -158,7 +173,9 @@ func (l *literals) leaf(v *ast.Value, t *ast.Type) {
 		return
 	}
 	if def.Kind != ast.Scalar && def.Kind != ast.Enum {
-		l.report(v.Position, func() string { return fmt.Sprintf(`Expected value of type "%s", found %s.`, t, printValue(v)) })
+		l.report(v.Position, func(q quoter) string {
+			return fmt.Sprintf(`Expected value of type "%s", found %s.`, t, q.printValue(v))
+		})
 		return
 	}
 	if def.Kind == ast.Enum {
@@ -171,13 +188,13 @@ func (l *literals) leaf(v *ast.Value, t *ast.Type) {
 		}
 		switch {
 		case v.Kind != ast.EnumValue:
-			l.report(v.Position, func() string {
-				shown := printValue(v)
+			l.report(v.Position, func(q quoter) string {
+				shown := q.printValue(v)
 				return fmt.Sprintf(`Enum "%s" cannot represent non-enum value: %s.%s`, def.Name, shown, didYouMean("the enum value", suggestionList(shown, names())))
 			})
 		case def.EnumValues.ForName(v.Raw) == nil:
-			l.report(v.Position, func() string {
-				shown := printValue(v)
+			l.report(v.Position, func(q quoter) string {
+				shown := q.printValue(v)
 				return fmt.Sprintf(`Value "%s" does not exist in "%s" enum.%s`, shown, def.Name, didYouMean("the enum value", suggestionList(shown, names())))
 			})
 		}
@@ -186,31 +203,39 @@ func (l *literals) leaf(v *ast.Value, t *ast.Type) {
 	switch def.Name {
 	case "Int":
 		if v.Kind != ast.IntValue {
-			l.report(v.Position, func() string { return fmt.Sprintf("Int cannot represent non-integer value: %s", printValue(v)) })
+			l.report(v.Position, func(q quoter) string {
+				return fmt.Sprintf("Int cannot represent non-integer value: %s", q.printValue(v))
+			})
 			return
 		}
 		// parseInt: the nearest double, past the largest ±Inf.
 		if n, _ := strconv.ParseFloat(v.Raw, 64); n > math.MaxInt32 || n < math.MinInt32 {
-			l.report(v.Position, func() string {
-				return fmt.Sprintf("Int cannot represent non 32-bit signed integer value: %s", printValue(v))
+			l.report(v.Position, func(q quoter) string {
+				return fmt.Sprintf("Int cannot represent non 32-bit signed integer value: %s", q.printValue(v))
 			})
 		}
 	case "Float":
 		if v.Kind != ast.FloatValue && v.Kind != ast.IntValue {
-			l.report(v.Position, func() string { return fmt.Sprintf("Float cannot represent non numeric value: %s", printValue(v)) })
+			l.report(v.Position, func(q quoter) string {
+				return fmt.Sprintf("Float cannot represent non numeric value: %s", q.printValue(v))
+			})
 		}
 	case "String":
 		if v.Kind != ast.StringValue && v.Kind != ast.BlockValue {
-			l.report(v.Position, func() string { return fmt.Sprintf("String cannot represent a non string value: %s", printValue(v)) })
+			l.report(v.Position, func(q quoter) string {
+				return fmt.Sprintf("String cannot represent a non string value: %s", q.printValue(v))
+			})
 		}
 	case "Boolean":
 		if v.Kind != ast.BooleanValue {
-			l.report(v.Position, func() string { return fmt.Sprintf("Boolean cannot represent a non boolean value: %s", printValue(v)) })
+			l.report(v.Position, func(q quoter) string {
+				return fmt.Sprintf("Boolean cannot represent a non boolean value: %s", q.printValue(v))
+			})
 		}
 	case "ID":
 		if v.Kind != ast.StringValue && v.Kind != ast.BlockValue && v.Kind != ast.IntValue {
-			l.report(v.Position, func() string {
-				return fmt.Sprintf("ID cannot represent a non-string and non-integer value: %s", printValue(v))
+			l.report(v.Position, func(q quoter) string {
+				return fmt.Sprintf("ID cannot represent a non-string and non-integer value: %s", q.printValue(v))
 			})
 		}
 	}

@@ -65,7 +65,7 @@ func (h *handlers) validate(ctx context.Context, req upstream.Request, call call
 	if len(errs) > 0 {
 		return nil, "", h.quoting(invalidOperation(httpx.DisplayURL(req.Target.URL), errs, total))
 	}
-	if coerced := coerce.Variables(checker, chosen.Op.VariableDefinitions, variables, maxValidationErrors); coerced.Total > 0 {
+	if coerced := coerce.Variables(checker, chosen.Op.VariableDefinitions, variables, maxValidationErrors, h.client.Redactor.String); coerced.Total > 0 {
 		return nil, "", h.quoting(invalidVariables(coerced))
 	}
 	return checker, "", nil
@@ -121,26 +121,44 @@ func headerNames(headers map[string]string) string {
 	return strings.Join(names, ", ")
 }
 
+// maxListBytes bounds the lines of a refusal's list, so that the refusal,
+// its first line and its advice included, stays within what a tool error
+// may be (mcptool.MaxErrorText): the lines that do not fit are counted.
+const maxListBytes = 1_600
+
+// writeList writes lines as a list, as many as fit maxListBytes, then how
+// many more there are (those not written and more besides).
+func writeList(b *strings.Builder, lines []string, more int) {
+	written := 0
+	for _, line := range lines {
+		if written > 0 && written+len(line) > maxListBytes {
+			break
+		}
+		b.WriteString("\n- " + line)
+		written += len(line) + 3
+		more--
+	}
+	if more += len(lines); more > 0 {
+		fmt.Fprintf(b, "\n- and %d more", more)
+	}
+}
+
 // invalidOperation lists the validator's errors, each with its place in the
 // query and the validator's "Did you mean" suggestion where it has one.
 func invalidOperation(endpoint string, errs gqlerror.List, total int) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "query does not match the schema of %s, so it was not sent:", endpoint)
+	errs = errs[:min(len(errs), maxValidationErrors)]
+	lines := make([]string, len(errs))
 	for i, e := range errs {
-		if i == maxValidationErrors {
-			break
-		}
-		b.WriteString("\n- ")
 		if len(e.Locations) > 0 {
-			fmt.Fprintf(&b, "line %d, column %d: ", e.Locations[0].Line, e.Locations[0].Column)
+			lines[i] = fmt.Sprintf("line %d, column %d: ", e.Locations[0].Line, e.Locations[0].Column)
 		}
 		// A message may quote a value whole (a 1 MB string): a prefix
 		// says which.
-		b.WriteString(httpx.Snippet([]byte(e.Message), maxMessageBytes))
+		lines[i] += httpx.Snippet([]byte(e.Message), maxMessageBytes)
 	}
-	if total > min(len(errs), maxValidationErrors) {
-		fmt.Fprintf(&b, "\n- and %d more", total-min(len(errs), maxValidationErrors))
-	}
+	writeList(&b, lines, total-len(errs))
 	b.WriteString("\nFix the query and call again; graphql_introspect shows a type's fields (types: [\"Name\"]) or finds a name (search: \"word\").")
 	return errors.New(b.String())
 }
@@ -150,13 +168,13 @@ func invalidOperation(endpoint string, errs gqlerror.List, total int) error {
 func invalidVariables(coerced coerce.Result) error {
 	var b strings.Builder
 	b.WriteString("variables do not match the operation's variable definitions, so it was not sent:")
-	for _, e := range coerced.Errors {
-		b.WriteString("\n- ")
-		b.WriteString(httpx.Snippet([]byte(e.Message), maxMessageBytes))
+	lines := make([]string, len(coerced.Errors))
+	for i, e := range coerced.Errors {
+		// coerce fits each message to maxMessageBytes by shortening its
+		// quotes; only a variable named with hundreds of characters is cut.
+		lines[i] = httpx.Snippet([]byte(e.Message), maxMessageBytes)
 	}
-	if more := coerced.Total - len(coerced.Errors); more > 0 {
-		fmt.Fprintf(&b, "\n- and %d more", more)
-	}
+	writeList(&b, lines, coerced.Total-len(coerced.Errors))
 	b.WriteString("\nFix variables and call again; graphql_introspect shows an input or enum type's members (types: [\"Name\"]).")
 	return errors.New(b.String())
 }
@@ -197,7 +215,7 @@ func (h *handlers) rulesCheck(ctx context.Context, timeout time.Duration, checke
 			}
 			done <- out
 		}()
-		out.errs, out.total = checkRules(h.rules, checker, doc)
+		out.errs, out.total = checkRules(h.redactingRules(), checker, doc)
 	}()
 	select {
 	case out := <-done:
@@ -210,18 +228,49 @@ func (h *handlers) rulesCheck(ctx context.Context, timeout time.Duration, checke
 	}
 }
 
+// redactingRules are h.rules with the check of literals taking the startup
+// headers' secrets out of the strings its messages quote, before it cuts
+// them (the query is the call's own, where a user may have pasted one).
+func (h *handlers) redactingRules() []validator.Rule {
+	if h.client == nil {
+		return h.rules
+	}
+	literal := coerce.LiteralRule(h.client.Redactor.String)
+	all := slices.Clone(h.rules)
+	for i, rule := range all {
+		if rule.Name == literal.Name {
+			all[i] = literal
+		}
+	}
+	return all
+}
+
 // checkRules runs rules on doc, keeping the first maxValidationErrors
 // errors (the messages of the others are never built) and counting all.
+// An error kept twice (gqlparser walks a fragment once per spread, and
+// some of its rules report each time) is kept and counted once.
 func checkRules(all []validator.Rule, checker *ast.Schema, doc *ast.QueryDocument) (gqlerror.List, int) {
 	total := 0
+	kept := map[string]bool{}
 	wrapped := make([]validator.Rule, len(all))
 	for i, rule := range all {
 		wrapped[i] = validator.Rule{Name: rule.Name, RuleFunc: func(observers *validator.Events, addError validator.AddErrFunc) {
 			rule.RuleFunc(observers, func(options ...validator.ErrorOption) {
 				total++
-				if total <= maxValidationErrors {
-					addError(options...)
+				if len(kept) >= maxValidationErrors {
+					return
 				}
+				var e gqlerror.Error
+				for _, option := range options {
+					option(&e)
+				}
+				key := fmt.Sprint(e.Message, e.Locations)
+				if kept[key] {
+					total--
+					return
+				}
+				kept[key] = true
+				addError(options...)
 			})
 		}}
 	}
@@ -236,7 +285,7 @@ func checkRules(all []validator.Rule, checker *ast.Schema, doc *ast.QueryDocumen
 // of lone surrogates.
 func defaultRules() []validator.Rule {
 	inner := rules.NewDefaultRules().GetInner()
-	literal := coerce.LiteralRule()
+	literal := coerce.LiteralRule(nil)
 	inner[literal.Name] = literal.RuleFunc
 	for _, rule := range []validator.Rule{undeclaredDirectiveRule(), coerce.EscapeRule()} {
 		inner[rule.Name] = rule.RuleFunc

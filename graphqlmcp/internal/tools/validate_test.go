@@ -2,6 +2,7 @@ package tools
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -353,20 +354,65 @@ func TestDeferKnownWhereDeclared(t *testing.T) {
 }
 
 // TestRefusalsHideStartupSecrets: a refusal quotes the call's own query and
-// variables; a startup header's secret pasted into them is redacted.
+// variables; a startup header's secret pasted into them is redacted before
+// the quote is cut, so not even its first characters show.
 func TestRefusalsHideStartupSecrets(t *testing.T) {
-	const secret = "s3cr3t-token-4242"
+	secret := "s3cr3t-" + strings.Repeat("0123456789", 10)
 	h, rec := inputsServer(t, map[string]string{"Authorization": "Bearer " + secret})
 	for _, args := range []map[string]any{
 		{"query": `query($e: Color) { f(e: $e) }`, "variables": map[string]any{"e": secret}},
+		{"query": `query($n: [Int]) { f(n: $n) }`, "variables": map[string]any{"n": []any{"x" + secret}}},
+		{"query": `query($in: Filter) { f(in: $in) }`, "variables": map[string]any{"in": map[string]any{"name": "x", secret: 1}}},
 		{"query": `{ f(e: "` + secret + `") }`},
+		{"query": `{ f(n: [1, "` + secret + `"]) }`},
 	} {
 		res := h.call(t, "graphql_query", args)
-		if text := mcptest.Text(res); !res.IsError || strings.Contains(text, secret) || !strings.Contains(text, "[REDACTED]") {
+		if text := mcptest.Text(res); !res.IsError || strings.Contains(text, secret[:12]) || !strings.Contains(text, "[REDACTED]") {
 			t.Errorf("isError=%v: %s", res.IsError, text)
 		}
 	}
 	if rec.Count() != 0 {
 		t.Errorf("%d requests reached the endpoint", rec.Count())
+	}
+}
+
+// TestRefusalsListWholeLines: however big the values quoted, each problem
+// listed keeps its place and its rule, the list stays within a tool
+// error's bound with the advice after it, and what does not fit is
+// counted; an error gqlparser reports once per spread of a fragment is
+// listed once.
+func TestRefusalsListWholeLines(t *testing.T) {
+	h, _ := inputsServer(t)
+	big := map[string]any{}
+	for i := range 12 {
+		big[fmt.Sprintf("key%d", i)] = map[string]any{"k": strings.Repeat("v", 30)}
+	}
+	colors := make([]any, 10)
+	for i := range colors {
+		colors[i] = big
+	}
+	res := h.call(t, "graphql_query", map[string]any{
+		"query":     `query($filterForTheIssuesOfTheRepository: Filter) { f(in: $filterForTheIssuesOfTheRepository) }`,
+		"variables": map[string]any{"filterForTheIssuesOfTheRepository": map[string]any{"name": "x", "colors": colors}},
+	})
+	text := mcptest.Text(res)
+	if !res.IsError || len(text) > 2000 || !strings.HasSuffix(text, "(types: [\"Name\"]).") || !strings.Contains(text, "more\nFix variables") {
+		t.Fatalf("isError=%v, %d bytes: %s", res.IsError, len(text), text)
+	}
+	for _, line := range strings.Split(text, "\n- ")[1:] {
+		if strings.HasPrefix(line, "and ") {
+			continue
+		}
+		if !strings.Contains(line, `at "filterForTheIssuesOfTheRepository.colors[`) || !strings.Contains(line, `Enum "Color" cannot represent non-string value: {`) {
+			t.Errorf("a line lacks its place or its rule: %s", line)
+		}
+	}
+
+	res = h.call(t, "graphql_query", map[string]any{
+		"query":     `query($v: Int) { ...F ...G } fragment F on Query { f(one: {a: $v}) } fragment G on Query { ...F }`,
+		"variables": map[string]any{"v": 1},
+	})
+	if text := mcptest.Text(res); !res.IsError || strings.Count(text, "must be non-nullable to be used for OneOf") != 1 {
+		t.Errorf("isError=%v: %s", res.IsError, text)
 	}
 }
