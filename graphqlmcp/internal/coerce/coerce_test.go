@@ -734,3 +734,32 @@ func literal(r *rand.Rand, t string, depth int) string {
 	}
 	return "{" + strings.Join(members, ", ") + "}"
 }
+
+// TestLiteralRulePlaces: an error is placed where graphql-js places it, at
+// the value's first character: a string at its opening quote (gqlparser
+// says one column later) and a block string over several lines at its
+// first line (gqlparser says its last, at a negative column).
+func TestLiteralRulePlaces(t *testing.T) {
+	schema := testSchema(t)
+	for _, tt := range []struct {
+		query string
+		want  string
+	}{
+		{`{ f(i: "x") }`, "1:8"},
+		{`{ f(s: 5) }`, "1:8"},
+		{"{ f(i: \"\"\"a\n  b\"\"\") }", "1:8"},
+		{"{\r\n  f(i: \"\"\"\n    a\n    b\n  \"\"\")\n}", "2:8"},
+		{"{ f(i: 1)\n  g: f(in: {name: \"é\", range: {step: \"x\"}}) }", "2:38"},
+		{`{ f(in: {name: 1}) }`, "1:16"},
+		{`{ f(s: null, colors: null) }`, "1:22"},
+	} {
+		doc, err := parser.ParseQuery(&ast.Source{Input: tt.query})
+		if err != nil {
+			t.Fatal(err)
+		}
+		errs := validator.ValidateWithRules(schema, doc, rules.NewRules(LiteralRule(nil)))
+		if len(errs) != 1 || len(errs[0].Locations) != 1 || fmt.Sprintf("%d:%d", errs[0].Locations[0].Line, errs[0].Locations[0].Column) != tt.want {
+			t.Errorf("%q: %v, want one error at %s", tt.query, errs, tt.want)
+		}
+	}
+}

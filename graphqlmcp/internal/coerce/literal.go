@@ -67,10 +67,10 @@ type literals struct {
 	quoters  []quoter
 }
 
-// report adds an error at at; message builds its text, which only the
+// report adds an error at where; message builds its text, which only the
 // errors kept build (see checkRules in tools), with quotes that shrink
 // until it fits maxMessageBytes.
-func (l *literals) report(at *ast.Position, message func(q quoter) string) {
+func (l *literals) report(where func() *ast.Position, message func(q quoter) string) {
 	l.addError(func(err *gqlerror.Error) {
 		var text string
 		for _, q := range l.quoters {
@@ -79,7 +79,39 @@ func (l *literals) report(at *ast.Position, message func(q quoter) string) {
 			}
 		}
 		err.Message += text
-	}, core.At(at))
+		core.At(where())(err)
+	})
+}
+
+// place is where graphql-js places an error about v: where v starts. For a
+// string gqlparser gives the column after the opening quote, and for a
+// block string its last line with a column counted from the start of the
+// token, so both are found again from the token's start in the query.
+func (l *literals) place(v *ast.Value) func() *ast.Position {
+	return func() *ast.Position {
+		pos := v.Position
+		if pos == nil || pos.Src == nil || (v.Kind != ast.StringValue && v.Kind != ast.BlockValue) {
+			return pos
+		}
+		where := *pos
+		where.Line, where.Column = 1, 1
+		i, afterCR := 0, false
+		for _, r := range pos.Src.Input { // positions count runes
+			if i == pos.Start {
+				return &where
+			}
+			i++
+			switch {
+			case r == '\n' && afterCR: // \r\n is one line break
+			case r == '\n' || r == '\r':
+				where.Line, where.Column = where.Line+1, 1
+			default:
+				where.Column++
+			}
+			afterCR = r == '\r'
+		}
+		return pos
+	}
 }
 
 // value judges v where type t is expected (nil where the schema expects
@@ -91,7 +123,7 @@ func (l *literals) value(v *ast.Value, t *ast.Type) {
 		return
 	case ast.NullValue:
 		if t != nil && t.NonNull {
-			l.report(v.Position, func(q quoter) string { return fmt.Sprintf(`Expected value of type "%s", found null.`, t) })
+			l.report(l.place(v), func(q quoter) string { return fmt.Sprintf(`Expected value of type "%s", found null.`, t) })
 		}
 	case ast.ListValue:
 		item := nullable(t)
@@ -131,24 +163,24 @@ func (l *literals) object(v *ast.Value, def *ast.Definition) {
 	}
 	for _, field := range def.Fields {
 		if given[field.Name] == nil && field.Type.NonNull && field.DefaultValue == nil {
-			l.report(v.Position, func(q quoter) string {
+			l.report(l.place(v), func(q quoter) string {
 				return fmt.Sprintf(`Field "%s.%s" of required type "%s" was not provided.`, def.Name, field.Name, field.Type)
 			})
 		}
 	}
 	if def.Directives.ForName("oneOf") != nil {
 		if len(keys) != 1 {
-			l.report(v.Position, func(q quoter) string {
+			l.report(l.place(v), func(q quoter) string {
 				return fmt.Sprintf(`OneOf Input Object "%s" must specify exactly one key.`, def.Name)
 			})
 		} else if member := given[keys[0]]; member == nil || member.Kind == ast.NullValue {
-			l.report(v.Position, func(q quoter) string { return fmt.Sprintf(`Field "%s.%s" must be non-null.`, def.Name, keys[0]) })
+			l.report(l.place(v), func(q quoter) string { return fmt.Sprintf(`Field "%s.%s" must be non-null.`, def.Name, keys[0]) })
 		}
 	}
 	for _, child := range v.Children {
 		field := def.Fields.ForName(child.Name)
 		if field == nil {
-			l.report(child.Position, func(q quoter) string {
+			l.report(func() *ast.Position { return child.Position }, func(q quoter) string {
 				names := make([]string, len(def.Fields))
 				for i, f := range def.Fields {
 					names[i] = f.Name
@@ -173,7 +205,7 @@ func (l *literals) leaf(v *ast.Value, t *ast.Type) {
 		return
 	}
 	if def.Kind != ast.Scalar && def.Kind != ast.Enum {
-		l.report(v.Position, func(q quoter) string {
+		l.report(l.place(v), func(q quoter) string {
 			return fmt.Sprintf(`Expected value of type "%s", found %s.`, t, q.printValue(v))
 		})
 		return
@@ -188,12 +220,12 @@ func (l *literals) leaf(v *ast.Value, t *ast.Type) {
 		}
 		switch {
 		case v.Kind != ast.EnumValue:
-			l.report(v.Position, func(q quoter) string {
+			l.report(l.place(v), func(q quoter) string {
 				shown := q.printValue(v)
 				return fmt.Sprintf(`Enum "%s" cannot represent non-enum value: %s.%s`, def.Name, shown, didYouMean("the enum value", suggestionList(shown, names())))
 			})
 		case def.EnumValues.ForName(v.Raw) == nil:
-			l.report(v.Position, func(q quoter) string {
+			l.report(l.place(v), func(q quoter) string {
 				shown := q.printValue(v)
 				return fmt.Sprintf(`Value "%s" does not exist in "%s" enum.%s`, shown, def.Name, didYouMean("the enum value", suggestionList(shown, names())))
 			})
@@ -203,38 +235,38 @@ func (l *literals) leaf(v *ast.Value, t *ast.Type) {
 	switch def.Name {
 	case "Int":
 		if v.Kind != ast.IntValue {
-			l.report(v.Position, func(q quoter) string {
+			l.report(l.place(v), func(q quoter) string {
 				return fmt.Sprintf("Int cannot represent non-integer value: %s", q.printValue(v))
 			})
 			return
 		}
 		// parseInt: the nearest double, past the largest ±Inf.
 		if n, _ := strconv.ParseFloat(v.Raw, 64); n > math.MaxInt32 || n < math.MinInt32 {
-			l.report(v.Position, func(q quoter) string {
+			l.report(l.place(v), func(q quoter) string {
 				return fmt.Sprintf("Int cannot represent non 32-bit signed integer value: %s", q.printValue(v))
 			})
 		}
 	case "Float":
 		if v.Kind != ast.FloatValue && v.Kind != ast.IntValue {
-			l.report(v.Position, func(q quoter) string {
+			l.report(l.place(v), func(q quoter) string {
 				return fmt.Sprintf("Float cannot represent non numeric value: %s", q.printValue(v))
 			})
 		}
 	case "String":
 		if v.Kind != ast.StringValue && v.Kind != ast.BlockValue {
-			l.report(v.Position, func(q quoter) string {
+			l.report(l.place(v), func(q quoter) string {
 				return fmt.Sprintf("String cannot represent a non string value: %s", q.printValue(v))
 			})
 		}
 	case "Boolean":
 		if v.Kind != ast.BooleanValue {
-			l.report(v.Position, func(q quoter) string {
+			l.report(l.place(v), func(q quoter) string {
 				return fmt.Sprintf("Boolean cannot represent a non boolean value: %s", q.printValue(v))
 			})
 		}
 	case "ID":
 		if v.Kind != ast.StringValue && v.Kind != ast.BlockValue && v.Kind != ast.IntValue {
-			l.report(v.Position, func(q quoter) string {
+			l.report(l.place(v), func(q quoter) string {
 				return fmt.Sprintf("ID cannot represent a non-string and non-integer value: %s", q.printValue(v))
 			})
 		}
