@@ -31,7 +31,9 @@ import (
 // Verbatim, and they encode as usual.
 
 // Verbatim holds the encoded results a session's handlers hand to its
-// stdio connection, until the connection writes them.
+// stdio connection, until the connection writes them. A response the SDK
+// does not write (it drops answers only once the session is ending) leaves
+// its result here until the process exits, which is then.
 type Verbatim struct {
 	// prefix makes a stand-in this session's own: no other result can
 	// be one by chance.
