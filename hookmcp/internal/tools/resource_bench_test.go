@@ -17,8 +17,17 @@ import (
 // Profile it with -cpuprofile or -memprofile to see where a read's time and
 // memory go (the server's share: focus on readRequestPages, readPage and
 // processResult); scripts/bench measures the same read from outside.
+//
+// The sub-benchmark "php" has the fake write its answers as the hosted
+// service's PHP does, every slash and every letter beyond ASCII escaped:
+// each request is then respelled (jsonx.Unescape) before it is written.
 func BenchmarkRequestsResource(b *testing.B) {
-	h := connectFake(b, fakehooksvc.Options{}, config.Config{ResourceMaxBytes: config.MaxResourceMaxBytes})
+	b.Run("go", func(b *testing.B) { benchmarkRequestsResource(b, fakehooksvc.Options{}) })
+	b.Run("php", func(b *testing.B) { benchmarkRequestsResource(b, fakehooksvc.Options{PHPEscapes: true}) })
+}
+
+func benchmarkRequestsResource(b *testing.B, opts fakehooksvc.Options) {
+	h := connectFake(b, opts, config.Config{ResourceMaxBytes: config.MaxResourceMaxBytes})
 	id := h.createToken(b, nil)
 	body := `{"ref":"refs/heads/main","repository":{"full_name":"octocat/Hello-World"},"head_commit":{"message":"` + strings.Repeat("x", 500) + `"}}`
 	for range 2000 {
