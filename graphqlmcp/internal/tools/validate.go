@@ -282,12 +282,13 @@ func checkRules(all []validator.Rule, checker *ast.Schema, doc *ast.QueryDocumen
 // graphql-js's check of literals (coerce.LiteralRule) in place of
 // gqlparser's, which is looser, and graphql-js's refusals of what gqlparser
 // lets through elsewhere: @defer the schema does not declare, and \u escapes
-// of lone surrogates.
+// of lone surrogates; its NoUnusedVariables, which calls a variable defined
+// twice never used, is graphql-js's.
 func defaultRules() []validator.Rule {
 	inner := rules.NewDefaultRules().GetInner()
 	literal := coerce.LiteralRule(nil)
 	inner[literal.Name] = literal.RuleFunc
-	for _, rule := range []validator.Rule{undeclaredDirectiveRule(), coerce.EscapeRule()} {
+	for _, rule := range []validator.Rule{undeclaredDirectiveRule(), coerce.EscapeRule(), noUnusedVariablesRule()} {
 		inner[rule.Name] = rule.RuleFunc
 	}
 	list := make([]validator.Rule, 0, len(inner))
@@ -316,6 +317,30 @@ func undeclaredDirectiveRule() validator.Rule {
 			}
 			seen[d] = true
 			addError(validator.Message(`Unknown directive "@%s".`, d.Name), core.At(d.Position))
+		})
+	}}
+}
+
+// noUnusedVariablesRule is graphql-js's NoUnusedVariablesRule: a variable is
+// used when its name is. gqlparser's marks only the first definition of a
+// name used, and so tells a model to remove a variable it uses when it is
+// defined twice (which UniqueVariableNames reports).
+func noUnusedVariablesRule() validator.Rule {
+	return validator.Rule{Name: "NoUnusedVariables", RuleFunc: func(observers *validator.Events, addError validator.AddErrFunc) {
+		observers.OnOperation(func(_ *validator.Walker, op *ast.OperationDefinition) {
+			used := map[string]bool{}
+			for _, def := range op.VariableDefinitions {
+				used[def.Variable] = used[def.Variable] || def.Used
+			}
+			for _, def := range op.VariableDefinitions {
+				switch {
+				case used[def.Variable]:
+				case op.Name != "":
+					addError(validator.Message(`Variable "$%s" is never used in operation "%s".`, def.Variable, op.Name), core.At(def.Position))
+				default:
+					addError(validator.Message(`Variable "$%s" is never used.`, def.Variable), core.At(def.Position))
+				}
+			}
 		})
 	}}
 }
