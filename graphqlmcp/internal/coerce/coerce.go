@@ -35,7 +35,9 @@ func (e Error) Error() string { return e.Message }
 // Result is what Variables found.
 type Result struct {
 	// Values are the coerced variables (defaults applied) when there are
-	// no errors.
+	// no errors, the spec's CoerceVariableValues' result. graphqlmcp sends
+	// the variables as given, which the endpoint coerces alike; the
+	// values are here for what needs them as the endpoint will see them.
 	Values map[string]any
 	// Errors are the first problems, at most the limit asked for, in the
 	// order graphql-js reports them; Total counts all.
@@ -145,18 +147,17 @@ func (c *coercer) invalid(value any, rule func(q quoter) string, key ...any) {
 // problem. ok is false where graphql-js's result is undefined (an error
 // was reported).
 func (c *coercer) coerce(value any, t *ast.Type) (coerced any, ok bool) {
-	if t.NonNull {
-		if !isNull(value) {
-			return c.coerce(value, nullable(t))
+	if isNull(value) {
+		if !t.NonNull {
+			return nil, true
 		}
-		c.invalid(value, func(q quoter) string {
+		c.invalid(value, func(quoter) string {
 			return fmt.Sprintf(`Expected non-nullable type "%s" not to be null.`, t)
 		})
 		return nil, false
 	}
-	if isNull(value) {
-		return nil, true
-	}
+	// Below, t's being non-null no longer matters (and no copy of t
+	// without it is made for each item of a list).
 	if t.Elem != nil {
 		items, isList := value.([]any)
 		if !isList {
