@@ -112,7 +112,8 @@ func (e *TooManySelectionsError) Error() string {
 // the size of the document: a fragment is walked once per context, and a
 // path is built only for the few costliest lists.
 func Score(doc *ast.QueryDocument, op *ast.OperationDefinition, vars map[string]any, schema *ast.Schema) (Result, error) {
-	s := &scorer{doc: doc, op: op, vars: vars, schema: schema, fragments: map[fragmentKey]cost{}, active: map[string]bool{}, counted: map[*ast.Definition]counts{}}
+	s := &scorer{doc: doc, op: op, vars: vars, schema: schema, fragments: map[fragmentKey]cost{}, active: map[string]bool{}, counted: map[*ast.Definition]counts{},
+		fieldFacts: map[*ast.FieldDefinition]*fieldFacts{}, inputFacts: map[*ast.Definition]*inputFacts{}}
 	c, err := s.selectionSet(op.SelectionSet, scope{typ: s.rootType(), parent: -1, outer: 1})
 	if err != nil {
 		return Result{}, err
@@ -138,6 +139,9 @@ type scorer struct {
 	// the first introspection list priced without a named type.
 	most    *counts
 	counted map[*ast.Definition]counts // countsOf's, per type
+	// fieldFacts and inputFacts are factsOf's and inputFactsOf's.
+	fieldFacts map[*ast.FieldDefinition]*fieldFacts
+	inputFacts map[*ast.Definition]*inputFacts
 	// fields records every field walked with the index of its parent field
 	// (-1 at the root), from which a list's path is built on demand.
 	fields []walkedField
@@ -342,7 +346,7 @@ func (s *scorer) carried(f *ast.Field, def *ast.FieldDefinition, sc scope) bool 
 	switch {
 	case sc.connection == notConnection:
 		return false
-	case def != nil && slices.ContainsFunc(def.Arguments, func(arg *ast.ArgumentDefinition) bool { return isListSizeArgument(arg.Name) }),
+	case def != nil && s.factsOf(def).takes != "",
 		def == nil && slices.ContainsFunc(f.Arguments, func(arg *ast.Argument) bool { return isSlicingArgument(arg.Name) }):
 		return false
 	case f.Name == "edges" || f.Name == "nodes":
@@ -510,37 +514,98 @@ func (s *scorer) size(f *ast.Field, def *ast.FieldDefinition) sizing {
 	if def == nil {
 		return sizing{n: AssumedListSize, how: SizeAssumed}
 	}
-	var takes []string
+	facts := s.factsOf(def)
 	best.how = SizeDefault
-	for _, arg := range def.Arguments {
-		if isListSizeArgument(arg.Name) {
-			takes = append(takes, arg.Name)
-			if n, ok := intDefault(arg.DefaultValue); ok {
-				consider(arg.Name, n)
-			}
-			continue
+	for _, arg := range facts.sizeArguments {
+		if n, ok := intDefault(arg.DefaultValue); ok {
+			consider(arg.Name, n)
 		}
-		input := s.schema.Types[arg.Type.Name()]
-		if isListType(arg.Type) || input == nil || input.Kind != ast.InputObject {
-			continue
-		}
-		for _, field := range input.Fields {
-			if isListSizeArgument(field.Name) {
-				takes = append(takes, arg.Name+"."+field.Name)
-			}
-		}
-		s.inputObjectDefaults(f, arg, input, consider)
+	}
+	for _, arg := range facts.inputArguments {
+		s.inputObjectDefaults(f, arg, consider)
 	}
 	if best.n >= 0 {
 		best.n = max(0, best.n)
 		return best
 	}
-	if len(takes) == 0 && isListType(def.Type) {
-		if n, names, exact := s.listArguments(f, def); n > 0 && (exact || n > AssumedListSize) {
+	if facts.takes == "" && isListType(def.Type) {
+		if n, names, exact := s.listArguments(f, facts); n > 0 && (exact || n > AssumedListSize) {
 			return sizing{n: n, how: SizeListLength, argument: names}
 		}
 	}
-	return sizing{n: AssumedListSize, how: SizeAssumed, argument: strings.Join(takes, "/")}
+	return sizing{n: AssumedListSize, how: SizeAssumed, argument: facts.takes}
+}
+
+// fieldFacts is what a field definition's arguments say about its size,
+// found once per pricing: a hostile schema's field may take thousands of
+// arguments, of input types of thousands of fields, and a query may
+// select it a thousand times.
+type fieldFacts struct {
+	sizeArguments  []*ast.ArgumentDefinition // named as a slicing argument
+	inputArguments []inputArgument           // of input types with size fields or lists of scalars
+	listArguments  []*ast.ArgumentDefinition // lists of scalars
+	// takes names the slicing arguments it takes, "/" between them
+	// ("first/last", "pagination.pageSize"), for SizeAssumed.
+	takes string
+}
+
+type inputArgument struct {
+	*ast.ArgumentDefinition
+	*inputFacts
+}
+
+// inputFacts is what an input object type says about sizes.
+type inputFacts struct {
+	sizeFields []*ast.FieldDefinition // named as a slicing argument: at most ten
+	lists      map[string]bool        // its lists of scalars, by name
+}
+
+func (s *scorer) factsOf(def *ast.FieldDefinition) *fieldFacts {
+	if facts, ok := s.fieldFacts[def]; ok {
+		return facts
+	}
+	facts := &fieldFacts{}
+	var takes []string
+	for _, arg := range def.Arguments {
+		switch input := s.inputFactsOf(arg.Type); {
+		case isListSizeArgument(arg.Name):
+			facts.sizeArguments = append(facts.sizeArguments, arg)
+			takes = append(takes, arg.Name)
+		case s.isScalarList(arg.Type):
+			facts.listArguments = append(facts.listArguments, arg)
+		case input != nil && (len(input.sizeFields) > 0 || len(input.lists) > 0):
+			facts.inputArguments = append(facts.inputArguments, inputArgument{arg, input})
+			for _, field := range input.sizeFields {
+				takes = append(takes, arg.Name+"."+field.Name)
+			}
+		}
+	}
+	facts.takes = strings.Join(takes, "/")
+	s.fieldFacts[def] = facts
+	return facts
+}
+
+// inputFactsOf returns the facts of t's input object type, nil when t is
+// a list or not an input object.
+func (s *scorer) inputFactsOf(t *ast.Type) *inputFacts {
+	input := s.schema.Types[t.Name()]
+	if isListType(t) || input == nil || input.Kind != ast.InputObject {
+		return nil
+	}
+	if facts, ok := s.inputFacts[input]; ok {
+		return facts
+	}
+	facts := &inputFacts{lists: map[string]bool{}}
+	for _, field := range input.Fields {
+		if isListSizeArgument(field.Name) {
+			facts.sizeFields = append(facts.sizeFields, field)
+		}
+		if s.isScalarList(field.Type) {
+			facts.lists[field.Name] = true
+		}
+	}
+	s.inputFacts[input] = facts
+	return facts
 }
 
 // inputObjectDefaults considers the sizes that defaults give through an
@@ -549,7 +614,7 @@ func (s *scorer) size(f *ast.Field, def *ast.FieldDefinition) sizing {
 // input type's slicing fields that the object used leaves out (input Page
 // { pageSize: Int = 50 }). A null or absent object has no fields, so its
 // type's defaults do not apply.
-func (s *scorer) inputObjectDefaults(f *ast.Field, arg *ast.ArgumentDefinition, input *ast.Definition, consider func(string, int)) {
+func (s *scorer) inputObjectDefaults(f *ast.Field, arg inputArgument, consider func(string, int)) {
 	var present func(name string) bool
 	if given := f.Arguments.ForName(arg.Name); given != nil {
 		literal, value, ok := s.resolve(given.Value)
@@ -565,9 +630,9 @@ func (s *scorer) inputObjectDefaults(f *ast.Field, arg *ast.ArgumentDefinition, 
 			}
 		}
 	} else if object := arg.DefaultValue; object != nil && object.Kind == ast.ObjectValue {
-		for _, child := range object.Children {
-			if n, ok := intDefault(child.Value); ok && isListSizeArgument(child.Name) {
-				consider(arg.Name+"."+child.Name, n)
+		for _, field := range arg.sizeFields {
+			if n, ok := intDefault(object.Children.ForName(field.Name)); ok {
+				consider(arg.Name+"."+field.Name, n)
 			}
 		}
 		present = func(name string) bool { return object.Children.ForName(name) != nil }
@@ -575,8 +640,8 @@ func (s *scorer) inputObjectDefaults(f *ast.Field, arg *ast.ArgumentDefinition, 
 	if present == nil {
 		return
 	}
-	for _, field := range input.Fields {
-		if !isListSizeArgument(field.Name) || present(field.Name) {
+	for _, field := range arg.sizeFields {
+		if present(field.Name) {
 			continue
 		}
 		if n, ok := intDefault(field.DefaultValue); ok {
@@ -612,7 +677,7 @@ func intDefault(v *ast.Value) (int, bool) {
 // only a lower bound (exact is false). An empty list gives nothing: a
 // filter of none is often no filter at all. Lists of enum values or input
 // objects filter by kind and are not read.
-func (s *scorer) listArguments(f *ast.Field, def *ast.FieldDefinition) (n int, names string, exact bool) {
+func (s *scorer) listArguments(f *ast.Field, facts *fieldFacts) (n int, names string, exact bool) {
 	var given []string
 	exact = true
 	count := func(name string, length int, ok, lookup bool) {
@@ -622,40 +687,41 @@ func (s *scorer) listArguments(f *ast.Field, def *ast.FieldDefinition) (n int, n
 			exact = exact && lookup
 		}
 	}
-	for _, argDef := range def.Arguments {
-		value := argDef.DefaultValue
-		if arg := f.Arguments.ForName(argDef.Name); arg != nil {
-			value = arg.Value
+	valueOf := func(arg *ast.ArgumentDefinition) *ast.Value {
+		if given := f.Arguments.ForName(arg.Name); given != nil {
+			return given.Value
 		}
-		if s.isScalarList(argDef.Type) {
-			length, ok := s.listLength(value)
-			count(argDef.Name, length, ok, argDef.Type.Elem.Name() == "ID")
-			continue
-		}
-		input := s.schema.Types[argDef.Type.Name()]
-		if isListType(argDef.Type) || input == nil || input.Kind != ast.InputObject {
-			continue
-		}
-		literal, object, ok := s.resolve(value)
-		for _, field := range input.Fields {
-			if !ok || !s.isScalarList(field.Type) {
-				continue
-			}
-			var length int
-			var isGiven bool
-			switch {
-			case literal != nil && literal.Kind == ast.ObjectValue:
-				if child := literal.Children.ForName(field.Name); child != nil {
-					length, isGiven = s.listLength(child)
-				}
-			case literal == nil:
-				if object, isObject := object.(map[string]any); isObject {
-					if v, found := object[field.Name]; found {
-						length, isGiven = lengthOf(v)
-					}
+		return arg.DefaultValue
+	}
+	for _, arg := range facts.listArguments {
+		length, ok := s.listLength(valueOf(arg))
+		count(arg.Name, length, ok, arg.Type.Elem.Name() == "ID")
+	}
+	for _, arg := range facts.inputArguments {
+		// The object's own members are walked, not the input type's
+		// fields, which a hostile schema may have by the thousand; their
+		// names are sorted, as a variable's come in random order.
+		var lists []string
+		lengths := map[string]int{}
+		literal, object, _ := s.resolve(valueOf(arg.ArgumentDefinition))
+		switch {
+		case literal != nil && literal.Kind == ast.ObjectValue:
+			for _, child := range literal.Children {
+				if length, ok := s.listLength(child.Value); ok && arg.lists[child.Name] {
+					lists, lengths[child.Name] = append(lists, child.Name), length
 				}
 			}
-			count(argDef.Name+"."+field.Name, length, isGiven, false)
+		case literal == nil:
+			object, _ := object.(map[string]any)
+			for name, v := range object {
+				if length, ok := lengthOf(v); ok && arg.lists[name] {
+					lists, lengths[name] = append(lists, name), length
+				}
+			}
+		}
+		slices.Sort(lists)
+		for _, name := range lists {
+			count(arg.Name+"."+name, lengths[name], true, false)
 		}
 	}
 	return n, strings.Join(given, "+"), exact
