@@ -27,6 +27,9 @@ type Redactor struct {
 	// forms are the byte strings to replace: each secret as it is and in the
 	// encodings an echo may carry it in, longest first.
 	forms []form
+	// secrets are the secrets themselves in ASCII lower case, longest
+	// first, for spellings with some characters escaped (escapes.go).
+	secrets [][]byte
 }
 
 // form is one spelling of a secret. A folded form matches in any ASCII
@@ -42,7 +45,9 @@ type form struct {
 // the forms an upstream that echoes it would use: JSON-escaped (with or
 // without HTML escaping), URL-encoded (query and path), and base64 (standard
 // and URL alphabets, padded or not). Escapes of any other shape inside a JSON
-// document (\/, \u0041) are caught by Bytes, which reads JSON strings decoded.
+// document (\/, \u0041) are caught by Bytes, which reads JSON strings decoded;
+// a secret with some characters written as JSON, percent or HTML escapes is
+// caught anywhere (escapes.go).
 func New(secrets ...string) Redactor {
 	var r Redactor
 	seen := map[string]bool{}
@@ -62,6 +67,7 @@ func New(secrets ...string) Redactor {
 			continue
 		}
 		add(s, true)
+		r.secrets = append(r.secrets, lowerASCII([]byte(s)))
 		for _, marshal := range []func(any) ([]byte, error){json.Marshal, jsonx.Marshal} {
 			if escaped, err := marshal(s); err == nil {
 				add(string(escaped[1:len(escaped)-1]), true)
@@ -80,6 +86,7 @@ func New(secrets ...string) Redactor {
 	}
 	// Longest first, so a whole value goes before a part of it.
 	slices.SortStableFunc(r.forms, func(a, b form) int { return len(b.bytes) - len(a.bytes) })
+	slices.SortStableFunc(r.secrets, func(a, b []byte) int { return len(b) - len(a) })
 	return r
 }
 
@@ -151,7 +158,7 @@ func (r Redactor) raw(b []byte) []byte {
 		}
 		b, lower = append(out, b[last:]...), nil
 	}
-	return b
+	return r.escaped(b)
 }
 
 // lowerASCII lowers A-Z in place and returns b.
@@ -186,7 +193,7 @@ func (r Redactor) contains(s []byte) bool {
 			return true
 		}
 	}
-	return false
+	return r.hasEscaped(s)
 }
 
 // jsonDocument redacts the strings and numbers of a valid JSON document one

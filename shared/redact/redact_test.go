@@ -236,3 +236,43 @@ func TestRedactorBase64Inside(t *testing.T) {
 		t.Errorf("base64 of other text was changed: %s", got)
 	}
 }
+
+// TestEscapedSpellings: a secret with some of its characters written as
+// JSON, percent or HTML escapes is redacted, in plain text and inside a
+// JSON document's strings, in any ASCII case.
+func TestEscapedSpellings(t *testing.T) {
+	const secret = "s3cr3t/Key-é-🚀-value"
+	r := New(secret)
+	for _, text := range []string{
+		`error: \u0073\u0033cr3t\/Key-\u00e9-\ud83d\ude80-value!`,
+		`error: \u0053\u0033CR3T\/key-\u00E9-\uD83D\uDE80-VALUE`,
+		`<p>&#115;3cr3t&#x2F;Key-&#233;-&#x1F680;-value</p>`,
+		`<p>s3cr3t&#47;Key-&#xE9;-🚀-value</p>`,
+		`GET /?k=%73%33cr3t%2fKey-%C3%A9-%F0%9F%9A%80-value HTTP/1.1`,
+		`mixed \u0073%33&#99;r3t/Key-é-🚀-value`,
+		`{"error": "%73%33cr3t%2FKey-%c3%a9-%f0%9f%9a%80-value"}`,
+		`{"error": "&#115;3cr3t/Key-é-🚀-value", "n": 1}`,
+	} {
+		got := r.String(text)
+		if got == text {
+			t.Errorf("String(%q) left it unchanged", text)
+			continue
+		}
+		for _, left := range []string{"3cr3t", "value", "VALUE"} {
+			if strings.Contains(got, left) {
+				t.Errorf("String(%q) = %q, still holds %q", text, got, left)
+			}
+		}
+		if !r.Contains(text) {
+			t.Errorf("Contains(%q) = false", text)
+		}
+		if json.Valid([]byte(text)) && !json.Valid([]byte(got)) {
+			t.Errorf("String(%q) = %q is no longer JSON", text, got)
+		}
+	}
+	for _, text := range []string{`\u0073\u0033cr3t\/Key-\u00e9-\ud83d\ude80-valu`, `%73%33cr3t%2fKey`, `&#115;&#51;`, `\u00`, `%`, `&#`, `&#x110000;`} {
+		if got := r.String(text); got != text {
+			t.Errorf("String(%q) = %q, want it unchanged", text, got)
+		}
+	}
+}
