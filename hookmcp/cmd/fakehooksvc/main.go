@@ -10,6 +10,10 @@
 // token, a sender waits for a response set through the API, as webhook.site's
 // own CLI (whcli forward) sets it.
 //
+// With -php-escapes the API's JSON is spelled as the hosted service spells
+// it (PHP's json_encode: https:\/\/..., \u00e9), which the clients of the
+// service must undo; scripts/bench runs it so.
+//
 // It accepts the API key the docs' configurations use, your_hooksvc_api_key
 // (docsAPIKey), unless -api-keys names others, so that every documented
 // hookmcp entry works against it as written, key and all.
@@ -37,22 +41,23 @@ const docsAPIKey = "your_hooksvc_api_key"
 func main() {
 	listen := flag.String("listen", "127.0.0.1:8089", "address to listen on")
 	keys := flag.String("api-keys", docsAPIKey, "comma-separated API keys the fake accepts (tokens created with one are private to it); the default is the key the docs' configurations use, so they work as written; a key not listed gets 401")
+	phpEscapes := flag.Bool("php-escapes", false, "write the API's JSON as the hosted service's PHP does (every / as \\/, every character beyond ASCII as \\uXXXX) instead of as Go does")
 	openSource := flag.Bool("open-source", false, "behave like the open-source server: listing and deleting requests ignore date_from, date_to and query; 410 for unknown tokens; PUT ignores cors, alias, expiry, listen, request_limit and actions; 422s in the flat {\"field\":[...]} form; no response set for a waiting sender")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, *listen, *keys, *openSource); err != nil {
+	opts := fakehooksvc.Options{OpenSource: *openSource, PHPEscapes: *phpEscapes}
+	if err := run(ctx, *listen, *keys, opts); err != nil {
 		fmt.Fprintln(os.Stderr, "fakehooksvc:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, listen, keys string, openSource bool) error {
+func run(ctx context.Context, listen, keys string, opts fakehooksvc.Options) error {
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	var apiKeys []string
 	for _, k := range strings.Split(keys, ",") {
 		if k = strings.TrimSpace(k); k != "" {
-			apiKeys = append(apiKeys, k)
+			opts.APIKeys = append(opts.APIKeys, k)
 		}
 	}
 	ln, err := net.Listen("tcp", listen)
@@ -60,5 +65,5 @@ func run(ctx context.Context, listen, keys string, openSource bool) error {
 		return err
 	}
 	logger.Info("fake capture API listening; point hookmcp at it with HOOKSVC_API_URL", "url", "http://"+ln.Addr().String())
-	return app.Serve(ctx, ln, fakehooksvc.New(fakehooksvc.Options{APIKeys: apiKeys, OpenSource: openSource}), logger)
+	return app.Serve(ctx, ln, fakehooksvc.New(opts), logger)
 }
