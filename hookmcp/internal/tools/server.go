@@ -104,6 +104,7 @@ func NewServer(opts Options) *mcp.Server {
 		guarded(h, h.deleteRequestTool()),
 		guarded(h, h.deleteRequestsTool()),
 		guarded(h, h.verifySignatureTool()),
+		guarded(h, h.setResponseTool()),
 	)
 	h.addRequestsResource(server)
 	return server
