@@ -30,9 +30,13 @@ func overCeiling(score complexity.Result, ceiling int) error {
 		argument := shortName(c.Argument)
 		switch c.Sizing {
 		case complexity.SizeGiven:
-			given.add(argument)
+			if c.Size > 1 { // a list of one item has no smaller size that helps
+				given.add(argument)
+			}
 		case complexity.SizeDefault:
-			defaulted.add(argument)
+			if c.Size > 1 {
+				defaulted.add(argument)
+			}
 			fmt.Fprintf(&b, " (the default of %s)", argument)
 		case complexity.SizeListLength:
 			listArguments.add(argument)
@@ -54,7 +58,7 @@ func overCeiling(score complexity.Result, ceiling int) error {
 				saidAssumed = why
 			}
 		}
-		fmt.Fprintf(&b, " = %d items", c.Items)
+		fmt.Fprintf(&b, " = %d %s", c.Items, plural(c.Items, "item", "items"))
 	}
 	var ways []string
 	if len(given) > 0 {
@@ -79,6 +83,10 @@ func overCeiling(score complexity.Result, ceiling int) error {
 	if len(given)+len(defaulted)+len(unset) > 0 {
 		ways = append(ways, "select fewer lists inside paginated ones")
 	}
+	if len(ways) == 0 {
+		// Lists of one item each, many of them: only fewer lists help.
+		ways = append(ways, "select fewer lists")
+	}
 	ways = append(ways, "split it into several queries")
 	b.WriteString(". To shrink it, ")
 	b.WriteString(strings.Join(ways[:len(ways)-1], ", "))
@@ -87,6 +95,13 @@ func overCeiling(score complexity.Result, ceiling int) error {
 		fmt.Fprintf(&b, " An assumed size of %d may be more than the list holds; if it is, whoever runs graphqlmcp can raise --maxComplexity above %d.", complexity.AssumedListSize, ceiling)
 	}
 	return errors.New(b.String())
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // names are argument names in the order the refusal meets them, each

@@ -216,3 +216,20 @@ func TestOverCeilingNamesArguments(t *testing.T) {
 		}
 	}
 }
+
+// TestOverCeilingManySmallLists: an operation over the ceiling by many
+// lists of one item (150 aliases of users(first: 1)) is not told to give
+// first a smaller value, which cannot help, but to select fewer lists;
+// and a list of one item is "1 item".
+func TestOverCeilingManySmallLists(t *testing.T) {
+	var costs []complexity.Cost
+	for _, path := range []string{"a1", "a2", "a3", "a4", "a5"} {
+		costs = append(costs, complexity.Cost{Path: path, Size: 1, Items: 1, Sizing: complexity.SizeGiven, Argument: "first"})
+	}
+	text := overCeiling(complexity.Result{Score: 150, Costliest: costs}, 100).Error()
+	want := "Costliest lists: a1 ×1 = 1 item, a2 ×1 = 1 item, a3 ×1 = 1 item, a4 ×1 = 1 item, a5 ×1 = 1 item. " +
+		"To shrink it, select fewer lists, or split it into several queries."
+	if !strings.Contains(text, want) {
+		t.Errorf("refusal lacks %q:\n%s", want, text)
+	}
+}
