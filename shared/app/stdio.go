@@ -298,6 +298,13 @@ func (c *lineConn) writeResult(ctx context.Context, resp *jsonrpc.Response) erro
 
 // writeVerbatim writes a successful response to id whose result a handler
 // encoded itself (see Verbatim), as writeResult writes it.
+//
+// An encoding that fails or panics of itself (a bug: the output did not
+// fail) has begun its line, and what it wrote cannot be taken back. Its
+// line is ended there, the one line the peer cannot read, and the call is
+// answered with an error on the next: returning the failure instead would
+// tell the SDK that the output is broken, and the session would end with
+// every call in flight unanswered.
 func (c *lineConn) writeVerbatim(ctx context.Context, id jsonrpc.ID, result io.WriterTo) error {
 	head, err := resultHead(id)
 	if err != nil {
@@ -308,14 +315,54 @@ func (c *lineConn) writeVerbatim(ctx context.Context, id jsonrpc.ID, result io.W
 	}
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
-	if _, err := c.out.Write(head); err != nil {
+	out := &watchedWriter{w: c.out}
+	if _, err := out.Write(head); err != nil {
 		return err
 	}
-	if _, err := result.WriteTo(c.out); err != nil {
+	err = writeEncoding(result, out)
+	if err == nil {
+		_, err = out.Write([]byte("}\n"))
 		return err
 	}
-	_, err = c.out.Write([]byte("}\n"))
+	if out.err != nil {
+		return err
+	}
+	c.logger.Error("a result's encoding failed half way: its line is cut, and its call answered with an error", "id", id.Raw(), "err", err)
+	answer, encErr := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: id, Error: &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
+		Message: "internal error: this answer's result could not be written whole (the line before this one is its cut start); the server's log says why; try the request again"}})
+	if encErr != nil {
+		return encErr
+	}
+	_, err = c.out.Write(append(append([]byte("\n"), answer...), '\n'))
 	return err
+}
+
+// writeEncoding calls encoded's WriteTo, a panic in it returned as an
+// error: it runs on the SDK's goroutine, where a panic would end the
+// server.
+func writeEncoding(encoded io.WriterTo, w io.Writer) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("the encoding panicked: %v", p)
+		}
+	}()
+	_, err = encoded.WriteTo(w)
+	return err
+}
+
+// watchedWriter keeps the first error of w, so that an encoding's failure
+// is told from its output's.
+type watchedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (o *watchedWriter) Write(b []byte) (int, error) {
+	n, err := o.w.Write(b)
+	if err != nil && o.err == nil {
+		o.err = err
+	}
+	return n, err
 }
 
 // resultHead is a successful response to id up to its result.

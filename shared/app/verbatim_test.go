@@ -33,6 +33,8 @@ type standResult struct {
 	*mcp.CallToolResult
 	verbatim *Verbatim
 	stood    *atomic.Int64
+	// fails, when set, is handed over in place of the encoding.
+	fails io.WriterTo
 }
 
 func (r *standResult) MarshalJSON() ([]byte, error) {
@@ -41,6 +43,9 @@ func (r *standResult) MarshalJSON() ([]byte, error) {
 		return encoded, err
 	}
 	r.stood.Add(1)
+	if r.fails != nil {
+		return r.verbatim.Stand(r.fails), nil
+	}
 	// In pieces, as a handler that writes its result piece by piece
 	// hands it over: cut anywhere, even inside an escape.
 	third := len(encoded) / 3
@@ -271,5 +276,101 @@ func TestVerbatimTake(t *testing.T) {
 	}
 	if got, want := write(&lineConn{}, json.RawMessage(`{}`)), `{"jsonrpc":"2.0","id":4,"result":{}}`+"\n"; got != want {
 		t.Errorf("without a Verbatim: %q, want %q", got, want)
+	}
+}
+
+// failingEncoding writes the first at bytes of encoded, then fails, or
+// panics, as a handler's encoding with a bug would.
+type failingEncoding struct {
+	encoded []byte
+	at      int
+	panics  bool
+}
+
+func (f *failingEncoding) WriteTo(w io.Writer) (int64, error) {
+	n, err := w.Write(f.encoded[:f.at])
+	if err != nil {
+		return int64(n), err
+	}
+	if f.panics {
+		panic("the encoding broke")
+	}
+	return int64(n), fmt.Errorf("the encoding broke after %d bytes", f.at)
+}
+
+// rawLine reads the server's next line, whatever it holds.
+func (s *lineSession) rawLine(t *testing.T) []byte {
+	t.Helper()
+	read := make(chan []byte, 1)
+	go func() {
+		line, _ := s.out.ReadBytes('\n')
+		read <- line
+	}()
+	select {
+	case line := <-read:
+		return line
+	case <-time.After(20 * time.Second):
+		t.Fatal("no line within 20 s")
+	}
+	return nil
+}
+
+// TestVerbatimEncodingFails: an encoding that fails or panics half way,
+// its line begun, ends that line there (the one line the peer cannot
+// read), answers its call with an error on the next line, and leaves the
+// session serving: the SDK does not take the output for broken, and the
+// server does not crash.
+func TestVerbatimEncodingFails(t *testing.T) {
+	spec := testSpec()
+	spec.Build = func(_ context.Context, _ *cli.Command, env Env) (*mcp.Server, error) {
+		server := mcp.NewServer(&mcp.Implementation{Name: "testmcp", Version: env.Version}, nil)
+		type how struct {
+			Panics bool `json:"panics"`
+		}
+		mcp.AddTool(server, &mcp.Tool{Name: "broken"}, func(ctx context.Context, _ *mcp.CallToolRequest, args how) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprint(args.Panics)}}}, nil, nil
+		})
+		mcp.AddTool(server, &mcp.Tool{Name: "ping"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "pong"}}}, nil, nil
+		})
+		server.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+				res, err := next(ctx, method, req)
+				call, ok := req.(*mcp.CallToolRequest)
+				if err != nil || !ok || call.Params.Name != "broken" {
+					return res, err
+				}
+				result := res.(*mcp.CallToolResult)
+				encoded, err := result.MarshalJSON()
+				if err != nil {
+					return nil, err
+				}
+				panics := result.Content[0].(*mcp.TextContent).Text == "true"
+				return &standResult{CallToolResult: result, verbatim: VerbatimFrom(ctx), stood: new(atomic.Int64),
+					fails: &failingEncoding{encoded: encoded, at: len(encoded) / 2, panics: panics}}, nil
+			}
+		})
+		return server, nil
+	}
+	s := startLines(t, spec)
+	for i, panics := range []bool{false, true} {
+		id := 20 + 2*i
+		s.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"broken","arguments":{"panics":%v}}}`, id, panics))
+		broken := s.rawLine(t)
+		if !bytes.HasPrefix(broken, []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"content":`, id))) || json.Valid(broken) {
+			t.Fatalf("panics %v: the broken answer's line is %q, want its start cut", panics, broken)
+		}
+		var answer struct {
+			ID    int            `json:"id"`
+			Error *jsonrpc.Error `json:"error"`
+		}
+		if line := s.line(t); json.Unmarshal(line, &answer) != nil || answer.ID != id || answer.Error == nil || answer.Error.Code != jsonrpc.CodeInternalError ||
+			!strings.Contains(answer.Error.Message, "could not be written") {
+			t.Errorf("panics %v: after the broken line, %s; want an internal error answering id %d", panics, line, id)
+		}
+		s.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"ping","arguments":{}}}`, id+1))
+		if line := s.line(t); !bytes.Contains(line, []byte(`"pong"`)) {
+			t.Errorf("panics %v: the next call was answered %s, want pong", panics, line)
+		}
 	}
 }
