@@ -15,8 +15,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/mcpforge/servers/shared/jsonx"
 )
 
 // The stdio transport reads one JSON-RPC message per line, as the MCP stdio
@@ -365,13 +363,21 @@ func (o *watchedWriter) Write(b []byte) (int, error) {
 	return n, err
 }
 
-// resultHead is a successful response to id up to its result.
+// resultHead is a successful response to id up to its result, the id
+// encoded as the SDK encodes it: HTML characters as they are, U+2028 and
+// U+2029 escaped (jsonx.Marshal would write them raw, and a reader that
+// splits lines on them would cut the answer).
 func resultHead(id jsonrpc.ID) ([]byte, error) {
-	raw, err := jsonx.Marshal(id.Raw())
-	if err != nil {
+	var head bytes.Buffer
+	head.WriteString(`{"jsonrpc":"2.0","id":`)
+	enc := json.NewEncoder(&head)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(id.Raw()); err != nil {
 		return nil, err
 	}
-	return append(append([]byte(`{"jsonrpc":"2.0","id":`), raw...), `,"result":`...), nil
+	head.Truncate(head.Len() - 1) // Encode's newline
+	head.WriteString(`,"result":`)
+	return head.Bytes(), nil
 }
 
 // writeLine writes one message and its newline in a single Write, so that

@@ -374,3 +374,45 @@ func TestVerbatimEncodingFails(t *testing.T) {
 		}
 	}
 }
+
+// TestVerbatimIDs: a verbatim answer's id is written as the SDK writes it,
+// whatever the client sent: integers up to 2^53 either way, strings with
+// escapes, HTML characters, U+2028 and U+2029 (which the SDK escapes, so
+// that no reader splitting on Unicode's line separators cuts the line),
+// and text beyond ASCII; small and large results alike.
+func TestVerbatimIDs(t *testing.T) {
+	ids := []string{`0`, `-9007199254740992`, `9007199254740992`, `""`, `"a\"b\\c\n\u0000\u001f\u007f"`,
+		`"<&>"`, "\"\u2028\u2029\"", `"\u2028\ud83d\ude00é"`, `"\ud800"`, `"\/"`}
+	large := []byte(`{"contents":[{"uri":"x","text":"` + strings.Repeat("a", directResultBytes+10) + `"}]}`)
+	for _, raw := range ids {
+		var decoded jsonrpc.Message
+		decoded, err := jsonrpc.DecodeMessage([]byte(`{"jsonrpc":"2.0","id":` + raw + `,"method":"ping"}`))
+		if err != nil {
+			t.Fatalf("id %s: %v", raw, err)
+		}
+		id := decoded.(*jsonrpc.Request).ID
+		for _, encoded := range [][]byte{[]byte(`{}`), large} {
+			v := newVerbatim()
+			var out strings.Builder
+			c := &lineConn{out: &out, verbatim: v}
+			if err := c.Write(context.Background(), &jsonrpc.Response{ID: id, Result: v.Stand(bytes.NewReader(encoded))}); err != nil {
+				t.Fatal(err)
+			}
+			want, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: id, Result: encoded})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := out.String(); got != string(want)+"\n" {
+				t.Errorf("id %s: written %.120q, want %.120q", raw, got, want)
+			}
+			// And a result the SDK encoded, written around its bytes.
+			out.Reset()
+			if err := c.Write(context.Background(), &jsonrpc.Response{ID: id, Result: encoded}); err != nil {
+				t.Fatal(err)
+			}
+			if got := out.String(); got != string(want)+"\n" {
+				t.Errorf("id %s, result as encoded: written %.120q, want %.120q", raw, got, want)
+			}
+		}
+	}
+}
