@@ -345,7 +345,9 @@ func SigningSecrets(entries []string, getenv func(string) string) (map[signature
 		}
 		value := strings.TrimSpace(getenv(variable))
 		if value == "" {
-			return nil, app.FlagErrorf("signing-secret", "names %s for %s, and %s is not set or empty: export it with the signing secret before starting hookmcp, or remove the entry", variable, provider, variable)
+			// The name is not repeated: a secret in capitals passes for
+			// a variable's name, and would show here.
+			return nil, app.FlagErrorf("signing-secret", "entry %d (%s) names an environment variable that is not set or empty (the name is not shown, in case a secret was given in its place): export it with the signing secret before starting hookmcp, or remove the entry", n, provider)
 		}
 		out[provider] = SigningSecret{Variable: variable, Value: value}
 	}

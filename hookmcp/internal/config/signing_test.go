@@ -76,12 +76,16 @@ func TestSigningSecretsRefused(t *testing.T) {
 		{"a secret for a name", []string{"--signing-secret", "stripe=whsec_LeakedSecret0123"}, []string{"entry 1 (stripe) must name an environment variable", "stripe=STRIPE_WEBHOOK_SECRET"}},
 		{"a hex secret for a name", []string{"--signing-secret", "hmac-sha256=8f742231b10e8888abcd"}, []string{"hmac-sha256=HMAC_SHA256_WEBHOOK_SECRET"}},
 		{"twice", []string{"--signing-secret", "slack=SET", "--signing-secret", "Slack=SET"}, []string{"names slack twice (entry 2)"}},
-		{"unset", []string{"--signing-secret", "github=GITHUB_WEBHOOK_SECRET"}, []string{"names GITHUB_WEBHOOK_SECRET for github, and GITHUB_WEBHOOK_SECRET is not set or empty"}},
+		{"a secret in capitals for a name, unset", []string{"--signing-secret", "github=MYLEAKEDSECRET0123"}, []string{"entry 1 (github) names an environment variable that is not set"}},
+		{"unset", []string{"--signing-secret", "github=GITHUB_WEBHOOK_SECRET"}, []string{"entry 1 (github) names an environment variable that is not set or empty (the name is not shown, in case a secret was given in its place)"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := parse(t, env, tt.args...)
 			if err == nil {
 				t.Fatal("accepted")
+			}
+			if strings.Contains(strings.ToLower(err.Error()), "leakedsecret") {
+				t.Errorf("%q shows what was given after =", err)
 			}
 			for _, want := range tt.wants {
 				if !strings.Contains(err.Error(), want) {
@@ -109,7 +113,7 @@ func TestSigningSecretStartupErrors(t *testing.T) {
 		{[]string{"--signing-secret", "stripe=whsec_LeakedSecret0123"}, "",
 			"hookmcp: --signing-secret (HOOKSVC_SIGNING_SECRETS) entry 1 (stripe) must name an environment variable after =, in capitals, digits and _ (for example stripe=STRIPE_WEBHOOK_SECRET), not give the secret itself; what follows = is not shown\n"},
 		{nil, "github=GITHUB_WEBHOOK_SECRET",
-			"hookmcp: --signing-secret (HOOKSVC_SIGNING_SECRETS) names GITHUB_WEBHOOK_SECRET for github, and GITHUB_WEBHOOK_SECRET is not set or empty: export it with the signing secret before starting hookmcp, or remove the entry\n"},
+			"hookmcp: --signing-secret (HOOKSVC_SIGNING_SECRETS) entry 1 (github) names an environment variable that is not set or empty (the name is not shown, in case a secret was given in its place): export it with the signing secret before starting hookmcp, or remove the entry\n"},
 	} {
 		if tt.env != "" {
 			t.Setenv(SigningSecretsVariable, tt.env)
