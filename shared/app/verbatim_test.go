@@ -416,3 +416,39 @@ func TestVerbatimIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestVerbatimCancelled: a client that cancels a call while its large
+// verbatim answer is on its way, or two large answers written at once,
+// see whole lines only (the answer is written whole once begun: the SDK
+// writes it with a context that is never done), and the session serves
+// the next call.
+func TestVerbatimCancelled(t *testing.T) {
+	var stood atomic.Int64
+	s := startLines(t, verbatimSpec(&stood))
+	const size = 1 << 20
+	s.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":"a\u2028","method":"tools/call","params":{"name":"verbatim","arguments":{"size":%d}}}`, size))
+	s.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":31,"method":"tools/call","params":{"name":"verbatim","arguments":{"size":%d}}}`, size))
+	s.send(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"a\u2028","reason":"no longer needed"}}`)
+	s.send(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":31}}`)
+	s.send(t, `{"jsonrpc":"2.0","id":32,"method":"ping"}`)
+	answered := map[string]int{}
+	// The SDK answers a cancelled call all the same: all three come.
+	for len(answered) < 3 {
+		var msg struct {
+			ID     json.RawMessage    `json:"id"`
+			Result mcp.CallToolResult `json:"result"`
+		}
+		if err := json.Unmarshal(s.line(t), &msg); err != nil {
+			t.Fatal(err)
+		}
+		if len(msg.Result.Content) == 1 && msg.Result.Content[0].(*mcp.TextContent).Text != verbatimText(size) {
+			t.Errorf("answer %s: its text is not whole", msg.ID)
+		}
+		answered[string(msg.ID)]++
+	}
+	for _, id := range []string{`"a\u2028"`, `31`, `32`} {
+		if n := answered[id]; n != 1 {
+			t.Errorf("id %s answered %d times", id, n)
+		}
+	}
+}
