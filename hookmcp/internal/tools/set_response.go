@@ -1,7 +1,9 @@
 package tools
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -83,14 +85,17 @@ func (h *handlers) setResponse(ctx context.Context, _ *mcp.CallToolRequest, args
 	set := fmt.Sprintf("HTTP %d, %d bytes of content, %d header(s)", response.Status, len(response.Content), len(response.Header))
 	const listen = "A sender is held only while its token listens (update_token listen, 1 to 10 s), for at most listen seconds after it sends: " +
 		"set listen, have the sender send again, call wait_for_request, then set_response before listen seconds pass."
+	if delivery != hooksvc.Delivered {
+		set += h.listening(ctx, key, id)
+	}
 	switch delivery {
 	case hooksvc.Delivered:
 		out.SenderWaiting = ptr(true)
 		out.Message = fmt.Sprintf("The sender of request %s was waiting and received %s (the API answered %s).", requestID, set, answer)
 	case hooksvc.NoSenderWaiting:
 		out.SenderWaiting = ptr(false)
-		out.Message = fmt.Sprintf("No sender was waiting for request %s, so nothing was delivered: the API answered %s, reported to mean that no sender was held "+
-			"(it had already received the token's default response, or the token did not listen when it sent). %s", requestID, answer, listen)
+		out.Message = fmt.Sprintf("No sender was waiting for request %s, so nothing was delivered (%s): the API answered %s, reported to mean that no sender was held "+
+			"(it had already received the token's default response, or the token did not listen when it sent). %s", requestID, set, answer, listen)
 	default:
 		out.Message = fmt.Sprintf("The API took the response for request %s (%s) and answered %s, which does not say whether a sender was waiting. %s", requestID, set, answer, listen)
 	}
@@ -156,4 +161,28 @@ func checkResponseHeader(name, value string) error {
 		return fmt.Errorf("header %s: a value is one line of at most %d bytes, without control characters. Nothing was sent", httpx.HeaderName(name), maxTestValueBytes)
 	}
 	return nil
+}
+
+// listening says how long the token holds a sender now, for a response
+// that found none waiting: a token that does not listen is the usual
+// cause. Nothing is said when the token cannot be read; the response was
+// set all the same.
+func (h *handlers) listening(ctx context.Context, key string, id hooksvc.TokenID) string {
+	token, err := h.client.GetToken(ctx, key, id)
+	if err != nil {
+		h.logger.Debug("reading the token's listen after a set response", "error", err)
+		return ""
+	}
+	var settings struct {
+		Listen json.RawMessage `json:"listen"`
+	}
+	var listen float64
+	// The API is PHP: listen may come as a number or a numeric string.
+	if json.Unmarshal(token, &settings) != nil || json.Unmarshal(settings.Listen, &listen) != nil && json.Unmarshal(bytes.Trim(settings.Listen, `"`), &listen) != nil {
+		return ""
+	}
+	if listen <= 0 {
+		return fmt.Sprintf("; token %s does not listen now (listen 0)", id)
+	}
+	return fmt.Sprintf("; token %s listens %g s now", id, listen)
 }

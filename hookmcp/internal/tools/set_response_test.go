@@ -238,7 +238,7 @@ func TestSetResponseSenderGone(t *testing.T) {
 	if res.IsError || out["sender_waiting"] != false {
 		t.Errorf("result %v", out)
 	}
-	contains(t, mcptest.Text(res), "No sender was waiting for request "+rid, `the API answered {"status":2}`, "nothing was delivered", "update_token listen, 1 to 10 s", `"sender_waiting":false`)
+	contains(t, mcptest.Text(res), "No sender was waiting for request "+rid, "HTTP 200, 4 bytes of content, 0 header(s); token "+id+" listens 4 s now", `the API answered {"status":2}`, "nothing was delivered", "update_token listen, 1 to 10 s", `"sender_waiting":false`)
 
 	// listen 0: the sender is answered at once; nothing holds it.
 	h.ok(t, "update_token", map[string]any{"token_id": id, "listen": 0})
@@ -246,9 +246,11 @@ func TestSetResponseSenderGone(t *testing.T) {
 		t.Errorf("with listen 0 the sender received %d", got.status)
 	}
 	rid = h.held(ctx, t, id, 2)
-	if out := h.ok(t, "set_response", map[string]any{"token_id": id, "request_id": rid, "status": 200}); out["sender_waiting"] != false {
+	res = h.call(t, "set_response", map[string]any{"token_id": id, "request_id": rid, "status": 200})
+	if out := mcptest.Structured(t, res); res.IsError || out["sender_waiting"] != false {
 		t.Errorf("with listen 0: %v", out)
 	}
+	contains(t, mcptest.Text(res), "token "+id+" does not listen now (listen 0)")
 }
 
 // TestSetResponseAnswers: an answer of another shape is shown and not
@@ -266,7 +268,7 @@ func TestSetResponseAnswers(t *testing.T) {
 	if _, said := out["sender_waiting"]; said {
 		t.Errorf("an answer of another shape: %v", out)
 	}
-	contains(t, mcptest.Text(res), `answered {"status":1}, which does not say whether a sender was waiting`, "update_token listen, 1 to 10 s")
+	contains(t, mcptest.Text(res), `answered {"status":1}, which does not say whether a sender was waiting`, "token "+id+" does not listen now (listen 0)", "update_token listen, 1 to 10 s")
 
 	h.fake.Inject(fakehooksvc.Fault{Method: "PUT", Path: path, Status: 503})
 	before := len(h.setResponseCalls())
