@@ -5,8 +5,6 @@ package jsonx
 import (
 	"bytes"
 	"encoding/json"
-	"strings"
-	"unicode/utf8"
 )
 
 // Marshal encodes v as compact JSON without escaping <, >, &, U+2028 or
@@ -65,23 +63,7 @@ func Unescape(data []byte) []byte {
 	if bytes.IndexByte(data, '\\') < 0 {
 		return data
 	}
-	out := make([]byte, 0, len(data))
-	for i := 0; i < len(data); {
-		if data[i] != '"' {
-			out = append(out, data[i])
-			i++
-			continue
-		}
-		end, escaped := stringEnd(data, i)
-		literal := data[i:end]
-		i = end
-		if !escaped {
-			out = append(out, literal...)
-			continue
-		}
-		out = append(out, respell(literal)...)
-	}
-	return out
+	return AppendUnescape(make([]byte, 0, len(data)), data)
 }
 
 // stringEnd returns the index after the JSON string that starts at
@@ -97,21 +79,4 @@ func stringEnd(data []byte, start int) (end int, escaped bool) {
 		}
 	}
 	return len(data), escaped
-}
-
-// respell writes a JSON string literal with the fewest escapes, or returns
-// it as it is when that would change its text.
-func respell(literal []byte) []byte {
-	var s string
-	if json.Unmarshal(literal, &s) != nil {
-		return literal
-	}
-	if strings.ContainsRune(s, utf8.RuneError) && !bytes.Contains(literal, []byte("\uFFFD")) && !bytes.Contains(bytes.ToLower(literal), []byte(`\ufffd`)) {
-		return literal // a lone surrogate: decoding it would replace it
-	}
-	out, err := Marshal(s)
-	if err != nil {
-		return literal
-	}
-	return out
 }
