@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"runtime"
+	"runtime/debug"
 	"strconv"
 	"sync"
 	"unicode/utf8"
@@ -341,7 +343,13 @@ func (c *lineConn) writeVerbatim(ctx context.Context, id jsonrpc.ID, result io.W
 func writeEncoding(encoded io.WriterTo, w io.Writer) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("the encoding panicked: %v", p)
+			// Only a runtime error's text is logged: another value may
+			// hold what the result holds, secrets the log must not.
+			what := fmt.Sprintf("a value of type %T", p)
+			if rerr, ok := p.(runtime.Error); ok {
+				what = rerr.Error()
+			}
+			err = fmt.Errorf("the encoding panicked with %s at %s", what, debug.Stack())
 		}
 	}()
 	_, err = encoded.WriteTo(w)
