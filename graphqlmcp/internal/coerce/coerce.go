@@ -223,11 +223,16 @@ func (c *coercer) inputObject(value any, def *ast.Definition) (any, bool) {
 			coerced[field.Name] = v
 		}
 	}
+	// Only the unknown keys are put in order, once: a valid object is not
+	// sorted at all.
 	known := c.fieldNames(def)
-	for _, key := range jsKeys(obj) {
-		if known[key] {
-			continue
+	var unknown []string
+	for key := range obj {
+		if !known[key] {
+			unknown = append(unknown, key)
 		}
+	}
+	for _, key := range jsKeys(unknown) {
 		c.invalid(obj, func(q quoter) string {
 			names := make([]string, len(def.Fields))
 			for i, f := range def.Fields {

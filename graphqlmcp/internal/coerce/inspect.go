@@ -170,7 +170,10 @@ func (q quoter) writeInspect(b *strings.Builder, v any, depth int) {
 			return
 		}
 		b.WriteString("{ ")
-		for i, key := range jsKeys(v) {
+		// Each member printed takes 4 bytes at least ("k: 1" and ", "):
+		// those past q.bytes are never printed.
+		shown := firstKeys(v, q.bytes/4+2)
+		for i, key := range shown {
 			if i > 0 {
 				b.WriteString(", ")
 			}
@@ -181,6 +184,10 @@ func (q quoter) writeInspect(b *strings.Builder, v any, depth int) {
 			b.WriteString(q.bounded(key))
 			b.WriteString(": ")
 			q.writeInspect(b, v[key], depth+1)
+		}
+		if len(v) > len(shown) { // never so: each member shown takes 6 bytes
+			b.WriteString(", … }")
+			return
 		}
 		b.WriteString(" }")
 	default:
@@ -239,30 +246,46 @@ func (q quoter) writeJSONString(b *strings.Builder, s string) {
 	b.WriteByte('"')
 }
 
-// jsKeys orders an object's keys as JavaScript's Object.keys does: array
-// indexes first, by value; then the others, which JavaScript keeps in the
-// order they were written, in byte order: a decoded map has lost the
-// model's order, and graphqlmcp sends variables with members in byte order,
-// so this is the order the endpoint's graphql-js reads them in.
-func jsKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, func(a, b string) int {
-		ia, aIndex := arrayIndex(a)
-		ib, bIndex := arrayIndex(b)
-		switch {
-		case aIndex && bIndex:
-			return compareUint(ia, ib)
-		case aIndex:
-			return -1
-		case bIndex:
-			return 1
-		}
-		return strings.Compare(a, b)
-	})
+// jsKeys orders keys as JavaScript's Object.keys does: array indexes first,
+// by value; then the others, which JavaScript keeps in the order they were
+// written, in byte order: a decoded map has lost the model's order, and
+// graphqlmcp sends variables with members in byte order, so this is the
+// order the endpoint's graphql-js reads them in. It sorts keys in place.
+func jsKeys(keys []string) []string {
+	slices.SortFunc(keys, compareKeys)
 	return keys
+}
+
+func compareKeys(a, b string) int {
+	ia, aIndex := arrayIndex(a)
+	ib, bIndex := arrayIndex(b)
+	switch {
+	case aIndex && bIndex:
+		return compareUint(ia, ib)
+	case aIndex:
+		return -1
+	case bIndex:
+		return 1
+	}
+	return strings.Compare(a, b)
+}
+
+// firstKeys are the n first keys of m in jsKeys' order, found in one pass
+// over m: a message prints only the first few members of an object, which
+// may have a million.
+func firstKeys(m map[string]any, n int) []string {
+	first := make([]string, 0, n+1)
+	for key := range m {
+		if len(first) == n && compareKeys(key, first[n-1]) >= 0 {
+			continue
+		}
+		i, _ := slices.BinarySearchFunc(first, key, compareKeys)
+		first = slices.Insert(first, i, key)
+		if len(first) > n {
+			first = first[:n]
+		}
+	}
+	return first
 }
 
 func compareUint(a, b uint64) int {
@@ -276,13 +299,21 @@ func compareUint(a, b uint64) int {
 }
 
 // arrayIndex reports whether key is a canonical array index ("0", "17",
-// not "017"), which JavaScript orders before other keys.
+// not "017"), which JavaScript orders before other keys. It reads the
+// digits itself: most keys are not numbers, and are told so at their first
+// byte.
 func arrayIndex(key string) (uint64, bool) {
 	if key == "" || len(key) > 10 || (len(key) > 1 && key[0] == '0') {
 		return 0, false
 	}
-	n, err := strconv.ParseUint(key, 10, 64)
-	return n, err == nil && n < 1<<32-1
+	var n uint64
+	for i := 0; i < len(key); i++ {
+		if key[i] < '0' || key[i] > '9' {
+			return 0, false
+		}
+		n = n*10 + uint64(key[i]-'0')
+	}
+	return n, n < 1<<32-1
 }
 
 // printValue writes a literal as graphql-js's printForError does ([1, 2],
