@@ -1,0 +1,214 @@
+package replay
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"net/url"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcpforge/servers/shared/httpx"
+)
+
+// received is what a loopback server saw of one request.
+type received struct {
+	Method, URI string
+	Header      http.Header
+	Body        string
+}
+
+// recorder is a loopback server that keeps what it receives.
+func recorder(t *testing.T) (*httptest.Server, <-chan received) {
+	t.Helper()
+	got := make(chan received, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		h := r.Header.Clone()
+		h.Del("Accept-Encoding") // the Go client's own, when none was captured
+		h.Del("Connection")      // the guarded client's single-use connection
+		got <- received{Method: r.Method, URI: r.RequestURI, Header: h, Body: string(body)}
+		w.Header().Set("X-Answer", "yes")
+		w.WriteHeader(http.StatusAccepted)
+		_, _ = io.WriteString(w, "thanks")
+	}))
+	t.Cleanup(srv.Close)
+	return srv, got
+}
+
+var cases = []struct {
+	name string
+	req  Request
+}{
+	{"json ending in a line break", Request{Method: "POST", Path: "/stripe/hook", Query: "a=1&b=it%27s", Header: http.Header{"Content-Type": {"application/json"}, "Stripe-Signature": {"t=1,v1=ab'cd"}, "User-Agent": {"Stripe/1.0"}}, Body: []byte("{\"it's\": \"$HOME `x`\"}\nHOOKMCP_BODY\n")}},
+	{"text without a final line break", Request{Method: "PUT", Path: "/x%20y", Header: http.Header{"X-Empty": {""}, "X-Two": {"1", "2"}}, Body: []byte("a=1&b='2'\n\\n $(date)")}},
+	{"binary", Request{Method: "POST", Header: http.Header{"Content-Type": {"application/octet-stream"}}, Body: []byte{0, 1, 0xff, '\'', '\n', 0xc3}}},
+	{"no body", Request{Method: "DELETE", Path: "/a/[b]/{c}", Query: "q=[1]", Header: http.Header{}}},
+}
+
+// TestCurlRunsAsCaptured runs each rendered command with /bin/sh and curl
+// against a loopback server, which must receive the same method, path,
+// query, headers and body bytes.
+func TestCurlRunsAsCaptured(t *testing.T) {
+	if _, err := exec.LookPath("curl"); err != nil {
+		t.Skip("curl is not installed")
+	}
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			srv, got := recorder(t)
+			base, _ := url.Parse(srv.URL + "/base")
+			u, err := Target(base, tt.req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmd := Curl(u, tt.req)
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			out, err := exec.CommandContext(ctx, "/bin/sh", "-c", cmd).CombinedOutput()
+			if err != nil {
+				t.Fatalf("%s\n%v: %s", cmd, err, out)
+			}
+			if string(out) != "thanks" {
+				t.Errorf("output %q, want the server's body", out)
+			}
+			want := received{Method: tt.req.Method, URI: "/base" + tt.req.Path, Header: tt.req.Header.Clone(), Body: string(tt.req.Body)}
+			if tt.req.Query != "" {
+				want.URI += "?" + tt.req.Query
+			}
+			if len(tt.req.Body) > 0 {
+				want.Header.Set("Content-Length", itoa(len(tt.req.Body)))
+			}
+			if diff := cmp.Diff(want, <-got); diff != "" {
+				t.Errorf("%s\nreceived (-want +got):\n%s", cmd, diff)
+			}
+		})
+	}
+}
+
+// TestSendAsCaptured sends each case to a loopback server, which must
+// receive the exact bytes; the answer comes back, its body bounded.
+func TestSendAsCaptured(t *testing.T) {
+	client := httpx.NewClient(httpx.Options{UserAgent: "hookmcp-test", Guard: ClientGuard})
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			srv, got := recorder(t)
+			base, _ := url.Parse(srv.URL + "/base/")
+			u, err := Target(base, tt.req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := (Policy{}).Check(u); err != nil {
+				t.Fatal(err)
+			}
+			ctx := WithRule(context.Background(), Policy{}.Guard(u))
+			a, err := Send(ctx, client, u, tt.req, 4)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.Status != http.StatusAccepted || a.Header.Get("X-Answer") != "yes" || string(a.Body) != "than" || !a.Truncated {
+				t.Errorf("answer %d %v %q truncated %v, want 202, X-Answer, \"than\" cut at 4 bytes", a.Status, a.Header, a.Body, a.Truncated)
+			}
+			want := received{Method: tt.req.Method, URI: "/base" + tt.req.Path, Header: tt.req.Header.Clone(), Body: string(tt.req.Body)}
+			if tt.req.Query != "" {
+				want.URI += "?" + tt.req.Query
+			}
+			if want.Header.Get("User-Agent") == "" {
+				want.Header.Set("User-Agent", "hookmcp-test")
+			}
+			if len(tt.req.Body) > 0 {
+				want.Header.Set("Content-Length", itoa(len(tt.req.Body)))
+			}
+			if diff := cmp.Diff(want, <-got); diff != "" {
+				t.Errorf("received (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// fixedResolver points every name at a public address.
+type fixedResolver struct{}
+
+func (fixedResolver) LookupNetIP(context.Context, string, string) ([]netip.Addr, error) {
+	return []netip.Addr{netip.MustParseAddr("93.184.216.34")}, nil
+}
+
+// TestPolicy: loopback always; another origin only under an allowed
+// prefix, by canonical host and on a path segment boundary.
+func TestPolicy(t *testing.T) {
+	parse := func(s string) *url.URL {
+		u, err := url.Parse(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return u
+	}
+	p := Policy{Allow: []*url.URL{parse("https://dev.example.com/hooks")}}
+	for raw, ok := range map[string]bool{
+		"http://127.0.0.1:3000/x":                true,
+		"http://localhost/x":                     true,
+		"http://[::1]:8080/":                     true,
+		"https://DEV.example.com./hooks/stripe":  true,
+		"https://dev.example.com/hooks":          true,
+		"https://dev.example.com/hooksx":         false,
+		"https://dev.example.com/hooks/../admin": false,
+		"https://dev.example.com/hooks/%2e%2e/a": false,
+		"http://dev.example.com/hooks":           false,
+		"https://dev.example.com:444/hooks":      false,
+		"https://other.example.com/hooks":        false,
+		"http://169.254.169.254/latest":          false,
+		"ftp://127.0.0.1/":                       false,
+		"http://user:pw@127.0.0.1/":              false,
+	} {
+		err := p.Check(parse(raw))
+		if (err == nil) != ok {
+			t.Errorf("Check(%s) = %v, want allowed %v", raw, err, ok)
+		}
+	}
+	if err := (Policy{}).Check(parse("https://dev.example.com/hooks")); err == nil || !strings.Contains(err.Error(), "--replay-to") {
+		t.Errorf("no allow-list: %v, want a refusal naming --replay-to", err)
+	}
+}
+
+// TestNoRedirectFollowed: a target's redirect comes back as the answer;
+// the place it names receives nothing.
+func TestNoRedirectFollowed(t *testing.T) {
+	elsewhere, got := recorder(t)
+	redirecting := httptest.NewServer(http.RedirectHandler(elsewhere.URL+"/x", http.StatusTemporaryRedirect))
+	defer redirecting.Close()
+	client := httpx.NewClient(httpx.Options{Guard: ClientGuard})
+	u, _ := url.Parse(redirecting.URL + "/hook")
+	a, err := Send(WithRule(context.Background(), Policy{}.Guard(u)), client, u, Request{Method: "POST", Header: http.Header{}, Body: []byte("x")}, 1024)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Status != http.StatusTemporaryRedirect || a.Header.Get("Location") != elsewhere.URL+"/x" {
+		t.Errorf("answer %d %v, want the 307 and its Location", a.Status, a.Header)
+	}
+	select {
+	case r := <-got:
+		t.Errorf("the redirect was followed: %+v", r)
+	default:
+	}
+}
+
+// TestLoopbackNameGuard: a loopback name that resolves elsewhere is
+// refused before anything is sent.
+func TestLoopbackNameGuard(t *testing.T) {
+	client := httpx.NewClient(httpx.Options{Guard: ClientGuard, Resolver: fixedResolver{}})
+	u, _ := url.Parse("http://localhost:1/hook")
+	_, err := Send(WithRule(context.Background(), Policy{}.Guard(u)), client, u, Request{Method: "GET", Header: http.Header{}}, 1024)
+	var addrErr *httpx.AddressError
+	if !errors.As(err, &addrErr) {
+		t.Errorf("err = %v, want an address refusal", err)
+	}
+}
