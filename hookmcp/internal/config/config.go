@@ -36,6 +36,9 @@ type Config struct {
 	// SigningSecrets are verify_signature's secrets by provider, read at
 	// start from the variables --signing-secret names; secrets.
 	SigningSecrets map[signature.Provider]SigningSecret
+	// ReplayTo are the URL prefixes replay_request may send to besides
+	// loopback addresses (--replay-to), canonical.
+	ReplayTo []*url.URL
 }
 
 // SigningSecret is a provider's signing secret and the variable it was read
@@ -112,6 +115,11 @@ func Flags() []cli.Flag {
 			Usage:   "provider=VARIABLE: verify_signature reads that provider's secret from the environment variable VARIABLE (the name, never the secret); repeat it or separate with commas. Providers: " + providerList(),
 			Sources: cli.EnvVars(SigningSecretsVariable),
 		},
+		&cli.StringSliceFlag{
+			Name:    "replay-to",
+			Usage:   "URL prefix (https://dev.example.com/hooks) replay_request may send captured requests to, besides this machine's loopback addresses; repeat it or separate with commas",
+			Sources: cli.EnvVars(ReplayToVariable),
+		},
 		// Not a flag: refused with the variable to set instead.
 		&app.EnvOnlyFlag{Name: "api-key", Aliases: []string{"apikey", "api_key", "key"}, EnvVar: APIKeyVariable, What: "the API key"},
 	}
@@ -144,6 +152,9 @@ func FromCommand(cmd *cli.Command, getenv func(string) string) (Config, error) {
 		return Config{}, app.FlagErrorf("timeout", "must be between 1s and 10m, got %s; for example --timeout 30s (a bare number is milliseconds: 30000)", cfg.Timeout)
 	}
 	if cfg.SigningSecrets, err = SigningSecrets(cmd.StringSlice("signing-secret"), getenv); err != nil {
+		return Config{}, err
+	}
+	if cfg.ReplayTo, err = ReplayTo(cmd.StringSlice("replay-to")); err != nil {
 		return Config{}, err
 	}
 	if cfg.ResourceMaxBytes < MinResourceMaxBytes || cfg.ResourceMaxBytes > MaxResourceMaxBytes {
