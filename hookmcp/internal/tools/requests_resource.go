@@ -130,7 +130,8 @@ func (h *handlers) readRequestPages(ctx context.Context, id hooksvc.TokenID) (*r
 type requestsText struct {
 	limit int
 	text  *chunkedText
-	item  []byte
+	// item and respelled are buffers reused from request to request.
+	item, respelled []byte
 	// size counts the text with its brackets, as --resource-max-bytes
 	// does; kept the requests in it; total the most the API said the token
 	// holds; full that a request did not fit.
@@ -155,7 +156,7 @@ func (t *requestsText) add(p *hooksvc.Page) (ahead int, err error) {
 	t.total = max(t.total, p.Total)
 	before := t.size
 	for _, d := range p.Data {
-		t.item = compactItem(t.item[:0], d)
+		t.item = compactItem(t.item[:0], d, &t.respelled)
 		if t.size+len(t.item)+1 > t.limit {
 			t.full = true
 			return 0, nil
@@ -190,15 +191,20 @@ func (t *requestsText) result(ctx context.Context, uri string) *mcp.ReadResource
 }
 
 // compactItem appends a request of a page to dst as the resource writes
-// it: a JSON object, with the fewest escapes (jsonx.Unescape), compact.
-func compactItem(dst []byte, item json.RawMessage) []byte {
+// it: a JSON object, with the fewest escapes (jsonx.AppendUnescape),
+// compact. A request that needs respelling is respelled into *spare, a
+// buffer the caller keeps from request to request: the hosted service
+// escapes every / (each request's URL has some), so nearly every request
+// needs it, and a new buffer for each was garbage as large as the text.
+func compactItem(dst []byte, item json.RawMessage, spare *[]byte) []byte {
 	item = requestItem(item)
 	// Unescape only rewrites \/ and \u escapes, and (in its check of a
 	// lone surrogate) text that is not UTF-8: a request with neither is
-	// already as it would write it. Most are: this skips decoding each of
-	// their strings.
+	// already as it would write it. Requests written as Go writes JSON
+	// are: this skips a pass over each.
 	if bytes.Contains(item, []byte(`\/`)) || bytes.Contains(item, []byte(`\u`)) || !utf8.Valid(item) {
-		item = jsonx.Unescape(item)
+		*spare = jsonx.AppendUnescape((*spare)[:0], item)
+		item = *spare
 	}
 	return appendCompact(dst, item)
 }
