@@ -223,16 +223,18 @@ func (c *coercer) inputObject(value any, def *ast.Definition) (any, bool) {
 			coerced[field.Name] = v
 		}
 	}
-	// Only the unknown keys are put in order, once: a valid object is not
-	// sorted at all.
+	// The unknown keys are each an error; only those whose message is kept
+	// are found in order (one pass), the others counted.
 	known := c.fieldNames(def)
-	var unknown []string
+	unknown := 0
 	for key := range obj {
 		if !known[key] {
-			unknown = append(unknown, key)
+			unknown++
 		}
 	}
-	for _, key := range jsKeys(unknown) {
+	shown := firstKeysBut(obj, min(unknown, c.limit-len(c.res.Errors)), known)
+	c.res.Total += unknown - len(shown)
+	for _, key := range shown {
 		c.invalid(obj, func(q quoter) string {
 			names := make([]string, len(def.Fields))
 			for i, f := range def.Fields {

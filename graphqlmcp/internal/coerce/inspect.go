@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,12 +25,30 @@ const maxMessageBytes = 300
 type quoter struct {
 	chars, bytes int
 	redact       func(string) string
+	// first holds the first members of the objects quoted so far, by
+	// object: each message about an object quotes it, so that one with a
+	// million members is searched once, not once per message.
+	first map[uintptr][]string
 }
 
 // quoters are the ways a message may quote its values, the fullest first; a
 // message takes the first that keeps it within maxMessageBytes.
 func quoters(redact func(string) string) []quoter {
-	return []quoter{{40, 200, redact}, {16, 60, redact}, {6, 16, redact}}
+	first := map[uintptr][]string{}
+	return []quoter{{40, 200, redact, first}, {16, 60, redact, first}, {6, 16, redact, first}}
+}
+
+// firstOf is firstKeys(m, n), remembered.
+func (q quoter) firstOf(m map[string]any, n int) []string {
+	at := reflect.ValueOf(m).Pointer()
+	if keys, ok := q.first[at]; ok && (len(keys) >= n || len(keys) == len(m)) {
+		return keys[:min(n, len(keys))]
+	}
+	keys := firstKeys(m, n)
+	if q.first != nil {
+		q.first[at] = keys
+	}
+	return keys
 }
 
 // clean is s with the secrets out.
@@ -172,7 +191,7 @@ func (q quoter) writeInspect(b *strings.Builder, v any, depth int) {
 		b.WriteString("{ ")
 		// Each member printed takes 4 bytes at least ("k: 1" and ", "):
 		// those past q.bytes are never printed.
-		shown := firstKeys(v, q.bytes/4+2)
+		shown := q.firstOf(v, q.bytes/4+2)
 		for i, key := range shown {
 			if i > 0 {
 				b.WriteString(", ")
@@ -246,16 +265,11 @@ func (q quoter) writeJSONString(b *strings.Builder, s string) {
 	b.WriteByte('"')
 }
 
-// jsKeys orders keys as JavaScript's Object.keys does: array indexes first,
-// by value; then the others, which JavaScript keeps in the order they were
-// written, in byte order: a decoded map has lost the model's order, and
-// graphqlmcp sends variables with members in byte order, so this is the
-// order the endpoint's graphql-js reads them in. It sorts keys in place.
-func jsKeys(keys []string) []string {
-	slices.SortFunc(keys, compareKeys)
-	return keys
-}
-
+// compareKeys orders keys as JavaScript's Object.keys does: array indexes
+// first, by value; then the others, which JavaScript keeps in the order
+// they were written, in byte order: a decoded map has lost the model's
+// order, and graphqlmcp sends variables with members in byte order, so this
+// is the order the endpoint's graphql-js reads them in.
 func compareKeys(a, b string) int {
 	ia, aIndex := arrayIndex(a)
 	ib, bIndex := arrayIndex(b)
@@ -274,9 +288,17 @@ func compareKeys(a, b string) int {
 // over m: a message prints only the first few members of an object, which
 // may have a million.
 func firstKeys(m map[string]any, n int) []string {
+	return firstKeysBut(m, n, nil)
+}
+
+// firstKeysBut is firstKeys of the keys not in but.
+func firstKeysBut(m map[string]any, n int, but map[string]bool) []string {
+	if n <= 0 {
+		return nil
+	}
 	first := make([]string, 0, n+1)
 	for key := range m {
-		if len(first) == n && compareKeys(key, first[n-1]) >= 0 {
+		if but[key] || len(first) == n && compareKeys(key, first[n-1]) >= 0 {
 			continue
 		}
 		i, _ := slices.BinarySearchFunc(first, key, compareKeys)
