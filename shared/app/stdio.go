@@ -300,11 +300,14 @@ func (c *lineConn) writeResult(ctx context.Context, resp *jsonrpc.Response) erro
 // encoded itself (see Verbatim), as writeResult writes it.
 //
 // An encoding that fails or panics of itself (a bug: the output did not
-// fail) has begun its line, and what it wrote cannot be taken back. Its
-// line is ended there, the one line the peer cannot read, and the call is
-// answered with an error on the next: returning the failure instead would
-// tell the SDK that the output is broken, and the session would end with
-// every call in flight unanswered.
+// fail) is answered with an error. Its line is begun only with the
+// encoding's first byte: one that fails before writing anything (or
+// writes nothing at all) leaves no trace but its error answer. One that
+// fails half way has begun its line, and what it wrote cannot be taken
+// back: the line is ended there, the one line the peer cannot read, and
+// the error answer follows on the next. Returning the failure instead
+// would tell the SDK that the output is broken, and the session would end
+// with every call in flight unanswered.
 func (c *lineConn) writeVerbatim(ctx context.Context, id jsonrpc.ID, result io.WriterTo) error {
 	head, err := resultHead(id)
 	if err != nil {
@@ -315,25 +318,28 @@ func (c *lineConn) writeVerbatim(ctx context.Context, id jsonrpc.ID, result io.W
 	}
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
-	out := &watchedWriter{w: c.out}
-	if _, err := out.Write(head); err != nil {
-		return err
-	}
+	out := &watchedWriter{w: c.out, head: head}
 	err = writeEncoding(result, out)
-	if err == nil {
+	switch {
+	case err == nil && out.head == nil:
 		_, err = out.Write([]byte("}\n"))
 		return err
+	case out.err != nil:
+		return out.err
+	case err == nil:
+		err = errors.New("the encoding wrote nothing")
 	}
-	if out.err != nil {
+	c.logger.Error("a result's encoding failed: its call is answered with an error", "id", id.Raw(), "cut", out.head == nil, "err", err)
+	answer, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: id, Error: &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
+		Message: "internal error: this answer's result could not be written; the server's log says why; try the request again"}})
+	if err != nil {
 		return err
 	}
-	c.logger.Error("a result's encoding failed half way: its line is cut, and its call answered with an error", "id", id.Raw(), "err", err)
-	answer, encErr := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: id, Error: &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
-		Message: "internal error: this answer's result could not be written whole (the line before this one is its cut start); the server's log says why; try the request again"}})
-	if encErr != nil {
-		return encErr
+	if out.head == nil {
+		// The cut line ends before the answer.
+		answer = append([]byte("\n"), answer...)
 	}
-	_, err = c.out.Write(append(append([]byte("\n"), answer...), '\n'))
+	_, err = c.out.Write(append(answer, '\n'))
 	return err
 }
 
@@ -356,16 +362,31 @@ func writeEncoding(encoded io.WriterTo, w io.Writer) (err error) {
 	return err
 }
 
-// watchedWriter keeps the first error of w, so that an encoding's failure
-// is told from its output's.
+// watchedWriter writes head before the first bytes written to it, and
+// keeps the first error of w, so that an encoding's failure is told from
+// its output's.
 type watchedWriter struct {
-	w   io.Writer
-	err error
+	w    io.Writer
+	head []byte // nil once written
+	err  error
 }
 
 func (o *watchedWriter) Write(b []byte) (int, error) {
+	if o.err != nil {
+		return 0, o.err
+	}
+	if len(b) == 0 {
+		return 0, nil
+	}
+	if o.head != nil {
+		if _, err := o.w.Write(o.head); err != nil {
+			o.err = err
+			return 0, err
+		}
+		o.head = nil
+	}
 	n, err := o.w.Write(b)
-	if err != nil && o.err == nil {
+	if err != nil {
 		o.err = err
 	}
 	return n, err

@@ -319,16 +319,18 @@ func (s *lineSession) rawLine(t *testing.T) []byte {
 // its line begun, ends that line there (the one line the peer cannot
 // read), answers its call with an error on the next line, and leaves the
 // session serving: the SDK does not take the output for broken, and the
-// server does not crash.
+// server does not crash. One that fails before its first byte leaves no
+// line but its error answer.
 func TestVerbatimEncodingFails(t *testing.T) {
 	spec := testSpec()
 	spec.Build = func(_ context.Context, _ *cli.Command, env Env) (*mcp.Server, error) {
 		server := mcp.NewServer(&mcp.Implementation{Name: "testmcp", Version: env.Version}, nil)
 		type how struct {
 			Panics bool `json:"panics"`
+			Empty  bool `json:"empty"`
 		}
 		mcp.AddTool(server, &mcp.Tool{Name: "broken"}, func(ctx context.Context, _ *mcp.CallToolRequest, args how) (*mcp.CallToolResult, any, error) {
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprint(args.Panics)}}}, nil, nil
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprint(args.Panics, args.Empty)}}}, nil, nil
 		})
 		mcp.AddTool(server, &mcp.Tool{Name: "ping"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "pong"}}}, nil, nil
@@ -345,20 +347,27 @@ func TestVerbatimEncodingFails(t *testing.T) {
 				if err != nil {
 					return nil, err
 				}
-				panics := result.Content[0].(*mcp.TextContent).Text == "true"
+				var panics, empty bool
+				fmt.Sscan(result.Content[0].(*mcp.TextContent).Text, &panics, &empty)
+				at := len(encoded) / 2
+				if empty {
+					at = 0
+				}
 				return &standResult{CallToolResult: result, verbatim: VerbatimFrom(ctx), stood: new(atomic.Int64),
-					fails: &failingEncoding{encoded: encoded, at: len(encoded) / 2, panics: panics}}, nil
+					fails: &failingEncoding{encoded: encoded, at: at, panics: panics}}, nil
 			}
 		})
 		return server, nil
 	}
 	s := startLines(t, spec)
-	for i, panics := range []bool{false, true} {
+	for i, c := range []struct{ panics, empty bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
 		id := 20 + 2*i
-		s.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"broken","arguments":{"panics":%v}}}`, id, panics))
-		broken := s.rawLine(t)
-		if !bytes.HasPrefix(broken, []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"content":`, id))) || json.Valid(broken) {
-			t.Fatalf("panics %v: the broken answer's line is %q, want its start cut", panics, broken)
+		s.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"broken","arguments":{"panics":%v,"empty":%v}}}`, id, c.panics, c.empty))
+		if !c.empty {
+			broken := s.rawLine(t)
+			if !bytes.HasPrefix(broken, []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"content":`, id))) || json.Valid(broken) {
+				t.Fatalf("%+v: the broken answer's line is %q, want its start cut", c, broken)
+			}
 		}
 		var answer struct {
 			ID    int            `json:"id"`
@@ -366,11 +375,11 @@ func TestVerbatimEncodingFails(t *testing.T) {
 		}
 		if line := s.line(t); json.Unmarshal(line, &answer) != nil || answer.ID != id || answer.Error == nil || answer.Error.Code != jsonrpc.CodeInternalError ||
 			!strings.Contains(answer.Error.Message, "could not be written") {
-			t.Errorf("panics %v: after the broken line, %s; want an internal error answering id %d", panics, line, id)
+			t.Errorf("%+v: after the broken line, %s; want an internal error answering id %d", c, line, id)
 		}
 		s.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"ping","arguments":{}}}`, id+1))
 		if line := s.line(t); !bytes.Contains(line, []byte(`"pong"`)) {
-			t.Errorf("panics %v: the next call was answered %s, want pong", panics, line)
+			t.Errorf("%+v: the next call was answered %s, want pong", c, line)
 		}
 	}
 }
