@@ -74,7 +74,11 @@ func VerbatimFrom(ctx context.Context) *Verbatim {
 // encoding/json would write for the result, failing only when w fails:
 // valid JSON, compact (no space between tokens), HTML characters as the
 // result's own encoding left them, no newline. Nothing checks it again:
-// that is what is saved.
+// that is what is saved. Should it fail or panic all the same, its call
+// is answered with an internal error, after the line it began, cut where
+// it failed (see lineConn.writeVerbatim). Call Stand last, once nothing
+// else can fail: a stand-in whose response is never written holds its
+// encoding for as long as the session lasts.
 func (v *Verbatim) Stand(encoded io.WriterTo) json.RawMessage {
 	v.mu.Lock()
 	defer v.mu.Unlock()
