@@ -26,7 +26,8 @@ import (
 // testSDL has every kind of input type: the built-in scalars, an enum, a
 // custom scalar, nested input objects with required fields and defaults, a
 // @oneOf input and lists.
-const testSDL = `type Query {
+const testSDL = `directive @tagged(j: JSON) on FIELD
+type Query {
   f(s: String, i: Int, fl: Float, b: Boolean, id: ID, e: Color, in: Filter, one: One, list: [Int], nested: [[Int]], any: JSON, colors: [Color!]!): String
 }
 enum Color { RED GREEN BLUE }
@@ -360,6 +361,11 @@ func literalCases() []literalCase {
 		{"oneOf with one", `{ f(one: {b: "x"}) }`, nil},
 		{"a fragment's literal judged once", `query { ...F ...F } fragment F on Query { f(i: 2147483648) }`, []string{`Int cannot represent non 32-bit signed integer value: 2147483648`}},
 		{"unknown argument not judged", `{ f(nope: 2147483648) }`, nil},
+		{"variable in a list for a custom scalar", `query ($v: Int) { f(any: [$v]) }`, []string{`Variable "$v" of type "Int" used in position expecting type "JSON".`}},
+		{"variable in a list in a list for a custom scalar", `query ($v: [Int]) { f(any: [[$v]]) }`, []string{`Variable "$v" of type "[Int]" used in position expecting type "JSON".`}},
+		{"variable of the scalar in a list for it", `query ($v: JSON!, $w: JSON) { f(any: [$v, [$w]]) }`, nil},
+		{"variable in an object for a custom scalar", `query ($v: Int) { f(any: {a: [$v]}) }`, nil},
+		{"variable in a list for a directive's custom scalar", `query ($v: String) { f @tagged(j: [$v]) }`, []string{`Variable "$v" of type "String" used in position expecting type "JSON".`}},
 		{"values inside an unknown field not judged", `{ f(in: {name: "x", nope: {a: 2147483648}}) }`, []string{`Field "nope" is not defined by type "Filter". Did you mean "name"?`}},
 	}
 }
@@ -428,7 +434,9 @@ func TestLiteralRule(t *testing.T) {
 // installs it and sets GRAPHQL_JS_DIR) gives the very messages the tables
 // of TestVariables and TestLiteralRule expect: getVariableValues for the
 // variables (given as graphqlmcp sends them, members in byte order), and
-// validate with ValuesOfCorrectTypeRule for the literals.
+// validate with ValuesOfCorrectTypeRule (and VariablesInAllowedPositionRule,
+// for variables in lists LiteralRule holds to their place's type) for the
+// literals.
 func TestCoerceAgainstGraphQLJS(t *testing.T) {
 	dir := os.Getenv("GRAPHQL_JS_DIR")
 	if dir == "" {
@@ -445,7 +453,7 @@ const out = {
     return (res.errors ?? []).map((e) => e.message);
   }),
   literals: input.literals.map((query) =>
-    g.validate(schema, g.parse(query), [g.ValuesOfCorrectTypeRule]).map((e) => e.message)),
+    g.validate(schema, g.parse(query), [g.ValuesOfCorrectTypeRule, g.VariablesInAllowedPositionRule]).map((e) => e.message)),
   escapes: input.escapes.map((query) => {
     try {
       g.parse(query);

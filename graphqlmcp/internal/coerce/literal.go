@@ -132,6 +132,9 @@ func (l *literals) value(v *ast.Value, t *ast.Type) {
 			// type's value, as graphql-js's TypeInfo makes the position's
 			// nullable type the item type.
 			l.leaf(v, item)
+			if item != nil && isInputType(l.schema, item) {
+				l.itemVariables(v, item)
+			}
 			return
 		}
 		for _, child := range v.Children {
@@ -149,6 +152,29 @@ func (l *literals) value(v *ast.Value, t *ast.Type) {
 		l.object(v, def)
 	default:
 		l.leaf(v, t)
+	}
+}
+
+// itemVariables holds the variables written as items of list, at a place
+// of type item that is no list, to that type, as graphql-js's
+// VariablesInAllowedPosition does there (its TypeInfo gives such items the
+// place's own type; gqlparser's gives them none, and so lets `f(any: [$v])`
+// pass with $v: Int where any is a custom scalar). Items of lists inside
+// are such items too; members of objects inside have no type.
+func (l *literals) itemVariables(list *ast.Value, item *ast.Type) {
+	for _, child := range list.Children {
+		v := child.Value
+		switch {
+		case v.Kind == ast.ListValue:
+			l.itemVariables(v, item)
+		case v.Kind != ast.Variable || v.VariableDefinition == nil:
+		case v.VariableDefinition.Type.Elem == nil && v.VariableDefinition.Type.NamedType == item.NamedType:
+		default:
+			def := v.VariableDefinition
+			l.report(func() *ast.Position { return v.Position }, func(quoter) string {
+				return fmt.Sprintf(`Variable "$%s" of type "%s" used in position expecting type "%s".`, def.Variable, def.Type, item)
+			})
+		}
 	}
 }
 
