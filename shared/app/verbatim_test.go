@@ -7,7 +7,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
+	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -459,5 +461,35 @@ func TestVerbatimCancelled(t *testing.T) {
 		if n := answered[id]; n != 1 {
 			t.Errorf("id %s answered %d times", id, n)
 		}
+	}
+}
+
+// TestVerbatimOnlyOverStdio: handlers served over Streamable HTTP are given
+// no Verbatim (the SDK encodes their results, and a stand-in would be
+// written as it is); a stdio session's handlers are given one
+// (TestVerbatimAsEncodeMessage counts the results they hand over).
+func TestVerbatimOnlyOverStdio(t *testing.T) {
+	server := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
+	mcp.AddTool(server, &mcp.Tool{Name: "where"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprint(VerbatimFrom(ctx) != nil)}}}, nil, nil
+	})
+	access, err := httpAccessFrom("127.0.0.1:0", nil, "", false, "TEST")
+	if err != nil {
+		t.Fatal(err)
+	}
+	logger := slog.New(slog.DiscardHandler)
+	srv := httptest.NewServer(httpHandler(server, logger, access, newHTTPCalls(logger, nil)))
+	t.Cleanup(srv.Close)
+	session, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: srv.URL + "/mcp"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer session.Close()
+	res, err := session.CallTool(context.Background(), &mcp.CallToolParams{Name: "where"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Content[0].(*mcp.TextContent).Text; got != "false" {
+		t.Errorf("over HTTP, VerbatimFrom gave a Verbatim (%s)", got)
 	}
 }
