@@ -1,6 +1,6 @@
 // Package coerce holds operations to graphql-js 16's rules for values, which
-// gqlparser reads more loosely: the variables of a call are coerced by the
-// spec's CoerceVariableValues as graphql-js's getVariableValues does it
+// gqlparser reads more loosely: the variables of a call are judged by the
+// spec's CoerceVariableValues as graphql-js's getVariableValues applies it
 // (Variables), and literals in the operation are checked as graphql-js's
 // ValuesOfCorrectTypeRule checks them (LiteralRule), as its lexer checks
 // string escapes (EscapeRule). Messages are graphql-js's, word for word, but
@@ -11,7 +11,6 @@
 package coerce
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
@@ -34,11 +33,6 @@ func (e Error) Error() string { return e.Message }
 
 // Result is what Variables found.
 type Result struct {
-	// Values are the coerced variables (defaults applied) when there are
-	// no errors, the spec's CoerceVariableValues' result. graphqlmcp sends
-	// the variables as given, which the endpoint coerces alike; the
-	// values are here for what needs them as the endpoint will see them.
-	Values map[string]any
 	// Errors are the first problems, at most the limit asked for, in the
 	// order graphql-js reports them; Total counts all.
 	Errors []Error
@@ -49,15 +43,15 @@ type Result struct {
 // nested thousands deep in a recursive input type) keeps its ends.
 const maxPathBytes = 120
 
-// Variables coerces inputs, the JSON values of a request's variables
-// (numbers as json.Number or float64), to the variable definitions defs of
-// an operation over schema, as graphql-js's getVariableValues does. It
-// keeps the messages of the first limit errors and counts the rest. Its
+// Variables judges inputs, the JSON values of a request's variables
+// (numbers as json.Number or float64), against the variable definitions
+// defs of an operation over schema, as graphql-js's getVariableValues
+// coerces them, and reports every problem; the coerced values are not
+// built (the endpoint coerces the variables sent, as given). It keeps the messages of the first limit errors and counts the rest. Its
 // work is linear in the size of inputs. redact, when not nil, takes secrets
 // out of every string a message quotes, before the quote is cut.
 func Variables(schema *ast.Schema, defs ast.VariableDefinitionList, inputs map[string]any, limit int, redact func(string) string) Result {
 	c := &coercer{schema: schema, limit: limit, quoters: quoters(redact), fields: map[*ast.Definition]map[string]bool{}}
-	values := make(map[string]any, len(defs))
 	for _, def := range defs {
 		name, t := def.Variable, def.Type
 		c.variable = name
@@ -69,9 +63,8 @@ func Variables(schema *ast.Schema, defs ast.VariableDefinitionList, inputs map[s
 		}
 		value, given := inputs[name]
 		if !given {
-			if def.DefaultValue != nil {
-				values[name] = c.literal(def.DefaultValue, t)
-			} else if t.NonNull {
+			// A default, which the rules have judged, stands in.
+			if def.DefaultValue == nil && t.NonNull {
 				c.fail(func() string {
 					return fmt.Sprintf(`Variable "$%s" of required type "%s" was not provided.`, name, t)
 				})
@@ -84,10 +77,7 @@ func Variables(schema *ast.Schema, defs ast.VariableDefinitionList, inputs map[s
 			})
 			continue
 		}
-		values[name], _ = c.coerce(value, t)
-	}
-	if c.res.Total == 0 {
-		c.res.Values = values
+		c.coerce(value, t)
 	}
 	return c.res
 }
@@ -143,85 +133,85 @@ func (c *coercer) invalid(value any, rule func(q quoter) string, key ...any) {
 	c.res.Errors = append(c.res.Errors, Error{Variable: c.variable, Path: path, Message: msg})
 }
 
-// coerce is graphql-js's coerceInputValue: value as type t, reporting each
-// problem. ok is false where graphql-js's result is undefined (an error
-// was reported).
-func (c *coercer) coerce(value any, t *ast.Type) (coerced any, ok bool) {
+// coerce is graphql-js's coerceInputValue: it reports each problem of
+// value as type t. (graphqlmcp sends the variables as given, which the
+// endpoint coerces itself, so the coerced value is not built.)
+func (c *coercer) coerce(value any, t *ast.Type) {
 	if isNull(value) {
-		if !t.NonNull {
-			return nil, true
+		if t.NonNull {
+			c.invalid(value, func(quoter) string {
+				return fmt.Sprintf(`Expected non-nullable type "%s" not to be null.`, t)
+			})
 		}
-		c.invalid(value, func(quoter) string {
-			return fmt.Sprintf(`Expected non-nullable type "%s" not to be null.`, t)
-		})
-		return nil, false
+		return
 	}
-	// Below, t's being non-null no longer matters (and no copy of t
-	// without it is made for each item of a list).
+	// Below, t's being non-null no longer matters.
 	if t.Elem != nil {
 		items, isList := value.([]any)
 		if !isList {
 			// A list accepts one item alone as a list of one.
-			item, ok := c.coerce(value, t.Elem)
-			return []any{item}, ok
+			c.coerce(value, t.Elem)
+			return
 		}
-		out, allOK := make([]any, len(items)), true
 		for i, item := range items {
 			c.path = append(c.path, i)
-			var ok bool
-			out[i], ok = c.coerce(item, t.Elem)
-			allOK = allOK && ok
+			c.coerce(item, t.Elem)
 			c.path = c.path[:len(c.path)-1]
 		}
-		return out, allOK
+		return
 	}
 	def := c.schema.Types[t.NamedType]
 	switch {
 	case def == nil:
 		// Not in the schema: validation has refused the operation before.
-		return value, true
 	case def.Kind == ast.InputObject:
-		return c.inputObject(value, def)
+		c.inputObject(value, def)
 	case def.Kind == ast.Enum:
-		return c.enum(value, def)
+		c.enum(value, def)
 	default:
-		return c.scalar(value, def)
+		c.scalar(value, def)
 	}
 }
 
-func (c *coercer) inputObject(value any, def *ast.Definition) (any, bool) {
+func (c *coercer) inputObject(value any, def *ast.Definition) {
 	obj, isObject := value.(map[string]any)
 	if !isObject {
-		c.invalid(value, func(q quoter) string {
+		c.invalid(value, func(quoter) string {
 			return fmt.Sprintf(`Expected type "%s" to be an object.`, def.Name)
 		})
-		return nil, false
+		return
 	}
-	before := c.res.Total
-	coerced := make(map[string]any, len(def.Fields))
 	// keys are the coerced object's keys in graphql-js's order (the
-	// fields' own), which @oneOf counts, failed fields included.
+	// fields' own), which @oneOf counts, failed fields and defaults
+	// included; firstNull is whether the first is coerced to null (a null
+	// given for a nullable field, or a default of null), which @oneOf
+	// refuses.
 	var keys []string
+	firstNull := false
 	for _, field := range def.Fields {
 		fieldValue, given := obj[field.Name]
-		if !given {
-			if field.DefaultValue != nil {
-				coerced[field.Name] = c.literal(field.DefaultValue, field.Type)
-				keys = append(keys, field.Name)
-			} else if field.Type.NonNull {
-				c.invalid(obj, func(quoter) string {
-					return fmt.Sprintf(`Field "%s" of required type "%s" was not provided.`, field.Name, field.Type)
-				})
+		switch {
+		case given:
+			c.path = append(c.path, field.Name)
+			c.coerce(fieldValue, field.Type)
+			c.path = c.path[:len(c.path)-1]
+		case field.DefaultValue != nil:
+			fieldValue = nil
+			if field.DefaultValue.Kind != ast.NullValue {
+				fieldValue = field.DefaultValue
 			}
+		case field.Type.NonNull:
+			c.invalid(obj, func(quoter) string {
+				return fmt.Sprintf(`Field "%s" of required type "%s" was not provided.`, field.Name, field.Type)
+			})
+			continue
+		default:
 			continue
 		}
-		c.path = append(c.path, field.Name)
-		v, ok := c.coerce(fieldValue, field.Type)
-		c.path = c.path[:len(c.path)-1]
-		keys = append(keys, field.Name)
-		if ok {
-			coerced[field.Name] = v
+		if len(keys) == 0 {
+			firstNull = isNull(fieldValue) && !(given && field.Type.NonNull)
 		}
+		keys = append(keys, field.Name)
 	}
 	// The unknown keys are each an error; only those whose message is kept
 	// are found in order (one pass), the others counted.
@@ -251,15 +241,12 @@ func (c *coercer) inputObject(value any, def *ast.Definition) (any, bool) {
 		}
 		// graphql-js's check of the first key: only a value coerced to
 		// null, not one that failed.
-		if len(keys) > 0 {
-			if v, ok := coerced[keys[0]]; ok && v == nil {
-				c.invalid(nil, func(quoter) string {
-					return fmt.Sprintf(`Field "%s" must be non-null.`, keys[0])
-				}, keys[0])
-			}
+		if firstNull {
+			c.invalid(nil, func(quoter) string {
+				return fmt.Sprintf(`Field "%s" must be non-null.`, keys[0])
+			}, keys[0])
 		}
 	}
-	return coerced, c.res.Total == before
 }
 
 func (c *coercer) fieldNames(def *ast.Definition) map[string]bool {
@@ -275,7 +262,7 @@ func (c *coercer) fieldNames(def *ast.Definition) map[string]bool {
 }
 
 // enum is GraphQLEnumType.parseValue: a string naming a value exactly.
-func (c *coercer) enum(value any, def *ast.Definition) (any, bool) {
+func (c *coercer) enum(value any, def *ast.Definition) {
 	names := func() []string {
 		names := make([]string, len(def.EnumValues))
 		for i, v := range def.EnumValues {
@@ -289,21 +276,19 @@ func (c *coercer) enum(value any, def *ast.Definition) (any, bool) {
 			shown := q.inspect(value)
 			return fmt.Sprintf(`Enum "%s" cannot represent non-string value: %s.`, def.Name, shown) + didYouMean("the enum value", suggestionList(shown, names()))
 		})
-		return nil, false
+		return
 	}
 	if def.EnumValues.ForName(s) == nil {
 		c.invalid(value, func(q quoter) string {
 			return fmt.Sprintf(`Value "%s" does not exist in "%s" enum.`, q.bounded(s), def.Name) + didYouMean("the enum value", suggestionList(s, names()))
 		})
-		return nil, false
 	}
-	return s, true
 }
 
 // scalar is the parseValue of the built-in scalars (graphql-js's
 // type/scalars.js); a custom scalar takes any value, as graphql-js's
 // default parseValue does.
-func (c *coercer) scalar(value any, def *ast.Definition) (any, bool) {
+func (c *coercer) scalar(value any, def *ast.Definition) {
 	f, isNumber := jsNumber(value)
 	// rule is the rule's words, which the value quoted follows.
 	var rule string
@@ -314,38 +299,34 @@ func (c *coercer) scalar(value any, def *ast.Definition) (any, bool) {
 			rule = "Int cannot represent non-integer value: "
 		case f > math.MaxInt32 || f < math.MinInt32:
 			c.invalid(value, func(quoter) string { return "Int cannot represent non 32-bit signed integer value: " + formatNumber(f) })
-			return nil, false
+			return
 		default:
-			return int64(f), true
+			return
 		}
 	case "Float":
 		if isNumber && !math.IsInf(f, 0) && !math.IsNaN(f) {
-			return f, true
+			return
 		}
 		rule = "Float cannot represent non numeric value: "
 	case "String":
-		if s, ok := value.(string); ok {
-			return s, true
+		if _, ok := value.(string); ok {
+			return
 		}
 		rule = "String cannot represent a non string value: "
 	case "Boolean":
-		if b, ok := value.(bool); ok {
-			return b, true
+		if _, ok := value.(bool); ok {
+			return
 		}
 		rule = "Boolean cannot represent a non boolean value: "
 	case "ID":
-		if s, ok := value.(string); ok {
-			return s, true
-		}
-		if isNumber && isInteger(f) {
-			return formatNumber(f), true
+		if _, ok := value.(string); ok || isNumber && isInteger(f) {
+			return
 		}
 		rule = "ID cannot represent value: "
 	default:
-		return value, true
+		return
 	}
 	c.invalid(value, func(q quoter) string { return rule + q.inspect(value) })
-	return nil, false
 }
 
 // isInteger is JavaScript's Number.isInteger.
@@ -406,66 +387,4 @@ func printPath(path []any) string {
 	}
 	head, tail := s[:maxPathBytes/2], s[len(s)-maxPathBytes/2:]
 	return strings.ToValidUTF8(head, "") + "…" + strings.ToValidUTF8(tail, "")
-}
-
-// literal is graphql-js's valueFromAST for a default value, which the
-// schema or the operation's validation has already found valid.
-func (c *coercer) literal(v *ast.Value, t *ast.Type) any {
-	if v.Kind == ast.NullValue {
-		return nil
-	}
-	t = nullable(t)
-	if t.Elem != nil {
-		if v.Kind != ast.ListValue {
-			return []any{c.literal(v, t.Elem)}
-		}
-		out := make([]any, len(v.Children))
-		for i, child := range v.Children {
-			out[i] = c.literal(child.Value, t.Elem)
-		}
-		return out
-	}
-	def := c.schema.Types[t.NamedType]
-	if def != nil && def.Kind == ast.InputObject && v.Kind == ast.ObjectValue {
-		out := make(map[string]any, len(def.Fields))
-		for _, field := range def.Fields {
-			if given := v.Children.ForName(field.Name); given != nil {
-				out[field.Name] = c.literal(given, field.Type)
-			} else if field.DefaultValue != nil {
-				out[field.Name] = c.literal(field.DefaultValue, field.Type)
-			}
-		}
-		return out
-	}
-	return untyped(v)
-}
-
-// untyped is a literal's JSON value (graphql-js's valueFromASTUntyped).
-func untyped(v *ast.Value) any {
-	switch v.Kind {
-	case ast.IntValue:
-		if n, err := strconv.ParseInt(v.Raw, 10, 64); err == nil {
-			return n
-		}
-		return json.Number(v.Raw)
-	case ast.FloatValue:
-		return json.Number(v.Raw)
-	case ast.BooleanValue:
-		return v.Raw == "true"
-	case ast.ListValue:
-		out := make([]any, len(v.Children))
-		for i, child := range v.Children {
-			out[i] = untyped(child.Value)
-		}
-		return out
-	case ast.ObjectValue:
-		out := make(map[string]any, len(v.Children))
-		for _, child := range v.Children {
-			out[child.Name] = untyped(child.Value)
-		}
-		return out
-	case ast.NullValue, ast.Variable:
-		return nil
-	}
-	return v.Raw // strings and enum values
 }

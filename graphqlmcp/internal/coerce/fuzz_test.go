@@ -13,7 +13,7 @@ import (
 
 // FuzzCoerce: any operation over testSDL and any JSON variables are judged
 // without a panic; Variables keeps at most its limit of errors and counts
-// every one, gives values exactly when there is none, and every message
+// every one, and every message
 // of either check is bounded whatever the size of what it quotes.
 func FuzzCoerce(f *testing.F) {
 	for _, c := range variableCases() {
@@ -45,8 +45,8 @@ func FuzzCoerce(f *testing.F) {
 		}
 		const limit = 3
 		res := Variables(schema, doc.Operations[0].VariableDefinitions, inputs, limit, nil)
-		if len(res.Errors) > limit || res.Total < len(res.Errors) || (res.Values == nil) != (res.Total > 0) {
-			t.Fatalf("%d errors kept, %d counted, values %v", len(res.Errors), res.Total, res.Values)
+		if len(res.Errors) > limit || res.Total < len(res.Errors) {
+			t.Fatalf("%d errors kept, %d counted", len(res.Errors), res.Total)
 		}
 		for _, e := range res.Errors {
 			if len(e.Message) > 2000 || !strings.HasPrefix(e.Message, `Variable "$`+e.Variable+`" `) {
