@@ -20,7 +20,7 @@ import (
 )
 
 // toolNames are the tools tools/list gives, sorted.
-var toolNames = []string{"create_token", "delete_request", "delete_requests", "delete_token", "get_latest_request", "get_request", "get_token", "list_requests", "send_test_request", "set_response", "update_token", "verify_signature", "wait_for_request"}
+var toolNames = []string{"create_token", "delete_request", "delete_requests", "delete_token", "get_latest_request", "get_request", "get_token", "list_requests", "replay_request", "send_test_request", "set_response", "update_token", "verify_signature", "wait_for_request"}
 
 // TestToolListing checks what docs/clients.md says hookmcp offers.
 func TestToolListing(t *testing.T) {

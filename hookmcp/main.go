@@ -27,9 +27,9 @@ func spec(getenv func(string) string) app.Spec {
 	return app.Spec{
 		Name:  "hookmcp",
 		Usage: "MCP server for a webhook-capture API: capture tokens and the requests they captured",
-		Description: "Serves thirteen tools (create_token, get_token, update_token, delete_token, list_requests,\n" +
+		Description: "Serves fourteen tools (create_token, get_token, update_token, delete_token, list_requests,\n" +
 			"get_latest_request, get_request, wait_for_request, send_test_request, set_response,\n" +
-			"verify_signature, delete_request, delete_requests)\n" +
+			"verify_signature, replay_request, delete_request, delete_requests)\n" +
 			"and the resource hooksvc://token/{token_id}/requests to an\n" +
 			"MCP client over stdio, or over Streamable HTTP with --transport http.\n\n" +
 			"The API key is read from HOOKSVC_API_KEY only (never a flag: flags show in process listings).\n" +

@@ -17,7 +17,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 func TestToolSchemas(t *testing.T) {
 	h := connect(t, config.Config{})
 	mcptest.CheckToolSchemas(t, h.session, "testdata", *update, []string{
-		"create_token", "delete_request", "delete_requests", "delete_token", "get_latest_request", "get_request", "get_token", "list_requests", "send_test_request", "set_response", "update_token", "verify_signature", "wait_for_request",
+		"create_token", "delete_request", "delete_requests", "delete_token", "get_latest_request", "get_request", "get_token", "list_requests", "replay_request", "send_test_request", "set_response", "update_token", "verify_signature", "wait_for_request",
 	})
 }
 
@@ -26,5 +26,5 @@ func TestToolSchemas(t *testing.T) {
 // with the peers') and holds it to its budget.
 func TestToolListSize(t *testing.T) {
 	h := connect(t, config.Config{})
-	mcptest.CheckToolListSize(t, h.session, "testdata/tools_list_size.txt", *update, mcptest.ListSize{Whole: 18_156, Description: 9_195})
+	mcptest.CheckToolListSize(t, h.session, "testdata/tools_list_size.txt", *update, mcptest.ListSize{Whole: 19_471, Description: 9_850})
 }

@@ -1,5 +1,5 @@
 // Package tools is hookmcp's MCP surface: the server, its instructions, the
-// thirteen tools (one file each) and the requests resource.
+// fourteen tools (one file each) and the requests resource.
 package tools
 
 import (
@@ -105,6 +105,7 @@ func NewServer(opts Options) *mcp.Server {
 		guarded(h, h.deleteRequestsTool()),
 		guarded(h, h.verifySignatureTool()),
 		guarded(h, h.setResponseTool()),
+		guarded(h, h.replayRequestTool()),
 	)
 	h.addRequestsResource(server)
 	return server
