@@ -112,11 +112,7 @@ func standIns(query string) (string, bool) {
 // restoreControls puts the control characters back into every string value
 // of doc that holds a stand-in.
 func restoreControls(doc *ast.QueryDocument) {
-	var value func(v *ast.Value)
-	value = func(v *ast.Value) {
-		if v == nil {
-			return
-		}
+	eachValue(doc, func(v *ast.Value, _ bool) {
 		if (v.Kind == ast.StringValue || v.Kind == ast.BlockValue) && strings.ContainsFunc(v.Raw, isStandIn) {
 			v.Raw = strings.Map(func(r rune) rune {
 				if isStandIn(r) {
@@ -125,18 +121,31 @@ func restoreControls(doc *ast.QueryDocument) {
 				return r
 			}, v.Raw)
 		}
+	})
+}
+
+// eachValue calls f for every value in doc, lists' and objects' members
+// included, operations before fragments, each with whether it is in a
+// variable definition's directive (where graphql-js allows only constants).
+func eachValue(doc *ast.QueryDocument, f func(v *ast.Value, varDirective bool)) {
+	var value func(v *ast.Value, varDirective bool)
+	value = func(v *ast.Value, varDirective bool) {
+		if v == nil {
+			return
+		}
+		f(v, varDirective)
 		for _, child := range v.Children {
-			value(child.Value)
+			value(child.Value, varDirective)
 		}
 	}
-	arguments := func(args ast.ArgumentList) {
+	arguments := func(args ast.ArgumentList, varDirective bool) {
 		for _, arg := range args {
-			value(arg.Value)
+			value(arg.Value, varDirective)
 		}
 	}
-	directives := func(list ast.DirectiveList) {
+	directives := func(list ast.DirectiveList, varDirective bool) {
 		for _, d := range list {
-			arguments(d.Arguments)
+			arguments(d.Arguments, varDirective)
 		}
 	}
 	var selections func(set ast.SelectionSet)
@@ -144,27 +153,27 @@ func restoreControls(doc *ast.QueryDocument) {
 		for _, sel := range set {
 			switch sel := sel.(type) {
 			case *ast.Field:
-				arguments(sel.Arguments)
-				directives(sel.Directives)
+				arguments(sel.Arguments, false)
+				directives(sel.Directives, false)
 				selections(sel.SelectionSet)
 			case *ast.InlineFragment:
-				directives(sel.Directives)
+				directives(sel.Directives, false)
 				selections(sel.SelectionSet)
 			case *ast.FragmentSpread:
-				directives(sel.Directives)
+				directives(sel.Directives, false)
 			}
 		}
 	}
 	for _, op := range doc.Operations {
-		directives(op.Directives)
 		for _, def := range op.VariableDefinitions {
-			value(def.DefaultValue)
-			directives(def.Directives)
+			value(def.DefaultValue, false)
+			directives(def.Directives, true)
 		}
+		directives(op.Directives, false)
 		selections(op.SelectionSet)
 	}
 	for _, def := range doc.Fragments {
-		directives(def.Directives)
+		directives(def.Directives, false)
 		selections(def.SelectionSet)
 	}
 }

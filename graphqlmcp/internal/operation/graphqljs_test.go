@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -25,6 +26,12 @@ var sameAsGraphQLJS = []string{
 	// Control characters as they are, in a string, a block string and a
 	// comment (operation/control.go).
 	"{ a(s: \"x\ay\x01\", b: \"\"\"\n  \a\n\"\"\") # \x02\n}",
+	// Block strings: the common indent is taken from the lines after the
+	// first; blank lines around go; \""" is a quote run (operation/lex.go).
+	"{ a(s: \"\"\"a\n  b\"\"\", t: \"\"\"  x\r\n    y\r\n  z\n\n \"\"\", u: \"\"\"\n\t\n  p \\\"\"\"\n   q\"\"\") }",
+	"{ a(l: [\"\"\"x\"\"\" \"y\"]) }",
+	// Directives of variable definitions are sent.
+	"query Q($a: Int = 1 @d(n: 2, s: \"\"\"x\n y\"\"\") @e, $b: [In!] @f(o: {k: [1]})) { a(a: $a, b: $b) }",
 }
 
 // TestTextAgainstGraphQLJS: what is sent means what was judged, by
@@ -87,4 +94,61 @@ process.stdout.write(JSON.stringify(out));
 		}
 	}
 	t.Logf("%d documents: graphql-js reads each sent text as the query given", len(printed))
+}
+
+// TestRefusedAsGraphQLJS: a query graphql-js refuses at parse, and gqlparser
+// reads otherwise, is refused with graphql-js's message at its line and
+// column (refusedAsGraphQLJS).
+func TestRefusedAsGraphQLJS(t *testing.T) {
+	dir := os.Getenv("GRAPHQL_JS_DIR")
+	if dir == "" {
+		t.Skip("GRAPHQL_JS_DIR is not set; scripts/github-schema runs this test")
+	}
+	var names, queries []string
+	for name, tt := range refusedAsGraphQLJS {
+		names = append(names, name)
+		queries = append(queries, tt.query)
+	}
+	input, err := json.Marshal(queries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const script = `
+const { parse } = await import(process.env.GRAPHQL_JS);
+let input = "";
+for await (const chunk of process.stdin) input += chunk;
+const out = JSON.parse(input).map((query) => {
+  try { parse(query); return ""; }
+  catch (e) { const [loc] = e.locations; return "line " + loc.line + ", column " + loc.column + ": " + e.message; }
+});
+process.stdout.write(JSON.stringify(out));
+`
+	cmd := exec.Command("node", "--input-type=module", "-e", script)
+	cmd.Env = append(os.Environ(), "GRAPHQL_JS="+filepath.Join(dir, "node_modules", "graphql", "index.mjs"))
+	cmd.Stdin = bytes.NewReader(input)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node: %v\n%s", err, stderr.String())
+	}
+	var refusals []string
+	if err := json.Unmarshal(out, &refusals); err != nil {
+		t.Fatal(err)
+	}
+	for i, refusal := range refusals {
+		tt := refusedAsGraphQLJS[names[i]]
+		_, err := Choose(tt.query, "")
+		switch {
+		case refusal == "":
+			t.Errorf("%s: graphql-js accepts %q", names[i], tt.query)
+		case err == nil:
+			t.Errorf("%s: Choose(%q) accepts it; graphql-js says %s", names[i], tt.query, refusal)
+		case !tt.ours && !strings.Contains(err.Error(), refusal):
+			t.Errorf("%s: Choose(%q) = %v\ngraphql-js says %s", names[i], tt.query, err, refusal)
+		case tt.ours && !strings.Contains(err.Error(), refusal[:strings.Index(refusal, ": ")]):
+			t.Errorf("%s: Choose(%q) = %v, not at graphql-js's place: %s", names[i], tt.query, err, refusal)
+		}
+	}
+	t.Logf("%d documents: each refused as graphql-js refuses it", len(refusals))
 }

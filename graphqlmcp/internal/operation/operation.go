@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/vektah/gqlparser/v2/ast"
-	"github.com/vektah/gqlparser/v2/formatter"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/parser"
 
@@ -45,16 +44,23 @@ func Choose(query, operationName string) (Chosen, error) {
 	if len(query) > MaxQueryBytes {
 		return Chosen{}, boundsError("query size", "query is %d bytes, over the limit of %d bytes (query size)", len(query), MaxQueryBytes)
 	}
+	read, err := lex(query)
+	if err != nil {
+		return Chosen{}, err
+	}
 	input, restore := standIns(query)
 	doc, err := parser.ParseQueryWithTokenLimit(&ast.Source{Name: "query", Input: input}, MaxTokens)
-	if err == nil && restore {
-		restoreControls(doc)
-	}
 	if err != nil {
 		if strings.Contains(err.Error(), "exceeded token limit") {
 			return Chosen{}, boundsError("tokens", "query has more than %d tokens (tokens), counting names, punctuation and values", MaxTokens)
 		}
-		return Chosen{}, syntaxError(err)
+		return Chosen{}, syntaxError(err, query)
+	}
+	if restore {
+		restoreControls(doc)
+	}
+	if err := read.apply(doc); err != nil {
+		return Chosen{}, err
 	}
 	if len(doc.Operations) == 0 {
 		return Chosen{}, errors.New("query contains no operation, only fragments; add one such as query { __typename }")
@@ -131,9 +137,7 @@ func textToSend(doc *ast.QueryDocument, op *ast.OperationDefinition) (string, *a
 			minimal.Fragments = append(minimal.Fragments, def)
 		}
 	}
-	var b strings.Builder
-	formatter.NewFormatter(&b).FormatQueryDocument(minimal)
-	return b.String(), minimal
+	return format(minimal, op), minimal
 }
 
 // walk calls field for every field op selects and fragment for every
@@ -174,13 +178,42 @@ func walk(doc *ast.QueryDocument, op *ast.OperationDefinition, field func(*ast.F
 	visit(op.SelectionSet)
 }
 
-func syntaxError(err error) error {
+// syntaxError is gqlparser's parse error, in graphql-js's words where they
+// differ and are known: lex has already refused what graphql-js's lexer
+// refuses, so what is left is the parser's.
+func syntaxError(err error, query string) error {
 	var gqlErr *gqlerror.Error
 	if errors.As(err, &gqlErr) && len(gqlErr.Locations) > 0 {
 		loc := gqlErr.Locations[0]
-		return fmt.Errorf("query has a GraphQL syntax error at line %d, column %d: %s; fix the query text", loc.Line, loc.Column, gqlErr.Message)
+		message := gqlErr.Message
+		if message == "Unexpected $" {
+			// gqlparser's word for a variable where a constant is due (a
+			// default value); graphql-js names the variable.
+			if name := nameAfterDollar(query, loc.Line, loc.Column); name != "" {
+				message = fmt.Sprintf(`Syntax Error: Unexpected variable "$%s" in constant value.`, name)
+			}
+		}
+		return fmt.Errorf("query has a GraphQL syntax error at line %d, column %d: %s; fix the query text", loc.Line, loc.Column, message)
 	}
 	return fmt.Errorf("query has a GraphQL syntax error: %v; fix the query text", err)
+}
+
+// nameAfterDollar is the name after the $ at line and column (in runes, as
+// gqlparser counts), or "".
+func nameAfterDollar(query string, line, column int) string {
+	lines := strings.SplitAfterN(query, "\n", line+1)
+	if line < 1 || line > len(lines) {
+		return ""
+	}
+	text := []rune(lines[line-1])
+	if column < 1 || column > len(text) || text[column-1] != '$' {
+		return ""
+	}
+	end := column
+	for end < len(text) && (isNameStart(text[end]) || end > column && isDigit(text[end])) {
+		end++
+	}
+	return string(text[column:end])
 }
 
 func names(ops ast.OperationList) string {

@@ -107,9 +107,14 @@ func (h *handlers) queryTool() mcptool.Tool[QueryArgs, mcptool.Document[QueryRes
 	}
 }
 
-func (h *handlers) graphqlQuery(ctx context.Context, _ *mcp.CallToolRequest, args QueryArgs) (*mcp.CallToolResult, mcptool.Document[QueryResult], error) {
+func (h *handlers) graphqlQuery(ctx context.Context, call *mcp.CallToolRequest, args QueryArgs) (*mcp.CallToolResult, mcptool.Document[QueryResult], error) {
 	if strings.TrimSpace(args.Query) == "" {
 		return nil, nil, errors.New("query is required: pass the GraphQL operation text, e.g. { __typename }")
+	}
+	if call != nil && call.Params != nil {
+		if err := loneSurrogates(call.Params.Arguments); err != nil {
+			return nil, nil, err
+		}
 	}
 	timeout, err := h.timeout(args.Timeout)
 	if err != nil {

@@ -1,0 +1,75 @@
+package operation
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestReadAsGraphQLJS: where gqlparser reads a query otherwise than
+// graphql-js (the reference), Choose sends what graphql-js reads or refuses
+// it with graphql-js's message and position (review R5-7, R5-8, R5-11,
+// R5-16, F7). The messages are graphql-js 16's, checked against it by
+// TestTextAgainstGraphQLJS and TestRefusedAsGraphQLJS.
+func TestReadAsGraphQLJS(t *testing.T) {
+	sent := map[string]struct{ query, want string }{
+		"block string with text on its first line": {"{ f(s: \"\"\"a\n  b\"\"\") }", `f(s: "a\nb")`},
+		"block string indented after the first":    {"{ f(s: \"\"\"\n    a\n      b\n  \"\"\") }", `f(s: "a\n  b")`},
+		"block string indented first line":         {"{ f(s: \"\"\"  a\n  b\"\"\") }", `f(s: "  a\nb")`},
+		"block string blank lines and CRLF":        {"{ f(s: \"\"\"  \r\n\t\r\n  x\r\n    y\r\n \"\"\") }", `f(s: "x\n  y")`},
+		"block string escaped quotes":              {"{ f(s: \"\"\"x\n  \\\"\"\" y\"\"\") }", `f(s: "x\n\"\"\" y")`},
+		"block string only blank":                  {"{ f(s: \"\"\"  \n  \"\"\") }", `f(s: "")`},
+		"variable directive kept":                  {"query($w: Int = 2 @d(n: 1, l: [\"x\"]) @e) { f(i: $w) }", `query ($w: Int = 2 @d(n: 1, l: ["x"]) @e) {`},
+		"variable directives of two definitions":   {"query Q($v: Int!, $w: [Int] @d) { f(i: $w) }", `query Q ($v: Int!, $w: [Int] @d) {`},
+	}
+	for name, tt := range sent {
+		t.Run(name, func(t *testing.T) {
+			chosen, err := Choose(tt.query, "")
+			if err != nil {
+				t.Fatalf("Choose(%q): %v", tt.query, err)
+			}
+			if !strings.Contains(chosen.Text, tt.want) {
+				t.Errorf("Choose(%q) sends\n%s\nwant it to hold %s", tt.query, chosen.Text, tt.want)
+			}
+		})
+	}
+	for name, tt := range refusedAsGraphQLJS {
+		t.Run(name, func(t *testing.T) {
+			_, err := Choose(tt.query, "")
+			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.HasSuffix(err.Error(), "; fix the query text") {
+				t.Errorf("Choose(%q) = %v, want an error holding %s", tt.query, err, tt.want)
+			}
+		})
+	}
+}
+
+// refusedAsGraphQLJS are queries graphql-js refuses at parse and gqlparser
+// reads otherwise, each with what Choose says: graphql-js's message at its
+// line and column (TestRefusedAsGraphQLJS holds them to graphql-js), but
+// for the one marked ours.
+var refusedAsGraphQLJS = map[string]struct {
+	query, want string
+	ours        bool
+}{
+	"block string then a quote": {`{ f(s: """trail"""") }`, `line 1, column 23: Syntax Error: Unterminated string.`, false},
+	"block string then quotes":  {`{ f(s: """a"""""") }`, `line 1, column 21: Syntax Error: Unterminated string.`, false},
+	"block string then empty string": {`{ f(s: """""""") }`, `line 1, column 14: Syntax Error: a block string ends at its first closing """`,
+		// graphql-js: Expected Name, found String "". (its parser, at the
+		// same place); in a list it would read two strings.
+		true},
+	"invalid escape":                   {`{ f(s: "\x") }`, `line 1, column 9: Syntax Error: Invalid character escape sequence: "\x".`, false},
+	"short unicode escape":             {`{ f(s: "\u12") }`, `line 1, column 9: Syntax Error: Invalid Unicode escape sequence: "\u12")".`, false},
+	"lone leading surrogate":           {`{ f(s: "\uD800") }`, `line 1, column 9: Syntax Error: Invalid Unicode escape sequence: "\uD800".`, false},
+	"lone trailing surrogate":          {`{ f(s: "a\uDE00") }`, `line 1, column 10: Syntax Error: Invalid Unicode escape sequence: "\uDE00".`, false},
+	"surrogate in braces":              {`{ f(s: "\u{D800}") }`, `line 1, column 9: Syntax Error: Invalid Unicode escape sequence: "\u{D800}".`, false},
+	"leading zero":                     {`{ f(i: 00) }`, `line 1, column 9: Syntax Error: Invalid number, unexpected digit after 0: "0".`, false},
+	"no digit before the point":        {`{ f(fl: .5) }`, `line 1, column 9: Syntax Error: Unexpected character: ".".`, false},
+	"hex":                              {`{ f(fl: 0x10) }`, `line 1, column 10: Syntax Error: Invalid number, expected digit but got: "x".`, false},
+	"underscore":                       {`{ f(i: 1_000) }`, `line 1, column 9: Syntax Error: Invalid number, expected digit but got: "_".`, false},
+	"letter after a number":            {`{ f(i: 1a) }`, `line 1, column 9: Syntax Error: Invalid number, expected digit but got: "a".`, false},
+	"control character outside":        {"{ f\a }", `line 1, column 4: Syntax Error: Unexpected character: U+0007.`, false},
+	"unterminated on the second line":  {"{\n f(s: \"abc\n) }", `line 2, column 11: Syntax Error: Unterminated string.`, false},
+	"single quote":                     {`{ f(s: 'a') }`, `line 1, column 8: Syntax Error: Unexpected single quote character ('), did you mean to use a double quote (")?`, false},
+	"variable in a variable directive": {"query($v: Int, $w: Int @d(n: $v)) { f(i: $w) }", `line 1, column 30: Syntax Error: Unexpected variable "$v" in constant value.`, false},
+	"variable in a list there":         {"query($v: Int, $w: Int @d(l: [$v])) { f(i: $w) }", `line 1, column 31: Syntax Error: Unexpected variable "$v" in constant value.`, false},
+	"variable in a default value":      {"query($v: Int, $w: Int = $v) { f(i: $w) }", `line 1, column 26: Syntax Error: Unexpected variable "$v" in constant value.`, false},
+}
