@@ -1,10 +1,13 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"mime"
 	"net/http"
 	"net/url"
 	"slices"
@@ -137,7 +140,7 @@ func (h *handlers) replay(ctx context.Context, g given, args ReplayRequestArgs, 
 	if kind := map[string]string{"email": "an email", "dns": "a DNS lookup"}[meta.Type]; kind != "" {
 		return nil, ReplayResult{}, fmt.Errorf("request %s is %s, not an HTTP request, so it cannot be replayed over HTTP; pass the request_id of a web request", meta.UUID, kind)
 	}
-	r, err := h.capturedRequest(ctx, key, id, meta)
+	r, rebuilt, err := h.capturedRequest(ctx, key, id, meta)
 	if err != nil {
 		return nil, ReplayResult{}, err
 	}
@@ -161,6 +164,10 @@ func (h *handlers) replay(ctx context.Context, g given, args ReplayRequestArgs, 
 	h.seeMeta(id, meta)
 	out := ReplayResult{RequestID: string(meta.UUID), URL: replay.WireURL(u)}
 	held := holdsSecret(secrets, u, r)
+	rebuiltNote := ""
+	if rebuilt {
+		rebuiltNote = " The service keeps no raw body of a multipart request, so this body was rebuilt from its fields and files (fields first, under the captured boundary): the parts' order and layout may differ from the sender's, and a signature over the original body will not match it."
+	}
 	if args.AsCurl {
 		// Redacted before rendering as well as after: a body rendered
 		// through base64 would hide a secret from the redactor.
@@ -173,7 +180,7 @@ func (h *handlers) replay(ctx context.Context, g given, args ReplayRequestArgs, 
 			}
 		}
 		out.Curl = replay.Curl(u, r)
-		out.Message = fmt.Sprintf("Nothing was sent: this is request %s as a curl command (POSIX shell) for %s. %s", meta.UUID, out.URL, replayNote)
+		out.Message = fmt.Sprintf("Nothing was sent: this is request %s as a curl command (POSIX shell) for %s.%s %s", meta.UUID, out.URL, rebuiltNote, replayNote)
 		if held != "" {
 			out.Message += " The request's " + held + " held the API key or a signing secret, shown as [REDACTED]: the command as shown does not reproduce it."
 		}
@@ -209,7 +216,7 @@ func (h *handlers) replay(ctx context.Context, g given, args ReplayRequestArgs, 
 	if answer.Status >= 300 && answer.Status < 400 {
 		out.Message += " Redirects are not followed: pass the Location as target to send it there."
 	}
-	out.Message += " " + replayNote
+	out.Message += rebuiltNote + " " + replayNote
 	return mcptool.Text(fmt.Sprintf("HTTP %d from %s:", out.Status, out.URL), out.Body, out.Message), out, nil
 }
 
@@ -291,20 +298,28 @@ func (h *handlers) requestToReplay(ctx context.Context, key string, id hooksvc.T
 // capturedRequest is the captured request as it goes out again: its exact
 // body bytes, its headers less those of the connection and of the capture
 // service, its path below the capture URL and its query string as sent.
-func (h *handlers) capturedRequest(ctx context.Context, key string, id hooksvc.TokenID, meta requestMeta) (replay.Request, error) {
+//
+// A multipart request, whose raw body the service does not keep, is
+// rebuilt from its fields and files; rebuilt says so.
+func (h *handlers) capturedRequest(ctx context.Context, key string, id hooksvc.TokenID, meta requestMeta) (r replay.Request, rebuilt bool, err error) {
 	captured := metaResult(id, meta)
 	method := strings.ToUpper(meta.Method)
 	if method == "" || strings.ContainsFunc(method, func(r rune) bool { return !isTokenChar(r) }) {
-		return replay.Request{}, fmt.Errorf("request %s has the method %s, which is not an HTTP method, so it cannot be replayed", meta.UUID, hooksvc.Quote(meta.Method))
+		return replay.Request{}, false, fmt.Errorf("request %s has the method %s, which is not an HTTP method, so it cannot be replayed", meta.UUID, hooksvc.Quote(meta.Method))
 	}
 	body, err := h.client.SignedBody(ctx, key, id, meta.UUID)
 	if err != nil {
-		return replay.Request{}, err
+		return replay.Request{}, false, err
 	}
+	r = replay.Request{Method: method, Header: replay.Headers(captured.Headers), Body: body}
 	if len(body) == 0 && isMultipart(captured.ContentType) {
-		return replay.Request{}, fmt.Errorf("request %s is multipart/form-data, and the service keeps no raw body of a multipart request (only its fields and files), so it cannot be replayed byte for byte; hookmcp does not rebuild multipart bodies yet. get_request shows its fields and files", meta.UUID)
+		var contentType string
+		if r.Body, contentType, err = h.rebuildMultipart(ctx, key, id, meta, captured.ContentType); err != nil {
+			return replay.Request{}, false, err
+		}
+		r.Header.Set("Content-Type", contentType)
+		rebuilt = true
 	}
-	r := replay.Request{Method: method, Header: replay.Headers(captured.Headers), Body: body}
 	if u, err := url.Parse(meta.URL); err == nil {
 		r.Query = u.RawQuery
 		// JoinPath on a base without a path gives no leading slash.
@@ -313,7 +328,43 @@ func (h *handlers) capturedRequest(ctx context.Context, key string, id hooksvc.T
 			r.Path = rest
 		}
 	}
-	return r, nil
+	return r, rebuilt, nil
+}
+
+// maxRebuiltFiles bounds the files a multipart replay downloads, each at
+// most hooksvc.MaxFileBytes.
+const maxRebuiltFiles = 10
+
+// rebuildMultipart rebuilds a multipart capture's body from its fields
+// and its files, downloaded as get_request's file does, under the
+// captured boundary; it returns the body and its Content-Type.
+func (h *handlers) rebuildMultipart(ctx context.Context, key string, id hooksvc.TokenID, meta requestMeta, contentType string) ([]byte, string, error) {
+	var fields map[string]any
+	if len(meta.Form) > 0 {
+		dec := json.NewDecoder(bytes.NewReader(meta.Form))
+		dec.UseNumber()
+		// PHP writes an empty map as []: no fields.
+		if err := dec.Decode(&fields); err != nil && strings.TrimSpace(string(meta.Form)) != "[]" && strings.TrimSpace(string(meta.Form)) != "null" {
+			return nil, "", fmt.Errorf("request %s is multipart/form-data, whose raw body the service does not keep, and its fields are not an object hookmcp can rebuild it from, so it cannot be replayed", meta.UUID)
+		}
+	}
+	uploads := meta.files()
+	if len(uploads) > maxRebuiltFiles {
+		return nil, "", fmt.Errorf("request %s is multipart/form-data with %d files, over the %d a replay rebuilds (the service keeps no raw multipart body, so each file is downloaded); nothing was sent", meta.UUID, len(uploads), maxRebuiltFiles)
+	}
+	files := make([]replay.File, 0, len(uploads))
+	for _, f := range uploads {
+		if f.ID == "" {
+			return nil, "", fmt.Errorf("request %s is multipart/form-data and its file %s has no id to download it by, so its body cannot be rebuilt; nothing was sent", meta.UUID, f.describe())
+		}
+		data, err := h.client.DownloadFile(ctx, key, id, meta.UUID, f.ID)
+		if err != nil {
+			return nil, "", err
+		}
+		files = append(files, replay.File{Field: f.Field, Filename: f.Filename, ContentType: f.ContentType, Data: data})
+	}
+	_, params, _ := mime.ParseMediaType(contentType)
+	return replay.Multipart(params["boundary"], fields, files)
 }
 
 // holdsSecret names the part of r sent to u that holds a secret, or "".

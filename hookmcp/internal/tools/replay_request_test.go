@@ -3,6 +3,8 @@ package tools
 import (
 	"context"
 	"io"
+	"mime"
+	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
@@ -176,5 +178,41 @@ func TestReplayRequestNoRedirect(t *testing.T) {
 	out := h.ok(t, "replay_request", map[string]any{"token_id": id, "target": dev.URL})
 	if out["status"] != float64(307) || !strings.Contains(out["message"].(string), "Redirects are not followed") || len(reached) != 0 {
 		t.Errorf("result %v; %d requests reached the redirect's target", out, len(reached))
+	}
+}
+
+// TestReplayRequestMultipart: a multipart capture, whose body the service
+// does not keep, is rebuilt from its field and its downloaded file, under
+// the captured boundary, and the result says it was rebuilt.
+func TestReplayRequestMultipart(t *testing.T) {
+	h := connect(t, config.Config{APIKey: envKey})
+	id := h.createToken(t, nil)
+	body, contentType := multipartBody()
+	h.capture(t, id, http.MethodPost, contentType, body)
+	dev, got := devServer(t, func(http.ResponseWriter, *http.Request) {})
+	out := h.ok(t, "replay_request", map[string]any{"token_id": id, "target": dev.URL})
+	if msg, _ := out["message"].(string); !strings.Contains(msg, "rebuilt from its fields and files") {
+		t.Errorf("message %q does not say the body was rebuilt", msg)
+	}
+	a := <-got
+	if a.header.Get("Content-Type") != contentType {
+		t.Errorf("Content-Type %q, want the captured %q", a.header.Get("Content-Type"), contentType)
+	}
+	_, params, _ := mime.ParseMediaType(contentType)
+	r := multipart.NewReader(strings.NewReader(a.body), params["boundary"])
+	var parts []string
+	for {
+		p, err := r.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("%v in %q", err, a.body)
+		}
+		data, _ := io.ReadAll(p)
+		parts = append(parts, p.FormName()+"|"+p.FileName()+"|"+string(data))
+	}
+	if want := []string{"event||upload", "report|report.bin|\xff\x00\xfe"}; strings.Join(parts, ";") != strings.Join(want, ";") {
+		t.Errorf("parts %q, want %q", parts, want)
 	}
 }
