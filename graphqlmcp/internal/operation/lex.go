@@ -46,7 +46,7 @@ type lexer struct {
 
 // lex reads query as graphql-js does and returns the first error it
 // reports there.
-func lex(query string) (lexed, error) {
+func lex(query string) (lexed, *lexError) {
 	l := &lexer{src: []rune(query), line: 1, quoteAfterBlock: -1}
 	for pos := 0; pos < len(l.src); {
 		next, err := l.token(pos)
@@ -107,7 +107,7 @@ func isNameStart(c rune) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 
 
 // token reads the token (or ignored text) at pos and returns where the
 // next one begins.
-func (l *lexer) token(pos int) (int, error) {
+func (l *lexer) token(pos int) (int, *lexError) {
 	c := l.src[pos]
 	switch c {
 	case 0xFEFF, '\t', ' ', ',':
@@ -145,7 +145,7 @@ func (l *lexer) token(pos int) (int, error) {
 }
 
 // number is graphql-js's readNumber.
-func (l *lexer) number(pos int) (int, error) {
+func (l *lexer) number(pos int) (int, *lexError) {
 	c := l.src[pos]
 	if c == '-' {
 		pos++
@@ -157,13 +157,13 @@ func (l *lexer) number(pos int) (int, error) {
 			return 0, l.fail(pos, "Invalid number, unexpected digit after 0: %s.", l.printAt(pos))
 		}
 	} else {
-		var err error
+		var err *lexError
 		if pos, err = l.digits(pos); err != nil {
 			return 0, err
 		}
 	}
 	if l.at(pos) == '.' {
-		var err error
+		var err *lexError
 		if pos, err = l.digits(pos + 1); err != nil {
 			return 0, err
 		}
@@ -173,7 +173,7 @@ func (l *lexer) number(pos int) (int, error) {
 		if c := l.at(pos); c == '+' || c == '-' {
 			pos++
 		}
-		var err error
+		var err *lexError
 		if pos, err = l.digits(pos); err != nil {
 			return 0, err
 		}
@@ -184,7 +184,7 @@ func (l *lexer) number(pos int) (int, error) {
 	return pos, nil
 }
 
-func (l *lexer) digits(pos int) (int, error) {
+func (l *lexer) digits(pos int) (int, *lexError) {
 	if !isDigit(l.at(pos)) {
 		return 0, l.fail(pos, "Invalid number, expected digit but got: %s.", l.printAt(pos))
 	}
@@ -195,7 +195,7 @@ func (l *lexer) digits(pos int) (int, error) {
 
 // quoted is graphql-js's readString; only its errors are kept (gqlparser's
 // value of a quoted string that graphql-js reads is the same).
-func (l *lexer) quoted(start int) (int, error) {
+func (l *lexer) quoted(start int) (int, *lexError) {
 	pos := start + 1
 	for pos < len(l.src) {
 		switch c := l.src[pos]; {
@@ -217,7 +217,7 @@ func (l *lexer) quoted(start int) (int, error) {
 }
 
 // escape reads the escape sequence at pos and returns its length.
-func (l *lexer) escape(pos int) (int, error) {
+func (l *lexer) escape(pos int) (int, *lexError) {
 	if l.at(pos+1) != 'u' {
 		switch l.at(pos + 1) {
 		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
@@ -293,7 +293,7 @@ func hexDigit(c rune) int {
 // blockString is graphql-js's readBlockString: the block ends at the first
 // """ that is not escaped (\"""), and its value is the spec's
 // BlockStringValue.
-func (l *lexer) blockString(start int) (int, error) {
+func (l *lexer) blockString(start int) (int, *lexError) {
 	pos := start + 3
 	var lines []string
 	var line strings.Builder

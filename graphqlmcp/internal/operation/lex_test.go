@@ -71,5 +71,9 @@ var refusedAsGraphQLJS = map[string]struct {
 	"single quote":                     {`{ f(s: 'a') }`, `line 1, column 8: Syntax Error: Unexpected single quote character ('), did you mean to use a double quote (")?`, false},
 	"variable in a variable directive": {"query($v: Int, $w: Int @d(n: $v)) { f(i: $w) }", `line 1, column 30: Syntax Error: Unexpected variable "$v" in constant value.`, false},
 	"variable in a list there":         {"query($v: Int, $w: Int @d(l: [$v])) { f(i: $w) }", `line 1, column 31: Syntax Error: Unexpected variable "$v" in constant value.`, false},
-	"variable in a default value":      {"query($v: Int, $w: Int = $v) { f(i: $w) }", `line 1, column 26: Syntax Error: Unexpected variable "$v" in constant value.`, false},
+	"a parse error before a lexer's": {`{ f(a: } "\x") }`, `line 1, column 8: Unexpected }`,
+		// graphql-js lexes as it parses, so it reports the parse error
+		// first (in its words: Unexpected "}".).
+		true},
+	"variable in a default value": {"query($v: Int, $w: Int = $v) { f(i: $w) }", `line 1, column 26: Syntax Error: Unexpected variable "$v" in constant value.`, false},
 }

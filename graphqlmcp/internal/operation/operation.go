@@ -44,12 +44,17 @@ func Choose(query, operationName string) (Chosen, error) {
 	if len(query) > MaxQueryBytes {
 		return Chosen{}, boundsError("query size", "query is %d bytes, over the limit of %d bytes (query size)", len(query), MaxQueryBytes)
 	}
-	read, err := lex(query)
-	if err != nil {
-		return Chosen{}, err
-	}
+	read, lexErr := lex(query)
 	input, restore := standIns(query)
 	doc, err := parser.ParseQueryWithTokenLimit(&ast.Source{Name: "query", Input: input}, MaxTokens)
+	if lexErr != nil {
+		// graphql-js lexes as it parses, so a parse error before the
+		// lexer's is the one it reports.
+		if before(err, lexErr) {
+			return Chosen{}, syntaxError(err, query)
+		}
+		return Chosen{}, lexErr
+	}
 	if err != nil {
 		if strings.Contains(err.Error(), "exceeded token limit") {
 			return Chosen{}, boundsError("tokens", "query has more than %d tokens (tokens), counting names, punctuation and values", MaxTokens)
@@ -196,6 +201,16 @@ func syntaxError(err error, query string) error {
 		return fmt.Errorf("query has a GraphQL syntax error at line %d, column %d: %s; fix the query text", loc.Line, loc.Column, message)
 	}
 	return fmt.Errorf("query has a GraphQL syntax error: %v; fix the query text", err)
+}
+
+// before is whether err is a syntax error placed before lexErr.
+func before(err error, lexErr *lexError) bool {
+	var gqlErr *gqlerror.Error
+	if !errors.As(err, &gqlErr) || len(gqlErr.Locations) == 0 {
+		return false
+	}
+	loc := gqlErr.Locations[0]
+	return loc.Line < lexErr.line || loc.Line == lexErr.line && loc.Column < lexErr.column
 }
 
 // nameAfterDollar is the name after the $ at line and column (in runes, as
