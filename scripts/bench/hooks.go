@@ -37,7 +37,7 @@ func (b *bench) hooks(ctx context.Context) error {
 	// request by request: where the fake and the service differ, the
 	// service's spelling is the one users read through, so it is the one
 	// measured. The plain client's pages are the same bytes.
-	api, _, err := b.procs.Start("fakehooksvc", "-listen", "127.0.0.1:0", "-php-escapes")
+	api, _, err := b.procs.Start("fakehooksvc", "-listen", "127.0.0.1:0", "-php-escapes", "-api-keys", benchAPIKey)
 	if err != nil {
 		return err
 	}
@@ -62,6 +62,12 @@ func (b *bench) hooks(ctx context.Context) error {
 	}
 	return b.wakeUpModes(ctx, l, api)
 }
+
+// benchAPIKey is a made-up key the fake is started to accept. A user of the
+// hosted service reads the resource with their key configured (its
+// description says so), and hookmcp then redacts the key from every page it
+// reads, so the resource is also measured with it.
+const benchAPIKey = "bench-3f9c27e1a5d84b60"
 
 func createToken(ctx context.Context, s *mcp.ClientSession) (string, error) {
 	created, err := callOK(ctx, s, "create_token", map[string]any{})
@@ -104,8 +110,10 @@ func (b *bench) resource(ctx context.Context, l launch, api string) error {
 		return err
 	}
 	uri := "hooksvc://token/" + id + "/requests"
-	var reads, delivered, serverCPU, clientCPU, plain, plainAtOnce []time.Duration
-	var peaks, before []float64
+	var reads, delivered, serverCPU, clientCPU, plain, plainAtOnce, keyedReads, keyedCPU []time.Duration
+	var peaks, before, keyedPeaks []float64
+	keyed := l
+	keyed.env = append(slices.Clip(l.env), "HOOKSVC_API_KEY="+benchAPIKey)
 	payload := 0
 	for range b.sizes.rounds {
 		r, err := readResource(ctx, l, uri, b.sizes.captures)
@@ -114,6 +122,10 @@ func (b *bench) resource(ctx context.Context, l launch, api string) error {
 		}
 		reads, serverCPU, clientCPU = append(reads, r.took), append(serverCPU, r.serverCPU), append(clientCPU, r.clientCPU)
 		peaks, before, payload = append(peaks, r.peak), append(before, r.before), r.text
+		if r, err = readResource(ctx, keyed, uri, b.sizes.captures); err != nil {
+			return err
+		}
+		keyedReads, keyedCPU, keyedPeaks = append(keyedReads, r.took), append(keyedCPU, r.serverCPU), append(keyedPeaks, r.peak)
 		took, err := readResourceRaw(ctx, l, uri, b.sizes.captures)
 		if err != nil {
 			return err
@@ -147,6 +159,10 @@ func (b *bench) resource(ctx context.Context, l launch, api string) error {
 	b.add("hookmcp", "resource peak RSS", peak, "MiB", fmt.Sprintf("VmHWM; %.1f MiB before the read", medianOf(before)))
 	b.add("hookmcp", "resource peak RSS ÷ text", peak/mib(payload), "×", "")
 	b.add("hookmcp", "resource peak RSS over idle ÷ text", (peak-medianOf(before))/mib(payload), "×", "what the read added")
+	withKey := "HOOKSVC_API_KEY set, as users read it: every page is searched for the key"
+	b.add("hookmcp", "resource read, with a key", ms(median(keyedReads)), "ms", withKey+", through the Go SDK's client")
+	b.add("hookmcp", "resource read, with a key: server CPU", ms(median(keyedCPU)), "ms", "user + system")
+	b.add("hookmcp", "resource peak RSS ÷ text, with a key", medianOf(keyedPeaks)/mib(payload), "×", withKey)
 	return b.resourceFar(ctx, l, api, id)
 }
 

@@ -15,14 +15,14 @@ import (
 // page, a broken part, plain text) escaped finds the secret with each of its
 // characters written either way.
 
-// starts are the bytes a spelling can start with: an escape's first byte,
-// or a secret's first byte in either ASCII case.
-func (r Redactor) starts() *[256]bool {
+// startsOf is the bytes a spelling can start with: an escape's first byte,
+// or a secret's first byte in either ASCII case. New computes it once.
+func startsOf(secrets [][]byte) *[256]bool {
 	var t [256]bool
 	for _, c := range []byte(`\%&`) {
 		t[c] = true
 	}
-	for _, secret := range r.secrets {
+	for _, secret := range secrets {
 		c := secret[0]
 		t[c] = true
 		if 'a' <= c && c <= 'z' {
@@ -38,7 +38,7 @@ func (r Redactor) escaped(b []byte) []byte {
 	if len(r.secrets) == 0 || bytes.IndexAny(b, `\%&`) < 0 {
 		return b
 	}
-	starts := r.starts()
+	starts := r.starts
 	var out []byte // nil until the first change
 	copied := 0
 	for i := 0; i < len(b); {
@@ -67,11 +67,13 @@ func (r Redactor) escaped(b []byte) []byte {
 }
 
 // hasEscaped reports whether b holds a spelling escaped would replace.
+// No escape is shorter than what it decodes to, so a spelling takes at
+// least as many bytes as its secret.
 func (r Redactor) hasEscaped(b []byte) bool {
-	if len(r.secrets) == 0 || bytes.IndexAny(b, `\%&`) < 0 {
+	if len(r.secrets) == 0 || len(b) < len(r.secrets[len(r.secrets)-1]) || bytes.IndexAny(b, `\%&`) < 0 {
 		return false
 	}
-	starts := r.starts()
+	starts := r.starts
 	for i, c := range b {
 		if !starts[c] {
 			continue

@@ -30,6 +30,19 @@ type Redactor struct {
 	// secrets are the secrets themselves in ASCII lower case, longest
 	// first, for spellings with some characters escaped (escapes.go).
 	secrets [][]byte
+	// starts are the bytes an escaped spelling can start with (escapes.go).
+	starts *[256]bool
+	// quoteEdge: a form or secret starts or ends with '"', so a string
+	// literal can hold one its text does not (one that takes in a quote).
+	quoteEdge bool
+}
+
+// scratch is what one Bytes call reuses from string to string of a JSON
+// document, so that redacting a page makes no garbage in proportion to it
+// (hookmcp redacts every page of a 15 MB resource read).
+type scratch struct {
+	decoded []byte // a string literal's text, decoded
+	lower   []byte // the text being searched, in ASCII lower case
 }
 
 // form is one spelling of a secret. A folded form matches in any ASCII
@@ -87,6 +100,16 @@ func New(secrets ...string) Redactor {
 	// Longest first, so a whole value goes before a part of it.
 	slices.SortStableFunc(r.forms, func(a, b form) int { return len(b.bytes) - len(a.bytes) })
 	slices.SortStableFunc(r.secrets, func(a, b []byte) int { return len(b) - len(a) })
+	if len(r.secrets) > 0 {
+		r.starts = startsOf(r.secrets)
+	}
+	quoted := func(b []byte) bool { return len(b) > 0 && (b[0] == '"' || b[len(b)-1] == '"') }
+	for _, f := range r.forms {
+		r.quoteEdge = r.quoteEdge || quoted(f.bytes)
+	}
+	for _, secret := range r.secrets {
+		r.quoteEdge = r.quoteEdge || quoted(secret)
+	}
 	return r
 }
 
@@ -176,20 +199,24 @@ func lowerASCII(b []byte) []byte {
 // to send it anywhere. Bytes leaves text without a secret unchanged.
 func (r Redactor) Contains(s string) bool { return !r.Empty() && r.String(s) != s }
 
-// contains reports whether s holds any form of a secret.
-func (r Redactor) contains(s []byte) bool {
-	var lower []byte
+// contains reports whether s holds any form of a secret. The folded forms
+// are looked for in s lowered into sc's buffer, reused from call to call.
+func (r Redactor) contains(s []byte, sc *scratch) bool {
+	lowered := false
 	for _, f := range r.forms {
+		if len(f.bytes) > len(s) {
+			continue // most strings of a document are shorter than any form
+		}
 		if !f.folded {
 			if bytes.Contains(s, f.bytes) {
 				return true
 			}
 			continue
 		}
-		if lower == nil {
-			lower = lowerASCII(slices.Clone(s))
+		if !lowered {
+			sc.lower, lowered = lowerASCII(append(sc.lower[:0], s...)), true
 		}
-		if bytes.Contains(lower, f.bytes) {
+		if bytes.Contains(sc.lower, f.bytes) {
 			return true
 		}
 	}
@@ -201,6 +228,8 @@ func (r Redactor) contains(s []byte) bool {
 // secret in it is copied unchanged, so a clean document comes back equal.
 func (r Redactor) jsonDocument(b []byte) []byte {
 	var out []byte // nil until the first change
+	// Sized for most strings of a page, so that they seldom grow.
+	sc := scratch{decoded: make([]byte, 0, 2048), lower: make([]byte, 0, 2048)}
 	copied := 0
 	for i := 0; i < len(b); {
 		c := b[i]
@@ -209,13 +238,13 @@ func (r Redactor) jsonDocument(b []byte) []byte {
 		switch {
 		case c == '"':
 			end = stringEnd(b, i)
-			replacement = r.jsonString(b[i:end])
+			replacement = r.jsonString(b[i:end], &sc)
 		case c == '-' || (c >= '0' && c <= '9'):
 			end = i + 1
 			for end < len(b) && strings.IndexByte("0123456789.eE+-", b[end]) >= 0 {
 				end++
 			}
-			if r.contains(b[i:end]) {
+			if r.contains(b[i:end], &sc) {
 				// A number that holds a secret becomes a string: the
 				// document stays valid, and the secret goes.
 				replacement = []byte(`"` + Redacted + `"`)
@@ -225,6 +254,9 @@ func (r Redactor) jsonDocument(b []byte) []byte {
 			continue
 		}
 		if replacement != nil {
+			if out == nil {
+				out = make([]byte, 0, len(b)+len(Redacted))
+			}
 			out = append(append(out, b[copied:i]...), replacement...)
 			copied = end
 		}
@@ -237,38 +269,49 @@ func (r Redactor) jsonDocument(b []byte) []byte {
 }
 
 // stringEnd returns the index just past the JSON string literal starting at
-// b[start], which is '"'. b is valid JSON, so the literal is closed.
+// b[start], which is '"'. b is valid JSON, so the literal is closed: its
+// end is the first quote after an even run of backslashes.
 func stringEnd(b []byte, start int) int {
-	for i := start + 1; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
+	for i := start + 1; i < len(b); {
+		q := bytes.IndexByte(b[i:], '"')
+		if q < 0 {
+			return len(b)
 		}
+		q += i
+		backslashes := 0
+		for j := q - 1; j > start && b[j] == '\\'; j-- {
+			backslashes++
+		}
+		if backslashes%2 == 0 {
+			return q + 1
+		}
+		i = q + 1
 	}
 	return len(b)
 }
 
 // jsonString returns the redacted literal of a JSON string literal, or nil
 // when it holds no secret.
-func (r Redactor) jsonString(literal []byte) []byte {
+func (r Redactor) jsonString(literal []byte, sc *scratch) []byte {
 	decoded := literal[1 : len(literal)-1]
-	if bytes.IndexByte(literal, '\\') >= 0 {
-		var s string
-		if json.Unmarshal(literal, &s) != nil {
+	escapes := bytes.IndexByte(decoded, '\\') >= 0
+	if escapes {
+		var ok bool
+		if sc.decoded, ok = appendUnquote(sc.decoded[:0], literal); !ok {
 			return []byte(`"` + Redacted + `"`)
 		}
-		decoded = []byte(s)
+		decoded = sc.decoded
 	}
-	if r.contains(decoded) {
+	if r.contains(decoded, sc) {
 		encoded, err := jsonx.Marshal(string(r.raw(slices.Clone(decoded))))
 		if err != nil {
 			return []byte(`"` + Redacted + `"`)
 		}
 		return encoded
 	}
-	if !r.contains(literal) {
+	// Without an escape the literal is its text in quotes, which only a
+	// form or secret with a quote at an end can take in.
+	if (!escapes && !r.quoteEdge) || !r.contains(literal, sc) {
 		return nil
 	}
 	// An escaped form of a secret (or one that takes in the quotes) with
