@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 
@@ -57,9 +58,26 @@ func (cl *Client) SetResponse(ctx context.Context, key string, id TokenID, reque
 	c.maxBytes = maxDeliveryAnswerBytes
 	resp, err := cl.Do(ctx, c)
 	if err != nil {
-		return DeliveryUnknown, "", err
+		return DeliveryUnknown, "", setFailed(err)
 	}
 	return cl.delivery(c, resp)
+}
+
+// setFailed says, of a set response that failed, whether the sender may
+// have received it: the usual advice to try again is wrong here, since a
+// second call finds no sender and cannot tell whether the first reached it.
+func setFailed(err error) error {
+	var status *StatusError
+	switch {
+	case errors.As(err, &status) && status.Status == http.StatusTooManyRequests:
+		return fmt.Errorf("%w. Nothing was set; a sender is held for the token's listen seconds only (10 s at most) after it sends, "+
+			"so it may be gone by then: when it is, have the sender send again and answer the new request", err)
+	case errors.As(err, &status) && status.Status < 500:
+		return fmt.Errorf("%w. Nothing was set", err)
+	}
+	return fmt.Errorf("%w. Whether the response was set, and the sender received it, is unknown: the call may have reached the API before it failed. "+
+		"set_response is sent once, since a second set_response would find no sender waiting and could not tell; "+
+		"to know, look at what the sender received (its logs), or have it send again and answer the new request", err)
 }
 
 // delivery reads the API's answer to a set response. The answer is taken

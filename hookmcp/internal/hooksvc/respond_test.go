@@ -97,3 +97,44 @@ func TestSetResponseWire(t *testing.T) {
 		})
 	}
 }
+
+// TestSetResponseLostAnswer: the API took the call and the connection
+// broke before its answer: the response may have been delivered, and the
+// error says so instead of advising to try again.
+func TestSetResponseLostAnswer(t *testing.T) {
+	const token, rid = "6f0c1c5e-8d1e-4a57-9b0e-2f3a4b5c6d7e", "0e1d2c3b-4a59-4687-9564-738291a0b1c2"
+	var mu sync.Mutex
+	calls := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.ReadAll(r.Body)
+		mu.Lock()
+		calls++
+		mu.Unlock()
+		conn, _, err := w.(http.Hijacker).Hijack()
+		if err == nil {
+			conn.Close()
+		}
+	}))
+	defer srv.Close()
+	base, _ := url.Parse(srv.URL)
+	cl := &Client{BaseURL: base, Caller: &httpx.Caller{HTTP: srv.Client(), Logger: slog.New(slog.DiscardHandler)}, Logger: slog.New(slog.DiscardHandler),
+		Timeout: 5 * time.Second, Sleep: func(context.Context, time.Duration) error { t.Error("a set response was retried"); return nil }}
+	_, _, err := cl.SetResponse(context.Background(), "call-key-0123456789", token, rid, Response{Status: 200})
+	if err == nil {
+		t.Fatal("no error for a lost answer")
+	}
+	for _, want := range []string{"Setting the response of request " + rid, "Whether the response was set, and the sender received it, is unknown",
+		"a second set_response would find no sender waiting", "what the sender received"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error = %v, want one containing %q", err, want)
+		}
+	}
+	if strings.Contains(err.Error(), "try again") {
+		t.Errorf("error = %v: it advises to try again, which would hide a delivered response", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if calls != 1 {
+		t.Errorf("%d calls, want 1", calls)
+	}
+}
