@@ -115,7 +115,8 @@ func (a SetResponseArgs) response(clean func(string) string) (hooksvc.Response, 
 		// one, and the sender goes on waiting for the real status.
 		return hooksvc.Response{}, fmt.Errorf("%w: a sender receives a final status only (1xx are interim answers); nothing was sent", err)
 	}
-	if (status == http.StatusNoContent || status == http.StatusNotModified) && a.Content != "" {
+	// 205 too: RFC 9110 forbids content with it, and servers drop it.
+	if (status == http.StatusNoContent || status == http.StatusResetContent || status == http.StatusNotModified) && a.Content != "" {
 		return hooksvc.Response{}, fmt.Errorf("content must be left out with status %d: such an answer has no body, so the sender would not receive it; use 200 to send content. Nothing was sent", status)
 	}
 	if len(a.Content) > maxResponseContent {
@@ -125,11 +126,19 @@ func (a SetResponseArgs) response(clean func(string) string) (hooksvc.Response, 
 		return hooksvc.Response{}, fmt.Errorf("headers may hold at most %d entries; got %d. Nothing was sent", maxResponseHeaders, len(a.Headers))
 	}
 	r := hooksvc.Response{Status: status, Content: []byte(a.Content), Header: http.Header{}}
+	// One header given in two cases would reach the service as two
+	// entries, which it may merge, keep both of, or let the last one win.
+	seen := map[string]string{}
 	for _, name := range slices.Sorted(maps.Keys(a.Headers)) {
 		value := a.Headers[name]
 		if err := checkResponseHeader(name, value); err != nil {
 			return hooksvc.Response{}, err
 		}
+		if first, ok := seen[strings.ToLower(name)]; ok {
+			return hooksvc.Response{}, fmt.Errorf("headers %s and %s are one header: HTTP header names ignore case, and set_response sends one value per header; give it once. Nothing was sent",
+				responseHeaderName(first, clean), responseHeaderName(name, clean))
+		}
+		seen[strings.ToLower(name)] = name
 		// The names go as given: the API takes them so.
 		r.Header[name] = append(r.Header[name], value)
 	}
@@ -139,10 +148,19 @@ func (a SetResponseArgs) response(clean func(string) string) (hooksvc.Response, 
 	}
 	for _, part := range slices.Sorted(maps.Keys(parts)) {
 		if clean(parts[part]) != parts[part] {
-			return hooksvc.Response{}, fmt.Errorf("the %s holds the API key, which set_response never sends to a sender (it goes to the API only): remove it; nothing was sent", part)
+			return hooksvc.Response{}, fmt.Errorf("the %s holds a secret (the API key or a configured signing secret), which set_response never sends to a sender (the key goes to the API only): remove it; nothing was sent", part)
 		}
 	}
 	return r, nil
+}
+
+// responseHeaderName shows a header's name in an error, unless it holds a
+// secret.
+func responseHeaderName(name string, clean func(string) string) string {
+	if clean(name) != name {
+		return "<a name not shown: it holds a secret>"
+	}
+	return httpx.HeaderName(name)
 }
 
 // checkResponseHeader refuses a malformed header, and one the service
@@ -157,8 +175,12 @@ func checkResponseHeader(name, value string) error {
 				httpx.HeaderName(name), strings.Join(connectionHeaders, ", "))
 		}
 	}
-	if len(value) > maxTestValueBytes || strings.ContainsFunc(value, func(r rune) bool { return r < 0x20 && r != '\t' || r == 0x7f }) {
-		return fmt.Errorf("header %s: a value is one line of at most %d bytes, without control characters. Nothing was sent", httpx.HeaderName(name), maxTestValueBytes)
+	// Printable ASCII only: RFC 9110 asks for it, and a server that writes
+	// header text as Latin-1 (Node's http did) cuts U+010A to a line feed,
+	// splitting the response.
+	if len(value) > maxTestValueBytes || strings.ContainsFunc(value, func(r rune) bool { return (r < 0x20 && r != '\t') || r >= 0x7f }) {
+		return fmt.Errorf("header %s: a value is one line of printable ASCII of at most %d bytes, without control characters; percent-encode other characters (or use RFC 8187's UTF-8'' form where the header allows it). Nothing was sent",
+			httpx.HeaderName(name), maxTestValueBytes)
 	}
 	return nil
 }

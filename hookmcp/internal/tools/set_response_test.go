@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpforge/servers/hookmcp/internal/config"
 	"github.com/mcpforge/servers/hookmcp/internal/fakehooksvc"
+	"github.com/mcpforge/servers/hookmcp/internal/signature"
 	"github.com/mcpforge/servers/shared/mcptest"
 )
 
@@ -168,12 +169,14 @@ func TestSetResponseSlackChallenge(t *testing.T) {
 	if err := json.Unmarshal([]byte(latest["body"].(string)), &event); err != nil || event.Challenge != challenge {
 		t.Fatalf("the captured body %v: %v", latest["body"], err)
 	}
+	// The token as the user has it at hand: the capture URL pasted into
+	// Slack's settings.
 	out := h.ok(t, "set_response", map[string]any{
-		"token_id": id, "request_id": latest["request_id"], "status": 200, "content": event.Challenge,
+		"token_id": h.url + "/" + id, "request_id": latest["request_id"], "status": 200, "content": event.Challenge,
 		"headers": map[string]any{"content-type": "text/plain"},
 	})
 	got := received(ctx, t, sender)
-	if got.status != 200 || got.body != challenge || got.header.Get("Content-Type") != "text/plain" || out["sender_waiting"] != true {
+	if got.status != 200 || got.body != challenge || got.header.Get("Content-Type") != "text/plain" || out["sender_waiting"] != true || out["token_id"] != id {
 		t.Errorf("Slack received %d %q %v; result %v", got.status, got.body, got.header, out)
 	}
 }
@@ -273,20 +276,35 @@ func TestSetResponseAnswers(t *testing.T) {
 	h.fake.Inject(fakehooksvc.Fault{Method: "PUT", Path: path, Status: 503})
 	before := len(h.setResponseCalls())
 	contains(t, h.failure(t, "set_response", map[string]any{"token_id": id, "request_id": rid, "status": 200}),
-		"Setting the response of request "+rid+" of token "+id+" failed: the capture API answered 503")
+		"Setting the response of request "+rid+" of token "+id+" failed: the capture API answered 503",
+		"Whether the response was set, and the sender received it, is unknown", "a second set_response would find no sender waiting")
 	if n := len(h.setResponseCalls()) - before; n != 1 {
 		t.Errorf("a 503 was sent %d times, want once: a second try would find no sender and hide the first", n)
 	}
 
+	// A rate limit sets nothing, and the sender is held for seconds only:
+	// waiting out a Retry-After of a minute leaves nobody to answer.
+	h.fake.Inject(fakehooksvc.Fault{Method: "PUT", Path: path, Status: 429, RetryAfter: "60"})
+	before = len(h.setResponseCalls())
+	contains(t, h.failure(t, "set_response", map[string]any{"token_id": id, "request_id": rid, "status": 200}),
+		"rate limited by the capture API (HTTP 429)", "Nothing was set", "10 s at most", "have the sender send again")
+	if n := len(h.setResponseCalls()) - before; n != 1 {
+		t.Errorf("a 429 was sent %d times, want once", n)
+	}
+
 	unknown := "00000000-0000-4000-8000-000000000001"
 	contains(t, h.failure(t, "set_response", map[string]any{"token_id": id, "request_id": unknown, "status": 200}),
-		"request "+unknown+" of token "+id+" was not found or expired (HTTP 404)", "list_requests shows the token's request ids")
+		"request "+unknown+" of token "+id+" was not found or expired (HTTP 404)", "list_requests shows the token's request ids", "Nothing was set")
 }
 
 // TestSetResponseBadArguments: every bad argument is refused, naming the
 // argument, the rule and the fix, with nothing sent.
 func TestSetResponseBadArguments(t *testing.T) {
-	h := connect(t, config.Config{APIKey: envKey})
+	h := connect(t, config.Config{APIKey: envKey, SigningSecrets: map[signature.Provider]config.SigningSecret{
+		"stripe": {Variable: "STRIPE_WEBHOOK_SECRET", Value: responseSigningSecret},
+		// GitHub's secret is the user's choice, and may read as a header name.
+		"github": {Variable: "GH_SECRET", Value: wordySecret},
+	}})
 	id := h.createToken(t, nil)
 	rid := "0e1d2c3b-4a59-4687-9564-738291a0b1c2"
 	many := map[string]any{}
@@ -308,9 +326,28 @@ func TestSetResponseBadArguments(t *testing.T) {
 		{"too many headers", map[string]any{"status": 200, "headers": many}, []string{"headers may hold at most 50 entries; got 51"}},
 		{"bad header name", map[string]any{"status": 200, "headers": map[string]any{"Bad Name": "v"}}, []string{"headers:", "Nothing was sent"}},
 		{"connection header", map[string]any{"status": 200, "headers": map[string]any{"content-length": "5"}}, []string{`header "content-length" cannot be set`, "the service writes them itself", "leave it out"}},
-		{"header injection", map[string]any{"status": 200, "headers": map[string]any{"X-A": "v\r\nSet-Cookie: a=b"}}, []string{`header "X-A": a value is one line of at most 8000 bytes, without control characters`}},
-		{"key in content", map[string]any{"status": 200, "content": "key=" + envKey}, []string{"the content holds the API key", "remove it; nothing was sent"}},
-		{"key in a header, any case", map[string]any{"status": 200, "headers": map[string]any{"X-Echo": strings.ToUpper(callKey)}, "api_key": callKey}, []string{`the header "X-Echo" holds the API key`}},
+		{"header injection", map[string]any{"status": 200, "headers": map[string]any{"X-A": "v\r\nSet-Cookie: a=b"}}, []string{`header "X-A": a value is one line of printable ASCII of at most 8000 bytes, without control characters`}},
+		{"key in content", map[string]any{"status": 200, "content": "key=" + envKey}, []string{"the content holds a secret (the API key or a configured signing secret)", "remove it; nothing was sent"}},
+		{"key in a header, any case", map[string]any{"status": 200, "headers": map[string]any{"X-Echo": strings.ToUpper(callKey)}, "api_key": callKey}, []string{`the header "X-Echo" holds a secret`}},
+		{"key in base64 in content", map[string]any{"status": 200, "content": base64.StdEncoding.EncodeToString([]byte("user:" + envKey))}, []string{"the content holds a secret"}},
+		{"key percent-encoded in a header", map[string]any{"status": 200, "headers": map[string]any{"Location": "https://example.com/?k=" + percentAll(envKey)}}, []string{`the header "Location" holds a secret`}},
+		{"key partly JSON-escaped in content", map[string]any{"status": 200, "content": `{"k":"\u0065nv-key-0123456789"}`}, []string{"the content holds a secret"}},
+		{"key as HTML references in content", map[string]any{"status": 200, "content": "<p>&#101;&#x6e;v-key-0123456789</p>"}, []string{"the content holds a secret"}},
+		{"key in a header name", map[string]any{"status": 200, "headers": map[string]any{"X-" + envKey: "v"}}, []string{"the name of a header holds a secret"}},
+		{"signing secret in content", map[string]any{"status": 200, "content": `{"secret":"` + responseSigningSecret + `"}`}, []string{"the content holds a secret (the API key or a configured signing secret)"}},
+		{"signing secret without whsec_ in a header", map[string]any{"status": 200, "headers": map[string]any{"X-S": strings.TrimPrefix(responseSigningSecret, "whsec_")}}, []string{`the header "X-S" holds a secret`}},
+		{"key in the name of a bad header", map[string]any{"status": 200, "headers": map[string]any{"K" + envKey: "a\nb"}}, []string{"a value is one line"}},
+		{"key in the name of a header given twice", map[string]any{"status": 200, "headers": map[string]any{"K" + envKey: "a", "k" + envKey: "b"}}, []string{"are one header"}},
+		{"signing secret in the name of a bad header", map[string]any{"status": 200, "headers": map[string]any{strings.TrimPrefix(responseSigningSecret, "whsec_"): "\u00e9"}}, []string{"a value is one line"}},
+		{"a secret that reads as a header name, in a bad header", map[string]any{"status": 200, "headers": map[string]any{wordySecret: "a\nb"}}, []string{"a value is one line"}},
+		{"a secret that reads as a header name, as a connection header", map[string]any{"status": 200, "headers": map[string]any{"Connection": "x", wordySecret: "v"}}, []string{"cannot be set"}},
+		{"a secret that reads as a header name, given twice", map[string]any{"status": 200, "headers": map[string]any{wordySecret: "a", strings.ToUpper(wordySecret): "b"}}, []string{"are one header"}},
+		{"content with 205", map[string]any{"status": 205, "content": "x"}, []string{"content must be left out with status 205"}},
+		{"one header in two cases", map[string]any{"status": 200, "headers": map[string]any{"X-Reply": "a", "x-reply": "b"}}, []string{`headers "X-Reply" and "x-reply" are one header`, "HTTP header names ignore case", "give it once"}},
+		{"non-ASCII value", map[string]any{"status": 200, "headers": map[string]any{"X-A": "caf\u00e9"}}, []string{`header "X-A": a value is one line of printable ASCII`, "percent-encode"}},
+		{"a character some servers cut to a line feed", map[string]any{"status": 200, "headers": map[string]any{"X-A": "a\u010aSet-Cookie: b=c"}}, []string{`header "X-A": a value is one line of printable ASCII`}},
+		{"line separator", map[string]any{"status": 200, "headers": map[string]any{"X-A": "a\u2028b"}}, []string{`header "X-A": a value is one line of printable ASCII`}},
+		{"obs-fold", map[string]any{"status": 200, "headers": map[string]any{"X-A": "a\r\n b"}}, []string{`header "X-A": a value is one line of printable ASCII`}},
 		{"request id", map[string]any{"status": 200, "request_id": "latest"}, []string{"request_id must be a request UUID", "list_requests"}},
 		{"unknown argument", map[string]any{"status": 200, "content_type": "text/plain"}, []string{"unknown argument", "set_response accepts only"}},
 	}
@@ -323,7 +360,7 @@ func TestSetResponseBadArguments(t *testing.T) {
 			}
 			text := h.failure(t, "set_response", args)
 			contains(t, text, tt.want...)
-			if strings.Contains(text, envKey) || strings.Contains(strings.ToLower(text), strings.ToLower(callKey)) {
+			if strings.Contains(text, envKey) || strings.Contains(strings.ToLower(text), strings.ToLower(callKey)) || strings.Contains(text, strings.TrimPrefix(responseSigningSecret, "whsec_")) || strings.Contains(strings.ToLower(text), wordySecret) {
 				t.Errorf("the error shows a key: %s", text)
 			}
 			if calls := h.apiCalls(); len(calls) != 0 {
@@ -331,4 +368,20 @@ func TestSetResponseBadArguments(t *testing.T) {
 			}
 		})
 	}
+}
+
+// responseSigningSecret is a configured signing secret, which no response
+// may carry to a sender.
+const responseSigningSecret = "whsec_c2lnbmluZy1zZWNyZXQtZm9yLXRlc3Rz"
+
+// wordySecret is a signing secret as a user may choose one.
+const wordySecret = "my-github-hook-secret"
+
+// percentAll writes every byte of s as a percent escape.
+func percentAll(s string) string {
+	var b strings.Builder
+	for i := range len(s) {
+		fmt.Fprintf(&b, "%%%02X", s[i])
+	}
+	return b.String()
 }
