@@ -32,6 +32,9 @@ var sameAsGraphQLJS = []string{
 	"{ a(l: [\"\"\"x\"\"\" \"y\"]) }",
 	// Directives of variable definitions are sent.
 	"query Q($a: Int = 1 @d(n: 2, s: \"\"\"x\n y\"\"\") @e, $b: [In!] @f(o: {k: [1]})) { a(a: $a, b: $b) }",
+	// Descriptions of operations, fragments and variable definitions
+	// (block strings, control characters, a quote run) are not sent.
+	"\"\"\"a\n  b\"\"\" query Q(\"\"\"\n  x\ay\n   z\"\"\" $a: Int, \"q\\u0007\" $b: Int @d) { ...F a(a: $a, b: $b) } \"\"\" \\\"\"\" x\"\"\" fragment F on Q { f }",
 }
 
 // TestTextAgainstGraphQLJS: what is sent means what was judged, by
@@ -62,8 +65,14 @@ func TestTextAgainstGraphQLJS(t *testing.T) {
 	}
 	const script = `
 const { parse, print, visit } = await import(process.env.GRAPHQL_JS);
-// A block string and a quoted one of the same value are the same value.
-const canonical = (text) => print(visit(parse(text), { StringValue: (node) => ({ ...node, block: false }) }));
+// A block string and a quoted one of the same value are the same value;
+// descriptions of executable definitions are not sent (they do not change
+// what runs).
+const undescribed = (node) => ({ ...node, description: undefined });
+const canonical = (text) => print(visit(parse(text), {
+  StringValue: (node) => ({ ...node, block: false }),
+  OperationDefinition: undescribed, FragmentDefinition: undescribed, VariableDefinition: undescribed,
+}));
 let input = "";
 for await (const chunk of process.stdin) input += chunk;
 const out = JSON.parse(input).map(({ given, sent }) => {

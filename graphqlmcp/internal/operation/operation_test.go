@@ -166,3 +166,28 @@ func TestFragmentNamesUnique(t *testing.T) {
 		t.Errorf("Choose = %v", err)
 	}
 }
+
+// TestDescriptionsNotSent: descriptions of operations, fragments and
+// variable definitions (graphql-js reads them; they change nothing that
+// runs) are not sent: gqlparser keeps no block string value or control
+// character of theirs as graphql-js reads it, and its formatter prints
+// them as block strings, which cannot hold every value, so what was sent
+// was another text than the one given (a stand-in rune U+F0007 for a
+// U+0007, "a\n  b" for "a\nb").
+func TestDescriptionsNotSent(t *testing.T) {
+	for _, query := range []string{
+		"\"\"\"a\n  b\"\"\" query { f }",
+		"\"\"\"\n  x\ay\"\"\" query { f }",
+		"query Q { ...F } \"\"\" \\\"\"\" x\"\"\" fragment F on Q { f }",
+		"query (\"\"\"d\n  e\"\"\" $a: Int) { f(a: $a) }",
+		"query (\"d\\u0007\" $a: Int @k) { f(a: $a) }",
+	} {
+		chosen, err := Choose(query, "")
+		if err != nil {
+			t.Fatalf("Choose(%q): %v", query, err)
+		}
+		if strings.Contains(chosen.Text, `"`) || strings.ContainsFunc(chosen.Text, isStandIn) {
+			t.Errorf("Choose(%q) sends a description:\n%s", query, chosen.Text)
+		}
+	}
+}
