@@ -11,20 +11,29 @@ import (
 	"github.com/mcpforge/servers/shared/mcptool"
 )
 
-// loneSurrogates refuses variables whose JSON holds a \u escape of half a
-// UTF-16 surrogate pair with no other half ("\ud800"). graphql-js keeps such
-// a string as it is, but a Go string cannot hold it: decoding puts U+FFFD
-// in its place, and the endpoint would receive a value the caller did not
-// give (review R5-4). arguments is the call's raw JSON, which the strict
-// decoder has already accepted (one object, no member named twice).
+// loneSurrogates refuses a query or variables whose JSON holds a \u escape
+// of half a UTF-16 surrogate pair with no other half ("\ud800"). graphql-js
+// keeps such a variable as it is, and refuses such a query text (no
+// character, string or comment of GraphQL holds a lone surrogate), but a Go
+// string cannot hold it: decoding puts U+FFFD in its place, and the
+// endpoint would receive a value or a text the caller did not give (review
+// R5-4). arguments is the call's raw JSON, which the strict decoder has
+// already accepted (one object, no member named twice).
 func loneSurrogates(arguments json.RawMessage) error {
 	if !bytes.Contains(arguments, []byte(`\u`)) {
 		return nil
 	}
 	var raw struct {
+		Query     json.RawMessage `json:"query"`
 		Variables json.RawMessage `json:"variables"`
 	}
-	if err := json.Unmarshal(arguments, &raw); err != nil || len(raw.Variables) == 0 {
+	if err := json.Unmarshal(arguments, &raw); err != nil {
+		return nil
+	}
+	if escape := loneSurrogate(raw.Query); escape != "" {
+		return fmt.Errorf("query: the text holds the JSON escape %s, half of a UTF-16 surrogate pair with no other half, which stands for no character; GraphQL reads none in a query (graphql-js refuses it), and it would arrive as U+FFFD; fix query: write the whole pair (such as \\ud83d\\ude00) or the character itself", escape)
+	}
+	if len(raw.Variables) == 0 {
 		return nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw.Variables))

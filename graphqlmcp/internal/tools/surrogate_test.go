@@ -28,6 +28,10 @@ func TestLoneSurrogatesRefused(t *testing.T) {
 			`variable "$s" at "s": a string holds the escape \udc00, half of a UTF-16 surrogate pair`},
 		{"deep in a variable", map[string]any{"query": `query($e: [Episode]) { hero { name } }`, "variables": json.RawMessage(`{"e": ["JEDI", {"a": [1, "\ud83d\ude00", "x\uD800"]}]}`)},
 			`variable "$e" at "e[1].a[2]": a string holds the escape \uD800`},
+		{"in the query's JSON", map[string]any{"query": json.RawMessage(`"{ hero { friendsConnection(after: \"x\ud800\") { totalCount } } }"`)},
+			`query: the text holds the JSON escape \ud800, half of a UTF-16 surrogate pair`},
+		{"in the query's JSON, a comment", map[string]any{"query": json.RawMessage(`"{ hero { name } } # \\udc00 \ud800"`)},
+			`query: the text holds the JSON escape \ud800`},
 		{"in a key", map[string]any{"query": `query($e: [Episode]) { hero { name } }`, "variables": json.RawMessage(`{"e": [{"\udfff": 1}]}`)},
 			`variable "$e" at "e[0]": a key holds the escape \udfff`},
 	}
@@ -47,8 +51,16 @@ func TestLoneSurrogatesRefused(t *testing.T) {
 			})
 		}
 	}
+	// Variables that are not an object are refused (by the arguments'
+	// decoder), lone surrogate or not.
 	srv, rec := testservers.Start(t, starwarsAnswering(t))
 	res := connect(t, testConfig(t, srv.URL), nil).call(t, "graphql_query", map[string]any{
+		"query": `{ hero { name } }`, "variables": json.RawMessage(`["\ud800", {"a": "\udc00"}]`)})
+	if !res.IsError || rec.Count() != 0 {
+		t.Errorf("variables an array: %s; %d requests reached the endpoint, want an error and none", mcptest.Text(res), rec.Count())
+	}
+	srv, rec = testservers.Start(t, starwarsAnswering(t))
+	res = connect(t, testConfig(t, srv.URL), nil).call(t, "graphql_query", map[string]any{
 		"query": `query($s: ID) { hero { friendsConnection(after: $s) { totalCount } } }`, "variables": json.RawMessage(`{"s":"\ud83d\ude00"}`)})
 	if res.IsError || rec.Operations() != 1 || !strings.Contains(string(rec.Requests()[0].Body), `"s":"😀"`) {
 		t.Errorf("a whole pair: %s; sent %d operations", mcptest.Text(res), rec.Operations())
