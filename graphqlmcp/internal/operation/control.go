@@ -16,29 +16,59 @@ import (
 // stand-ins in string values become the characters again. The printer then
 // sends them escaped (\u0007). Outside strings and comments a control
 // character is refused, as graphql-js refuses it.
-const standInBase = 0xF0000
+//
+// The 32 stand-ins are a block of planes 15 and 16 (private use) of which
+// the query neither writes nor escapes any rune: a private-use character
+// the query gives is sent as it is, never turned into a control character
+// (TestControlCharacters).
+const (
+	standInFirst = 0xF0000
+	standInLast  = 0x10FFFF
+	standInBlock = 0x20
+)
 
 // isControl is a character gqlparser refuses where graphql-js reads it.
 func isControl(b byte) bool {
 	return b < 0x20 && b != '\t' && b != '\n' && b != '\r'
 }
 
-// isStandIn is a rune standIns may have written.
-func isStandIn(r rune) bool {
-	return r >= standInBase && r < standInBase+0x20
+// standInBase is the first rune of a block of stand-ins that neither query
+// nor escaped (the runes its escapes stand for) holds, or 0 when every
+// block holds one.
+func standInBase(query string, escaped []rune) rune {
+	used := make([]bool, (standInLast-standInFirst+1)/standInBlock)
+	mark := func(r rune) {
+		if r >= standInFirst && r <= standInLast {
+			used[(r-standInFirst)/standInBlock] = true
+		}
+	}
+	for _, r := range query {
+		mark(r)
+	}
+	for _, r := range escaped {
+		mark(r)
+	}
+	for i, u := range used {
+		if !u {
+			return standInFirst + rune(i)*standInBlock
+		}
+	}
+	return 0
 }
 
 // standIns returns query with every control character inside a string or a
-// comment replaced, and whether any string held one. A query that already
-// holds a stand-in's rune is left as it is (gqlparser then refuses its
-// control characters, as before), so no rune of the query is ever changed
-// into another.
-func standIns(query string) (string, bool) {
+// comment replaced, and the first stand-in when any string held one (else
+// 0). escaped are the private-use runes the query's escapes stand for; no
+// stand-in is one of them or a rune of the query, so no rune of the query
+// is ever changed into another. When there is no such block the query is
+// left as it is (gqlparser then refuses its control characters).
+func standIns(query string, escaped []rune) (string, rune) {
 	if !strings.ContainsFunc(query, func(r rune) bool { return r < 0x20 && isControl(byte(r)) }) {
-		return query, false
+		return query, 0
 	}
-	if strings.ContainsFunc(query, isStandIn) {
-		return query, false
+	base := standInBase(query, escaped)
+	if base == 0 {
+		return query, 0
 	}
 	var b strings.Builder
 	b.Grow(len(query) + 3*16)
@@ -83,7 +113,7 @@ func standIns(query string) (string, bool) {
 				// parser refuses it.
 				state = normal
 			case isControl(c):
-				b.WriteRune(standInBase + rune(c))
+				b.WriteRune(base + rune(c))
 				inString = true
 				continue
 			}
@@ -99,24 +129,28 @@ func standIns(query string) (string, bool) {
 				state = normal
 				continue
 			case isControl(c):
-				b.WriteRune(standInBase + rune(c))
+				b.WriteRune(base + rune(c))
 				inString = true
 				continue
 			}
 		}
 		b.WriteByte(c)
 	}
-	return b.String(), inString
+	if !inString {
+		base = 0
+	}
+	return b.String(), base
 }
 
 // restoreControls puts the control characters back into every string value
-// of doc that holds a stand-in.
-func restoreControls(doc *ast.QueryDocument) {
+// of doc that holds a stand-in of the block at base.
+func restoreControls(doc *ast.QueryDocument, base rune) {
+	isStandIn := func(r rune) bool { return r >= base && r < base+standInBlock }
 	eachValue(doc, func(v *ast.Value, _ bool) {
 		if (v.Kind == ast.StringValue || v.Kind == ast.BlockValue) && strings.ContainsFunc(v.Raw, isStandIn) {
 			v.Raw = strings.Map(func(r rune) rune {
 				if isStandIn(r) {
-					return r - standInBase
+					return r - base
 				}
 				return r
 			}, v.Raw)

@@ -26,6 +26,9 @@ var sameAsGraphQLJS = []string{
 	// Control characters as they are, in a string, a block string and a
 	// comment (operation/control.go).
 	"{ a(s: \"x\ay\x01\", b: \"\"\"\n  \a\n\"\"\") # \x02\n}",
+	// Private-use characters, written and escaped, beside a control
+	// character (stand-ins are runes the query neither writes nor escapes).
+	"{ a(s: \"\\u{F0007}\\uDB80\\uDC01\U000F0002\a\", b: \"\"\"\U000F0003\x01\"\"\") }",
 	// Block strings: the common indent is taken from the lines after the
 	// first; blank lines around go; \""" is a quote run (operation/lex.go).
 	"{ a(s: \"\"\"a\n  b\"\"\", t: \"\"\"  x\r\n    y\r\n  z\n\n \"\"\", u: \"\"\"\n\t\n  p \\\"\"\"\n   q\"\"\") }",

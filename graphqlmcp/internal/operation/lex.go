@@ -33,12 +33,16 @@ type lexed struct {
 	// by the offset, in runes, of its opening """: gqlparser's positions
 	// count runes.
 	blocks map[int]string
+	// escaped holds the private-use runes of planes 15 and 16 that escapes
+	// stand for (\u{F0007}), which standIns must not take as stand-ins.
+	escaped []rune
 }
 
 type lexer struct {
 	src             []rune
 	line, lineStart int
 	blocks          map[int]string
+	escaped         []rune
 	// quoteAfterBlock is the offset of the first block string's closing
 	// """ followed at once by a quote, or -1.
 	quoteAfterBlock int
@@ -58,7 +62,7 @@ func lex(query string) (lexed, *lexError) {
 	if l.quoteAfterBlock >= 0 {
 		return lexed{}, l.fail(l.quoteAfterBlock, `a block string ends at its first closing """ and the " right after it begins another string, which gqlparser and graphql-js read differently. For a value that ends with a quote write a quoted string ("...\""), or put a space after the block string`)
 	}
-	return lexed{blocks: l.blocks}, nil
+	return lexed{blocks: l.blocks, escaped: l.escaped}, nil
 }
 
 // at is the rune at i, or -1 past the end (JavaScript's NaN there).
@@ -234,6 +238,7 @@ func (l *lexer) escape(pos int) (int, *lexError) {
 				if size < 5 || !isScalar(point) {
 					break
 				}
+				l.keepEscaped(rune(point))
 				return size, nil
 			}
 			d := hexDigit(c)
@@ -253,10 +258,19 @@ func (l *lexer) escape(pos int) (int, *lexError) {
 	// writes it; any other surrogate stands for no character.
 	if code >= 0xD800 && code <= 0xDBFF && l.at(pos+6) == '\\' && l.at(pos+7) == 'u' {
 		if trail := l.hex16(pos + 8); trail >= 0xDC00 && trail <= 0xDFFF {
+			l.keepEscaped(rune(0x10000 + (code-0xD800)<<10 + (trail - 0xDC00)))
 			return 12, nil
 		}
 	}
 	return 0, l.fail(pos, `Invalid Unicode escape sequence: "%s".`, l.slice(pos, pos+6))
+}
+
+// keepEscaped keeps r, which an escape stands for, when it is in the planes
+// stand-ins are taken from.
+func (l *lexer) keepEscaped(r rune) {
+	if r >= standInFirst {
+		l.escaped = append(l.escaped, r)
+	}
 }
 
 func isScalar(c int) bool { return c >= 0 && c <= 0xD7FF || c >= 0xE000 && c <= 0x10FFFF }

@@ -45,7 +45,7 @@ func Choose(query, operationName string) (Chosen, error) {
 		return Chosen{}, boundsError("query size", "query is %d bytes, over the limit of %d bytes (query size)", len(query), MaxQueryBytes)
 	}
 	read, lexErr := lex(query)
-	input, restore := standIns(query)
+	input, base := standIns(query, read.escaped)
 	doc, err := parser.ParseQueryWithTokenLimit(&ast.Source{Name: "query", Input: input}, MaxTokens)
 	if lexErr != nil {
 		// graphql-js lexes as it parses, so a parse error before the
@@ -61,8 +61,8 @@ func Choose(query, operationName string) (Chosen, error) {
 		}
 		return Chosen{}, syntaxError(err, query)
 	}
-	if restore {
-		restoreControls(doc)
+	if base != 0 {
+		restoreControls(doc, base)
 	}
 	if err := read.apply(doc); err != nil {
 		return Chosen{}, err
