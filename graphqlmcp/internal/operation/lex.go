@@ -21,6 +21,10 @@ import (
 type lexError struct {
 	line, column int
 	message      string
+	// token is where the token graphql-js's lexer refuses begins: its
+	// parser has read only the tokens before it (TestRefusedAsGraphQLJS "a
+	// bad number where a name is due").
+	token struct{ line, column int }
 }
 
 func (e *lexError) Error() string {
@@ -40,6 +44,7 @@ type lexed struct {
 
 type lexer struct {
 	src             []rune
+	tokenStart      int
 	line, lineStart int
 	blocks          map[int]string
 	escaped         []rune
@@ -53,6 +58,7 @@ type lexer struct {
 func lex(query string) (lexed, *lexError) {
 	l := &lexer{src: []rune(query), line: 1, quoteAfterBlock: -1}
 	for pos := 0; pos < len(l.src); {
+		l.tokenStart = pos
 		next, err := l.token(pos)
 		if err != nil {
 			return lexed{}, err
@@ -60,6 +66,7 @@ func lex(query string) (lexed, *lexError) {
 		pos = next
 	}
 	if l.quoteAfterBlock >= 0 {
+		l.tokenStart = l.quoteAfterBlock
 		return lexed{}, l.fail(l.quoteAfterBlock, `a block string ends at its first closing """ and the " right after it begins another string, which gqlparser and graphql-js read differently. For a value that ends with a quote write a quoted string ("...\""), or put a space after the block string`)
 	}
 	return lexed{blocks: l.blocks, escaped: l.escaped}, nil
@@ -73,10 +80,19 @@ func (l *lexer) at(i int) rune {
 	return l.src[i]
 }
 
-// fail is graphql-js's syntaxError at pos. Its line and column are counted
-// from the start, as graphql-js's getLocation does (in runes, as
-// gqlparser's own positions are).
+// fail is graphql-js's syntaxError at pos, in the token that begins at
+// l.tokenStart.
 func (l *lexer) fail(pos int, format string, args ...any) *lexError {
+	err := &lexError{message: "Syntax Error: " + fmt.Sprintf(format, args...)}
+	err.line, err.column = l.location(pos)
+	err.token.line, err.token.column = l.location(l.tokenStart)
+	return err
+}
+
+// location is the line and column of pos, counted from the start, as
+// graphql-js's getLocation does (in runes, as gqlparser's own positions
+// are).
+func (l *lexer) location(pos int) (int, int) {
 	line, lineStart := 1, 0
 	for i := 0; i < pos && i < len(l.src); i++ {
 		switch {
@@ -89,7 +105,7 @@ func (l *lexer) fail(pos int, format string, args ...any) *lexError {
 			i++
 		}
 	}
-	return &lexError{line: line, column: pos - lineStart + 1, message: "Syntax Error: " + fmt.Sprintf(format, args...)}
+	return line, pos - lineStart + 1
 }
 
 // printAt is graphql-js's printCodePointAt.
@@ -387,7 +403,9 @@ func (r lexed) apply(doc *ast.QueryDocument) error {
 			}
 		}
 		if varDirective && v.Kind == ast.Variable && err == nil {
-			err = &lexError{line: v.Position.Line, column: v.Position.Column, message: fmt.Sprintf(`Syntax Error: Unexpected variable "$%s" in constant value.`, v.Raw)}
+			lexErr := &lexError{line: v.Position.Line, column: v.Position.Column, message: fmt.Sprintf(`Syntax Error: Unexpected variable "$%s" in constant value.`, v.Raw)}
+			lexErr.token.line, lexErr.token.column = lexErr.line, lexErr.column
+			err = lexErr
 		}
 	})
 	return err

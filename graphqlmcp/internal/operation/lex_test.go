@@ -75,5 +75,10 @@ var refusedAsGraphQLJS = map[string]struct {
 		// graphql-js lexes as it parses, so it reports the parse error
 		// first (in its words: Unexpected "}".).
 		true},
-	"variable in a default value": {"query($v: Int, $w: Int = $v) { f(i: $w) }", `line 1, column 26: Syntax Error: Unexpected variable "$v" in constant value.`, false},
+	// gqlparser reads the start of the token graphql-js's lexer refuses
+	// as a token its parser does not expect; graphql-js's lexer refuses
+	// it first.
+	"a bad number where a name is due": {"query Q\n-1_x { f }", `line 2, column 3: Syntax Error: Invalid number, expected digit but got: "_".`, false},
+	"a bad escape where a name is due": {`{ f(s: """a""""e\u+") }`, `line 1, column 17: Syntax Error: Invalid Unicode escape sequence: "\u+") ".`, false},
+	"variable in a default value":      {"query($v: Int, $w: Int = $v) { f(i: $w) }", `line 1, column 26: Syntax Error: Unexpected variable "$v" in constant value.`, false},
 }

@@ -203,14 +203,17 @@ func syntaxError(err error, query string) error {
 	return fmt.Errorf("query has a GraphQL syntax error: %v; fix the query text", err)
 }
 
-// before is whether err is a syntax error placed before lexErr.
+// before is whether err is a syntax error placed before the token lexErr
+// is in: graphql-js's parser has then met it before its lexer read that
+// token. One placed at that token, or after, is gqlparser's reading of
+// text graphql-js's lexer refuses.
 func before(err error, lexErr *lexError) bool {
 	var gqlErr *gqlerror.Error
 	if !errors.As(err, &gqlErr) || len(gqlErr.Locations) == 0 {
 		return false
 	}
-	loc := gqlErr.Locations[0]
-	return loc.Line < lexErr.line || loc.Line == lexErr.line && loc.Column < lexErr.column
+	loc, token := gqlErr.Locations[0], lexErr.token
+	return loc.Line < token.line || loc.Line == token.line && loc.Column < token.column
 }
 
 // nameAfterDollar is the name after the $ at line and column (in runes, as
