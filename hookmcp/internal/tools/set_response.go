@@ -95,7 +95,7 @@ func (h *handlers) setResponse(ctx context.Context, _ *mcp.CallToolRequest, args
 	case hooksvc.NoSenderWaiting:
 		out.SenderWaiting = ptr(false)
 		out.Message = fmt.Sprintf("No sender was waiting for request %s, so nothing was delivered (%s): the API answered %s, reported to mean that no sender was held "+
-			"(it had already received the token's default response, or the token did not listen when it sent). %s", requestID, set, answer, listen)
+			"(an earlier set_response had answered it, it had already received the token's default response, or the token did not listen when it sent). %s", requestID, set, answer, listen)
 	default:
 		out.Message = fmt.Sprintf("The API took the response for request %s (%s) and answered %s, which does not say whether a sender was waiting. %s", requestID, set, answer, listen)
 	}

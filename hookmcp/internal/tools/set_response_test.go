@@ -149,6 +149,13 @@ func TestSetResponseAnswersSender(t *testing.T) {
 			t.Error("the capture URL received the key")
 		}
 	}
+	// A second answer to the same request (a retry by the model) finds the
+	// sender gone, and is told that an earlier answer may be why.
+	again := h.call(t, "set_response", map[string]any{"token_id": id, "request_id": rid, "status": 500})
+	if out := mcptest.Structured(t, again); again.IsError || out["sender_waiting"] != false {
+		t.Errorf("a second answer: %v", out)
+	}
+	contains(t, mcptest.Text(again), "an earlier set_response had answered it")
 }
 
 // TestSetResponseSlackChallenge: Slack's url_verification: the assistant
