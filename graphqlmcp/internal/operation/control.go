@@ -56,19 +56,27 @@ func standInBase(query string, escaped []rune) rune {
 	return 0
 }
 
-// standIns returns query with every control character inside a string or a
-// comment replaced, and the first stand-in when any string held one (else
-// 0). escaped are the private-use runes the query's escapes stand for; no
-// stand-in is one of them or a rune of the query, so no rune of the query
-// is ever changed into another. When there is no such block the query is
-// left as it is (gqlparser then refuses its control characters).
+// standIns returns the text gqlparser parses in place of query: every
+// control character inside a string replaced by a stand-in, and the first
+// stand-in when any was (else 0); inside a comment, a space. escaped are
+// the private-use runes the query's escapes stand for; no stand-in is one
+// of them or a rune of the query, so no rune of the query is ever changed
+// into another. When there is no such block, control characters in strings
+// are left as they are (gqlparser then refuses them).
+//
+// The CR of each CRLF outside strings becomes a space too: gqlparser starts
+// the next line after the CR, not after the LF, so it placed everything on
+// that line a column too far (TestRefusedAsGraphQLJS "a parse error after
+// CRLFs"). Runes and lines are as many as before, so positions stay those of
+// the query as given.
 func standIns(query string, escaped []rune) (string, rune) {
-	if !strings.ContainsFunc(query, func(r rune) bool { return r < 0x20 && isControl(byte(r)) }) {
+	hasControl := strings.ContainsFunc(query, func(r rune) bool { return r < 0x20 && isControl(byte(r)) })
+	if !hasControl && !strings.Contains(query, "\r\n") {
 		return query, 0
 	}
-	base := standInBase(query, escaped)
-	if base == 0 {
-		return query, 0
+	var base rune
+	if hasControl {
+		base = standInBase(query, escaped)
 	}
 	var b strings.Builder
 	b.Grow(len(query) + 3*16)
@@ -112,7 +120,7 @@ func standIns(query string, escaped []rune) (string, rune) {
 				// A line terminator ends an unterminated string; the
 				// parser refuses it.
 				state = normal
-			case isControl(c):
+			case isControl(c) && base != 0:
 				b.WriteRune(base + rune(c))
 				inString = true
 				continue
@@ -128,11 +136,14 @@ func standIns(query string, escaped []rune) (string, rune) {
 				i += 2
 				state = normal
 				continue
-			case isControl(c):
+			case isControl(c) && base != 0:
 				b.WriteRune(base + rune(c))
 				inString = true
 				continue
 			}
+		}
+		if c == '\r' && state == normal && i+1 < len(query) && query[i+1] == '\n' {
+			c = ' '
 		}
 		b.WriteByte(c)
 	}

@@ -80,5 +80,12 @@ var refusedAsGraphQLJS = map[string]struct {
 	// it first.
 	"a bad number where a name is due": {"query Q\n-1_x { f }", `line 2, column 3: Syntax Error: Invalid number, expected digit but got: "_".`, false},
 	"a bad escape where a name is due": {`{ f(s: """a""""e\u+") }`, `line 1, column 17: Syntax Error: Invalid Unicode escape sequence: "\u+") ".`, false},
-	"variable in a default value":      {"query($v: Int, $w: Int = $v) { f(i: $w) }", `line 1, column 26: Syntax Error: Unexpected variable "$v" in constant value.`, false},
+	// gqlparser counts a column too many on a line after a CRLF, and lines
+	// end at a CR alone too.
+	"variable in a default value after a CR":   {"query($v: Int,\r$w: Int = $v) { f(i: $w) }", `line 2, column 11: Syntax Error: Unexpected variable "$v" in constant value.`, false},
+	"variable in a default value after a CRLF": {"query($v: Int,\r\n$w: Int = $v) { f(i: $w) }", `line 2, column 11: Syntax Error: Unexpected variable "$v" in constant value.`, false},
+	"a parse error after CRLFs": {"{\r\n f\r\n  # c\r\n  ( }", `line 4, column 5: Expected Name, found }`,
+		// graphql-js: Expected Name, found "}". (at the same place).
+		true},
+	"variable in a default value": {"query($v: Int, $w: Int = $v) { f(i: $w) }", `line 1, column 26: Syntax Error: Unexpected variable "$v" in constant value.`, false},
 }

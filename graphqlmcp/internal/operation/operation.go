@@ -217,9 +217,10 @@ func before(err error, lexErr *lexError) bool {
 }
 
 // nameAfterDollar is the name after the $ at line and column (in runes, as
-// gqlparser counts), or "".
+// gqlparser counts; a line ends at a CRLF, a LF or a CR), or "".
 func nameAfterDollar(query string, line, column int) string {
-	lines := strings.SplitAfterN(query, "\n", line+1)
+	lf := strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(query)
+	lines := strings.SplitAfterN(lf, "\n", line+1)
 	if line < 1 || line > len(lines) {
 		return ""
 	}
