@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"mime"
 	"net/http"
 	"net/url"
@@ -191,7 +192,9 @@ func (h *handlers) replay(ctx context.Context, g given, args ReplayRequestArgs, 
 	}
 	sendCtx, cancel := httpx.WithTimeout(ctx, h.cfg.Timeout)
 	defer cancel()
-	answer, err := replay.Send(replay.WithRule(sendCtx, replay.Policy{}.Guard(u)), client, u, r, maxReplayAnswer)
+	// Read past the bound by a secret's length at most, redacted, then cut:
+	// a secret across the cut is redacted whole.
+	answer, err := replay.Send(replay.WithRule(sendCtx, replay.Policy{}.Guard(u)), client, u, r, maxReplayAnswer+maxSecretBytes)
 	if err != nil {
 		return nil, ReplayResult{}, fmt.Errorf("replaying request %s to %s failed: %v", meta.UUID, httpx.DisplayURL(u), httpx.Explain(sendCtx, err))
 	}
@@ -202,14 +205,27 @@ func (h *handlers) replay(ctx context.Context, g given, args ReplayRequestArgs, 
 			out.Headers[strings.ToLower(name)] = append(out.Headers[strings.ToLower(name)], secrets.String(v))
 		}
 	}
-	body := secrets.Bytes(answer.Body)
+	received := len(answer.Body)
+	whole := secrets.Bytes(answer.Body)
+	truncated := answer.Truncated || len(whole) > maxReplayAnswer
+	body := whole[:min(len(whole), maxReplayAnswer)]
+	// A cut through a character would turn a text answer into base64.
+	for k := 1; truncated && k < utf8.UTFMax && k < len(body) && !utf8.Valid(body); k++ {
+		if utf8.Valid(whole[:len(body)-k]) {
+			body = whole[:len(body)-k]
+		}
+	}
 	if utf8.Valid(body) {
 		out.Encoding, out.Body = "text", string(body)
 	} else {
 		out.Encoding, out.Body = "base64", base64.StdEncoding.EncodeToString(body)
 	}
-	out.Message = fmt.Sprintf("Sent request %s (%s, %d body bytes) to %s; it answered HTTP %d with %d body bytes (as %s)", meta.UUID, r.Method, len(r.Body), out.URL, answer.Status, len(answer.Body), out.Encoding)
+	size := fmt.Sprint(received)
 	if answer.Truncated {
+		size = "over " + size
+	}
+	out.Message = fmt.Sprintf("Sent request %s (%s, %d body bytes) to %s; it answered HTTP %d with %s body bytes (as %s)", meta.UUID, r.Method, len(r.Body), out.URL, answer.Status, size, out.Encoding)
+	if truncated {
 		out.Message += fmt.Sprintf(", the first %d KiB of a longer body", maxReplayAnswer>>10)
 	}
 	out.Message += "."
@@ -217,7 +233,13 @@ func (h *handlers) replay(ctx context.Context, g given, args ReplayRequestArgs, 
 		out.Message += " Redirects are not followed: pass the Location as target to send it there."
 	}
 	out.Message += rebuiltNote + " " + replayNote
-	return mcptool.Text(fmt.Sprintf("HTTP %d from %s:", out.Status, out.URL), out.Body, out.Message), out, nil
+	headers := make([]string, 0, len(out.Headers))
+	for _, name := range slices.Sorted(maps.Keys(out.Headers)) {
+		for _, v := range out.Headers[name] {
+			headers = append(headers, name+": "+v)
+		}
+	}
+	return mcptool.Text(fmt.Sprintf("HTTP %d from %s, with headers:\n%s\nand body (%s):", out.Status, out.URL, strings.Join(headers, "\n"), out.Encoding), out.Body, out.Message), out, nil
 }
 
 // replayTarget checks target's form; where it may go is judged with the

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcpforge/servers/hookmcp/internal/config"
+	"github.com/mcpforge/servers/shared/mcptest"
 )
 
 // arrival is what a developer's server saw of one request.
@@ -214,5 +215,29 @@ func TestReplayRequestMultipart(t *testing.T) {
 	}
 	if want := []string{"event||upload", "report|report.bin|\xff\x00\xfe"}; strings.Join(parts, ";") != strings.Join(want, ";") {
 		t.Errorf("parts %q, want %q", parts, want)
+	}
+}
+
+// TestReplayRequestAnswerBounded: a target's long answer comes back cut
+// at 64 KiB, saying so, and a key it echoes is redacted in the body, the
+// headers and the text, whole even where it straddles the cut.
+func TestReplayRequestAnswerBounded(t *testing.T) {
+	h := connect(t, config.Config{APIKey: envKey})
+	id := h.createToken(t, nil)
+	h.captureReplayable(t, id, replayBody, nil)
+	dev, _ := devServer(t, func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("X-Echo", envKey)
+		// A second key straddles the 64 KiB cut.
+		_, _ = io.WriteString(w, envKey+strings.Repeat("x", maxReplayAnswer-5-len(envKey))+envKey+strings.Repeat("x", 100<<10))
+	})
+	res := h.call(t, "replay_request", map[string]any{"token_id": id, "target": dev.URL})
+	text := mcptest.Text(res)
+	out := mcptest.Structured(t, res)
+	body, _ := out["body"].(string)
+	if res.IsError || len(body) > maxReplayAnswer || !strings.Contains(out["message"].(string), "the first 64 KiB of a longer body") {
+		t.Errorf("body of %d bytes, message %v; want at most %d and the cut said", len(body), out["message"], maxReplayAnswer)
+	}
+	if strings.Contains(text, envKey[:5]) || !strings.Contains(text, "x-echo: [REDACTED]") || !strings.HasPrefix(body, "[REDACTED]") {
+		t.Errorf("the echoed key is not redacted everywhere: %.300s", text)
 	}
 }
