@@ -40,14 +40,16 @@ type lexed struct {
 	// escaped holds the private-use runes of planes 15 and 16 that escapes
 	// stand for (\u{F0007}), which standIns must not take as stand-ins.
 	escaped []rune
+	// lines is where the query's lines begin.
+	lines lines
 }
 
 type lexer struct {
-	src             []rune
-	tokenStart      int
-	line, lineStart int
-	blocks          map[int]string
-	escaped         []rune
+	src        []rune
+	tokenStart int
+	blocks     map[int]string
+	escaped    []rune
+	lines      lines
 	// quoteAfterBlock is the offset of the first block string's closing
 	// """ followed at once by a quote, or -1.
 	quoteAfterBlock int
@@ -56,20 +58,21 @@ type lexer struct {
 // lex reads query as graphql-js does and returns the first error it
 // reports there.
 func lex(query string) (lexed, *lexError) {
-	l := &lexer{src: []rune(query), line: 1, quoteAfterBlock: -1}
+	l := &lexer{src: []rune(query), quoteAfterBlock: -1}
+	l.lines = lineStarts(l.src)
 	for pos := 0; pos < len(l.src); {
 		l.tokenStart = pos
 		next, err := l.token(pos)
 		if err != nil {
-			return lexed{}, err
+			return lexed{lines: l.lines}, err
 		}
 		pos = next
 	}
 	if l.quoteAfterBlock >= 0 {
 		l.tokenStart = l.quoteAfterBlock
-		return lexed{}, l.fail(l.quoteAfterBlock, `a block string ends at its first closing """ and the " right after it begins another string, which gqlparser and graphql-js read differently. For a value that ends with a quote write a quoted string ("...\""), or put a space after the block string`)
+		return lexed{lines: l.lines}, l.fail(l.quoteAfterBlock, `a block string ends at its first closing """ and the " right after it begins another string, which gqlparser and graphql-js read differently. For a value that ends with a quote write a quoted string ("...\""), or put a space after the block string`)
 	}
-	return lexed{blocks: l.blocks, escaped: l.escaped}, nil
+	return lexed{blocks: l.blocks, escaped: l.escaped, lines: l.lines}, nil
 }
 
 // at is the rune at i, or -1 past the end (JavaScript's NaN there).
@@ -93,19 +96,7 @@ func (l *lexer) fail(pos int, format string, args ...any) *lexError {
 // graphql-js's getLocation does (in runes, as gqlparser's own positions
 // are).
 func (l *lexer) location(pos int) (int, int) {
-	line, lineStart := 1, 0
-	for i := 0; i < pos && i < len(l.src); i++ {
-		switch {
-		case l.src[i] == '\n':
-			line, lineStart = line+1, i+1
-		case l.src[i] == '\r' && l.at(i+1) != '\n':
-			line, lineStart = line+1, i+1
-		case l.src[i] == '\r':
-			line, lineStart = line+1, i+2
-			i++
-		}
-	}
-	return line, pos - lineStart + 1
+	return l.lines.location(pos)
 }
 
 // printAt is graphql-js's printCodePointAt.

@@ -87,5 +87,13 @@ var refusedAsGraphQLJS = map[string]struct {
 	"a parse error after CRLFs": {"{\r\n f\r\n  # c\r\n  ( }", `line 4, column 5: Expected Name, found }`,
 		// graphql-js: Expected Name, found "}". (at the same place).
 		true},
+	// gqlparser places a string token a column past its quote, and a block
+	// string at its end line, a column past its """ counted from there.
+	"a string where a name is due": {`{ f(s: "a" "b") }`, `line 1, column 12: Expected Name, found String`,
+		// graphql-js: Expected Name, found String "b". (at the same place).
+		true},
+	"a block string where a name is due": {"{ f(s: \"a\"\n  \"\"\"x\n  y\"\"\") }", `line 2, column 3: Expected Name, found BlockString`,
+		// graphql-js: Expected Name, found BlockString "x\ny". (at the same place).
+		true},
 	"variable in a default value": {"query($v: Int, $w: Int = $v) { f(i: $w) }", `line 1, column 26: Syntax Error: Unexpected variable "$v" in constant value.`, false},
 }

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/vektah/gqlparser/v2/ast"
-	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/parser"
 
 	"github.com/mcpforge/servers/shared/mcptool"
@@ -50,8 +49,8 @@ func Choose(query, operationName string) (Chosen, error) {
 	if lexErr != nil {
 		// graphql-js lexes as it parses, so a parse error before the
 		// lexer's is the one it reports.
-		if before(err, lexErr) {
-			return Chosen{}, syntaxError(err, query)
+		if before(err, lexErr, read.lines) {
+			return Chosen{}, syntaxError(err, query, read.lines)
 		}
 		return Chosen{}, lexErr
 	}
@@ -59,11 +58,12 @@ func Choose(query, operationName string) (Chosen, error) {
 		if strings.Contains(err.Error(), "exceeded token limit") {
 			return Chosen{}, boundsError("tokens", "query has more than %d tokens (tokens), counting names, punctuation and values", MaxTokens)
 		}
-		return Chosen{}, syntaxError(err, query)
+		return Chosen{}, syntaxError(err, query, read.lines)
 	}
 	if base != 0 {
 		restoreControls(doc, base)
 	}
+	placeStrings(doc, read.lines)
 	if err := read.apply(doc); err != nil {
 		return Chosen{}, err
 	}
@@ -186,19 +186,17 @@ func walk(doc *ast.QueryDocument, op *ast.OperationDefinition, field func(*ast.F
 // syntaxError is gqlparser's parse error, in graphql-js's words where they
 // differ and are known: lex has already refused what graphql-js's lexer
 // refuses, so what is left is the parser's.
-func syntaxError(err error, query string) error {
-	var gqlErr *gqlerror.Error
-	if errors.As(err, &gqlErr) && len(gqlErr.Locations) > 0 {
-		loc := gqlErr.Locations[0]
+func syntaxError(err error, query string, ls lines) error {
+	if gqlErr, line, column, ok := parseErrorAt(err, ls); ok {
 		message := gqlErr.Message
 		if message == "Unexpected $" {
 			// gqlparser's word for a variable where a constant is due (a
 			// default value); graphql-js names the variable.
-			if name := nameAfterDollar(query, loc.Line, loc.Column); name != "" {
+			if name := nameAfterDollar(query, line, column); name != "" {
 				message = fmt.Sprintf(`Syntax Error: Unexpected variable "$%s" in constant value.`, name)
 			}
 		}
-		return fmt.Errorf("query has a GraphQL syntax error at line %d, column %d: %s; fix the query text", loc.Line, loc.Column, message)
+		return fmt.Errorf("query has a GraphQL syntax error at line %d, column %d: %s; fix the query text", line, column, message)
 	}
 	return fmt.Errorf("query has a GraphQL syntax error: %v; fix the query text", err)
 }
@@ -207,13 +205,13 @@ func syntaxError(err error, query string) error {
 // is in: graphql-js's parser has then met it before its lexer read that
 // token. One placed at that token, or after, is gqlparser's reading of
 // text graphql-js's lexer refuses.
-func before(err error, lexErr *lexError) bool {
-	var gqlErr *gqlerror.Error
-	if !errors.As(err, &gqlErr) || len(gqlErr.Locations) == 0 {
+func before(err error, lexErr *lexError, ls lines) bool {
+	_, line, column, ok := parseErrorAt(err, ls)
+	if !ok {
 		return false
 	}
-	loc, token := gqlErr.Locations[0], lexErr.token
-	return loc.Line < token.line || loc.Line == token.line && loc.Column < token.column
+	token := lexErr.token
+	return line < token.line || line == token.line && column < token.column
 }
 
 // nameAfterDollar is the name after the $ at line and column (in runes, as

@@ -191,3 +191,21 @@ func TestDescriptionsNotSent(t *testing.T) {
 		}
 	}
 }
+
+// TestStringValuePositions: a string value is placed where graphql-js
+// places it, at its opening quote; gqlparser put a quoted string a column
+// past it, and a block string over several lines at its last line, at a
+// column counted from there (column -1 below), which validation errors
+// then named.
+func TestStringValuePositions(t *testing.T) {
+	chosen, err := Choose("{ f(a: \"x\", b: \"\"\"y\n  z\"\"\",\r\n c: \"\"\"w\"\"\") }", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][2]int{"a": {1, 8}, "b": {1, 16}, "c": {3, 5}}
+	for _, arg := range chosen.Op.SelectionSet[0].(*ast.Field).Arguments {
+		if got := [2]int{arg.Value.Position.Line, arg.Value.Position.Column}; got != want[arg.Name] {
+			t.Errorf("argument %s at line %d, column %d; want line %d, column %d", arg.Name, got[0], got[1], want[arg.Name][0], want[arg.Name][1])
+		}
+	}
+}
