@@ -64,6 +64,13 @@ func lex(query string) (lexed, *lexError) {
 		l.tokenStart = pos
 		next, err := l.token(pos)
 		if err != nil {
+			if l.quoteAfterBlock >= 0 && l.tokenStart > l.quoteAfterBlock {
+				// The string that quote begins was read: from there
+				// gqlparser reads other tokens than graphql-js, so a parse
+				// error graphql-js would report before this one cannot be
+				// known, and the quote comes first.
+				break
+			}
 			return lexed{lines: l.lines}, err
 		}
 		pos = next

@@ -95,5 +95,11 @@ var refusedAsGraphQLJS = map[string]struct {
 	"a block string where a name is due": {"{ f(s: \"a\"\n  \"\"\"x\n  y\"\"\") }", `line 2, column 3: Expected Name, found BlockString`,
 		// graphql-js: Expected Name, found BlockString "x\ny". (at the same place).
 		true},
+	// A quote after a block string comes before graphql-js's later faults:
+	// from there gqlparser reads other tokens than graphql-js.
+	"a quote after a block string, then a bad character": {`{ f(s: """"""""+ x) }`, `line 1, column 14: Syntax Error: a block string ends at its first closing """`,
+		// graphql-js: Expected Name, found String "". (at the same place).
+		true},
+	"no definition":               {"# only a comment\n,", `line 2, column 2: Syntax Error: Unexpected <EOF>.`, false},
 	"variable in a default value": {"query($v: Int, $w: Int = $v) { f(i: $w) }", `line 1, column 26: Syntax Error: Unexpected variable "$v" in constant value.`, false},
 }

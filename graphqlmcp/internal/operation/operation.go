@@ -67,6 +67,12 @@ func Choose(query, operationName string) (Chosen, error) {
 	if err := read.apply(doc); err != nil {
 		return Chosen{}, err
 	}
+	if len(doc.Operations) == 0 && len(doc.Fragments) == 0 {
+		// Only comments, commas and white space: graphql-js's parser
+		// expects a definition and finds the end.
+		line, column := read.lines.location(len([]rune(query)))
+		return Chosen{}, &lexError{line: line, column: column, message: "Syntax Error: Unexpected <EOF>."}
+	}
 	if len(doc.Operations) == 0 {
 		return Chosen{}, errors.New("query contains no operation, only fragments; add one such as query { __typename }")
 	}
