@@ -2,7 +2,9 @@
 // account and no network: it builds graphqlmcp and hookmcp, starts a sample
 // GraphQL API and the capture-API fake on loopback, drives each server over
 // stdio with the official Go SDK's MCP client (as an assistant would), and
-// prints what every tool answers. Run it from a clone:
+// prints what every tool answers: hookmcp's whole loop, trigger, wait,
+// inspect, check a signature, replay to a local server, answer a waiting
+// sender. Run it from a clone:
 //
 //	go run ./scripts/demo
 //
@@ -12,9 +14,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -258,6 +265,9 @@ func (d *demo) hooks(ctx context.Context) error {
 			return err
 		}
 	}
+	if err := d.checkReplayAnswer(ctx, session, api, id); err != nil {
+		return err
+	}
 	uri := "hooksvc://token/" + id + "/requests"
 	fmt.Fprintf(d.out, "\n> resources/read %s\n", uri)
 	read, err := session.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
@@ -276,6 +286,105 @@ func (d *demo) hooks(ctx context.Context) error {
 		if _, err := d.call(ctx, session, step.tool, step.args, false); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// checkReplayAnswer is the rest of the loop: check a sender's signature,
+// replay its request to the developer's own server (one the demo runs on
+// loopback), and answer a sender that waits for its response.
+func (d *demo) checkReplayAnswer(ctx context.Context, session *mcp.ClientSession, api, id string) error {
+	// A GitHub-style webhook signed with a secret the demo makes up.
+	const secret = "demo-signing-secret"
+	body := `{"action":"opened","number":7}`
+	mac := hmac.New(sha256.New, []byte(secret))
+	mac.Write([]byte(body))
+	signed, err := d.call(ctx, session, "send_test_request", map[string]any{
+		"token_id": id, "path": "github", "body": body,
+		"headers": map[string]any{"X-GitHub-Event": "pull_request", "X-Hub-Signature-256": "sha256=" + hex.EncodeToString(mac.Sum(nil))},
+	}, false)
+	if err != nil {
+		return err
+	}
+	verdict, err := d.call(ctx, session, "verify_signature", map[string]any{"token_id": id, "request_id": signed["request_id"], "provider": "github", "secret": secret}, false)
+	if err != nil {
+		return err
+	}
+	if verdict["verdict"] != "valid" {
+		return fmt.Errorf("verify_signature: verdict %v, want valid", verdict["verdict"])
+	}
+
+	// The developer's own server, on loopback, where replays may go.
+	received := make(chan string, 1)
+	local := &http.Server{ReadHeaderTimeout: 5 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+		select {
+		case received <- r.Method + " " + r.URL.Path + " " + string(b):
+		default:
+		}
+		io.WriteString(w, "handled by the local server")
+	})}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	go local.Serve(ln)
+	defer local.Close()
+	replayed, err := d.call(ctx, session, "replay_request", map[string]any{"token_id": id, "request_id": signed["request_id"], "target": "http://" + ln.Addr().String() + "/webhooks"}, false)
+	if err != nil {
+		return err
+	}
+	select {
+	case got := <-received:
+		if want := "POST /webhooks/github " + body; got != want || replayed["status"] != float64(200) {
+			return fmt.Errorf("replay_request: the local server got %q and answered %v, want %q and 200", got, replayed["status"], want)
+		}
+	default:
+		return fmt.Errorf("replay_request: nothing reached the local server (%v)", replayed["message"])
+	}
+
+	// A sender that waits for its answer: Slack's url_verification
+	// expects its challenge back. The token holds the sender while it
+	// listens; the assistant waits for the request and answers it.
+	if _, err := d.call(ctx, session, "update_token", map[string]any{"token_id": id, "listen": 10}, false); err != nil {
+		return err
+	}
+	type reply struct {
+		status int
+		body   string
+		err    error
+	}
+	replied := make(chan reply, 1)
+	go func() {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, api+"/"+id+"/slack/events", strings.NewReader(`{"type":"url_verification","challenge":"3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P"}`))
+		if err != nil {
+			replied <- reply{err: err}
+			return
+		}
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			replied <- reply{err: err}
+			return
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+		replied <- reply{resp.StatusCode, string(b), err}
+	}()
+	waiting, err := d.call(ctx, session, "wait_for_request", map[string]any{"token_id": id, "timeout_seconds": 30}, false)
+	if err != nil {
+		return err
+	}
+	if _, err := d.call(ctx, session, "set_response", map[string]any{
+		"token_id": id, "request_id": waiting["request_id"], "status": 200,
+		"content": "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P", "headers": map[string]any{"Content-Type": "text/plain"},
+	}, false); err != nil {
+		return err
+	}
+	got := <-replied
+	fmt.Fprintf(d.out, "\n< the waiting sender received: HTTP %d %s\n", got.status, got.body)
+	if got.err != nil || got.status != 200 || got.body != "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P" {
+		return fmt.Errorf("set_response: the sender received %d %q (%v), want 200 and its challenge", got.status, got.body, got.err)
 	}
 	return nil
 }
