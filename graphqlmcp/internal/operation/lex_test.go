@@ -103,3 +103,25 @@ var refusedAsGraphQLJS = map[string]struct {
 	"no definition":               {"# only a comment\n,", `line 2, column 2: Syntax Error: Unexpected <EOF>.`, false},
 	"variable in a default value": {"query($v: Int, $w: Int = $v) { f(i: $w) }", `line 1, column 26: Syntax Error: Unexpected variable "$v" in constant value.`, false},
 }
+
+// TestBlockStringsOfTheOperationSent: block string values are kept by
+// their place in the whole document, so the operation sent out of several,
+// and the fragment it spreads, get theirs, not another's.
+func TestBlockStringsOfTheOperationSent(t *testing.T) {
+	query := "query A { a(s: \"\"\"\n  one\n two\"\"\") ...U }\n" +
+		"fragment U on Q { u(s: \"\"\"\n  u\n   v\"\"\") }\n" +
+		"fragment W on Q { w(s: \"\"\"w\n  x\"\"\") }\n" +
+		"query B($d: String = \"\"\"d\n   e\"\"\") { b(s: \"\"\"  three\n    four\"\"\", t: $d) ...U }"
+	chosen, err := Choose(query, "B")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`$d: String = "d\ne"`, `b(s: "  three\nfour", t: $d)`, `u(s: "u\n v")`} {
+		if !strings.Contains(chosen.Text, want) {
+			t.Errorf("Choose(query, B) sends\n%s\nwant it to hold %s", chosen.Text, want)
+		}
+	}
+	if strings.Contains(chosen.Text, "one") || strings.Contains(chosen.Text, "fragment W") {
+		t.Errorf("Choose(query, B) sends more than B and U:\n%s", chosen.Text)
+	}
+}
