@@ -131,7 +131,7 @@ func newHTTPClient(userAgent string, resolver httpx.Resolver) *http.Client {
 func instructions(cfg config.Config) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Manages webhook-capture tokens at %s: a token is a unique URL (<base>/<token uuid>) that records every HTTP request sent to it.\n", httpx.DisplayURL(cfg.APIURL))
-	b.WriteString("Debugging loop: create_token (or use an existing token), trigger the sender (or send_test_request) and call wait_for_request, in either order, inspect what it returns; get_request reads any older request by id, list_requests pages through them; verify_signature checks a provider's signature; to answer a sender, set the token's listen (update_token) before it sends, then set_response.\n")
+	b.WriteString("Debugging loop: create_token (or use an existing token), trigger the sender (or send_test_request) and call wait_for_request, in either order, inspect what it returns; get_request reads any older request by id, list_requests pages through them; verify_signature checks a provider's signature, replay_request resends a request to the developer's server (or as_curl); to answer a sender, set the token's listen (update_token) before it sends, then set_response.\n")
 	b.WriteString("token_id takes a token's UUID, or its capture URL, email address or DNS name as pasted; the API takes no alias. Requests are addressed by UUID. Times are UTC, written yyyy-MM-dd HH:mm:ss; date filters also take now-1h, now-7d.\n")
 	if cfg.TokenID != "" {
 		b.WriteString("A default token is configured (HOOKSVC_TOKEN_ID): calls may omit token_id.\n")
