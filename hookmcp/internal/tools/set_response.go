@@ -182,6 +182,11 @@ func checkResponseHeader(name, value string) error {
 		return fmt.Errorf("header %s: a value is one line of printable ASCII of at most %d bytes, without control characters; percent-encode other characters (or use RFC 8187's UTF-8'' form where the header allows it). Nothing was sent",
 			httpx.HeaderName(name), maxTestValueBytes)
 	}
+	// HTTP parsers drop a value's outer whitespace: the sender would
+	// receive another value than the one set.
+	if strings.Trim(value, " \t") != value {
+		return fmt.Errorf("header %s: a value has no spaces or tabs at its start or end: HTTP drops them, so the sender would not receive them; trim them. Nothing was sent", httpx.HeaderName(name))
+	}
 	return nil
 }
 

@@ -349,6 +349,7 @@ func TestSetResponseBadArguments(t *testing.T) {
 		{"a secret that reads as a header name, in a bad header", map[string]any{"status": 200, "headers": map[string]any{wordySecret: "a\nb"}}, []string{"a value is one line"}},
 		{"a secret that reads as a header name, as a connection header", map[string]any{"status": 200, "headers": map[string]any{"Connection": "x", wordySecret: "v"}}, []string{"cannot be set"}},
 		{"a secret that reads as a header name, given twice", map[string]any{"status": 200, "headers": map[string]any{wordySecret: "a", strings.ToUpper(wordySecret): "b"}}, []string{"are one header"}},
+		{"value with outer spaces", map[string]any{"status": 200, "headers": map[string]any{"X-A": " padded\t"}}, []string{`header "X-A": a value has no spaces or tabs at its start or end`, "HTTP drops them"}},
 		{"content with 205", map[string]any{"status": 205, "content": "x"}, []string{"content must be left out with status 205"}},
 		{"one header in two cases", map[string]any{"status": 200, "headers": map[string]any{"X-Reply": "a", "x-reply": "b"}}, []string{`headers "X-Reply" and "x-reply" are one header`, "HTTP header names ignore case", "give it once"}},
 		{"non-ASCII value", map[string]any{"status": 200, "headers": map[string]any{"X-A": "caf\u00e9"}}, []string{`header "X-A": a value is one line of printable ASCII`, "percent-encode"}},
