@@ -198,9 +198,14 @@ func Send(ctx context.Context, client *http.Client, u *url.URL, r Request, maxBy
 	if len(r.Body) == 0 {
 		req.Body, req.ContentLength = http.NoBody, 0
 	}
-	// Opaque sends the captured path byte for byte.
+	// Opaque sends the captured path byte for byte; but Go sends an
+	// opaque "//host/x" as the absolute-form "http://host/x", which a
+	// proxy at the target reads as another destination, so such a path
+	// goes as a path (rawPath gives it Go's escaping).
 	exact := *u
-	exact.Opaque = rawPath(u)
+	if p := rawPath(u); !strings.HasPrefix(p, "//") {
+		exact.Opaque = p
+	}
 	req.URL = &exact
 	req.Header = r.Header.Clone()
 	resp, err := client.Do(req)
@@ -241,8 +246,10 @@ func ClientGuard(ctx context.Context) httpx.AddressRule {
 	}
 }
 
+// rawPath is u's path as it goes out: as captured, or, starting with "//"
+// (see Send), as Go escapes it.
 func rawPath(u *url.URL) string {
-	if u.RawPath != "" {
+	if u.RawPath != "" && !strings.HasPrefix(u.RawPath, "//") {
 		return u.RawPath
 	}
 	return u.EscapedPath()

@@ -212,3 +212,29 @@ func TestLoopbackNameGuard(t *testing.T) {
 		t.Errorf("err = %v, want an address refusal", err)
 	}
 }
+
+// TestSendPathStartingWithTwoSlashes: a path that starts with "//" goes
+// out as a path (origin-form), to the target's host. Sent as an opaque
+// URL it went as the absolute-form "http://evil.example/x", which a
+// loopback proxy or a reverse proxy reads as another destination.
+func TestSendPathStartingWithTwoSlashes(t *testing.T) {
+	client := httpx.NewClient(httpx.Options{Guard: ClientGuard})
+	for path, want := range map[string]string{"//evil.example/x": "//evil.example/x", "//evil.example/{x}": "//evil.example/%7Bx%7D"} {
+		srv, got := recorder(t)
+		base, _ := url.Parse(srv.URL)
+		r := Request{Method: "GET", Path: path, Header: http.Header{}}
+		u, err := Target(base, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Send(WithRule(context.Background(), Policy{}.Guard(u)), client, u, r, 1024); err != nil {
+			t.Fatal(err)
+		}
+		if uri := (<-got).URI; uri != want {
+			t.Errorf("the target received the request-target %q, want the path %q", uri, want)
+		}
+		if wire := WireURL(u); wire != srv.URL+want {
+			t.Errorf("WireURL = %q, want %q, as sent", wire, srv.URL+want)
+		}
+	}
+}
