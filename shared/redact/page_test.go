@@ -107,6 +107,9 @@ func FuzzUnquote(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, literal []byte) {
+		if len(bytes.TrimSpace(literal)) != len(literal) {
+			return // a literal as Bytes cuts it out of a document has no space around it
+		}
 		var want string
 		wantErr := json.Unmarshal(literal, &want)
 		got, ok := appendUnquote([]byte("prefix"), literal)
