@@ -8,10 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/netip"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mcpforge/servers/shared/httpx"
@@ -262,4 +264,37 @@ func WireURL(u *url.URL) string {
 		s += "?" + u.RawQuery
 	}
 	return s
+}
+
+// Proxy is the replay client's proxy: next's (the environment's, for an
+// origin the operator allowed), but none for a loopback target, which a
+// proxy would reach as its own machine and receive the request on the
+// way. http.ProxyFromEnvironment spares localhost and loopback IPs too,
+// but by its own reading of hosts; this is the rule by the reading every
+// other replay decision uses (httpx.IsLoopbackHost).
+func Proxy(next func(*http.Request) (*url.URL, error)) func(*http.Request) (*url.URL, error) {
+	return func(req *http.Request) (*url.URL, error) {
+		if httpx.IsLoopbackHost(req.URL.Hostname()) {
+			return nil, nil
+		}
+		return next(req)
+	}
+}
+
+// CheckHeaders refuses a header no request may carry: a name that is not
+// an HTTP token (Go would refuse to send it; curl reads "-H @file" as a
+// file of headers) or a value holding a line break or NUL (a header of
+// its own in curl's hands). The service's capture may hold either.
+func CheckHeaders(h http.Header) error {
+	for _, name := range slices.Sorted(maps.Keys(h)) {
+		if !httpx.ValidHeaderName(name) {
+			return fmt.Errorf("the captured header name %s is not an HTTP header name (letters, digits and !#$%%&'*+-.^_`|~), so the request cannot be sent or rendered as it was", strconv.Quote(name))
+		}
+		for _, v := range h[name] {
+			if strings.ContainsAny(v, "\r\n\x00") {
+				return fmt.Errorf("the captured header %s's value holds a line break or NUL, which no header value may; remove it with a header override (%q: \"\")", name, name)
+			}
+		}
+	}
+	return nil
 }

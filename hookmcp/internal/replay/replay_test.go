@@ -238,3 +238,63 @@ func TestSendPathStartingWithTwoSlashes(t *testing.T) {
 		}
 	}
 }
+
+// TestNoProxyForLoopback: a replay to this machine never goes through a
+// proxy (HTTP_PROXY, HTTPS_PROXY), which would receive the request and
+// reach its own loopback, not ours; an allowed origin keeps the
+// environment's proxy.
+func TestNoProxyForLoopback(t *testing.T) {
+	proxyURL, _ := url.Parse("http://proxy.example:3128")
+	always := func(*http.Request) (*url.URL, error) { return proxyURL, nil }
+	for raw, want := range map[string]*url.URL{
+		"http://[::1%25eth0]:3000/":         nil,
+		"http://[::ffff:127.0.0.1]:3000/":   nil,
+		"http://localhost:3000/":            nil,
+		"http://127.0.0.2/":                 nil,
+		"https://dev.example.com/hooks":     proxyURL,
+		"http://[fe80::1%25eth0]:3000/hook": proxyURL,
+	} {
+		u, _ := url.Parse(raw)
+		got, err := Proxy(always)(&http.Request{URL: u})
+		if err != nil || got != want {
+			t.Errorf("Proxy(%s) = %v, %v; want %v", raw, got, err, want)
+		}
+	}
+	// Sent for real: the request reaches the target, not the proxy.
+	proxy, proxied := recorder(t)
+	target, got := recorder(t)
+	pu, _ := url.Parse(proxy.URL)
+	client := httpx.NewClient(httpx.Options{Guard: ClientGuard, Proxy: Proxy(http.ProxyURL(pu))})
+	u, _ := url.Parse(target.URL + "/hook")
+	if _, err := Send(WithRule(context.Background(), Policy{}.Guard(u)), client, u, Request{Method: "POST", Header: http.Header{}, Body: []byte("x")}, 1024); err != nil {
+		t.Fatal(err)
+	}
+	if r := <-got; r.URI != "/hook" {
+		t.Errorf("the target received %q, want /hook", r.URI)
+	}
+	select {
+	case r := <-proxied:
+		t.Errorf("the proxy received %+v", r)
+	default:
+	}
+}
+
+// TestCheckHeaders: a captured header no request may carry (a name that
+// is no token, such as curl's "@file" that reads a file's headers, or a
+// value with a line break) is named before anything is sent or rendered.
+func TestCheckHeaders(t *testing.T) {
+	for _, tt := range []struct {
+		h    http.Header
+		want string
+	}{
+		{http.Header{"Content-Type": {"text/plain"}, "X-Empty": {""}}, ""},
+		{http.Header{"@/etc/passwd": {"x"}}, `"@/etc/passwd"`},
+		{http.Header{"X-A": {"1\r\nX-B: 2"}}, "X-A"},
+		{http.Header{"X-Nul": {"a\x00b"}}, "X-Nul"},
+	} {
+		err := CheckHeaders(tt.h)
+		if tt.want == "" && err != nil || tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)) {
+			t.Errorf("CheckHeaders(%q) = %v, want an error naming %s", tt.h, err, tt.want)
+		}
+	}
+}
