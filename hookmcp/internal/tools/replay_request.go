@@ -55,6 +55,8 @@ const (
 	maxReplayHeaders    = 50
 	maxReplayValueBytes = 8192
 	maxReplayAnswer     = 64 << 10
+	// maxInflatedBytes bounds a compressed body read for secrets.
+	maxInflatedBytes = 16 << 20
 )
 
 // replayNote is said of every replay: a sender's signature covers a
@@ -65,8 +67,9 @@ func (h *handlers) replayRequestTool() mcptool.Tool[ReplayRequestArgs, ReplayRes
 	// Replays have a client of their own: the API's client reaches only the
 	// configured API and public storage, a replay's only loopback or what
 	// the operator allowed, judged per request (replay.ClientGuard). It
-	// follows no redirect: a 3xx is the answer.
-	client := httpx.NewClient(httpx.Options{UserAgent: "hookmcp-replay", Guard: replay.ClientGuard})
+	// follows no redirect: a 3xx is the answer. A loopback target is never
+	// reached through a proxy.
+	client := httpx.NewClient(httpx.Options{UserAgent: "hookmcp-replay", Guard: replay.ClientGuard, Proxy: replay.Proxy(http.ProxyFromEnvironment)})
 	return mcptool.Tool[ReplayRequestArgs, ReplayResult]{
 		Name:        "replay_request",
 		Title:       "Replay a captured request",
@@ -164,7 +167,22 @@ func (h *handlers) replay(ctx context.Context, g given, args ReplayRequestArgs, 
 	}
 	h.seeMeta(id, meta)
 	out := ReplayResult{RequestID: string(meta.UUID), URL: replay.WireURL(u)}
+	// A compressed body is read as the target reads it, inflated.
+	inflated, over, compressed := replay.Inflated(r.Header, r.Body, maxInflatedBytes)
+	if over {
+		return nil, ReplayResult{}, fmt.Errorf("request %s's body inflates (Content-Encoding %s) to over %d MiB, too much to check for the API key and signing secrets, which hookmcp never sends to a replay target; nothing was sent", meta.UUID, r.Header.Get("Content-Encoding"), maxInflatedBytes>>20)
+	}
 	held := holdsSecret(secrets, u, r)
+	if held == "" && compressed && secrets.Contains(string(inflated)) {
+		held = "body (once inflated)"
+	}
+	if held == "" {
+		// (A held secret is refused, or shown redacted, below: its
+		// [REDACTED] is no header name either.)
+		if err := replay.CheckHeaders(r.Header); err != nil {
+			return nil, ReplayResult{}, fmt.Errorf("request %s: %v; nothing was sent", meta.UUID, err)
+		}
+	}
 	rebuiltNote := ""
 	if rebuilt {
 		rebuiltNote = " The service keeps no raw body of a multipart request, so this body was rebuilt from its fields and files (fields first, under the captured boundary): the parts' order and layout may differ from the sender's, and a signature over the original body will not match it."
@@ -173,6 +191,12 @@ func (h *handlers) replay(ctx context.Context, g given, args ReplayRequestArgs, 
 		// Redacted before rendering as well as after: a body rendered
 		// through base64 would hide a secret from the redactor.
 		if held != "" {
+			if compressed {
+				// Compressed, a secret would pass the redactor unseen.
+				r.Body = inflated
+				r.Header.Del("Content-Encoding")
+				rebuiltNote += " Its body is shown inflated, without its Content-Encoding, since it held a secret."
+			}
 			r.Body = secrets.Bytes(r.Body)
 			for _, values := range r.Header {
 				for i, v := range values {
@@ -395,6 +419,11 @@ func holdsSecret(secrets redact.Redactor, u *url.URL, r replay.Request) string {
 		return "URL"
 	}
 	for name, values := range r.Header {
+		// A name holds a secret as well as a value may; the service
+		// shows it as "X-[REDACTED]", which is no header name at all.
+		if secrets.Contains(name) || strings.Contains(name, redact.Redacted) {
+			return "header name " + secrets.String(name)
+		}
 		for _, v := range values {
 			// The service's request object reaches hookmcp with every
 			// secret already replaced by redact.Redacted.

@@ -1,6 +1,9 @@
 package tools
 
 import (
+	"bytes"
+	"compress/gzip"
+	"compress/zlib"
 	"context"
 	"io"
 	"mime"
@@ -239,5 +242,54 @@ func TestReplayRequestAnswerBounded(t *testing.T) {
 	}
 	if strings.Contains(text, envKey[:5]) || !strings.Contains(text, "x-echo: [REDACTED]") || !strings.HasPrefix(body, "[REDACTED]") {
 		t.Errorf("the echoed key is not redacted everywhere: %.300s", text)
+	}
+}
+
+// TestReplayRequestSecretInHeaderName: the key in a captured header's
+// name, not its value, is refused too, and as_curl never shows it.
+func TestReplayRequestSecretInHeaderName(t *testing.T) {
+	h := connect(t, config.Config{APIKey: envKey})
+	id := h.createToken(t, nil)
+	h.captureReplayable(t, id, replayBody, map[string]string{"X-" + envKey: "1"})
+	dev, got := devServer(t, func(http.ResponseWriter, *http.Request) {})
+	if msg := h.failure(t, "replay_request", map[string]any{"token_id": id, "target": dev.URL}); !strings.Contains(msg, "holds the API key") || strings.Contains(strings.ToLower(msg), envKey) {
+		t.Errorf("failure %q, want the key's header refused, never named", msg)
+	}
+	if len(got) != 0 {
+		t.Errorf("the request arrived: %+v", <-got)
+	}
+	out := h.ok(t, "replay_request", map[string]any{"token_id": id, "target": dev.URL, "as_curl": true})
+	if cmd, _ := out["curl"].(string); strings.Contains(strings.ToLower(cmd), envKey) || !strings.Contains(out["message"].(string), "does not reproduce") {
+		t.Errorf("as_curl of a header named by the key: %v", out)
+	}
+}
+
+// TestReplayRequestSecretInCompressedBody: a body sent gzip- or
+// deflate-compressed holds the key the target reads once it inflates it;
+// it is refused as a plain one is.
+func TestReplayRequestSecretInCompressedBody(t *testing.T) {
+	h := connect(t, config.Config{APIKey: envKey})
+	dev, got := devServer(t, func(http.ResponseWriter, *http.Request) {})
+	plain := `{"api_key": "` + envKey + `"}`
+	for encoding, compress := range map[string]func(io.Writer) io.WriteCloser{
+		"gzip":    func(w io.Writer) io.WriteCloser { return gzip.NewWriter(w) },
+		"deflate": func(w io.Writer) io.WriteCloser { return zlib.NewWriter(w) },
+	} {
+		var buf bytes.Buffer
+		zw := compress(&buf)
+		_, _ = io.WriteString(zw, plain)
+		zw.Close()
+		id := h.createToken(t, nil)
+		h.captureReplayable(t, id, buf.String(), map[string]string{"Content-Encoding": encoding})
+		if msg := h.failure(t, "replay_request", map[string]any{"token_id": id, "target": dev.URL}); !strings.Contains(msg, "body (once inflated) holds the API key") {
+			t.Errorf("%s: failure %q, want the compressed body refused", encoding, msg)
+		}
+		out := h.ok(t, "replay_request", map[string]any{"token_id": id, "target": dev.URL, "as_curl": true})
+		if cmd, _ := out["curl"].(string); strings.Contains(cmd, "Content-Encoding") || !strings.Contains(cmd, `{"api_key": "[REDACTED]"}`) {
+			t.Errorf("%s: as_curl shows %q, want the body inflated and redacted", encoding, cmd)
+		}
+	}
+	if len(got) != 0 {
+		t.Errorf("a request arrived: %+v", <-got)
 	}
 }
