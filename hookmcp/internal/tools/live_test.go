@@ -270,6 +270,9 @@ func TestWaitPastWatchBound(t *testing.T) {
 		if err := h.session.Subscribe(ctx, &mcp.SubscribeParams{URI: requestsURI(first)}); err != nil {
 			t.Fatal(err)
 		}
+		// The subscription takes its watch as its own goroutine starts:
+		// let it, so that the slot is held before the wait asks.
+		synctest.Wait()
 		h.sendAt(t, second, "b", 2*time.Second)
 		out := h.call(t, "wait_for_request", map[string]any{"token_id": second, "timeout_seconds": 10})
 		if want := "Polled the capture API (socket: too many tokens watched at once (at most 1))."; !strings.Contains(out["note"].(string), want) {
