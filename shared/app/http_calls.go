@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strconv"
 	"sync"
 	"time"
 
@@ -516,7 +517,18 @@ func leadingID(prefix []byte) json.RawMessage {
 		if key != "id" {
 			continue
 		}
-		if id, ok := compactID(value); ok && (id[0] == '"' || id[0] == '-' || (id[0] >= '0' && id[0] <= '9')) {
+		id, ok := compactID(value)
+		switch {
+		case !ok:
+			return nil
+		case id[0] == '"':
+			return json.RawMessage(id)
+		case id[0] == '-' || (id[0] >= '0' && id[0] <= '9'):
+			// A number no float64 holds (1e700) is no id a client can
+			// match: the answer goes without one.
+			if _, err := strconv.ParseFloat(string(id), 64); err != nil {
+				return nil
+			}
 			return json.RawMessage(id)
 		}
 		return nil

@@ -653,6 +653,7 @@ func FuzzLeadingID(f *testing.F) {
 		`[{"id":1}]`,
 		`{"params":{"id":1},"id":`,
 		`{"id":tru`,
+		`{"id":1e700`,
 	} {
 		f.Add([]byte(seed))
 	}
