@@ -28,17 +28,18 @@ func spec() app.Spec {
 			"(an AI assistant) over stdio, or over Streamable HTTP with --transport http.",
 		EnvPrefix: "GRAPHQL",
 		Flags:     config.Flags(),
-		Build: func(_ context.Context, cmd *cli.Command, env app.Env) (*mcp.Server, error) {
+		Build: func(ctx context.Context, cmd *cli.Command, env app.Env) (*mcp.Server, error) {
 			cfg, err := config.FromCommand(cmd)
 			if err != nil {
 				return nil, err
 			}
-			return tools.NewServer(tools.Options{
+			return tools.New(ctx, tools.Options{
 				Config:  cfg,
 				HTTP:    upstream.NewHTTPClient(env.UserAgent),
 				Logger:  env.Logger,
 				Version: env.Version,
-			}), nil
+				Tools:   env.Tools,
+			})
 		},
 		Hint: "graphqlmcp is an MCP server waiting for a client on stdin/stdout; register it in your assistant " +
 			"(e.g. claude mcp add graphql -- graphqlmcp -e https://api.example.com/graphql), see --help; Ctrl-C quits.",

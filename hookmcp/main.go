@@ -36,17 +36,18 @@ func spec(getenv func(string) string) app.Spec {
 			"Try it offline against a local fake: go run ./hookmcp/cmd/fakehooksvc in a clone of the repository.",
 		EnvPrefix: "HOOKSVC",
 		Flags:     config.Flags(),
-		Build: func(_ context.Context, cmd *cli.Command, env app.Env) (*mcp.Server, error) {
+		Build: func(ctx context.Context, cmd *cli.Command, env app.Env) (*mcp.Server, error) {
 			cfg, err := config.FromCommand(cmd, getenv)
 			if err != nil {
 				return nil, err
 			}
-			return tools.NewServer(tools.Options{
+			return tools.New(ctx, tools.Options{
 				Config:  cfg,
 				HTTP:    tools.NewHTTPClient(env.UserAgent),
 				Logger:  env.Logger,
 				Version: env.Version,
-			}), nil
+				Tools:   env.Tools,
+			})
 		},
 		Hint: "hookmcp is an MCP server waiting for a client on stdin/stdout; register it in your assistant " +
 			"(e.g. claude mcp add hooks -- hookmcp), see --help; Ctrl-C quits.",

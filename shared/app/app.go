@@ -48,6 +48,8 @@ type Env struct {
 	Logger    *slog.Logger
 	UserAgent string
 	Version   string
+	// Tools is the operator's choice of tools to expose (toolfilter.go).
+	Tools mcptool.Filter
 }
 
 // Streams are the process's standard streams, passed in so that tests can run
@@ -85,7 +87,7 @@ func (e usageError) Unwrap() error { return e.err }
 // returns the exit code. It returns when ctx is done or the client goes away.
 func Run(ctx context.Context, spec Spec, args []string, std Streams) int {
 	version, _ := buildVersion()
-	flags := append(sharedFlags(spec.EnvPrefix), spec.Flags...)
+	flags := append(append(sharedFlags(spec.EnvPrefix), toolFilterFlags(spec.EnvPrefix)...), spec.Flags...)
 	versionLine := versionText()
 	cmd := &cli.Command{
 		Name:        spec.Name,
@@ -189,7 +191,11 @@ func serve(ctx context.Context, spec Spec, cmd *cli.Command, std Streams, versio
 			return usageError{err}
 		}
 	}
-	server, err := spec.Build(ctx, cmd, Env{Logger: logger, UserAgent: userAgent(spec.Name), Version: version})
+	filter, err := toolFilterFrom(cmd)
+	if err != nil {
+		return usageError{err}
+	}
+	server, err := spec.Build(ctx, cmd, Env{Logger: logger, UserAgent: userAgent(spec.Name), Version: version, Tools: filter})
 	if err != nil {
 		return usageError{err}
 	}

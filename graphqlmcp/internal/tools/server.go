@@ -3,6 +3,7 @@
 package tools
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -29,6 +30,9 @@ type Options struct {
 	Logger  *slog.Logger
 	Version string
 	Now     func() time.Time // clock of the schema cache; time.Now when nil
+	// Tools is the operator's choice of tools to expose (--tools,
+	// --exclude-tools, --read-only); the zero value exposes all.
+	Tools mcptool.Filter
 }
 
 // handlers holds the dependencies of both tools.
@@ -42,10 +46,24 @@ type handlers struct {
 	// check running, at most one per core (see rulesCheck).
 	rules  []validator.Rule
 	checks chan struct{}
+	// tools is the operator's choice of tools to expose.
+	tools mcptool.Filter
 }
 
-// NewServer returns graphqlmcp's MCP server with both tools registered.
+// NewServer returns graphqlmcp's MCP server for a configuration that cannot
+// fail to load (no saved operations, no tool filter), as tests build it.
 func NewServer(opts Options) *mcp.Server {
+	server, err := New(context.Background(), opts)
+	if err != nil {
+		panic("graphqlmcp: NewServer: " + err.Error())
+	}
+	return server
+}
+
+// New returns graphqlmcp's MCP server with its tools registered. An error
+// is a startup value that cannot work (a saved operation that does not
+// validate, an unknown tool name), for the process to report and exit.
+func New(ctx context.Context, opts Options) (*mcp.Server, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
@@ -72,15 +90,18 @@ func NewServer(opts Options) *mcp.Server {
 		schemas: schema.NewStore(schema.NewCache(cfg.SchemaCacheTTL, schema.DefaultCacheBytes, opts.Now), client, cfg.Schema, opts.Now),
 		rules:   defaultRules(),
 		checks:  make(chan struct{}, runtime.GOMAXPROCS(0)),
+		tools:   opts.Tools,
 	}
 	server := mcp.NewServer(
 		&mcp.Implementation{Name: "graphqlmcp", Title: "GraphQL", Version: opts.Version},
-		&mcp.ServerOptions{Instructions: instructions(cfg), Logger: app.SDKLogger(opts.Logger), Capabilities: &mcp.ServerCapabilities{}},
+		h.serverOptions(opts),
 	)
 	server.AddReceivingMiddleware(mcptool.RecoverPanics(opts.Logger), mcptool.NotFoundByVersion("it has "+schemaURI), mcptool.BoundErrors)
-	mcptool.Register(server, h.queryTool(), h.introspectTool())
+	if err := h.registerTools(ctx, server); err != nil {
+		return nil, err
+	}
 	h.addSchemaResource(server)
-	return server
+	return server, nil
 }
 
 // instructions tell the assistant what this server reaches and its limits. It
@@ -109,20 +130,4 @@ func instructions(cfg config.Config) string {
 		b.WriteString(" Credentials for the default endpoint are configured; do not pass them again.")
 	}
 	return b.String()
-}
-
-// target resolves a call's endpoint and headers into a request skeleton.
-func (h *handlers) target(endpoint string, callHeaders map[string]string, timeout time.Duration) (upstream.Request, error) {
-	target, err := h.policy.Resolve(endpoint)
-	if err != nil {
-		return upstream.Request{}, err
-	}
-	if err := upstream.CheckHeaders(callHeaders); err != nil {
-		return upstream.Request{}, fmt.Errorf("headers: %v", err)
-	}
-	var startup map[string]string
-	if target.StartupHeaders {
-		startup = h.cfg.Headers
-	}
-	return upstream.Request{Target: target, Headers: upstream.Merge(startup, callHeaders), Timeout: timeout}, nil
 }

@@ -35,6 +35,9 @@ type Options struct {
 	Pause func(ctx context.Context, d time.Duration) error
 	// Live configures live updates (live.go).
 	Live LiveOptions
+	// Tools is the operator's choice of tools to expose (--tools,
+	// --exclude-tools, --read-only); the zero value exposes all.
+	Tools mcptool.Filter
 }
 
 // handlers holds what every tool needs.
@@ -52,10 +55,24 @@ type handlers struct {
 	// live is the service's push of new requests and the subscriptions to
 	// the requests resource (live.go).
 	live *live
+	// tools is the operator's choice of tools to expose.
+	tools mcptool.Filter
 }
 
-// NewServer returns hookmcp's MCP server with its tools and resources.
+// NewServer returns hookmcp's MCP server for a configuration that cannot
+// fail (no tool filter), as tests build it.
 func NewServer(opts Options) *mcp.Server {
+	server, err := New(context.Background(), opts)
+	if err != nil {
+		panic("hookmcp: NewServer: " + err.Error())
+	}
+	return server
+}
+
+// New returns hookmcp's MCP server with its tools and resources. An error
+// is a startup value that cannot work (an unknown tool name), for the
+// process to report and exit.
+func New(ctx context.Context, opts Options) (*mcp.Server, error) {
 	// Every log line, the go-sdk's included, goes out without the key.
 	opts.Logger = app.RedactingLogger(opts.Logger, redact.New(opts.Config.Secrets()...))
 	h := &handlers{
@@ -64,6 +81,7 @@ func NewServer(opts Options) *mcp.Server {
 		now:    opts.Now,
 		pause:  opts.Pause,
 		seen:   newSeenCursors(maxSeenTokens),
+		tools:  opts.Tools,
 		client: &hooksvc.Client{
 			Caller:  &httpx.Caller{HTTP: opts.HTTP, Logger: opts.Logger},
 			BaseURL: opts.Config.APIURL,
@@ -83,32 +101,17 @@ func NewServer(opts Options) *mcp.Server {
 		h.pause = hooksvc.Sleep
 	}
 	h.live = h.newLive(opts)
-	serverOpts := &mcp.ServerOptions{Instructions: instructions(opts.Config), Logger: app.SDKLogger(opts.Logger)}
-	h.live.serverOptions(serverOpts)
 	server := mcp.NewServer(
 		&mcp.Implementation{Name: "hookmcp", Title: "Webhook capture", Version: opts.Version},
-		serverOpts,
+		h.serverOptions(opts),
 	)
 	h.live.attach(server)
 	server.AddReceivingMiddleware(mcptool.RecoverPanics(opts.Logger), mcptool.NotFoundByVersion("it has "+requestsURITemplate+", with a token UUID"), mcptool.BoundErrors)
-	mcptool.Register(server,
-		guarded(h, h.createTokenTool()),
-		guarded(h, h.getTokenTool()),
-		guarded(h, h.updateTokenTool()),
-		guarded(h, h.deleteTokenTool()),
-		guarded(h, h.listRequestsTool()),
-		guarded(h, h.getLatestRequestTool()),
-		guarded(h, h.getRequestTool()),
-		guarded(h, h.waitForRequestTool()),
-		guarded(h, h.sendTestRequestTool()),
-		guarded(h, h.deleteRequestTool()),
-		guarded(h, h.deleteRequestsTool()),
-		guarded(h, h.verifySignatureTool()),
-		guarded(h, h.setResponseTool()),
-		guarded(h, h.replayRequestTool()),
-	)
+	if err := h.registerTools(ctx, server); err != nil {
+		return nil, err
+	}
 	h.addRequestsResource(server)
-	return server
+	return server, nil
 }
 
 // NewHTTPClient returns the outbound client hookmcp uses. It never follows a
