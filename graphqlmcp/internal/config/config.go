@@ -50,6 +50,15 @@ type Config struct {
 	// Validate checks operations against the endpoint's schema before
 	// sending them.
 	Validate bool
+	// Operations are the saved-operation files and folders (--operations),
+	// loaded by the tools package (operations.go).
+	Operations []string
+	// ForwardHeaders name the incoming HTTP request headers forwarded
+	// upstream in HTTP mode (--forward-header; forward.go).
+	ForwardHeaders []string
+	// ConfirmMutations says whether the user confirms a mutation before it
+	// is sent (--confirm-mutations; confirm.go).
+	ConfirmMutations string
 }
 
 // Defaults of the options that have one.
@@ -64,7 +73,7 @@ const (
 
 // Flags are graphqlmcp's own command-line flags, each mirrored by a variable.
 func Flags() []cli.Flag {
-	return []cli.Flag{
+	flags := []cli.Flag{
 		&cli.StringFlag{
 			Name: "endpoint", Aliases: []string{"e"}, Value: DefaultEndpoint,
 			Usage:   "default GraphQL endpoint (absolute http or https URL)",
@@ -121,6 +130,9 @@ func Flags() []cli.Flag {
 			Sources: cli.EnvVars("GRAPHQL_VALIDATE"),
 		},
 	}
+	flags = append(flags, operationsFlags()...)
+	flags = append(flags, forwardFlags()...)
+	return append(flags, confirmFlags()...)
 }
 
 // FromCommand checks the parsed flags. Its errors name the flag, the rule and
@@ -177,6 +189,11 @@ func FromCommand(cmd *cli.Command) (Config, error) {
 				return Config{}, app.FlagErrorf("allow-endpoint", "%v", err)
 			}
 			cfg.AllowEndpoints = append(cfg.AllowEndpoints, prefix)
+		}
+	}
+	for _, read := range []func(*cli.Command, *Config) error{readOperations, readForward, readConfirm} {
+		if err := read(cmd, &cfg); err != nil {
+			return Config{}, err
 		}
 	}
 	return cfg, nil
