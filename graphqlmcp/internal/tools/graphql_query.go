@@ -14,8 +14,6 @@ import (
 	"github.com/mcpforge/servers/graphqlmcp/internal/complexity"
 	"github.com/mcpforge/servers/graphqlmcp/internal/config"
 	"github.com/mcpforge/servers/graphqlmcp/internal/operation"
-	"github.com/mcpforge/servers/shared/httpx"
-	"github.com/mcpforge/servers/shared/jsonx"
 	"github.com/mcpforge/servers/shared/mcptool"
 )
 
@@ -144,33 +142,14 @@ func (h *handlers) graphqlQuery(ctx context.Context, call *mcp.CallToolRequest, 
 	}
 	req.Query, req.Variables, req.OperationName = chosen.Text, args.Variables, args.OperationName
 	req.Incremental = usesIncremental(chosen.Sent)
+	if err := h.confirm(ctx, call, chosen, req); err != nil {
+		return nil, nil, err
+	}
 	resp, err := h.client.Post(ctx, req)
 	if err != nil {
 		return nil, nil, err
 	}
-	// An endpoint's escapes (a Go server writes \u003c for <) are spelt
-	// out: the answer says the same, and the model reads the text itself.
-	body := jsonx.Unescape(resp.Body)
-	texts := []string{string(body)}
-	if len(resp.Dropped) > 0 {
-		texts = append(texts, fmt.Sprintf("The response's %s member was left out: it was null or not of the shape GraphQL gives it.", strings.Join(resp.Dropped, " and ")))
-	}
-	if resp.ReplacedInvalidUTF8 {
-		texts = append(texts, "The response held bytes that are not valid UTF-8; each invalid sequence was replaced by U+FFFD (�).")
-	}
-	if resp.Status < 200 || resp.Status > 299 {
-		texts = append(texts, fmt.Sprintf("%s answered HTTP %d with this GraphQL response.", httpx.DisplayURL(req.Target.URL), resp.Status))
-	}
-	if resp.Incremental != nil {
-		// The note joins labels and paths the endpoint chose: joined,
-		// they may spell a secret none of them holds alone.
-		texts = append(texts, h.client.Redactor.String(resp.Incremental.Note()))
-	}
-	if unchecked != "" {
-		texts = append(texts, unchecked)
-	}
-	result := mcptool.Text(texts...)
-	result.IsError = !resp.HasData
+	result, body := h.answer(req, resp, unchecked)
 	return result, mcptool.Document[QueryResult](body), nil
 }
 

@@ -12,5 +12,6 @@ import (
 // built-in tools and the saved operations.
 func (h *handlers) registerTools(ctx context.Context, server *mcp.Server) error {
 	mcptool.Register(server, h.queryTool(), h.introspectTool())
-	return h.addOperationTools(ctx, server)
+	_, err := h.addOperationTools(ctx, server)
+	return err
 }

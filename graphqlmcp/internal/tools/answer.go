@@ -1,0 +1,43 @@
+package tools
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpforge/servers/graphqlmcp/internal/upstream"
+	"github.com/mcpforge/servers/shared/httpx"
+	"github.com/mcpforge/servers/shared/jsonx"
+	"github.com/mcpforge/servers/shared/mcptool"
+)
+
+// answer turns an endpoint's response into graphql_query's result (a saved
+// operation's too): the body as text, then notes on what was changed or
+// left out, and the body for the structured result.
+func (h *handlers) answer(req upstream.Request, resp *upstream.Response, unchecked string) (*mcp.CallToolResult, []byte) {
+	// An endpoint's escapes (a Go server writes \u003c for <) are spelt
+	// out: the answer says the same, and the model reads the text itself.
+	body := jsonx.Unescape(resp.Body)
+	texts := []string{string(body)}
+	if len(resp.Dropped) > 0 {
+		texts = append(texts, fmt.Sprintf("The response's %s member was left out: it was null or not of the shape GraphQL gives it.", strings.Join(resp.Dropped, " and ")))
+	}
+	if resp.ReplacedInvalidUTF8 {
+		texts = append(texts, "The response held bytes that are not valid UTF-8; each invalid sequence was replaced by U+FFFD (�).")
+	}
+	if resp.Status < 200 || resp.Status > 299 {
+		texts = append(texts, fmt.Sprintf("%s answered HTTP %d with this GraphQL response.", httpx.DisplayURL(req.Target.URL), resp.Status))
+	}
+	if resp.Incremental != nil {
+		// The note joins labels and paths the endpoint chose: joined,
+		// they may spell a secret none of them holds alone.
+		texts = append(texts, h.client.Redactor.String(resp.Incremental.Note()))
+	}
+	if unchecked != "" {
+		texts = append(texts, unchecked)
+	}
+	result := mcptool.Text(texts...)
+	result.IsError = !resp.HasData
+	return result, body
+}
