@@ -11,6 +11,8 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/mcpforge/servers/graphqlmcp/internal/schema"
+
 	"github.com/vektah/gqlparser/v2/ast"
 )
 
@@ -390,43 +392,19 @@ func (q quoter) writeValue(b *strings.Builder, v *ast.Value) {
 	}
 }
 
-// writeGraphQLString writes s as graphql-js's printString does: ", \, C0 and
-// C1 controls and DEL escaped; cut like writeJSONString.
+// writeGraphQLString writes s as graphql-js's printString does
+// (schema.WriteQuoted), cut like writeJSONString.
 func (q quoter) writeGraphQLString(b *strings.Builder, s string) {
 	s = q.clean(s)
 	n := utf8.RuneCountInString(s)
-	cut := s
-	if n > q.chars {
-		cut = string([]rune(s)[:q.chars])
-	}
-	b.WriteByte('"')
-	for _, r := range cut {
-		switch {
-		case r == '"':
-			b.WriteString(`\"`)
-		case r == '\\':
-			b.WriteString(`\\`)
-		case r == '\b':
-			b.WriteString(`\b`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\f':
-			b.WriteString(`\f`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r < 0x20 || (r >= 0x7f && r <= 0x9f):
-			fmt.Fprintf(b, `\u%04X`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	if n > q.chars {
-		fmt.Fprintf(b, `…" (%d characters)`, n)
+	if n <= q.chars {
+		schema.WriteQuoted(b, s)
 		return
 	}
-	b.WriteByte('"')
+	var quoted strings.Builder
+	schema.WriteQuoted(&quoted, string([]rune(s)[:q.chars]))
+	b.WriteString(strings.TrimSuffix(quoted.String(), `"`))
+	fmt.Fprintf(b, `…" (%d characters)`, n)
 }
 
 // writeBlockString writes a block string as graphql-js's printBlockString

@@ -116,7 +116,7 @@ type coercedValue struct {
 // maxPrinted caps the sizes added up, so that they do not overflow.
 const maxPrinted = 1 << 40
 
-// sized sets the size of a coerced leaf: a string's as writeQuoted prints
+// sized sets the size of a coerced leaf: a string's as WriteQuoted prints
 // it, escapes and all.
 func sized(c coercedValue) coercedValue {
 	if c.outcome == coerced {

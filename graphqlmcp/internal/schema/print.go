@@ -100,7 +100,7 @@ func (p *printer) definition(t *fullType) {
 		p.write("scalar ", t.Name)
 		if t.SpecifiedByURL != nil {
 			p.b.WriteString(" @specifiedBy(url: ")
-			writeQuoted(&p.b, *t.SpecifiedByURL)
+			WriteQuoted(&p.b, *t.SpecifiedByURL)
 			p.b.WriteString(")")
 		}
 	case "OBJECT", "INTERFACE":
@@ -223,7 +223,7 @@ func (p *printer) deprecated(isDeprecated bool, reason *string) {
 		return
 	}
 	p.b.WriteString(" @deprecated(reason: ")
-	writeQuoted(&p.b, *reason)
+	WriteQuoted(&p.b, *reason)
 	p.b.WriteString(")")
 }
 
@@ -247,7 +247,7 @@ func (p *printer) description(d *string, indentation string, firstInBlock bool) 
 	}
 	p.b.WriteString(indentation)
 	if !printableAsBlockString(*d) {
-		writeQuoted(&p.b, *d) // one line: its line breaks are escaped
+		WriteQuoted(&p.b, *d) // one line: its line breaks are escaped
 		p.b.WriteString("\n")
 		return
 	}
@@ -293,7 +293,7 @@ func parseLiteral(literal string) (*ast.Value, error) {
 func writeValue(b *strings.Builder, v *ast.Value) {
 	switch v.Kind {
 	case ast.StringValue, ast.BlockValue:
-		writeQuoted(b, v.Raw)
+		WriteQuoted(b, v.Raw)
 	case ast.NullValue:
 		b.WriteString("null")
 	case ast.ListValue:
@@ -324,9 +324,9 @@ func writeValue(b *strings.Builder, v *ast.Value) {
 	}
 }
 
-// writeQuoted writes s as graphql-js's printString does: a string literal
+// WriteQuoted writes s as graphql-js's printString does: a string literal
 // with quotes, backslashes and control characters escaped.
-func writeQuoted(b *strings.Builder, s string) {
+func WriteQuoted(b *strings.Builder, s string) {
 	if plainASCII(s) {
 		b.WriteByte('"')
 		b.WriteString(s)
@@ -361,7 +361,7 @@ func writeQuoted(b *strings.Builder, s string) {
 	b.WriteByte('"')
 }
 
-// quotedLen is the length of what writeQuoted writes for s.
+// quotedLen is the length of what WriteQuoted writes for s.
 func quotedLen(s string) int {
 	if plainASCII(s) {
 		return len(s) + 2

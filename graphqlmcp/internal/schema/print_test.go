@@ -159,7 +159,7 @@ func TestMain(m *testing.M) {
 func TestQuotedLen(t *testing.T) {
 	for _, s := range []string{"", "plain", `a"b\c`, "\b\t\n\f\r\x00\x1f\x7f", "\u0080\u009f\u00a0é🎉", "\xff\xfe bad", strings.Repeat("\x01", 100)} {
 		var b strings.Builder
-		writeQuoted(&b, s)
+		WriteQuoted(&b, s)
 		if got := quotedLen(s); got != b.Len() {
 			t.Errorf("quotedLen(%q) = %d, writeQuoted writes %d", s, got, b.Len())
 		}
