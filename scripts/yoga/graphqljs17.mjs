@@ -5,7 +5,7 @@
 // graphql-js 17's format (experimentalExecuteIncrementally: pending,
 // incremental by id, completed); POST /legacy in the 2022 draft's
 // (legacyExecuteIncrementally: incremental by path and label). The schema is
-// server.mjs's: a deferred slow field, a streamed list, a failing field, a
+// hero.mjs's, as server.mjs's: a deferred slow field, a streamed list, a failing field, a
 // failing non-null field, a field that echoes the Authorization header.
 // An operation whose answer comes in parts needs an Accept that names
 // multipart/mixed (406 otherwise, as yoga answers). It logs
@@ -24,63 +24,15 @@ import {
   specifiedDirectives,
   validate,
 } from 'graphql17';
+import { hero, typeDefs } from './hero.mjs';
 
-const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-const built = buildSchema(/* GraphQL */ `
-  type Query {
-    hero: Hero
-  }
-  type Hero {
-    id: ID!
-    name: String!
-    slowName: String!
-    verySlow: String!
-    friends: [Friend!]!
-    failing: String
-    brokenName: String!
-    echo: String
-  }
-  type Friend {
-    name: String!
-  }
-`);
 const schema = new GraphQLSchema({
-  ...built.toConfig(),
+  ...buildSchema(typeDefs).toConfig(),
   directives: [...specifiedDirectives, GraphQLDeferDirective, GraphQLStreamDirective],
 });
 
 const rootValue = {
-  hero: (_args, context) => ({
-    id: '1000',
-    name: 'Luke',
-    slowName: async () => {
-      await wait(300);
-      return 'Luke Skywalker';
-    },
-    verySlow: async () => {
-      await wait(10000);
-      return 'too late';
-    },
-    friends: async function* () {
-      for (const name of ['Han Solo', 'Leia Organa', 'C-3PO']) {
-        yield { name };
-        await wait(50);
-      }
-    },
-    failing: async () => {
-      await wait(100);
-      throw new GraphQLError('the deferred field failed');
-    },
-    brokenName: async () => {
-      await wait(100);
-      throw new GraphQLError('the non-null field failed');
-    },
-    echo: async () => {
-      await wait(100);
-      return context.authorization;
-    },
-  }),
+  hero: (_args, context) => hero({ GraphQLError, authorization: context.authorization }),
 };
 
 function send(res, status, body) {
