@@ -150,6 +150,12 @@ func TestSetResponse(t *testing.T) {
 	}
 	set := fmt.Sprintf(`{"status":201,"content":%q,"headers":{"x-reply":["a","b"],"content-length":["999"],"content-type":["text/csv"]}}`,
 		base64.StdEncoding.EncodeToString([]byte("from the target")))
+	// The request belongs to id: another token's path does not reach its
+	// sender, as the service looks the request up under the token.
+	other := h.create(`{}`)
+	if status, _, body := h.do("PUT", "/token/"+other+"/request/"+rid+"/response", "", set); status != 404 {
+		t.Errorf("set response through another token: %d %v, want 404", status, body)
+	}
 	if status, _, body := h.do("PUT", path, "", set); status != 200 || body["status"] != 3.0 {
 		t.Errorf("set response: %d %v, want 200 status 3", status, body)
 	}

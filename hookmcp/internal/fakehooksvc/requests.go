@@ -46,6 +46,7 @@ type request struct {
 // response is set for it or listen seconds pass.
 type heldCapture struct {
 	requestID string
+	tokenID   string // the token it was sent to: another token's URL cannot answer it
 	listen    time.Duration
 	answer    chan setAnswer // buffered: the setter never blocks
 	fallback  setAnswer      // the token's response
@@ -111,7 +112,7 @@ func (s *Server) capture(w http.ResponseWriter, r *http.Request, segments []stri
 	}
 	w.Header().Set("X-Token-Id", t.UUID)
 	if t.settings.Listen > 0 && !s.openSource {
-		held := &heldCapture{requestID: req.UUID, listen: time.Duration(t.settings.Listen) * time.Second, answer: make(chan setAnswer, 1), fallback: answer}
+		held := &heldCapture{requestID: req.UUID, tokenID: t.UUID, listen: time.Duration(t.settings.Listen) * time.Second, answer: make(chan setAnswer, 1), fallback: answer}
 		s.waiting[req.UUID] = held
 		return held
 	}
@@ -188,6 +189,9 @@ func (s *Server) setResponse(w http.ResponseWriter, r *http.Request, t *token, i
 		return
 	}
 	held := s.waiting[id]
+	if held != nil && held.tokenID != t.UUID {
+		held = nil
+	}
 	if held == nil && t.find(id) == nil {
 		writeError(w, http.StatusNotFound, "Request not found.")
 		return
