@@ -37,6 +37,14 @@ type Outbound struct {
 	// Redactor holds the secrets of this call (configured credentials, a
 	// per-call key), replaced in the answer's body and in every error.
 	Redactor redact.Redactor
+	// Buffer, when not nil, is memory the body is read into, for a caller
+	// that reads many answers one after another (hookmcp's resource reads
+	// up to 100 pages) and would otherwise make each body garbage. A body
+	// that does not fit is read into larger memory, left in *Buffer for
+	// the next call. Answer.Body may share it: the caller reuses *Buffer
+	// only once it is done with the answer. Between calls *Buffer holds
+	// the last body as it arrived, unredacted: nothing may read it.
+	Buffer *[]byte
 }
 
 // Answer is an upstream's answer, whatever its status.
@@ -67,7 +75,14 @@ func (c *Caller) Do(ctx context.Context, out Outbound) (*Answer, error) {
 		return nil, c.fail(ctx, out, err, start)
 	}
 	defer resp.Body.Close()
-	data, err := readLimited(resp.Body, out.MaxBytes, resp.ContentLength)
+	var into []byte
+	if out.Buffer != nil {
+		into = (*out.Buffer)[:0]
+	}
+	data, err := readLimited(resp.Body, out.MaxBytes, resp.ContentLength, into)
+	if out.Buffer != nil && cap(data) > cap(*out.Buffer) {
+		*out.Buffer = data[:0]
+	}
 	c.Logger.Debug("outbound request", "method", out.Method, "url", out.Redactor.String(DisplayURL(out.URL)), "status", resp.StatusCode,
 		"bytes", len(data), "duration", time.Since(start).Round(time.Millisecond))
 	var tooLarge *TooLargeError

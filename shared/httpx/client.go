@@ -351,17 +351,21 @@ func (e *TooLargeError) Error() string {
 // more than limit bytes arrive, so a huge answer never sits in memory whole.
 // size is the length the answer announced (Content-Length), or -1: when it
 // is within the limit the buffer is made that size at once, instead of
-// growing by copies (a 5 MB schema would be copied about ten times).
-func readLimited(r io.Reader, limit, size int64) ([]byte, error) {
+// growing by copies (a 5 MB schema would be copied about ten times). into,
+// when it has room, is memory to read into (Outbound.Buffer).
+func readLimited(r io.Reader, limit, size int64, into []byte) ([]byte, error) {
 	r = io.LimitReader(r, limit+1)
 	var body []byte
 	var err error
-	if size >= 0 && size <= limit {
+	switch {
+	case cap(into) > 0:
+		body, err = readInto(r, into[:0], size, limit)
+	case size >= 0 && size <= limit:
 		var buf bytes.Buffer
 		buf.Grow(int(size) + 1) // the 1 lets ReadFrom see the end without growing
 		_, err = buf.ReadFrom(r)
 		body = buf.Bytes()
-	} else {
+	default:
 		// Since Go 1.26, ReadAll reads into chunks and copies them once
 		// into a slice of the final size: a chunked 5 MB answer is read
 		// four times faster than by a growing buffer.
@@ -374,6 +378,28 @@ func readLimited(r io.Reader, limit, size int64) ([]byte, error) {
 		return body[:limit], &TooLargeError{Limit: limit}
 	}
 	return body, nil
+}
+
+// readInto reads r to the end into buf, which grows by doubling when the
+// body does not fit: reused from answer to answer, it soon fits them all.
+// A size announced within the limit is made room for at once.
+func readInto(r io.Reader, buf []byte, size, limit int64) ([]byte, error) {
+	if size >= 0 && size <= limit && int64(cap(buf)) <= size {
+		buf = make([]byte, 0, size+1) // the 1 sees the end without growing
+	}
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
 }
 
 // Snippet returns at most n bytes of body as text for an error message,
