@@ -57,12 +57,10 @@ func withinDepth(data []byte, max int) bool {
 	for i := 0; i < len(data); i++ {
 		switch data[i] {
 		case '"':
-			// Skip the string, escaped quotes included.
-			for i++; i < len(data) && data[i] != '"'; i++ {
-				if data[i] == '\\' {
-					i++
-				}
-			}
+			// Skip the string, escaped quotes included, a block at a
+			// time: most of a large document is in its strings.
+			end, _ := stringEnd(data, i)
+			i = end - 1
 		case '{', '[':
 			if depth++; depth > max {
 				return false

@@ -67,16 +67,29 @@ func Unescape(data []byte) []byte {
 }
 
 // stringEnd returns the index after the JSON string that starts at
-// data[start] (a quote), and whether it holds an escape.
+// data[start] (a quote), and whether it holds an escape. It looks for the
+// closing quote a block at a time (a request's body is one string of
+// kilobytes): a quote is the end unless an odd run of backslashes, all
+// within the string, stands before it.
 func stringEnd(data []byte, start int) (end int, escaped bool) {
-	for i := start + 1; i < len(data); i++ {
-		switch data[i] {
-		case '\\':
-			escaped = true
-			i++
-		case '"':
-			return i + 1, escaped
+	for i := start + 1; i < len(data); {
+		q := bytes.IndexByte(data[i:], '"')
+		if q < 0 {
+			return len(data), escaped || bytes.IndexByte(data[i:], '\\') >= 0
 		}
+		q += i
+		if bytes.IndexByte(data[i:q], '\\') >= 0 {
+			escaped = true
+			run := 0
+			for j := q - 1; j >= i && data[j] == '\\'; j-- {
+				run++
+			}
+			if run%2 == 1 {
+				i = q + 1
+				continue
+			}
+		}
+		return q + 1, escaped
 	}
 	return len(data), escaped
 }

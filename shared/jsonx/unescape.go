@@ -12,23 +12,60 @@ import (
 // a caller that respells many documents (a listing's requests, one by one)
 // reuses one buffer for them all instead of making garbage of each.
 func AppendUnescape(dst, src []byte) []byte {
+	return appendSpelled(dst, src, true, false)
+}
+
+// AppendCompact appends the valid JSON document src to dst without the
+// space between its tokens, as json.Compact writes it, in one pass that
+// skips over strings a block at a time.
+func AppendCompact(dst, src []byte) []byte {
+	return appendSpelled(dst, src, false, true)
+}
+
+// AppendCompactUnescape is AppendUnescape and AppendCompact in one pass:
+// the valid JSON document src, its strings with the fewest escapes, without
+// space between its tokens.
+func AppendCompactUnescape(dst, src []byte) []byte {
+	return appendSpelled(dst, src, true, true)
+}
+
+// appendSpelled appends src to dst, its escaped strings respelled when
+// respell, the space between its tokens left out when compact.
+func appendSpelled(dst, src []byte, respell, compact bool) []byte {
 	for i := 0; i < len(src); {
 		// Everything outside a string, and a string without an escape,
-		// is copied as it is.
+		// is copied as it is (outside, without space when compact).
 		quote := bytes.IndexByte(src[i:], '"')
 		if quote < 0 {
-			return append(dst, src[i:]...)
+			return appendOutside(dst, src[i:], compact)
 		}
 		quote += i
+		dst = appendOutside(dst, src[i:quote], compact)
 		end, escaped := stringEnd(src, quote)
-		if !escaped {
-			dst = append(dst, src[i:end]...)
+		if escaped && respell {
+			dst = appendRespelled(dst, src[quote:end])
 		} else {
-			dst = appendRespelled(append(dst, src[i:quote]...), src[quote:end])
+			dst = append(dst, src[quote:end]...)
 		}
 		i = end
 	}
 	return dst
+}
+
+// appendOutside appends what lies between strings, without its space
+// when compact.
+func appendOutside(dst, between []byte, compact bool) []byte {
+	if !compact {
+		return append(dst, between...)
+	}
+	start := 0
+	for i, c := range between {
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+			dst = append(dst, between[start:i]...)
+			start = i + 1
+		}
+	}
+	return append(dst, between[start:]...)
 }
 
 // appendRespelled appends the JSON string literal (quotes included) with

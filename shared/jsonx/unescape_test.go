@@ -116,3 +116,61 @@ func FuzzAppendUnescape(f *testing.F) {
 		}
 	})
 }
+
+// compactByEncodingJSON is json.Compact's answer, or nil for what is not
+// JSON.
+func compactByEncodingJSON(data []byte) []byte {
+	var out bytes.Buffer
+	if json.Compact(&out, data) != nil {
+		return nil
+	}
+	return out.Bytes()
+}
+
+// FuzzAppendCompact: for any valid JSON, AppendCompact appends what
+// json.Compact writes, and AppendCompactUnescape what json.Compact writes of
+// unescapeByDecoding's respelling, after dst's own bytes.
+func FuzzAppendCompact(f *testing.F) {
+	for _, seed := range []string{
+		`{ "a" : "\/ \" \\" , "b" :[ 1 , 2.5e3 , null ] }`, "{\n\t\"x\":\r\n\"\\\\\\\"\"}", `"\\"`, `[ "\ud800" , "a\"b" ]`,
+		`{"a":"` + strings.Repeat(`x\"`, 50) + `"}`, ` "\\\\\\\\" `, `[]`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if !json.Valid(data) {
+			return
+		}
+		if got, want := AppendCompact([]byte("dst"), data), compactByEncodingJSON(data); string(got) != "dst"+string(want) {
+			t.Fatalf("AppendCompact(dst, %q) = %q, want dst%q", data, got, want)
+		}
+		if got, want := AppendCompactUnescape([]byte("dst"), data), compactByEncodingJSON(unescapeByDecoding(data)); string(got) != "dst"+string(want) {
+			t.Fatalf("AppendCompactUnescape(dst, %q) = %q, want dst%q", data, got, want)
+		}
+	})
+}
+
+// TestStringEnd: the end of a string, found a block at a time, is where
+// reading it byte by byte ends it, escapes and all.
+func TestStringEnd(t *testing.T) {
+	byteByByte := func(data []byte, start int) (int, bool) {
+		escaped := false
+		for i := start + 1; i < len(data); i++ {
+			switch data[i] {
+			case '\\':
+				escaped = true
+				i++
+			case '"':
+				return i + 1, escaped
+			}
+		}
+		return len(data), escaped
+	}
+	for _, s := range []string{`"a"x`, `"a\"b"x`, `"a\\"b"`, `"a\\\"b"c`, `"\`, `"ab\"`, `"\\\\"`, `"`, `""`, `"` + strings.Repeat(`\\`, 40) + `\"x"y`} {
+		end, escaped := stringEnd([]byte(s), 0)
+		wantEnd, wantEscaped := byteByByte([]byte(s), 0)
+		if end != wantEnd || escaped != wantEscaped {
+			t.Errorf("stringEnd(%s) = %d, %v, want %d, %v", s, end, escaped, wantEnd, wantEscaped)
+		}
+	}
+}
