@@ -1,14 +1,448 @@
 package tools
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/mcpforge/servers/graphqlmcp/internal/coerce"
+	"github.com/mcpforge/servers/graphqlmcp/internal/complexity"
+	"github.com/mcpforge/servers/graphqlmcp/internal/config"
+	"github.com/mcpforge/servers/graphqlmcp/internal/operations"
+	"github.com/mcpforge/servers/graphqlmcp/internal/upstream"
+	"github.com/mcpforge/servers/shared/httpx"
+	"github.com/mcpforge/servers/shared/mcptool"
 )
+
+// operationsGroup is the name the tool filter gives all saved operations
+// (--tools operations).
+const operationsGroup = "operations"
+
+// allowMutationsArgument is the one argument of a saved mutation's tool
+// that is not a variable, under --mutations per-call.
+const allowMutationsArgument = "allowMutations"
+
+// savedTool is one saved operation, checked against the schema it is
+// called with.
+type savedTool struct {
+	op      *operations.Operation
+	checker *ast.Schema
+	def     *mcp.Tool
+	// perCall is set for a mutation that runs only when the call passes
+	// allowMutations: true.
+	perCall bool
+}
 
 // addOperationTools registers a tool for each saved operation (--operations)
 // that the tool filter allows, and returns the names of all of them, so
-// that the filter's names can be checked against them.
+// that the filter's names can be checked against them. Every operation is
+// checked against the default endpoint's schema and priced first: any
+// problem refuses the start, with one line per problem. Afterwards a SIGHUP
+// reads the files again, until ctx ends.
 func (h *handlers) addOperationTools(ctx context.Context, server *mcp.Server) (names []string, err error) {
-	return nil, nil
+	if len(h.cfg.Operations) == 0 {
+		return nil, nil
+	}
+	saved, err := h.loadSaved(ctx)
+	if err != nil {
+		return nil, err
+	}
+	listed := &savedSet{}
+	h.swapSaved(server, listed, saved)
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	go func() {
+		defer signal.Stop(hup)
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-hup:
+				h.reloadSaved(ctx, server, listed)
+			}
+		}
+	}()
+	for _, t := range saved {
+		names = append(names, t.def.Name)
+	}
+	return names, nil
+}
+
+// savedSet is the names of the saved operations' tools listed now.
+type savedSet struct {
+	mu    sync.Mutex
+	names []string
+}
+
+// reloadSaved reads the operations again and swaps them in, or keeps the
+// last good set and logs why.
+func (h *handlers) reloadSaved(ctx context.Context, server *mcp.Server, listed *savedSet) {
+	logger := h.logger()
+	saved, err := h.loadSaved(ctx)
+	if err != nil {
+		logger.Warn("saved operations not reloaded; the last good set stays", "problems", err.Error())
+		return
+	}
+	h.swapSaved(server, listed, saved)
+	logger.Info("saved operations reloaded", "tools", len(saved))
+}
+
+// swapSaved lists saved in place of the tools listed before: one that
+// stays is replaced in place, so no tools/list between finds it missing,
+// and the server tells clients the list changed.
+func (h *handlers) swapSaved(server *mcp.Server, listed *savedSet, saved []*savedTool) {
+	listed.mu.Lock()
+	defer listed.mu.Unlock()
+	var now []string
+	for _, t := range saved {
+		if !h.tools.Allows(t.def.Name, []string{operationsGroup}, t.def.Annotations.ReadOnlyHint) {
+			continue
+		}
+		server.AddTool(t.def, h.savedHandler(t))
+		now = append(now, t.def.Name)
+	}
+	var gone []string
+	for _, name := range listed.names {
+		if !slices.Contains(now, name) {
+			gone = append(gone, name)
+		}
+	}
+	if len(gone) > 0 {
+		server.RemoveTools(gone...)
+	}
+	listed.names = now
+}
+
+func (h *handlers) logger() *slog.Logger {
+	if h.client != nil && h.client.Caller != nil && h.client.Caller.Logger != nil {
+		return h.client.Caller.Logger
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+// loadSaved reads, checks and prices every saved operation, and returns
+// them all, or every problem as one error with one line each.
+func (h *handlers) loadSaved(ctx context.Context) ([]*savedTool, error) {
+	ops, err := operations.Load(h.cfg.Operations)
+	if err != nil {
+		return nil, fmt.Errorf("--operations: the saved operations cannot be served:\n%w", err)
+	}
+	req, err := h.target("", nil, h.cfg.Timeout)
+	if err != nil {
+		return nil, err
+	}
+	got, err := h.schemaOf(ctx, req, false)
+	if err != nil {
+		return nil, fmt.Errorf("--operations: the saved operations are checked against the schema of %s, which could not be read: %v; give the schema with --schema, or make the endpoint answer introspection",
+			httpx.DisplayURL(req.Target.URL), err)
+	}
+	checker, err := got.Schema.Validator()
+	if err != nil {
+		return nil, fmt.Errorf("--operations: the schema of %s does not load in the validator, so saved operations cannot be checked: %v", httpx.DisplayURL(req.Target.URL), err)
+	}
+	var problems operations.Problems
+	var saved []*savedTool
+	for _, op := range ops {
+		t, opProblems := h.checkSaved(ctx, op, checker)
+		problems = append(problems, opProblems...)
+		if t != nil {
+			saved = append(saved, t)
+		}
+	}
+	if len(problems) > 0 {
+		return nil, fmt.Errorf("--operations: the saved operations cannot be served:\n%w", problems)
+	}
+	return saved, nil
+}
+
+// checkSaved checks one operation as graphql_query checks a query, and
+// builds its tool.
+func (h *handlers) checkSaved(ctx context.Context, op *operations.Operation, checker *ast.Schema) (*savedTool, operations.Problems) {
+	var problems operations.Problems
+	at := func(line, column int, format string, args ...any) {
+		problems = append(problems, op.Problem(line, column, fmt.Sprintf(format, args...)))
+	}
+	switch op.Tool {
+	case "graphql_query", "graphql_introspect":
+		at(0, 0, "operation %s makes the tool name %s, which is graphqlmcp's own: rename the operation", op.Name, op.Tool)
+	}
+	switch {
+	case op.Type == ast.Subscription:
+		at(0, 0, "operation %s is a subscription, which one HTTP request cannot carry: save a query or a mutation", op.Name)
+	case op.Type == ast.Mutation && h.cfg.Mutations == config.MutationsNever:
+		at(0, 0, "operation %s is a mutation, and this server refuses all mutations (--mutations never): remove it, or change --mutations", op.Name)
+	}
+	errs, total, err := h.rulesCheck(ctx, h.cfg.Timeout, checker, op.Chosen.Sent)
+	if err != nil {
+		at(0, 0, "%v", err)
+		return nil, problems
+	}
+	for _, e := range errs {
+		line, column := 0, 0
+		if len(e.Locations) > 0 {
+			line, column = e.Locations[0].Line, e.Locations[0].Column
+		}
+		at(line, column, "%s", httpx.Snippet([]byte(e.Message), maxMessageBytes))
+	}
+	if total > len(errs) {
+		at(0, 0, "and %d more problems with operation %s", total-len(errs), op.Name)
+	}
+	if len(errs) > 0 {
+		return nil, problems
+	}
+	score, err := complexity.Score(op.Chosen.Doc, op.Chosen.Op, nil, checker)
+	switch {
+	case err != nil:
+		at(0, 0, "operation %s cannot be priced: %v", op.Name, err)
+	case score.Score > h.cfg.MaxComplexity:
+		at(0, 0, "operation %s: %s", op.Name, strings.ReplaceAll(strings.Replace(overCeiling(score, h.cfg.MaxComplexity).Error(), "so it was not sent", "so it cannot be served", 1), "\n", " "))
+	}
+	perCall := op.Type == ast.Mutation && h.cfg.Mutations == config.MutationsPerCall
+	input := operations.InputSchema(checker, op.Chosen.Sent, op.Chosen.Op)
+	if perCall {
+		if _, clash := input.Properties[allowMutationsArgument]; clash {
+			at(0, 0, "operation %s has a variable $%s, the name of the argument that lets a mutation run (--mutations per-call): rename the variable", op.Name, allowMutationsArgument)
+		}
+		input.Properties[allowMutationsArgument] = &jsonschema.Schema{Type: "boolean", Description: "set true to let this mutation run; it is refused otherwise"}
+		input.PropertyOrder = append(input.PropertyOrder, allowMutationsArgument)
+	}
+	if len(problems) > 0 {
+		return nil, problems
+	}
+	readOnly := op.Type == ast.Query
+	description := op.Description()
+	if perCall {
+		description += " It changes data: pass allowMutations: true to run it (confirm with the user first)."
+	}
+	return &savedTool{op: op, checker: checker, perCall: perCall, def: &mcp.Tool{
+		Name:         op.Tool,
+		Title:        op.Name,
+		Description:  description,
+		InputSchema:  input,
+		OutputSchema: operations.OutputSchema(checker, op.Chosen.Sent, op.Chosen.Op),
+		Annotations: &mcp.ToolAnnotations{
+			ReadOnlyHint:    readOnly,
+			DestructiveHint: ptr(!readOnly),
+			IdempotentHint:  readOnly,
+			OpenWorldHint:   ptr(true),
+		},
+	}}, nil
+}
+
+func (h *handlers) savedHandler(t *savedTool) mcp.ToolHandler {
+	return func(ctx context.Context, call *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		result, err := h.runSaved(ctx, call, t)
+		if err != nil {
+			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}, nil
+		}
+		return result, nil
+	}
+}
+
+// runSaved checks a call's arguments as the operation's variables, then
+// sends the operation as graphql_query sends a query.
+func (h *handlers) runSaved(ctx context.Context, call *mcp.CallToolRequest, t *savedTool) (*mcp.CallToolResult, error) {
+	var raw json.RawMessage
+	if call != nil && call.Params != nil {
+		raw = call.Params.Arguments
+	}
+	variables, allow, err := t.arguments(raw)
+	if err != nil {
+		return nil, err
+	}
+	if err := loneSurrogates(wrapVariables(raw)); err != nil {
+		return nil, err
+	}
+	chosen := t.op.Chosen
+	if err := h.checkOperationType(chosen, allow); err != nil {
+		return nil, err
+	}
+	if coerced := coerce.Variables(t.checker, chosen.Op.VariableDefinitions, variables, maxValidationErrors, h.client.Redactor.String); coerced.Total > 0 {
+		return nil, h.quoting(invalidArguments(t.def.Name, coerced))
+	}
+	score, err := complexity.Score(chosen.Doc, chosen.Op, variables, t.checker)
+	if err != nil {
+		return nil, err
+	}
+	if score.Score > h.cfg.MaxComplexity {
+		return nil, overCeiling(score, h.cfg.MaxComplexity)
+	}
+	req, err := h.target("", nil, h.cfg.Timeout)
+	if err != nil {
+		return nil, err
+	}
+	req.Variables, req.OperationName = variables, chosen.Op.Name
+	req.Incremental = usesIncremental(chosen.Sent)
+	switch t.op.Protocol {
+	case operations.APQ:
+		req.Extensions = map[string]any{"persistedQuery": map[string]any{"version": 1, "sha256Hash": t.op.ID}}
+	case operations.DocID:
+		req.DocID = t.op.ID
+	default:
+		req.Query = chosen.Text
+	}
+	if err := h.confirm(ctx, call, chosen, req); err != nil {
+		return nil, err
+	}
+	resp, err := h.client.Post(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	if t.op.Protocol != operations.Text && persistedNotFound(resp) {
+		// The persisted-query protocols: the endpoint does not know the
+		// id, so the text goes with it, as stored.
+		req.Query = t.op.Body
+		if resp, err = h.client.Post(ctx, req); err != nil {
+			return nil, err
+		}
+	}
+	result, body := h.answer(req, resp, "")
+	result.StructuredContent = json.RawMessage(body)
+	return result, nil
+}
+
+// arguments decodes a call's arguments: the operation's variables, and
+// allowMutations for a mutation under --mutations per-call. Numbers stay
+// as written (json.Number), as graphql_query's variables do.
+func (t *savedTool) arguments(raw json.RawMessage) (variables map[string]any, allow bool, err error) {
+	variables = map[string]any{}
+	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+		return variables, false, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&variables); err != nil || variables == nil {
+		return nil, false, fmt.Errorf("arguments must be a JSON object of %s's variables; see its input schema", t.def.Name)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, false, fmt.Errorf("arguments must be one JSON object; see the input schema of %s", t.def.Name)
+	}
+	if err := uniqueKeys(raw); err != nil {
+		return nil, false, fmt.Errorf("%v; give each argument of %s once", err, t.def.Name)
+	}
+	accepted := slices.Sorted(func(yield func(string) bool) {
+		for name := range t.def.InputSchema.(*jsonschema.Schema).Properties {
+			if !yield(name) {
+				return
+			}
+		}
+	})
+	for _, name := range slices.Sorted(func(yield func(string) bool) {
+		for name := range variables {
+			if !yield(name) {
+				return
+			}
+		}
+	}) {
+		if !slices.Contains(accepted, name) {
+			return nil, false, fmt.Errorf("unknown argument %s: %s accepts only %s; remove it or check its spelling",
+				mcptool.QuoteUpTo(name, 80), t.def.Name, orNone(accepted))
+		}
+	}
+	if t.perCall {
+		if value, given := variables[allowMutationsArgument]; given {
+			b, ok := value.(bool)
+			if !ok {
+				return nil, false, fmt.Errorf("allowMutations must be true or false; pass true to let %s run", t.def.Name)
+			}
+			allow = b
+			delete(variables, allowMutationsArgument)
+		}
+	}
+	return variables, allow, nil
+}
+
+func orNone(names []string) string {
+	if len(names) == 0 {
+		return "none (call it with {})"
+	}
+	return strings.Join(names, ", ")
+}
+
+// uniqueKeys refuses an object whose top level names a member twice: a
+// decoder keeps the last, a client may show the first.
+func uniqueKeys(raw json.RawMessage) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if _, err := dec.Token(); err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		key, _ := tok.(string)
+		if seen[key] {
+			return fmt.Errorf("argument %s is given twice", mcptool.QuoteUpTo(key, 80))
+		}
+		seen[key] = true
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// wrapVariables puts a saved operation's arguments where loneSurrogates
+// looks for variables.
+func wrapVariables(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 {
+		return nil
+	}
+	return append(append([]byte(`{"variables":`), raw...), '}')
+}
+
+// invalidArguments lists each problem with the arguments as graphql-js
+// words it: the variable (the argument), the place inside its value and
+// the expected type.
+func invalidArguments(tool string, coerced coerce.Result) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "arguments do not match %s's input schema, so nothing was sent:", tool)
+	lines := make([]string, len(coerced.Errors))
+	for i, e := range coerced.Errors {
+		lines[i] = httpx.Snippet([]byte(e.Message), maxMessageBytes)
+	}
+	writeList(&b, lines, coerced.Total-len(coerced.Errors))
+	b.WriteString("\nFix the arguments and call again; each is a variable of the saved operation, $name being argument name.")
+	return errors.New(b.String())
+}
+
+// persistedNotFound reports the answer the persisted-query protocols give
+// for an id the endpoint does not know: an error PersistedQueryNotFound
+// (code PERSISTED_QUERY_NOT_FOUND), on which the client sends the text.
+func persistedNotFound(resp *upstream.Response) bool {
+	if resp == nil || resp.HasData || len(resp.Errors) == 0 {
+		return false
+	}
+	var errs []struct {
+		Message    string `json:"message"`
+		Extensions struct {
+			Code string `json:"code"`
+		} `json:"extensions"`
+	}
+	if json.Unmarshal(resp.Errors, &errs) != nil {
+		return false
+	}
+	for _, e := range errs {
+		if e.Message == "PersistedQueryNotFound" || e.Extensions.Code == "PERSISTED_QUERY_NOT_FOUND" {
+			return true
+		}
+	}
+	return false
 }

@@ -44,6 +44,11 @@ type Request struct {
 	// Incremental asks for incremental delivery (IncrementalAccept): the
 	// operation uses @defer or @stream.
 	Incremental bool
+	// Extensions and DocID send a persisted operation by its id (Apollo's
+	// persistedQuery extension, Relay's doc_id), Query then being empty
+	// until the endpoint asks for the text.
+	Extensions map[string]any
+	DocID      string
 }
 
 // Response is a GraphQL response as the endpoint sent it.
@@ -75,10 +80,12 @@ type Response struct {
 // response; a GraphQL response carrying errors is not a failure here.
 func (c *Client) Post(ctx context.Context, req Request) (*Response, error) {
 	payload, err := jsonx.Marshal(struct {
-		Query         string         `json:"query"`
+		Query         string         `json:"query,omitempty"`
+		DocID         string         `json:"doc_id,omitempty"`
 		Variables     map[string]any `json:"variables,omitempty"`
 		OperationName string         `json:"operationName,omitempty"`
-	}{req.Query, req.Variables, req.OperationName})
+		Extensions    map[string]any `json:"extensions,omitempty"`
+	}{req.Query, req.DocID, req.Variables, req.OperationName, req.Extensions})
 	if err != nil {
 		return nil, fmt.Errorf("encoding the request: %w", err)
 	}
