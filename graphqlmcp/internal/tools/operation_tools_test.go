@@ -511,3 +511,54 @@ func waitFor(t *testing.T, ch chan struct{}) {
 		t.Fatal("no notifications/tools/list_changed within 10s")
 	}
 }
+
+// TestSavedOperationsGitHub: a folder of operations against GitHub's public
+// schema (scripts/github-schema sets GITHUB_SCHEMA_DIR): input objects
+// with enums and defaults (IssueOrder), lists of enums, custom scalars
+// (DateTime, URI) and a mutation's input object map to schemas that a
+// validator holds values to.
+func TestSavedOperationsGitHub(t *testing.T) {
+	introspection := testservers.GitHubIntrospection(t)
+	file := filepath.Join(t.TempDir(), "github.json")
+	writeFile(t, file, string(introspection))
+	s, err := schema.Load(file, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := testConfig(t, "http://127.0.0.1:9/graphql")
+	cfg.Schema, cfg.Validate, cfg.Operations = s, true, []string{"testdata/operations/github"}
+	session, _ := savedServer(t, cfg, nil)
+	tools := toolsByName(t, session)
+	for _, c := range []struct {
+		tool  string
+		args  string
+		valid bool
+	}{
+		{"repository_issues", `{"owner": "octocat", "name": "hello"}`, true},
+		{"repository_issues", `{"owner": "octocat"}`, false},
+		{"repository_issues", `{"owner": "o", "name": "n", "states": ["OPEN", "CLOSED"], "orderBy": {"field": "UPDATED_AT", "direction": "ASC"}}`, true},
+		{"repository_issues", `{"owner": "o", "name": "n", "states": ["SHUT"]}`, false},
+		{"repository_issues", `{"owner": "o", "name": "n", "orderBy": {"field": "UPDATED_AT"}}`, false},
+		{"search_repositories", `{"query": "graphql", "first": 2}`, true},
+		{"add_reaction", `{"input": {"subjectId": "I_1", "content": "HEART"}, "allowMutations": true}`, true},
+		{"add_reaction", `{"input": {"subjectId": "I_1", "content": "LOVE"}}`, false},
+	} {
+		tool := tools[c.tool]
+		if tool == nil {
+			t.Fatalf("%s is not listed", c.tool)
+		}
+		var instance map[string]any
+		if err := json.Unmarshal([]byte(c.args), &instance); err != nil {
+			t.Fatal(err)
+		}
+		if err := resolved(t, tool.InputSchema).Validate(instance); (err == nil) != c.valid {
+			t.Errorf("%s %s: validation error %v, want valid %v", c.tool, c.args, err, c.valid)
+		}
+	}
+	text, _ := json.Marshal(tools["search_repositories"].OutputSchema)
+	for _, want := range []string{`"repositoryCount":{"type":"integer"}`, `"nameWithOwner"`, `"__typename":{"type":"string"}`} {
+		if !strings.Contains(string(text), want) {
+			t.Errorf("search_repositories output schema lacks %s: %s", want, text)
+		}
+	}
+}
