@@ -150,10 +150,7 @@ func httpHandlerWith(server *mcp.Server, logger *slog.Logger, access httpAccess,
 	mcpHandler.maxBodyTime = bodyTime
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", access.guard(mcpHandler))
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		_, _ = w.Write([]byte("ok\n"))
-	})
+	addProbes(mux)
 	return hangUpUnadmitted(mux, bodyTime)
 }
 
