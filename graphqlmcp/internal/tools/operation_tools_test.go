@@ -480,13 +480,10 @@ func TestSavedOperationReload(t *testing.T) {
 
 	writeFile(t, file, "query Third { nope }")
 	hangUp(t)
-	deadline := time.After(10 * time.Second)
-	for !strings.Contains(logs.String(), "not reloaded") {
-		select {
-		case <-deadline:
-			t.Fatalf("no log line says the bad edit was not loaded:\n%s", logs.String())
-		case <-time.After(10 * time.Millisecond):
-		}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := logs.Await(ctx, "not reloaded"); err != nil {
+		t.Fatalf("%v; no log line says the bad edit was not loaded:\n%s", err, logs.String())
 	}
 	if !strings.Contains(logs.String(), `Cannot query field \"nope\"`) && !strings.Contains(logs.String(), `Cannot query field "nope"`) {
 		t.Errorf("the log does not say why:\n%s", logs.String())
