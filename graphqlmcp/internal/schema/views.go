@@ -67,6 +67,9 @@ type View struct {
 	SDL string
 	// Hidden counts the deprecated members this view leaves out.
 	Hidden int
+	// paths builds, on the first search, how each type is reached from
+	// the roots through the members this view shows, and keeps it.
+	paths func() *pathIndex
 }
 
 // New builds a schema from an introspection result and prints both views.
@@ -83,6 +86,7 @@ func New(r *Result) (*Schema, error) {
 
 func (s *Schema) newView(show *filter, sizeHint int) *View {
 	v := &View{s: s, show: show}
+	v.paths = sync.OnceValue(v.buildPaths)
 	r := s.result
 	// One builder takes the whole text, definitions set apart by a blank
 	// line.
@@ -221,7 +225,7 @@ func (v *View) overview(detail overviewDetail) string {
 		v.s.TypeCount(), len(v.SDL), MaxViewBytes)
 	b.WriteString(HiddenNote(v.Hidden, ""))
 	b.WriteString("# For more, call graphql_introspect again with types: [\"TypeName\", ...] for full definitions,\n")
-	b.WriteString("# or search: \"word\" for the types, fields and arguments whose names contain it.\n\n")
+	b.WriteString("# or search: \"word\" for the types, fields and arguments whose names match it, with paths from the root.\n\n")
 	for _, name := range v.s.rootNames() {
 		t := v.s.types[name]
 		if t == nil {
@@ -582,111 +586,186 @@ func lexicalDistance(a, b string) int {
 func abs(n int) int { return max(n, -n) }
 
 // Search lists, one per line, the types, fields, arguments, input fields and
-// enum values whose names contain term, ignoring case: "type PullRequest",
-// "Repository.pullRequest(number: Int!): PullRequest". Exact names come
-// first, then names that start with term, then the rest, each in schema
+// enum values whose names match term, whole or by word parts (see matcher):
+// "type PullRequest", "Repository.pullRequest(number: Int!): PullRequest".
+// Under each type and field that a query can reach it gives the shortest
+// paths from the root, with the arguments needed on the way. Exact names
+// come first, then names that start with term, then those that have all its
+// words, then the rest; the shorter name first within each, then schema
 // order, so the likeliest answers survive the cut to maxSearchLines and to
-// budget bytes.
+// budget bytes. Paths give way before matches do: when the answer does not
+// fit, each match keeps one path, then the last matches are left out.
 func (v *View) Search(term string, budget int) (text string, truncated bool) {
-	needle := strings.ToLower(strings.TrimSpace(term))
-	var hits []searchHit
-	hidden := 0
-	add := func(name, line string, shown bool) {
-		rank, ok := matchRank(name, needle)
-		switch {
-		case !ok:
-		case !shown:
-			hidden++
-		default:
-			hits = append(hits, searchHit{rank: rank, line: line})
-		}
-	}
-	for i := range v.s.result.Schema.Types {
-		t := &v.s.result.Schema.Types[i]
-		if !isShownType(t.Name) {
-			continue
-		}
-		add(t.Name, kindKeyword(t.Kind)+" "+t.Name, true)
-		for j := range t.Fields {
-			f := &t.Fields[j]
-			shown := v.show.field(t.Name, f)
-			if _, ok := matchRank(f.Name, needle); ok || !shown {
-				add(f.Name, t.Name+"."+v.fieldSignature(t.Name, f), shown)
-			} else if argumentMatches(v.show.args(t.Name, f.Name, f.Args), needle) {
-				hits = append(hits, searchHit{rank: rankArgument, line: t.Name + "." + v.fieldSignature(t.Name, f)})
-			}
-		}
-		for j := range t.InputFields {
-			f := &t.InputFields[j]
-			add(f.Name, t.Name+"."+inputValueText(f), v.show.inputField(t.Name, f))
-		}
-		for j := range t.EnumValues {
-			ev := &t.EnumValues[j]
-			add(ev.Name, t.Name+"."+ev.Name, v.show.enumValue(t.Name, ev))
-		}
-	}
-	for _, d := range v.s.result.Schema.Directives {
-		if !isSpecifiedDirective(d.Name) {
-			add(d.Name, "directive @"+d.Name, true)
-		}
+	m := newMatcher(term)
+	hits, hidden := v.searchHits(m)
+	if len(hits) == 0 && len(m.words) > 1 {
+		// No name has every word: those with some of them, most first.
+		m.someWords = true
+		hits, hidden = v.searchHits(m)
 	}
 	hiddenNote := ""
 	if hidden > 0 {
 		hiddenNote = fmt.Sprintf("# %d deprecated %s also match; includeDeprecated: true shows them.\n", hidden, plural(hidden, "member", "members"))
 	}
 	if len(hits) == 0 {
-		return fmt.Sprintf("# Nothing in the schema has a name containing %s. Try a shorter or different word.\n", mcptool.Quote(term)) + hiddenNote, false
+		return fmt.Sprintf("# Nothing in the schema has a name matching %s, whole or by its words. Try a shorter or different word.\n", mcptool.Quote(term)) + hiddenNote, false
 	}
-	slices.SortStableFunc(hits, func(a, b searchHit) int { return cmp.Compare(a.rank, b.rank) })
-	header := fmt.Sprintf("# %s %s:\n", namesContain(len(hits)), mcptool.Quote(term))
+	var p *pathIndex
+	if slices.ContainsFunc(hits, func(h searchHit) bool { return h.paths }) {
+		p = v.paths()
+		for i := range hits {
+			if hits[i].paths {
+				hits[i].far = p.distance(hits[i].owner)
+			}
+		}
+	}
+	slices.SortStableFunc(hits, func(a, b searchHit) int {
+		return cmp.Or(cmp.Compare(a.rank, b.rank), cmp.Compare(a.lacking, b.lacking), cmp.Compare(a.kind(), b.kind()),
+			cmp.Compare(a.length, b.length), cmp.Compare(a.far, b.far))
+	})
+	header := fmt.Sprintf("# %s %s:\n", namesMatch(len(hits)), mcptool.Quote(term))
 	if len(hits) > maxSearchLines {
-		header = fmt.Sprintf("# %s %s; the %d closest matches follow. Use a longer word to narrow the search.\n", namesContain(len(hits)), mcptool.Quote(term), maxSearchLines)
+		header = fmt.Sprintf("# %s %s; the %d closest follow. Use a longer word to narrow the search.\n", namesMatch(len(hits)), mcptool.Quote(term), maxSearchLines)
 		hits, truncated = hits[:maxSearchLines], true
 	}
-	lines := make([]string, len(hits))
+	head := header + hiddenNote
+	if slices.ContainsFunc(hits, func(h searchHit) bool { return h.paths }) {
+		head += pathLegend
+	}
+	var blocks []string
+	for _, limits := range []struct{ types, fields int }{{3, 2}, {1, 1}} {
+		blocks = v.searchBlocks(p, hits, limits.types, limits.fields)
+		size := len(head)
+		for _, block := range blocks {
+			size += len(block)
+		}
+		if size <= budget {
+			return head + strings.Join(blocks, ""), truncated || limits.types == 1
+		}
+	}
+	// One path each is still too long: the last matches are left out.
+	var b strings.Builder
+	b.WriteString(head)
+	for i, block := range blocks {
+		note := fmt.Sprintf("# Cut here to fit the limit: %d more %s; use a longer word to narrow the search.\n", len(blocks)-i, plural(len(blocks)-i, "match", "matches"))
+		if b.Len()+len(block)+len(note) > budget {
+			if b.Len()+len(note) > budget {
+				return cut(b.String(), budget, "cut here: use a longer word to narrow the search"), true
+			}
+			b.WriteString(note)
+			break
+		}
+		b.WriteString(block)
+	}
+	return b.String(), true
+}
+
+// pathLegend heads a search answer that shows paths.
+const pathLegend = "# Under a type or field, \"path:\" is a shortest way from the root: arg! is an argument a query must give, first (or last, limit) sizes a page, (on T) is a fragment on T.\n"
+
+// searchBlocks renders each hit as its line and, under it, up to typePaths
+// paths to a type and fieldPaths to a field.
+func (v *View) searchBlocks(p *pathIndex, hits []searchHit, typePaths, fieldPaths int) []string {
+	blocks := make([]string, len(hits))
 	for i, hit := range hits {
-		lines[i] = hit.line
+		block := hit.line + "\n"
+		if hit.paths {
+			limit := typePaths
+			if hit.field != nil {
+				limit = fieldPaths
+			}
+			if node, ok := p.node[hit.owner]; ok {
+				for _, line := range v.pathLines(p, pathTarget{node: node, field: hit.field}, limit) {
+					block += line + "\n"
+				}
+			}
+		}
+		blocks[i] = block
 	}
-	text = header + hiddenNote + strings.Join(lines, "\n") + "\n"
-	if len(text) > budget {
-		return cut(text, budget, "cut here: use a longer word to narrow the search"), true
-	}
-	return text, truncated
+	return blocks
 }
 
 type searchHit struct {
-	rank int
-	line string
+	rank    int
+	lacking int // words of the term the name lacks (a partial match by words)
+	length  int // the name's, words run together: the shorter, the closer
+	line    string
+	// paths is set for a hit a query can reach: a type that fields
+	// return (owner) or a field of one.
+	paths bool
+	owner string
+	field *field
+	// far is how far owner is from the roots: of two hits alike, the one
+	// a query reaches sooner comes first (Repository.issue before
+	// CreateIssuePayload.issue, which only a mutation returns).
+	far int
 }
 
-// Ranks of a search hit, best first.
-const (
-	rankExact = iota
-	rankPrefix
-	rankContains
-	rankArgument
-)
-
-func matchRank(name, needle string) (int, bool) {
-	lower := strings.ToLower(name)
+// kind orders the hits of a rank: types first, then fields, then the rest.
+func (h *searchHit) kind() int {
 	switch {
-	case lower == needle:
-		return rankExact, true
-	case strings.HasPrefix(lower, needle):
-		return rankPrefix, true
-	case strings.Contains(lower, needle):
-		return rankContains, true
+	case h.paths && h.field == nil:
+		return 0
+	case h.field != nil:
+		return 1
 	}
-	return 0, false
+	return 2
 }
 
-func argumentMatches(args []*inputValue, needle string) bool {
-	for _, a := range args {
-		if strings.Contains(strings.ToLower(a.Name), needle) {
-			return true
+// searchHits lists the names of v that match m, in schema order, and counts
+// the deprecated members that match but v hides.
+func (v *View) searchHits(m *matcher) (hits []searchHit, hidden int) {
+	// line is called for a match only: rendering every field's signature
+	// would cost more than the matching.
+	add := func(name string, line func() string, shown bool, hit searchHit) bool {
+		rank, lacking, ok := m.match(name)
+		switch {
+		case !ok:
+			return false
+		case !shown:
+			hidden++
+		default:
+			hit.rank, hit.lacking, hit.length, hit.line = rank, lacking, len(m.name), line()
+			hits = append(hits, hit)
+		}
+		return true
+	}
+	for i := range v.s.result.Schema.Types {
+		t := &v.s.result.Schema.Types[i]
+		if !isShownType(t.Name) {
+			continue
+		}
+		add(t.Name, func() string { return kindKeyword(t.Kind) + " " + t.Name }, true, searchHit{paths: isComposite(t.Kind), owner: t.Name})
+		for j := range t.Fields {
+			f := &t.Fields[j]
+			shown := v.show.field(t.Name, f)
+			hit := searchHit{paths: true, owner: t.Name, field: f}
+			if add(f.Name, func() string { return t.Name + "." + v.fieldSignature(t.Name, f) }, shown, hit) || !shown {
+				continue
+			}
+			for _, a := range v.show.args(t.Name, f.Name, f.Args) {
+				if m.matches(a.Name) {
+					hit.rank, hit.line = rankArgument, t.Name+"."+v.fieldSignature(t.Name, f)
+					hits = append(hits, hit)
+					break
+				}
+			}
+		}
+		for j := range t.InputFields {
+			f := &t.InputFields[j]
+			add(f.Name, func() string { return t.Name + "." + inputValueText(f) }, v.show.inputField(t.Name, f), searchHit{})
+		}
+		for j := range t.EnumValues {
+			ev := &t.EnumValues[j]
+			add(ev.Name, func() string { return t.Name + "." + ev.Name }, v.show.enumValue(t.Name, ev), searchHit{})
 		}
 	}
-	return false
+	for _, d := range v.s.result.Schema.Directives {
+		if !isSpecifiedDirective(d.Name) {
+			add(d.Name, func() string { return "directive @" + d.Name }, true, searchHit{})
+		}
+	}
+	return hits, hidden
 }
 
 // fieldSignature renders "name(arg: Type = default, ...): Return" with the
@@ -748,9 +827,9 @@ func cut(text string, limit int, why string) string {
 	return text[:end] + note
 }
 
-// namesContain is "1 name contains" or "n names contain".
-func namesContain(n int) string {
-	return fmt.Sprintf("%d %s", n, plural(n, "name contains", "names contain"))
+// namesMatch is "1 name matches" or "n names match".
+func namesMatch(n int) string {
+	return fmt.Sprintf("%d %s", n, plural(n, "name matches", "names match"))
 }
 
 func plural(n int, one, many string) string {

@@ -21,7 +21,7 @@ type IntrospectArgs struct {
 	Headers           map[string]string `json:"headers,omitempty" jsonschema:"HTTP headers for this call, over the server's of the same name; not Content-Type, Accept or other framing headers"`
 	IncludeDeprecated bool              `json:"includeDeprecated,omitempty" jsonschema:"show deprecated members (hidden unless the schema needs them)"`
 	Types             []string          `json:"types,omitempty" jsonschema:"only these types' definitions"`
-	Search            string            `json:"search,omitempty" jsonschema:"the types, fields and arguments whose names contain this word"`
+	Search            string            `json:"search,omitempty" jsonschema:"types, fields and arguments named by these words, with paths from Query"`
 	Refresh           bool              `json:"refresh,omitempty" jsonschema:"fetch again, not from the cache"`
 }
 

@@ -170,6 +170,35 @@ func TestIntrospectTypesAndSearch(t *testing.T) {
 	}
 }
 
+// TestIntrospectSearchPaths: through an MCP session, search finds names by
+// their words ("friends connection" finds FriendsConnection) and gives
+// under each type and field the shortest paths from Query, with the
+// arguments a query must give and the one that sizes a page.
+func TestIntrospectSearchPaths(t *testing.T) {
+	srv, _ := testservers.Start(t, testservers.Starwars())
+	h := connect(t, testConfig(t, srv.URL), nil)
+	res := h.call(t, "graphql_introspect", map[string]any{"search": "friends connection"})
+	text := mcptest.LastText(res)
+	for _, want := range []string{
+		`# 4 names match "friends connection":`,
+		"type FriendsConnection\n" +
+			"  path: Query.hero -> Character.friendsConnection(first) -> FriendsConnection\n" +
+			"  path: Query.droid(id!) -> Droid.friendsConnection(first) -> FriendsConnection\n" +
+			"  path: Query.human(id!) -> Human.friendsConnection(first) -> FriendsConnection\n",
+		"Human.friendsConnection(first: Int, after: ID): FriendsConnection!\n" +
+			"  path: Query.human(id!) -> Human.friendsConnection(first)\n",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("lacks %q:\n%s", want, text)
+		}
+	}
+	res = h.call(t, "graphql_introspect", map[string]any{"search": "starship"})
+	if text := mcptest.LastText(res); !strings.Contains(text, "type Starship\n  path: Query.starship(id!) -> Starship\n") ||
+		!strings.Contains(text, "Query.starship(id: ID!): Starship\n") || strings.Contains(text, "Query.starship(id: ID!): Starship\n  path:") {
+		t.Errorf("starship:\n%s", text)
+	}
+}
+
 func TestIntrospectCache(t *testing.T) {
 	srv, rec := testservers.Start(t, testservers.Starwars())
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
@@ -344,7 +373,7 @@ func TestIntrospectSmallTexts(t *testing.T) {
 	}
 	srv, _ := testservers.Start(t, testservers.Starwars())
 	res = connect(t, testConfig(t, srv.URL), nil).call(t, "graphql_introspect", map[string]any{"search": "mass"})
-	if text := mcptest.LastText(res); !strings.HasPrefix(text, `# 1 name contains "mass":`) {
+	if text := mcptest.LastText(res); !strings.HasPrefix(text, `# 1 name matches "mass":`) {
 		t.Errorf("search with one hit:\n%s", text)
 	}
 }
@@ -409,7 +438,7 @@ func TestIntrospectTypesAndSearchShareTheBudget(t *testing.T) {
 	if len(text) > schema.MaxViewBytes || out["truncated"] != true || out["view"] != "types+search" {
 		t.Errorf("%d bytes, truncated %v, view %v", len(text), out["truncated"], out["view"])
 	}
-	if !strings.Contains(text, "Left out: ") || !strings.Contains(text, `Ask for them in another call: types: [`) || !strings.Contains(text, `names contain "field00"`) {
+	if !strings.Contains(text, "Left out: ") || !strings.Contains(text, `Ask for them in another call: types: [`) || !strings.Contains(text, `names match "field00"`) {
 		t.Errorf("the answer does not name what it left out, or lacks the search:\n%s", text[max(0, len(text)-3000):])
 	}
 }

@@ -1,0 +1,71 @@
+package schema
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestSplitWords(t *testing.T) {
+	for name, want := range map[string][]string{
+		"PullRequestReviewComment": {"pull", "request", "review", "comment"},
+		"pullRequest":              {"pull", "request"},
+		"pull_request":             {"pull", "request"},
+		"PULL_REQUEST_REVIEW":      {"pull", "request", "review"},
+		"review comment":           {"review", "comment"},
+		"  review-comment  ":       {"review", "comment"},
+		"HTTPServer":               {"http", "server"},
+		"URL":                      {"url"},
+		"resourcePath":             {"resource", "path"},
+		"sha256Hash":               {"sha", "256", "hash"},
+		"__typename":               {"typename"},
+		"_":                        nil,
+		"":                         nil,
+		"ÉtéCommentaire":           {"été", "commentaire"},
+	} {
+		if got := splitWords(name); !slices.Equal(got, want) {
+			t.Errorf("splitWords(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+// TestMatchRanks: a name matches a term whole, by its start, by all the
+// term's words, or in part, in that order of rank, whatever the case and
+// word separators of either.
+func TestMatchRanks(t *testing.T) {
+	type want struct {
+		rank int
+		ok   bool
+	}
+	for _, c := range []struct {
+		term, name string
+		want
+	}{
+		{"pullRequest", "PullRequest", want{rankExact, true}},
+		{"pull request", "pullRequest", want{rankExact, true}},
+		{"PULL_REQUEST", "pullRequest", want{rankExact, true}},
+		{"pullRequest", "PullRequestReviewComment", want{rankPrefix, true}},
+		{"pull_request", "pullRequests", want{rankPrefix, true}},
+		{"review comment", "PullRequestReviewComment", want{rankAllWords, true}},
+		{"comment review", "PullRequestReviewComment", want{rankAllWords, true}},
+		{"review comm", "addPullRequestReviewComment", want{rankAllWords, true}},
+		{"request", "PullRequest", want{rankAllWords, true}},
+		{"equest", "PullRequest", want{rankPartial, true}},
+		{"requestreview", "PullRequestReview", want{rankPartial, true}},
+		{"review comment", "IssueComment", want{0, false}},
+		{"zzz", "PullRequest", want{0, false}},
+		{"   ", "PullRequest", want{0, false}},
+		{"_", "PullRequest", want{0, false}},
+	} {
+		rank, _, ok := newMatcher(c.term).match(c.name)
+		if ok != c.ok || (ok && rank != c.rank) {
+			t.Errorf("%q against %q: rank %d, ok %v; want rank %d, ok %v", c.term, c.name, rank, ok, c.rank, c.ok)
+		}
+	}
+	// With someWords (set when no name has every word), a name with some
+	// of them matches, in part, and says how many it lacks.
+	m := newMatcher("review comment thread")
+	m.someWords = true
+	if rank, lacking, ok := m.match("IssueComment"); !ok || rank != rankPartial || lacking != 2 {
+		t.Errorf("some words: rank %d, lacking %d, ok %v", rank, lacking, ok)
+	}
+}
