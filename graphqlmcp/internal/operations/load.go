@@ -31,9 +31,12 @@ import (
 // Bounds of what Load reads: a file larger than a query may be is not an
 // operation file, and a folder of thousands is not a tool list.
 const (
-	MaxFileBytes  = operation.MaxQueryBytes
-	MaxFiles      = 500
-	MaxOperations = 200
+	MaxFileBytes = operation.MaxQueryBytes
+	// MaxManifestBytes bounds a manifest, which holds many operations,
+	// each of at most MaxFileBytes.
+	MaxManifestBytes = 4 << 20
+	MaxFiles         = 500
+	MaxOperations    = 200
 	// MaxToolName is the longest tool name MCP clients take.
 	MaxToolName = 64
 )
@@ -230,7 +233,11 @@ func (l *loader) file(path string, named bool) {
 		l.fail(path, 0, 0, "is one file too many: at most %d operation files are read", MaxFiles)
 		return
 	}
-	raw, err := readBounded(path)
+	limit := MaxFileBytes
+	if strings.HasSuffix(path, ".json") {
+		limit = MaxManifestBytes
+	}
+	raw, err := readBounded(path, limit)
 	if err != nil {
 		l.fail(path, 0, 0, "%v", err)
 		return
@@ -250,18 +257,18 @@ func (l *loader) file(path string, named bool) {
 	l.graphql(path, string(raw))
 }
 
-func readBounded(path string) ([]byte, error) {
+func readBounded(path string, limit int) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("cannot be read (%v)", errors.Unwrap(err))
 	}
 	defer f.Close()
-	raw, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	raw, err := io.ReadAll(io.LimitReader(f, int64(limit)+1))
 	if err != nil {
 		return nil, fmt.Errorf("cannot be read (%v)", err)
 	}
-	if len(raw) > MaxFileBytes {
-		return nil, fmt.Errorf("is over %d bytes, more than an operation file may be; split it", MaxFileBytes)
+	if len(raw) > limit {
+		return nil, fmt.Errorf("is over %d bytes, more than an operation file may be; split it", limit)
 	}
 	return raw, nil
 }
@@ -298,7 +305,7 @@ func (l *loader) graphql(path, text string) {
 			Comment: commentAbove(text, op.Position.Line), Protocol: Text,
 		})
 	}
-	if len(doc.Operations) == 0 && len(l.problems) == 0 && len(doc.Fragments) == 0 {
+	if len(doc.Operations) == 0 && len(doc.Fragments) == 0 {
 		l.fail(path, 0, 0, "holds no operation; write one such as query MyName { __typename }, or remove the file")
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -57,14 +58,39 @@ func (h *handlers) addOperationTools(ctx context.Context, server *mcp.Server) (n
 	if len(h.cfg.Operations) == 0 {
 		return nil, nil
 	}
-	saved, err := h.loadSaved(ctx)
+	seen := operations.Fingerprint(h.cfg.Operations)
+	saved, err := h.loadSaved(ctx, false)
 	if err != nil {
 		return nil, err
 	}
 	listed := &savedSet{}
 	h.swapSaved(server, listed, saved)
+	go h.watchSaved(ctx, server, listed, reloadSignal(ctx), seen)
+	for _, t := range saved {
+		names = append(names, t.def.Name)
+	}
+	return names, nil
+}
+
+// pollSaved is how often the operation files' names, sizes and times are
+// looked at for a change.
+const pollSaved = 2 * time.Second
+
+// reloadKey carries, in the context New is given, a channel that asks for
+// a reload in place of SIGHUP: a test inside a synctest bubble, where the
+// signal package's goroutine may not touch a channel.
+type reloadKey struct{}
+
+// reloadSignal is the channel that asks for a reload: SIGHUP's, registered
+// before New returns, so that a SIGHUP from then on reloads instead of
+// ending the process; or the context's. It is stopped when ctx ends.
+func reloadSignal(ctx context.Context) <-chan struct{} {
+	if ch, ok := ctx.Value(reloadKey{}).(chan struct{}); ok {
+		return ch
+	}
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
+	asked := make(chan struct{}, 1)
 	go func() {
 		defer signal.Stop(hup)
 		for {
@@ -72,14 +98,37 @@ func (h *handlers) addOperationTools(ctx context.Context, server *mcp.Server) (n
 			case <-ctx.Done():
 				return
 			case <-hup:
-				h.reloadSaved(ctx, server, listed)
+				select {
+				case asked <- struct{}{}:
+				default: // a reload is asked for already
+				}
 			}
 		}
 	}()
-	for _, t := range saved {
-		names = append(names, t.def.Name)
+	return asked
+}
+
+// watchSaved reloads the operations when asked (SIGHUP), and when a poll
+// finds their files changed, until ctx ends.
+func (h *handlers) watchSaved(ctx context.Context, server *mcp.Server, listed *savedSet, hup <-chan struct{}, seen string) {
+	ticker := time.NewTicker(pollSaved)
+	defer ticker.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-hup:
+		case <-ticker.C:
+			if operations.Fingerprint(h.cfg.Operations) == seen {
+				continue
+			}
+		}
+		// Taken before reading, so an edit during the reload is seen
+		// by the next poll; a bad edit is logged once, not at every
+		// poll.
+		seen = operations.Fingerprint(h.cfg.Operations)
+		h.reloadSaved(ctx, server, listed)
 	}
-	return names, nil
 }
 
 // savedSet is the names of the saved operations' tools listed now.
@@ -92,7 +141,7 @@ type savedSet struct {
 // last good set and logs why.
 func (h *handlers) reloadSaved(ctx context.Context, server *mcp.Server, listed *savedSet) {
 	logger := h.logger()
-	saved, err := h.loadSaved(ctx)
+	saved, err := h.loadSaved(ctx, true)
 	if err != nil {
 		logger.Warn("saved operations not reloaded; the last good set stays", "problems", err.Error())
 		return
@@ -135,8 +184,10 @@ func (h *handlers) logger() *slog.Logger {
 }
 
 // loadSaved reads, checks and prices every saved operation, and returns
-// them all, or every problem as one error with one line each.
-func (h *handlers) loadSaved(ctx context.Context) ([]*savedTool, error) {
+// them all, or every problem as one error with one line each. A reload
+// asks the endpoint for its schema again (refresh), as the operator may
+// reload because the API changed.
+func (h *handlers) loadSaved(ctx context.Context, refresh bool) ([]*savedTool, error) {
 	ops, err := operations.Load(h.cfg.Operations)
 	if err != nil {
 		return nil, fmt.Errorf("--operations: the saved operations cannot be served:\n%w", err)
@@ -145,7 +196,7 @@ func (h *handlers) loadSaved(ctx context.Context) ([]*savedTool, error) {
 	if err != nil {
 		return nil, err
 	}
-	got, err := h.schemaOf(ctx, req, false)
+	got, err := h.schemaOf(ctx, req, refresh)
 	if err != nil {
 		return nil, fmt.Errorf("--operations: the saved operations are checked against the schema of %s, which could not be read: %v; give the schema with --schema, or make the endpoint answer introspection",
 			httpx.DisplayURL(req.Target.URL), err)

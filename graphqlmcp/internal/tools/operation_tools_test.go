@@ -12,6 +12,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -30,7 +31,12 @@ const kindsDir = "testdata/operations/kinds"
 // context ends with the test, which stops the reload watcher.
 func savedServer(t *testing.T, cfg config.Config, clientOpts *mcp.ClientOptions) (*mcp.ClientSession, *mcptest.SyncBuffer) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
+	return savedServerContext(t, context.Background(), cfg, clientOpts)
+}
+
+func savedServerContext(t *testing.T, parent context.Context, cfg config.Config, clientOpts *mcp.ClientOptions) (*mcp.ClientSession, *mcptest.SyncBuffer) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(parent)
 	t.Cleanup(cancel)
 	logs := &mcptest.SyncBuffer{}
 	server, err := New(ctx, Options{Config: cfg, HTTP: upstream.NewHTTPClient("graphqlmcp-test"),
@@ -558,4 +564,36 @@ func TestSavedOperationsGitHub(t *testing.T) {
 			t.Errorf("search_repositories output schema lacks %s: %s", want, text)
 		}
 	}
+}
+
+// TestSavedOperationPoll: with no signal, a poll of the files' sizes and
+// times (every pollSaved, on the bubble's clock) finds an edit, reloads,
+// and the client hears notifications/tools/list_changed; a poll that finds
+// nothing changed reloads nothing.
+func TestSavedOperationPoll(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		dir := t.TempDir()
+		file := filepath.Join(dir, "ops.graphql")
+		writeFile(t, file, "query First { items { id } }")
+		changed := make(chan struct{}, 10)
+		// No SIGHUP: the signal package may not touch the bubble's channels.
+		ctx := context.WithValue(context.Background(), reloadKey{}, make(chan struct{}))
+		session, _ := savedServerContext(t, ctx, kindsConfig(t, "http://127.0.0.1:9/graphql", dir), &mcp.ClientOptions{
+			ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
+		})
+		time.Sleep(3 * pollSaved)
+		synctest.Wait()
+		if len(changed) != 0 {
+			t.Fatalf("%d list_changed notifications with no edit", len(changed))
+		}
+		writeFile(t, file, "query Second { items { title } }")
+		time.Sleep(pollSaved + time.Second)
+		synctest.Wait()
+		if len(changed) != 1 {
+			t.Fatalf("%d list_changed notifications after one edit and a poll, want 1", len(changed))
+		}
+		if tools := toolsByName(t, session); tools["second"] == nil || tools["first"] != nil {
+			t.Errorf("after the edit, tools are %v; want second in place of first", tools)
+		}
+	})
 }
