@@ -29,9 +29,9 @@ import (
 	"github.com/mcpforge/servers/shared/mcptool"
 )
 
-// operationsGroup is the name the tool filter gives all saved operations
-// (--tools operations).
-const operationsGroup = "operations"
+// savedGroup is the name the tool filter gives all saved operations
+// (--tools operations); register.go checks the operator's names with it.
+const savedGroup = "operations"
 
 // allowMutationsArgument is the one argument of a saved mutation's tool
 // that is not a variable, under --mutations per-call.
@@ -158,7 +158,7 @@ func (h *handlers) swapSaved(server *mcp.Server, listed *savedSet, saved []*save
 	defer listed.mu.Unlock()
 	var now []string
 	for _, t := range saved {
-		if !h.tools.Allows(t.def.Name, []string{operationsGroup}, t.def.Annotations.ReadOnlyHint) {
+		if !h.tools.Allows(t.def.Name, []string{savedGroup}, t.def.Annotations.ReadOnlyHint) {
 			continue
 		}
 		server.AddTool(t.def, h.savedHandler(t))
