@@ -19,6 +19,7 @@ import (
 	"github.com/mcpforge/servers/hookmcp/internal/signature"
 	"github.com/mcpforge/servers/shared/app"
 	"github.com/mcpforge/servers/shared/httpx"
+	"github.com/mcpforge/servers/shared/mcptool"
 )
 
 // Config is the checked startup configuration.
@@ -39,6 +40,9 @@ type Config struct {
 	// ReplayTo are the URL prefixes replay_request may send to besides
 	// loopback addresses (--replay-to), canonical.
 	ReplayTo []*url.URL
+	// ConfirmDeletes says when the user confirms a delete (--confirm-deletes;
+	// confirm.go); empty is ask.
+	ConfirmDeletes mcptool.ConfirmMode
 }
 
 // SigningSecret is a provider's signing secret and the variable it was read
@@ -120,6 +124,7 @@ func Flags() []cli.Flag {
 			Usage:   "URL prefix (https://dev.example.com/hooks) replay_request may send captured requests to, besides this machine's loopback addresses; repeat it or separate with commas",
 			Sources: cli.EnvVars(ReplayToVariable),
 		},
+		confirmFlag(),
 		// Not a flag: refused with the variable to set instead.
 		&app.EnvOnlyFlag{Name: "api-key", Aliases: []string{"apikey", "api_key", "key"}, EnvVar: APIKeyVariable, What: "the API key"},
 	}
@@ -155,6 +160,9 @@ func FromCommand(cmd *cli.Command, getenv func(string) string) (Config, error) {
 		return Config{}, err
 	}
 	if cfg.ReplayTo, err = ReplayTo(cmd.StringSlice("replay-to")); err != nil {
+		return Config{}, err
+	}
+	if cfg.ConfirmDeletes, err = readConfirm(cmd); err != nil {
 		return Config{}, err
 	}
 	if cfg.ResourceMaxBytes < MinResourceMaxBytes || cfg.ResourceMaxBytes > MaxResourceMaxBytes {

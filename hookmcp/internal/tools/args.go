@@ -170,6 +170,10 @@ func guarded[In, Out any](h *handlers, t mcptool.Tool[In, Out]) mcptool.Tool[In,
 			return nil, none, errors.New("api_key is empty: pass the key, or leave api_key out to use HOOKSVC_API_KEY; nothing was sent")
 		}
 		res, out, err := handle(ctx, req, in)
+		if mcptool.IsInputRequired(err) {
+			// A question for the user, not a failure: it goes out as it is.
+			return nil, none, err
+		}
 		if err != nil {
 			var callKey string
 			_ = json.Unmarshal(g["api_key"], &callKey)

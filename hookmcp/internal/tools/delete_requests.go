@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -97,7 +98,19 @@ func (h *handlers) deleteRequests(ctx context.Context, req *mcp.CallToolRequest,
 		filters = append(filters, "matching the query "+hooksvc.Quote(args.Query))
 	}
 	out := DeleteRequestsResult{TokenID: string(id), Scope: "all", DateFrom: from, DateTo: to, Query: args.Query}
+	// The user's yes is for the call as given: now-1h stays now-1h.
+	binding := []string{string(id), strconv.FormatBool(args.All), args.DateFrom, args.DateTo, args.Query}
 	if len(filters) == 0 {
+		err := h.confirmDelete(ctx, req, "deleting every request of token "+string(id), binding, key, func(ctx context.Context) (string, error) {
+			n, err := h.count(ctx, key, id, nil)
+			if err != nil {
+				return "", err
+			}
+			return fmt.Sprintf("The assistant asks to delete every request captured by token %s: %s now. The token itself stays. This cannot be undone.\n\nDelete them all?", id, requestsCount(n)), nil
+		})
+		if err != nil {
+			return nil, DeleteRequestsResult{}, err
+		}
 		none, err := h.client.DeleteRequests(ctx, key, id, query)
 		if err != nil {
 			return nil, DeleteRequestsResult{}, err
@@ -117,6 +130,15 @@ func (h *handlers) deleteRequests(ctx context.Context, req *mcp.CallToolRequest,
 	if matched == 0 {
 		out.Message = fmt.Sprintf("No request of token %s is %s, so nothing was deleted.", id, strings.Join(filters, " and "))
 		return mcptool.Text(out.Message), out, nil
+	}
+	if matched > maxUnconfirmedDelete {
+		err := h.confirmDelete(ctx, req, fmt.Sprintf("deleting %d requests of token %s", matched, id), binding, key, func(context.Context) (string, error) {
+			return fmt.Sprintf("The assistant asks to delete the %d requests of token %s %s: more than one preview (%d) can show. Other requests and the token stay. This cannot be undone.\n\nDelete them?",
+				matched, id, strings.Join(filters, " and "), maxUnconfirmedDelete), nil
+		})
+		if err != nil {
+			return nil, DeleteRequestsResult{}, err
+		}
 	}
 	none, err := h.client.DeleteRequests(ctx, key, id, query)
 	if err != nil {

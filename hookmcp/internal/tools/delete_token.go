@@ -34,8 +34,19 @@ func (h *handlers) deleteTokenTool() mcptool.Tool[DeleteTokenArgs, DeleteTokenRe
 	}
 }
 
-func (h *handlers) deleteToken(ctx context.Context, _ *mcp.CallToolRequest, args DeleteTokenArgs) (*mcp.CallToolResult, DeleteTokenResult, error) {
+func (h *handlers) deleteToken(ctx context.Context, req *mcp.CallToolRequest, args DeleteTokenArgs) (*mcp.CallToolResult, DeleteTokenResult, error) {
 	id, key, err := h.access(args.TokenID, args.APIKey)
+	if err != nil {
+		return nil, DeleteTokenResult{}, err
+	}
+	err = h.confirmDelete(ctx, req, "deleting token "+string(id), []string{string(id)}, key, func(ctx context.Context) (string, error) {
+		n, err := h.count(ctx, key, id, nil)
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("The assistant asks to delete the capture token %s and the %s it captured. %s will stop accepting requests. This cannot be undone.\n\nDelete the token?",
+			id, requestsCount(n), h.client.CaptureURL(id)), nil
+	})
 	if err != nil {
 		return nil, DeleteTokenResult{}, err
 	}
