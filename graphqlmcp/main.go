@@ -33,6 +33,9 @@ func spec() app.Spec {
 			if err != nil {
 				return nil, err
 			}
+			if level, line := config.ForwardLog(cfg, env.Transport == "http"); line != "" {
+				env.Logger.Log(ctx, level, line)
+			}
 			return tools.New(ctx, tools.Options{
 				Config:  cfg,
 				HTTP:    upstream.NewHTTPClient(env.UserAgent),

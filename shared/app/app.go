@@ -50,6 +50,8 @@ type Env struct {
 	Version   string
 	// Tools is the operator's choice of tools to expose (toolfilter.go).
 	Tools mcptool.Filter
+	// Transport is how clients connect: "stdio" or "http".
+	Transport string
 }
 
 // Streams are the process's standard streams, passed in so that tests can run
@@ -195,7 +197,7 @@ func serve(ctx context.Context, spec Spec, cmd *cli.Command, std Streams, versio
 	if err != nil {
 		return usageError{err}
 	}
-	server, err := spec.Build(ctx, cmd, Env{Logger: logger, UserAgent: userAgent(spec.Name), Version: version, Tools: filter})
+	server, err := spec.Build(ctx, cmd, Env{Logger: logger, UserAgent: userAgent(spec.Name), Version: version, Tools: filter, Transport: transport})
 	if err != nil {
 		return usageError{err}
 	}

@@ -16,6 +16,12 @@ import (
 // operation's too): the body as text, then notes on what was changed or
 // left out, and the body for the structured result.
 func (h *handlers) answer(req upstream.Request, resp *upstream.Response, unchecked string) (*mcp.CallToolResult, []byte) {
+	return h.answerAs(h.client.Redactor, req, resp, unchecked)
+}
+
+// answerAs is answer for a call whose secrets r holds: the startup
+// headers' and those its HTTP request forwards (--forward-header).
+func (h *handlers) answerAs(r upstream.Redactor, req upstream.Request, resp *upstream.Response, unchecked string) (*mcp.CallToolResult, []byte) {
 	// An endpoint's escapes (a Go server writes \u003c for <) are spelt
 	// out: the answer says the same, and the model reads the text itself.
 	body := jsonx.Unescape(resp.Body)
@@ -32,10 +38,12 @@ func (h *handlers) answer(req upstream.Request, resp *upstream.Response, uncheck
 	if resp.Incremental != nil {
 		// The note joins labels and paths the endpoint chose: joined,
 		// they may spell a secret none of them holds alone.
-		texts = append(texts, h.client.Redactor.String(resp.Incremental.Note()))
+		texts = append(texts, r.String(resp.Incremental.Note()))
 	}
 	if unchecked != "" {
-		texts = append(texts, unchecked)
+		// It quotes the endpoint's introspection failure, which may echo
+		// a forwarded credential.
+		texts = append(texts, r.String(unchecked))
 	}
 	result := mcptool.Text(texts...)
 	result.IsError = !resp.HasData

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -17,10 +18,13 @@ import (
 	"github.com/mcpforge/servers/shared/mcptool"
 )
 
-// QueryArgs are graphql_query's arguments.
+// QueryArgs are graphql_query's arguments. Variables is raw, so that a
+// JSON string holding the object (as some models send it) reaches
+// readVariables, which accepts it with a note; its schema stays an object
+// (AdjustInput), the form models are asked for.
 type QueryArgs struct {
 	Query         string            `json:"query" jsonschema:"the GraphQL operation text, e.g. query { viewer { login } }"`
-	Variables     map[string]any    `json:"variables,omitempty" jsonschema:"values of the operation's variables, by name"`
+	Variables     json.RawMessage   `json:"variables,omitempty" jsonschema:"values of the operation's variables, by name"`
 	OperationName string            `json:"operationName,omitempty" jsonschema:"which operation to run when query holds several"`
 	Endpoint      string            `json:"endpoint,omitempty" jsonschema:"GraphQL endpoint URL (default: the server's)"`
 	Headers       map[string]string `json:"headers,omitempty" jsonschema:"HTTP headers for this call, over the server's of the same name; not Content-Type, Accept or other framing headers"`
@@ -28,6 +32,7 @@ type QueryArgs struct {
 	// 1.5 with its rule, instead of the decoder refusing 5000.0.
 	Timeout        *float64 `json:"timeout,omitempty" jsonschema:"time limit in milliseconds"`
 	AllowMutations bool     `json:"allowMutations,omitempty" jsonschema:"set true to let a mutation run; mutations are refused otherwise"`
+	DryRun         bool     `json:"dryRun,omitempty" jsonschema:"check, price and show the request; send nothing"`
 }
 
 // QueryResult describes the GraphQL response that graphql_query passes on
@@ -93,6 +98,8 @@ func (h *handlers) queryTool() mcptool.Tool[QueryArgs, mcptool.Document[QueryRes
 			s.Properties["query"].MinLength = ptr(1)
 			timeoutMS.Schema(s.Properties["timeout"])
 			s.Properties["endpoint"].Format = "uri"
+			variables := s.Properties["variables"]
+			*variables = jsonschema.Schema{Type: "object", AdditionalProperties: &jsonschema.Schema{}, Description: variables.Description}
 		},
 		AdjustOutput: func(s *jsonschema.Schema) {
 			s.Description = "the endpoint's GraphQL response, as received"
@@ -101,11 +108,24 @@ func (h *handlers) queryTool() mcptool.Tool[QueryArgs, mcptool.Document[QueryRes
 			data.Type, data.Types, data.AdditionalProperties = "", nil, nil
 			data.AnyOf = []*jsonschema.Schema{{Type: "object"}, {Type: "null"}}
 		},
-		Handle: h.graphqlQuery,
+		Verbatim: []string{"body"}, // a dry run's request body, given whole in a block of its own
+		Handle:   h.graphqlQuery,
 	}
 }
 
+// graphqlQuery runs a call as the caller its HTTP request names
+// (--forward-header): every error it returns is cleaned of the forwarded
+// values as well as of the startup headers'.
 func (h *handlers) graphqlQuery(ctx context.Context, call *mcp.CallToolRequest, args QueryArgs) (*mcp.CallToolResult, mcptool.Document[QueryResult], error) {
+	who, err := h.forwardedFrom(extraOf(call))
+	if err != nil {
+		return nil, nil, err
+	}
+	result, out, err := h.query(ctx, call, who, args)
+	return result, out, who.clean(err)
+}
+
+func (h *handlers) query(ctx context.Context, call *mcp.CallToolRequest, who forwarded, args QueryArgs) (*mcp.CallToolResult, mcptool.Document[QueryResult], error) {
 	if strings.TrimSpace(args.Query) == "" {
 		return nil, nil, errors.New("query is required: pass the GraphQL operation text, e.g. { __typename }")
 	}
@@ -113,6 +133,10 @@ func (h *handlers) graphqlQuery(ctx context.Context, call *mcp.CallToolRequest, 
 		if err := loneSurrogates(call.Params.Arguments); err != nil {
 			return nil, nil, err
 		}
+	}
+	variables, note, err := readVariables(args.Variables)
+	if err != nil {
+		return nil, nil, err
 	}
 	timeout, err := h.timeout(args.Timeout)
 	if err != nil {
@@ -122,34 +146,43 @@ func (h *handlers) graphqlQuery(ctx context.Context, call *mcp.CallToolRequest, 
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := h.checkOperationType(chosen, args.AllowMutations); err != nil {
-		return nil, nil, err
+	// A dry run of a mutation the guard refuses still checks and prices
+	// it: the model learns whether it is right before asking the user.
+	guard := h.checkOperationType(chosen, args.AllowMutations)
+	if guard != nil && !(args.DryRun && chosen.Op.Operation == ast.Mutation) {
+		return nil, nil, guard
 	}
-	req, err := h.target(args.Endpoint, args.Headers, timeout)
+	req, err := h.targetAs(who, args.Endpoint, args.Headers, timeout)
 	if err != nil {
 		return nil, nil, err
 	}
-	checked, unchecked, err := h.validate(ctx, req, callTarget{args.Endpoint, args.Headers}, chosen, args.Variables)
+	checked, unchecked, err := h.validate(ctx, req, callTarget{args.Endpoint, args.Headers}, chosen, variables)
 	if err != nil {
 		return nil, nil, err
 	}
-	score, err := complexity.Score(chosen.Doc, chosen.Op, args.Variables, checked)
+	score, err := complexity.Score(chosen.Doc, chosen.Op, variables, checked)
 	if err != nil {
 		return nil, nil, err
 	}
 	if score.Score > h.cfg.MaxComplexity {
 		return nil, nil, overCeiling(score, h.cfg.MaxComplexity)
 	}
-	req.Query, req.Variables, req.OperationName = chosen.Text, args.Variables, args.OperationName
+	req.Query, req.Variables, req.OperationName = chosen.Text, variables, args.OperationName
 	req.Incremental = usesIncremental(chosen.Sent)
+	if args.DryRun {
+		return h.dryRun(req, chosen, h.redactorAs(who), dryRunChecks{checked: checked != nil, unchecked: unchecked, score: score, guard: guard, note: note})
+	}
 	if err := h.confirm(ctx, call, chosen, req); err != nil {
 		return nil, nil, err
 	}
-	resp, err := h.client.Post(ctx, req)
+	resp, err := h.clientAs(who).Post(ctx, req)
 	if err != nil {
 		return nil, nil, err
 	}
-	result, body := h.answer(req, resp, unchecked)
+	result, body := h.answerAs(h.redactorAs(who), req, resp, unchecked)
+	if note != "" {
+		result.Content = append(result.Content, &mcp.TextContent{Text: note})
+	}
 	return result, mcptool.Document[QueryResult](body), nil
 }
 

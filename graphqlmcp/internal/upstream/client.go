@@ -79,17 +79,10 @@ type Response struct {
 // the request cannot be made or answered, or when the answer is not a GraphQL
 // response; a GraphQL response carrying errors is not a failure here.
 func (c *Client) Post(ctx context.Context, req Request) (*Response, error) {
-	payload, err := jsonx.Marshal(struct {
-		Query         string         `json:"query,omitempty"`
-		DocID         string         `json:"doc_id,omitempty"`
-		Variables     map[string]any `json:"variables,omitempty"`
-		OperationName string         `json:"operationName,omitempty"`
-		Extensions    map[string]any `json:"extensions,omitempty"`
-	}{req.Query, req.DocID, req.Variables, req.OperationName, req.Extensions})
+	payload, err := Payload(req)
 	if err != nil {
-		return nil, fmt.Errorf("encoding the request: %w", err)
+		return nil, err
 	}
-	payload = formSafe(payload)
 	ctx, cancel := httpx.WithTimeout(ctx, req.Timeout)
 	defer cancel()
 	if c.Gate != nil {
@@ -149,6 +142,21 @@ func (c *Client) Post(ctx context.Context, req Request) (*Response, error) {
 		return nil, redirected(req, answer, c.Redactor)
 	}
 	return nil, notGraphQL(req, answer, body)
+}
+
+// Payload is the body Post sends for req, byte for byte: a dry run shows it.
+func Payload(req Request) ([]byte, error) {
+	payload, err := jsonx.Marshal(struct {
+		Query         string         `json:"query,omitempty"`
+		DocID         string         `json:"doc_id,omitempty"`
+		Variables     map[string]any `json:"variables,omitempty"`
+		OperationName string         `json:"operationName,omitempty"`
+		Extensions    map[string]any `json:"extensions,omitempty"`
+	}{req.Query, req.DocID, req.Variables, req.OperationName, req.Extensions})
+	if err != nil {
+		return nil, fmt.Errorf("encoding the request: %w", err)
+	}
+	return formSafe(payload), nil
 }
 
 // RefusesCredentials reports an HTTP status that says the credentials were
