@@ -234,7 +234,10 @@ func (h *handlers) checkSaved(ctx context.Context, op *operations.Operation, che
 	switch {
 	case op.Type == ast.Subscription:
 		at(0, 0, "operation %s is a subscription, which one HTTP request cannot carry: save a query or a mutation", op.Name)
-	case op.Type == ast.Mutation && h.cfg.Mutations == config.MutationsNever:
+	case op.Type == ast.Mutation && h.cfg.Mutations == config.MutationsNever && !h.tools.ReadOnly:
+		// Under --read-only the filter leaves saved mutations out; a
+		// mutation saved beside --mutations never is the operator's
+		// contradiction.
 		at(0, 0, "operation %s is a mutation, and this server refuses all mutations (--mutations never): remove it, or change --mutations", op.Name)
 	}
 	errs, total, err := h.rulesCheck(ctx, h.cfg.Timeout, checker, op.Chosen.Sent)

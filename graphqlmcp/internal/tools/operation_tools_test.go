@@ -23,6 +23,7 @@ import (
 	"github.com/mcpforge/servers/graphqlmcp/internal/testservers"
 	"github.com/mcpforge/servers/graphqlmcp/internal/upstream"
 	"github.com/mcpforge/servers/shared/mcptest"
+	"github.com/mcpforge/servers/shared/mcptool"
 )
 
 const kindsDir = "testdata/operations/kinds"
@@ -423,6 +424,14 @@ func TestSavedOperationRefusals(t *testing.T) {
 		{"subscription", map[string]string{"a.graphql": "subscription S { items { id } }"}, nil, []string{"a.graphql:1:1: operation S is a subscription"}},
 		{"manifest", map[string]string{"m.json": "{\n  \"q1\": \"query Q { nope }\"\n}"}, nil,
 			[]string{`m.json:2:9: operation Q, line 1, column 11 of its text: Cannot query field "nope"`}},
+		{"manifest not JSON", map[string]string{"m.json": "{\n  \"q1\": oops\n}"}, nil, []string{"m.json:2:10: is not a JSON object"}},
+		{"manifest format", map[string]string{"m.json": `{"format": "apollo-persisted-query-manifest", "version": 2, "operations": []}`}, nil,
+			[]string{`m.json:1:1: has format "apollo-persisted-query-manifest" version 2`}},
+		{"fragment twice", map[string]string{"a.graphql": "query A { items { ...F } }\nfragment F on Item { id }", "b.graphql": "fragment F on Item { title }"}, nil,
+			[]string{"b.graphql:1:1: fragment F is defined again; it is defined at", "a.graphql:2:1 too"}},
+		{"allowMutations variable", map[string]string{"a.graphql": "mutation M($allowMutations: String!) { tag(id: 1, tag: $allowMutations) { id } }"}, nil,
+			[]string{"a.graphql:1:1: operation M has a variable $allowMutations"}},
+		{"empty folder", map[string]string{"notes.txt": "nothing"}, nil, []string{"holds no .graphql or .gql file"}},
 		{"missing", nil, func(c *config.Config) { c.Operations = []string{filepath.Join(dir, "absent.graphql")} }, []string{"absent.graphql: cannot be read"}},
 	}
 	for i, c := range cases {
@@ -596,4 +605,37 @@ func TestSavedOperationPoll(t *testing.T) {
 			t.Errorf("after the edit, tools are %v; want second in place of first", tools)
 		}
 	})
+}
+
+// TestSavedOperationFilter: the tool filter takes saved operations by
+// name and as the group "operations"; --read-only leaves out a saved
+// mutation.
+func TestSavedOperationFilter(t *testing.T) {
+	for _, c := range []struct {
+		filter       mcptool.Filter
+		listed, gone []string
+	}{
+		{mcptool.Filter{Exclude: []string{"find_items"}}, []string{"search", "tag_item"}, []string{"find_items"}},
+		{mcptool.Filter{ReadOnly: true}, []string{"find_items", "search"}, []string{"tag_item"}},
+		{mcptool.Filter{Exclude: []string{"operations"}}, nil, []string{"find_items", "search", "tag_item", "user_by_key"}},
+	} {
+		ctx, cancel := context.WithCancel(context.Background())
+		server, err := New(ctx, Options{Config: kindsConfig(t, "http://127.0.0.1:9/graphql", filepath.Join(kindsDir, "ops")),
+			HTTP: upstream.NewHTTPClient("test"), Logger: slog.New(slog.DiscardHandler), Tools: c.filter})
+		if err != nil {
+			t.Fatalf("%+v: %v", c.filter, err)
+		}
+		tools := toolsByName(t, mcptest.Connect(t, server))
+		for _, name := range c.listed {
+			if tools[name] == nil {
+				t.Errorf("%+v: %s is not listed", c.filter, name)
+			}
+		}
+		for _, name := range c.gone {
+			if tools[name] != nil {
+				t.Errorf("%+v: %s is listed", c.filter, name)
+			}
+		}
+		cancel()
+	}
 }
