@@ -43,15 +43,28 @@ func readForward(cmd *cli.Command, cfg *Config) error {
 	return nil
 }
 
+// maxForwarded and maxForwardedName bound the names --forward-header
+// takes, which every call reads and the start logs.
+const (
+	maxForwarded     = 20
+	maxForwardedName = 100
+)
+
 // ParseForwardHeaders checks the names of the headers to forward: each a
 // header a caller may set (upstream.CheckHeaders: no framing header), given
 // once, and none that belongs to the MCP connection itself. httpToken says
 // --http-token is set: clients then send it as Authorization, which must
 // not go upstream. Its errors read after the flag's name ("must ...").
 func ParseForwardHeaders(names []string, httpToken bool) ([]string, error) {
+	if len(names) > maxForwarded {
+		return nil, fmt.Errorf("must name at most %d headers, got %d; forward only those that say who the caller is", maxForwarded, len(names))
+	}
 	seen := map[string]string{}
 	var forward []string
 	for _, name := range names {
+		if len(name) > maxForwardedName {
+			return nil, fmt.Errorf("must name headers of at most %d characters, got one of %d; name the header, such as Authorization", maxForwardedName, len(name))
+		}
 		if err := upstream.CheckHeaders(map[string]string{name: ""}); err != nil {
 			return nil, fmt.Errorf("must name headers a caller may set: %v", err)
 		}

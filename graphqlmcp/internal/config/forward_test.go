@@ -40,6 +40,8 @@ func TestForwardHeadersRefused(t *testing.T) {
 		{[]string{"Mcp-Session-Id"}, false, `must not name "Mcp-Session-Id": it belongs to the MCP connection`},
 		{[]string{"Origin"}, false, "belongs to the MCP connection"},
 		{[]string{"Authorization"}, true, "must not name Authorization while --http-token is set"},
+		{[]string{strings.Repeat("x", 101)}, false, "must name headers of at most 100 characters, got one of 101"},
+		{strings.Split("a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q,r,s,t,u", ","), false, "must name at most 20 headers, got 21"},
 	}
 	for _, tt := range tests {
 		_, err := ParseForwardHeaders(tt.names, tt.httpToken)
