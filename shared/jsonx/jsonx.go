@@ -66,6 +66,14 @@ func Unescape(data []byte) []byte {
 	return AppendUnescape(make([]byte, 0, len(data)), data)
 }
 
+// StringEnd returns the index after the JSON string that starts at
+// data[start] (a quote), or len(data) when it is not closed, found a block
+// at a time (see stringEnd).
+func StringEnd(data []byte, start int) int {
+	end, _ := stringEnd(data, start)
+	return end
+}
+
 // stringEnd returns the index after the JSON string that starts at
 // data[start] (a quote), and whether it holds an escape. It looks for the
 // closing quote a block at a time (a request's body is one string of

@@ -81,9 +81,20 @@ func TestRedactPageAllocates(t *testing.T) {
 	if n := testing.AllocsPerRun(5, func() { r.Bytes(page) }); n > 8 {
 		t.Errorf("redacting a clean %d-byte page made %v allocations, want at most 8", len(page), n)
 	}
+	// A page known to be JSON (ValidJSON) is redacted without the check,
+	// and comes back as it is too, allocating no more.
+	if got := r.ValidJSON(page); !bytes.Equal(got, page) {
+		t.Fatal("a page without the key changed")
+	}
+	if n := testing.AllocsPerRun(5, func() { r.ValidJSON(page) }); n > 8 {
+		t.Errorf("redacting a clean %d-byte page known to be JSON made %v allocations, want at most 8", len(page), n)
+	}
 	leaky := bytes.Replace(page, []byte("GitHub-Hookshot"), []byte("key "+strings.ToUpper(pageKey)), 3)
 	leaky = bytes.Replace(leaky, []byte("webhook.site"), []byte(`your\/api-key\/with-slashes`), 2)
 	got := r.Bytes(leaky)
+	if !bytes.Equal(r.ValidJSON(leaky), got) {
+		t.Error("ValidJSON and Bytes redact a page unlike")
+	}
 	if bytes.Contains(bytes.ToLower(got), []byte(pageKey)) || bytes.Contains(got, []byte("with-slashes")) || !json.Valid(got) {
 		t.Fatal("the key is still in the page, or it is no longer JSON")
 	}

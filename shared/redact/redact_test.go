@@ -105,6 +105,9 @@ func FuzzRedact(f *testing.F) {
 		}
 		r := New(secret)
 		got := r.String(in)
+		if json.Valid([]byte(in)) && string(r.ValidJSON([]byte(in))) != got {
+			t.Fatalf("ValidJSON(%q) = %q, Bytes %q", in, r.ValidJSON([]byte(in)), got)
+		}
 		if !json.Valid([]byte(in)) {
 			// Replacing can spell a secret anew from the marker and the
 			// text around it only when the secret shares the marker's

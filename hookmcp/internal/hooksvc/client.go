@@ -107,6 +107,9 @@ type Call struct {
 	expect expect
 	// maxBytes bounds the answer; maxResponseBytes when 0.
 	maxBytes int64
+	// buffer, when not nil, is memory to read the answer into
+	// (httpx.Outbound.Buffer), reused by ReadPages from page to page.
+	buffer *[]byte
 }
 
 func (c Call) doing() string {
@@ -298,7 +301,7 @@ func (cl *Client) once(ctx context.Context, c Call, redactor redact.Redactor) (*
 	if limit == 0 {
 		limit = maxResponseBytes
 	}
-	out := httpx.Outbound{Method: c.Method, URL: u, Header: http.Header{}, MaxBytes: limit, Redactor: redactor}
+	out := httpx.Outbound{Method: c.Method, URL: u, Header: http.Header{}, MaxBytes: limit, Redactor: redactor, Buffer: c.buffer}
 	if c.Exact {
 		// The Caller redacts the body it returns; this one is read as it
 		// arrived. A failure's words hold no key (it is sent in a header),

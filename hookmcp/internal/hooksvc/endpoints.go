@@ -354,10 +354,10 @@ func DecodePage(body []byte) (*Page, error) {
 	}
 	p := &Page{Fields: fields}
 	// The API is PHP: an empty list may arrive as [] or {}. Decode loosely.
+	// The data was checked with the envelope: it is split, not decoded
+	// again.
 	if raw := fields["data"]; len(raw) > 0 && raw[0] == '[' {
-		if err := jsonx.UnmarshalSharing(raw, &p.Data); err != nil {
-			return nil, fmt.Errorf("the capture API sent a listing whose data is malformed: %v", err)
-		}
+		p.Data = splitArray(raw)
 	}
 	// The envelope's numbers, loosely too: a member missing, null or of
 	// another type reads as zero (false), and the listing is still usable.

@@ -3,6 +3,7 @@ package hooksvc
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -12,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/mcpforge/servers/shared/httpx"
+	"github.com/mcpforge/servers/shared/jsonx"
 )
 
 // MaxPagesInFlight bounds the pages of one listing read at once
@@ -48,6 +50,9 @@ type Listing struct {
 // the first page, in page order, that fails: that page's error is returned,
 // as a read one page at a time would return it. When ReadPages returns,
 // every read it started has ended.
+//
+// A page's bytes are read into memory that a later page reuses once take
+// has returned: take must not keep the page, or any part of it.
 func (cl *Client) ReadPages(ctx context.Context, l Listing, take func(*Page) (ahead int, err error)) error {
 	ctx, cancel := context.WithCancel(ctx)
 	var reads sync.WaitGroup
@@ -59,12 +64,21 @@ func (cl *Client) ReadPages(ctx context.Context, l Listing, take func(*Page) (ah
 	// waits on the loop below, whatever it is doing when the read ends.
 	done := make(chan readPage, MaxPagesInFlight)
 	arrived := map[int]readPage{}
+	// free holds the memory of pages take is done with, for the reads
+	// that follow: a read of 100 pages makes no garbage of each, which
+	// the collector would let pile up to the size of the text before
+	// reclaiming it.
+	var free []*[]byte
 	width, inFlight, next, bound := MaxPagesInFlight, 0, 1, 1
 	for page := 1; ; {
 		for ; inFlight < width && next <= bound; next++ {
 			inFlight++
 			number := next
-			reads.Go(func() { done <- cl.readPage(ctx, l, number) })
+			buffer := new([]byte)
+			if last := len(free) - 1; last >= 0 {
+				buffer, free = free[last], free[:last]
+			}
+			reads.Go(func() { done <- cl.readPage(ctx, l, number, buffer) })
 		}
 		got, ok := arrived[page]
 		if !ok {
@@ -87,6 +101,7 @@ func (cl *Client) ReadPages(ctx context.Context, l Listing, take func(*Page) (ah
 		if err != nil {
 			return err
 		}
+		free = append(free, got.buffer)
 		if ahead <= 0 || got.page.IsLastPage || len(got.page.Data) == 0 || page >= l.MaxPages {
 			return nil
 		}
@@ -104,6 +119,9 @@ type readPage struct {
 	header   http.Header
 	err      error
 	panicked *pagePanic
+	// buffer is the memory the page was read into, for the next read
+	// once take is done with the page.
+	buffer *[]byte
 }
 
 // pagePanic is a panic of a page read, raised again by ReadPages on the
@@ -122,7 +140,7 @@ func (p *pagePanic) Error() string {
 
 func (p *pagePanic) RuntimeError() {}
 
-func (cl *Client) readPage(ctx context.Context, l Listing, number int) (read readPage) {
+func (cl *Client) readPage(ctx context.Context, l Listing, number int, buffer *[]byte) (read readPage) {
 	defer func() {
 		if p := recover(); p != nil {
 			read = readPage{number: number, panicked: &pagePanic{value: p, stack: debug.Stack()}}
@@ -135,32 +153,57 @@ func (cl *Client) readPage(ctx context.Context, l Listing, number int) (read rea
 	query.Set("per_page", strconv.Itoa(l.PerPage))
 	query.Set("page", strconv.Itoa(number))
 	// The page is checked once below, as ListRequests' check (expectPage)
-	// would, without decoding it four times over.
+	// would, without decoding it four times over. It comes as it arrived
+	// (Exact), into buffer, and is redacted there, once its check has
+	// found it JSON: the redactor need not check it again.
 	c := Call{Method: http.MethodGet, Path: tokenPath(l.Token) + "/requests", Query: query, Key: l.Key, What: what(l.Token),
-		Doing: "Listing the requests of token " + string(l.Token), expect: expectAny}
+		Doing: "Listing the requests of token " + string(l.Token), expect: expectAny, Exact: true, buffer: buffer}
 	resp, err := cl.Do(ctx, c)
 	if err != nil {
 		return readPage{number: number, err: err}
 	}
 	p, err := cl.checkedPage(c, resp)
-	return readPage{number: number, page: p, header: resp.Header, err: err}
+	return readPage{number: number, page: p, header: resp.Header, err: err, buffer: buffer}
 }
 
-// checkedPage decodes a listing and checks that it is the API's, as Do
-// checks a Call that expects a page (notTheAPI): a listing of requests that
-// all have a uuid, and no error envelope, is taken at once; anything else
-// gets notTheAPI's verdict and its explanation.
+// checkedPage redacts a listing that arrived unredacted (Exact), decodes it
+// and checks that it is the API's, as Do checks a Call that expects a page
+// (notTheAPI): a listing of requests that all have a uuid, and no error
+// envelope, is taken at once; anything else gets notTheAPI's verdict and its
+// explanation, on the redacted body. Nothing reads the body before it is
+// redacted but the checks that it is a web page and JSON.
 func (cl *Client) checkedPage(c Call, resp *httpx.Answer) (*Page, error) {
+	redactor := cl.redactor(c)
+	redacted := false
 	if !httpx.IsWebPage(resp.Header, resp.Body) {
-		if p, err := DecodePage(resp.Body); err == nil && plainPage(p) {
-			return p, nil
+		if p, err := DecodePage(resp.Body); err == nil {
+			// Decoded, so valid JSON. A page without a secret comes back
+			// as it is, its split still true; one with a secret is split
+			// again.
+			clean := redactor.ValidJSON(resp.Body)
+			if redacted = true; !sameBytes(clean, resp.Body) {
+				resp.Body = clean
+				p, err = DecodePage(clean)
+			}
+			if err == nil && plainPage(p) {
+				return p, nil
+			}
 		}
+	}
+	if !redacted {
+		resp.Body = redactor.Bytes(resp.Body)
 	}
 	c.expect = expectPage
 	if err := cl.notTheAPI(c, resp); err != nil {
 		return nil, err
 	}
 	return DecodePage(resp.Body)
+}
+
+// sameBytes reports whether a and b are the same memory: what a redactor
+// returns when it changed nothing.
+func sameBytes(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // plainPage reports a listing that notTheAPI takes without a doubt: its data
@@ -241,15 +284,7 @@ func skipSpace(data []byte, i int) int {
 func valueEnd(data []byte, i int) int {
 	switch data[i] {
 	case '"':
-		for i++; i < len(data); i++ {
-			switch data[i] {
-			case '\\':
-				i++
-			case '"':
-				return i + 1
-			}
-		}
-		return len(data)
+		return jsonx.StringEnd(data, i)
 	case '{', '[':
 		depth := 0
 		for ; i < len(data); i++ {
@@ -271,6 +306,25 @@ func valueEnd(data []byte, i int) int {
 		i++
 	}
 	return i
+}
+
+// splitArray splits a JSON array, valid (checked as part of its page),
+// into its values, each without the space around it, as decoding it into
+// []json.RawMessage would: the page was checked whole, and a second decode
+// of its data was a second pass over every byte of it.
+func splitArray(array []byte) []json.RawMessage {
+	values := []json.RawMessage{}
+	for i := skipSpace(array, 1); i < len(array) && array[i] != ']'; {
+		end := valueEnd(array, i)
+		if end <= i {
+			break
+		}
+		values = append(values, json.RawMessage(array[i:end:end]))
+		if i = skipSpace(array, end); i < len(array) && array[i] == ',' {
+			i = skipSpace(array, i+1)
+		}
+	}
+	return values
 }
 
 // widthFor is how many pages to read at once after an answer with header:

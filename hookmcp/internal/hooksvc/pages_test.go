@@ -1,6 +1,7 @@
 package hooksvc
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -388,31 +389,61 @@ var pageSeeds = []string{
 	" {\"data\":[{\"uuid\":\"a\"}]}\n",
 }
 
-// checkAgainstNotTheAPI holds checkedPage's verdict on body to Do's check of
-// a listing (notTheAPI, expectPage), and its page to DecodePage's.
+// checkAgainstNotTheAPI holds checkedPage's verdict on body, as it
+// arrived, to Do's check of a listing (notTheAPI, expectPage) on the body
+// redacted as the Caller redacts every answer, and its page to DecodePage's
+// of the redacted body, request for request, with a key and without.
 func checkAgainstNotTheAPI(t *testing.T, body []byte, contentType string) {
+	// checkedPage redacts what DecodePage takes as JSON, without the
+	// redactor's own check (redact.ValidJSON): it must be JSON.
+	if _, err := DecodePage(body); err == nil && !json.Valid(body) {
+		t.Fatalf("DecodePage takes %q, which is not JSON", body)
+	}
 	base, _ := url.Parse("https://hooks.example")
-	cl := &Client{BaseURL: base}
-	c := Call{Method: http.MethodGet, Path: "/token/x/requests", What: "token x", Doing: "Listing the requests of token x", expect: expectPage}
-	resp := &httpx.Answer{Status: 200, Header: http.Header{"Content-Type": {contentType}}, Body: body}
-	want := cl.notTheAPI(c, resp)
-	wantPage, decodeErr := DecodePage(body)
-	if want == nil {
-		want = decodeErr
-	}
-	got, err := cl.checkedPage(c, resp)
-	if (err == nil) != (want == nil) || err != nil && err.Error() != want.Error() {
-		t.Fatalf("%q: checkedPage says %v, Do's check %v", body, err, want)
-	}
-	if err == nil && (len(got.Data) != len(wantPage.Data) || got.Total != wantPage.Total) {
-		t.Fatalf("%q: checkedPage gave %d requests of %d, DecodePage %d of %d", body, len(got.Data), got.Total, len(wantPage.Data), wantPage.Total)
+	for _, key := range []string{"", pageKey} {
+		cl := &Client{BaseURL: base, APIKey: key}
+		c := Call{Method: http.MethodGet, Path: "/token/x/requests", What: "token x", Doing: "Listing the requests of token x", Key: key, expect: expectPage}
+		redacted := cl.redactor(c).Bytes(body)
+		want := cl.notTheAPI(c, &httpx.Answer{Status: 200, Header: http.Header{"Content-Type": {contentType}}, Body: redacted})
+		wantPage, decodeErr := DecodePage(redacted)
+		if want == nil {
+			want = decodeErr
+		}
+		got, err := cl.checkedPage(c, &httpx.Answer{Status: 200, Header: http.Header{"Content-Type": {contentType}}, Body: bytes.Clone(body)})
+		if (err == nil) != (want == nil) || err != nil && err.Error() != want.Error() {
+			t.Fatalf("%q, key %q: checkedPage says %v, Do's check %v", body, key, err, want)
+		}
+		if err != nil {
+			continue
+		}
+		if got.Total != wantPage.Total || len(got.Data) != len(wantPage.Data) {
+			t.Fatalf("%q, key %q: checkedPage gave %d requests of %d, DecodePage %d of %d", body, key, len(got.Data), got.Total, len(wantPage.Data), wantPage.Total)
+		}
+		for i := range got.Data {
+			if !bytes.Equal(got.Data[i], wantPage.Data[i]) {
+				t.Fatalf("%q, key %q: request %d is %q, DecodePage's %q", body, key, i, got.Data[i], wantPage.Data[i])
+			}
+		}
 	}
 }
 
+// pageKey is the key of checkAgainstNotTheAPI's keyed client, which some
+// seeds of a page hold, in one spelling or another.
+const pageKey = "page-key-0123456789"
+
 // TestCheckedPage: ReadPages takes a listing exactly when Do's check of a
-// listing does, with the same error when it does not.
+// listing does, with the same error when it does not, and the same
+// requests, redacted, when it does.
 func TestCheckedPage(t *testing.T) {
-	for _, seed := range pageSeeds {
+	seeds := append(slices.Clone(pageSeeds),
+		`{"data":[{"uuid":"a","content":"`+pageKey+`"}],"total":1}`,
+		`{"data":[{"uuid":"a","content":"\u0070age-key-0123456789","url":"\/x?k=`+strings.ToUpper(pageKey)+`"}],"total":1}`,
+		`{"data":[{"uuid":"`+pageKey+`"}],"error":"`+pageKey+`"}`,
+		`{"data":[{"id":"`+pageKey+`"}]}`,
+		`<html><title>`+pageKey+`</title></html>`,
+		`{"data":[{"uuid":"a"}] `+pageKey,
+	)
+	for _, seed := range seeds {
 		for _, contentType := range []string{"application/json", "text/html"} {
 			checkAgainstNotTheAPI(t, []byte(seed), contentType)
 		}
@@ -423,9 +454,29 @@ func FuzzCheckedPage(f *testing.F) {
 	for _, seed := range pageSeeds {
 		f.Add([]byte(seed))
 	}
+	f.Add([]byte(`{"data":[{"uuid":"a","content":"` + pageKey + `"}],"total":1}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		checkAgainstNotTheAPI(t, body, "application/json")
 	})
+}
+
+// TestSplitArray: a valid array splits into the values decoding it gives.
+func TestSplitArray(t *testing.T) {
+	for _, array := range []string{`[]`, `[ ]`, `[1]`, "[ 1 , {\"a\" : [2, \"]\"]} ,\n\"x\\\"\" , null,true,-1.5e3 ]", `[[],{},""]`} {
+		var want []json.RawMessage
+		if err := json.Unmarshal([]byte(array), &want); err != nil {
+			t.Fatal(err)
+		}
+		got := splitArray([]byte(array))
+		if len(got) != len(want) {
+			t.Fatalf("splitArray(%s) = %q, want %q", array, got, want)
+		}
+		for i := range got {
+			if !bytes.Equal(got[i], want[i]) {
+				t.Errorf("splitArray(%s)[%d] = %s, want %s", array, i, got[i], want[i])
+			}
+		}
+	}
 }
 
 func TestPagesOf(t *testing.T) {

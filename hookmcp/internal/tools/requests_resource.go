@@ -130,8 +130,8 @@ func (h *handlers) readRequestPages(ctx context.Context, id hooksvc.TokenID) (*r
 type requestsText struct {
 	limit int
 	text  *chunkedText
-	// item and respelled are buffers reused from request to request.
-	item, respelled []byte
+	// item is a buffer reused from request to request.
+	item []byte
 	// size counts the text with its brackets, as --resource-max-bytes
 	// does; kept the requests in it; total the most the API said the token
 	// holds; full that a request did not fit.
@@ -156,7 +156,7 @@ func (t *requestsText) add(p *hooksvc.Page) (ahead int, err error) {
 	t.total = max(t.total, p.Total)
 	before := t.size
 	for _, d := range p.Data {
-		t.item = compactItem(t.item[:0], d, &t.respelled)
+		t.item = compactItem(t.item[:0], d)
 		if t.size+len(t.item)+1 > t.limit {
 			t.full = true
 			return 0, nil
@@ -192,48 +192,21 @@ func (t *requestsText) result(ctx context.Context, uri string) *mcp.ReadResource
 
 // compactItem appends a request of a page to dst as the resource writes
 // it: a JSON object, with the fewest escapes (jsonx.AppendUnescape),
-// compact. A request that needs respelling is respelled into *spare, a
-// buffer the caller keeps from request to request: the hosted service
-// escapes every / (each request's URL has some), so nearly every request
-// needs it, and a new buffer for each was garbage as large as the text.
-func compactItem(dst []byte, item json.RawMessage, spare *[]byte) []byte {
+// compact, in one pass (jsonx.AppendCompactUnescape) straight into the
+// text's buffer: the hosted service escapes every / (each request's URL has
+// some), so nearly every request is respelled, and a buffer of its own for
+// each was garbage as large as the text.
+func compactItem(dst []byte, item json.RawMessage) []byte {
 	item = requestItem(item)
-	// Unescape only rewrites \/ and \u escapes, and (in its check of a
+	// Respelling only rewrites \/ and \u escapes, and (in its check of a
 	// lone surrogate) text that is not UTF-8: a request with neither is
-	// already as it would write it. Requests written as Go writes JSON
-	// are: this skips a pass over each.
+	// already as it would write it, and is only compacted, which skips
+	// the escaped strings' second look. Requests written as Go writes
+	// JSON are.
 	if bytes.Contains(item, []byte(`\/`)) || bytes.Contains(item, []byte(`\u`)) || !utf8.Valid(item) {
-		*spare = jsonx.AppendUnescape((*spare)[:0], item)
-		item = *spare
+		return jsonx.AppendCompactUnescape(dst, item)
 	}
-	return appendCompact(dst, item)
-}
-
-// appendCompact appends the valid JSON src to dst without the whitespace
-// between its tokens, as json.Compact writes it, in one pass: a page's
-// requests were checked when it was decoded.
-func appendCompact(dst, src []byte) []byte {
-	inString, escaped := false, false
-	start := 0
-	for i, c := range src {
-		switch {
-		case inString:
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-		case c == '"':
-			inString = true
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			dst = append(dst, src[start:i]...)
-			start = i + 1
-		}
-	}
-	return append(dst, src[start:]...)
+	return jsonx.AppendCompact(dst, item)
 }
 
 // The SDK encodes a result twice over: ReadResourceResult.MarshalJSON
