@@ -169,3 +169,17 @@ func TestDryRunVerdicts(t *testing.T) {
 		})
 	}
 }
+
+// TestDryRunDoesNotConfirm: a dry run of a mutation never asks the user to
+// confirm it (nothing is sent to confirm): under --confirm-mutations
+// require, with a client that cannot be asked (no elicitation), the dry
+// run answers, where the call itself would be refused.
+func TestDryRunDoesNotConfirm(t *testing.T) {
+	srv, rec := testservers.Start(t, testservers.Introspection(dryRunSDL))
+	cfg := withSchemaFile(t, testConfig(t, srv.URL), dryRunSDL)
+	cfg.ConfirmMutations = "require"
+	res := connect(t, cfg, nil).call(t, "graphql_query", map[string]any{"query": `mutation Del { deleteUser(id: "1") }`, "allowMutations": true, "dryRun": true})
+	if res.IsError || !strings.Contains(mcptest.Text(res), "would send mutation Del") || rec.Count() != 0 {
+		t.Errorf("isError=%v, %d requests: %s", res.IsError, rec.Count(), mcptest.Text(res))
+	}
+}
