@@ -4,11 +4,9 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -22,110 +20,9 @@ import (
 	"github.com/mcpforge/servers/shared/mcptool"
 )
 
-// person answers the server's confirmations as the user at the client
-// would, and keeps what each showed.
-type person struct {
-	answer *mcp.ElicitResult
-	// away never answers: the question waits until the call ends.
-	away bool
-
-	mu    sync.Mutex
-	asked []string
-}
-
-func answers(action string, confirm any) *person {
-	res := &mcp.ElicitResult{Action: action}
-	if confirm != nil {
-		res.Content = map[string]any{"confirm": confirm}
-	}
-	return &person{answer: res}
-}
-
-func (p *person) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-	p.mu.Lock()
-	p.asked = append(p.asked, req.Params.Message)
-	p.mu.Unlock()
-	if p.away {
-		<-ctx.Done()
-		return nil, ctx.Err()
-	}
-	return p.answer, nil
-}
-
-func (p *person) questions() []string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return append([]string(nil), p.asked...)
-}
-
-// client is the test client's options: one that can ask (declares
-// elicitation) when p is not nil.
-func (p *person) client() *mcp.ClientOptions {
-	if p == nil {
-		return nil
-	}
-	return &mcp.ClientOptions{ElicitationHandler: p.elicit}
-}
-
-// link is a way to connect a client to the server, and the protocol
-// version the session ends up speaking, which decides how it is asked.
-type link struct {
-	name    string
-	version string
-	connect func(t *testing.T, server *mcp.Server, opts *mcp.ClientOptions) *mcp.ClientSession
-}
-
-// inMemory connects over in-memory pipes, as stdio does, at version (the
-// SDK's latest, 2026-07-28, when empty).
-func inMemory(version string) func(*testing.T, *mcp.Server, *mcp.ClientOptions) *mcp.ClientSession {
-	return func(t *testing.T, server *mcp.Server, opts *mcp.ClientOptions) *mcp.ClientSession {
-		ct, st := mcp.NewInMemoryTransports()
-		ss, err := server.Connect(context.Background(), st, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		session := clientSession(t, ct, opts, version)
-		t.Cleanup(func() { session.Close(); ss.Wait() })
-		return session
-	}
-}
-
-// overHTTP connects over Streamable HTTP: the go-sdk's handler stateless
-// (as the servers' --transport http serves it) or with sessions.
-func overHTTP(stateless bool, version string) func(*testing.T, *mcp.Server, *mcp.ClientOptions) *mcp.ClientSession {
-	return func(t *testing.T, server *mcp.Server, opts *mcp.ClientOptions) *mcp.ClientSession {
-		handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, &mcp.StreamableHTTPOptions{Stateless: stateless})
-		srv := httptest.NewServer(handler)
-		t.Cleanup(srv.Close)
-		return clientSession(t, &mcp.StreamableClientTransport{Endpoint: srv.URL, MaxRetries: -1}, opts, version)
-	}
-}
-
-func clientSession(t *testing.T, transport mcp.Transport, opts *mcp.ClientOptions, version string) *mcp.ClientSession {
-	t.Helper()
-	client := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "1"}, opts)
-	session, err := client.Connect(context.Background(), transport, &mcp.ClientSessionOptions{ProtocolVersion: version})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { session.Close() })
-	return session
-}
-
-// links are the ways a client that can ask is asked: 2026-07-28 through the
-// tool result (input_required), earlier versions by a request the server
-// sends while the call waits (elicitation/create).
-var links = []link{
-	{"in-memory/2026-07-28", "2026-07-28", inMemory("")},
-	{"in-memory/2025-11-25", "2025-11-25", inMemory("2025-11-25")},
-	{"in-memory/2025-06-18", "2025-06-18", inMemory("2025-06-18")},
-	{"http-sessions/2025-11-25", "2025-11-25", overHTTP(false, "")},
-	{"http-stateless/2026-07-28", "2026-07-28", overHTTP(true, "")},
-}
-
 // connectVia is connect over l, for a client whose user is p (nil: a client
 // that declares no elicitation).
-func connectVia(t *testing.T, cfg config.Config, l link, p *person) *harness {
+func connectVia(t *testing.T, cfg config.Config, l mcptest.Link, p *mcptest.Person) *harness {
 	t.Helper()
 	fake := fakehooksvc.New(fakehooksvc.Options{APIKeys: []string{envKey, callKey}})
 	srv := httptest.NewServer(fake)
@@ -137,10 +34,7 @@ func connectVia(t *testing.T, cfg config.Config, l link, p *person) *harness {
 		Config: cfg, HTTP: NewHTTPClient("hookmcp-test"), Version: "test",
 		Logger: slog.New(slog.NewTextHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 	})
-	h.session = l.connect(t, server, p.client())
-	if got := h.session.InitializeResult().ProtocolVersion; l.version != "" && got != l.version {
-		t.Fatalf("%s: the session speaks %s, want %s", l.name, got, l.version)
-	}
+	h.session = l.Dial(t, server, p.Client())
 	return h
 }
 
@@ -160,29 +54,30 @@ func (h *harness) tokenWith(t *testing.T, n int) string {
 // the delete; decline, cancel and an unticked box send nothing and say
 // why. On every link a client that can ask is asked.
 func TestDeleteTokenAsksTheUser(t *testing.T) {
+	links := mcptest.AskingLinks()
 	for _, l := range links {
-		t.Run(l.name, func(t *testing.T) {
+		t.Run(l.Name, func(t *testing.T) {
 			cases := []struct {
-				answer  *person
+				answer  *mcptest.Person
 				deleted bool
 				err     string
 			}{
-				{answers("accept", true), true, ""},
-				{answers("decline", nil), false, "the user declined deleting token %s; nothing was deleted"},
-				{answers("cancel", nil), false, "the user cancelled the confirmation of deleting token %s without choosing; nothing was deleted"},
-				{answers("accept", false), false, "the user did not tick the box confirming deleting token %s; nothing was deleted"},
+				{mcptest.Answering("accept", true), true, ""},
+				{mcptest.Answering("decline", nil), false, "the user declined deleting token %s; nothing was deleted"},
+				{mcptest.Answering("cancel", nil), false, "the user cancelled the confirmation of deleting token %s without choosing; nothing was deleted"},
+				{mcptest.Answering("accept", false), false, "the user did not tick the box confirming deleting token %s; nothing was deleted"},
 			}
 			for _, c := range cases {
 				h := connectVia(t, config.Config{}, l, c.answer)
 				id := h.tokenWith(t, 2)
 				res := h.call(t, "delete_token", map[string]any{"token_id": id})
-				asked := c.answer.questions()
+				asked := c.answer.Questions()
 				if len(asked) != 1 {
-					t.Fatalf("%s: asked %d times, want once", c.answer.answer.Action, len(asked))
+					t.Fatalf("%s: asked %d times, want once", c.answer.Answer.Action, len(asked))
 				}
 				contains(t, asked[0], "delete the capture token "+id+" and the 2 requests it captured", h.url+"/"+id+" will stop accepting requests", "cannot be undone")
 				if sent := h.deletes() == 1; sent != c.deleted || res.IsError == c.deleted {
-					t.Fatalf("%s: deleted %v (error %v: %s), want %v", c.answer.answer.Action, sent, res.IsError, mcptest.Text(res), c.deleted)
+					t.Fatalf("%s: deleted %v (error %v: %s), want %v", c.answer.Answer.Action, sent, res.IsError, mcptest.Text(res), c.deleted)
 				}
 				if c.err != "" {
 					contains(t, mcptest.Text(res), fmt.Sprintf(c.err, id))
@@ -197,9 +92,10 @@ func TestDeleteTokenAsksTheUser(t *testing.T) {
 // TestDeleteRequestsAllAsksTheUser: all: true is confirmed showing the
 // count; a decline deletes nothing.
 func TestDeleteRequestsAllAsksTheUser(t *testing.T) {
-	for _, l := range []link{links[0], links[1]} {
-		t.Run(l.name, func(t *testing.T) {
-			p := answers("decline", nil)
+	links := mcptest.AskingLinks()
+	for _, l := range []mcptest.Link{links[0], links[1]} {
+		t.Run(l.Name, func(t *testing.T) {
+			p := mcptest.Answering("decline", nil)
 			h := connectVia(t, config.Config{}, l, p)
 			id := h.tokenWith(t, 3)
 			msg := h.failure(t, "delete_requests", map[string]any{"token_id": id, "all": true})
@@ -207,12 +103,12 @@ func TestDeleteRequestsAllAsksTheUser(t *testing.T) {
 			if h.deletes() != 0 {
 				t.Fatal("a declined delete was sent")
 			}
-			contains(t, strings.Join(p.questions(), "\n"), "delete every request captured by token "+id+": 3 requests now. The token itself stays.")
+			contains(t, strings.Join(p.Questions(), "\n"), "delete every request captured by token "+id+": 3 requests now. The token itself stays.")
 
-			p.answer = &mcp.ElicitResult{Action: "accept", Content: map[string]any{"confirm": true}}
+			p.SetAnswer(&mcp.ElicitResult{Action: "accept", Content: map[string]any{"confirm": true}})
 			h.ok(t, "delete_requests", map[string]any{"token_id": id, "all": true})
-			if h.deletes() != 1 || len(p.questions()) != 2 {
-				t.Fatalf("after a yes: %d deletes, asked %d times", h.deletes(), len(p.questions()))
+			if h.deletes() != 1 || len(p.Questions()) != 2 {
+				t.Fatalf("after a yes: %d deletes, asked %d times", h.deletes(), len(p.Questions()))
 			}
 		})
 	}
@@ -222,7 +118,8 @@ func TestDeleteRequestsAllAsksTheUser(t *testing.T) {
 // matches more than maxUnconfirmedDelete requests (one list_requests page
 // at its largest), and not at the bound.
 func TestDeleteRequestsFilteredBound(t *testing.T) {
-	p := answers("decline", nil)
+	links := mcptest.AskingLinks()
+	p := mcptest.Answering("decline", nil)
 	h := connectVia(t, config.Config{}, links[0], p)
 	id := h.createToken(t, nil)
 	for i := range maxUnconfirmedDelete + 1 {
@@ -235,7 +132,7 @@ func TestDeleteRequestsFilteredBound(t *testing.T) {
 	if h.deletes() != 0 {
 		t.Fatal("a declined delete was sent")
 	}
-	contains(t, strings.Join(p.questions(), "\n"), fmt.Sprintf(`delete the %d requests of token %s matching the query "method:PUT": more than one preview (100) can show`, maxUnconfirmedDelete+1, id))
+	contains(t, strings.Join(p.Questions(), "\n"), fmt.Sprintf(`delete the %d requests of token %s matching the query "method:PUT": more than one preview (100) can show`, maxUnconfirmedDelete+1, id))
 
 	// At the bound: deleted unasked.
 	at := h.createToken(t, nil)
@@ -244,10 +141,10 @@ func TestDeleteRequestsFilteredBound(t *testing.T) {
 	}
 	h.capture(t, at, "POST", "text/plain", "kept")
 	h.fake.Reset()
-	before := len(p.questions())
+	before := len(p.Questions())
 	out := h.ok(t, "delete_requests", map[string]any{"token_id": at, "query": "method:PUT"})
-	if out["matched"] != float64(maxUnconfirmedDelete) || len(p.questions()) != before || h.deletes() != 1 {
-		t.Fatalf("at the bound: matched %v, asked %d more, %d deletes; want %d matched, deleted unasked", out["matched"], len(p.questions())-before, h.deletes(), maxUnconfirmedDelete)
+	if out["matched"] != float64(maxUnconfirmedDelete) || len(p.Questions()) != before || h.deletes() != 1 {
+		t.Fatalf("at the bound: matched %v, asked %d more, %d deletes; want %d matched, deleted unasked", out["matched"], len(p.Questions())-before, h.deletes(), maxUnconfirmedDelete)
 	}
 }
 
@@ -255,6 +152,7 @@ func TestDeleteRequestsFilteredBound(t *testing.T) {
 // the delete unasked under ask (as before confirmation existed) and a
 // refusal under require; never asks no one.
 func TestConfirmDeletesSetting(t *testing.T) {
+	links := mcptest.AskingLinks()
 	h := connectVia(t, config.Config{}, links[0], nil)
 	id := h.tokenWith(t, 1)
 	h.ok(t, "delete_token", map[string]any{"token_id": id})
@@ -262,22 +160,22 @@ func TestConfirmDeletesSetting(t *testing.T) {
 		t.Fatal("ask, client without elicitation: the delete was not sent")
 	}
 
-	for _, l := range []link{links[0], links[1]} {
+	for _, l := range []mcptest.Link{links[0], links[1]} {
 		h = connectVia(t, config.Config{ConfirmDeletes: mcptool.ConfirmRequire}, l, nil)
 		id = h.tokenWith(t, 1)
 		msg := h.failure(t, "delete_token", map[string]any{"token_id": id})
 		contains(t, msg, "deleting token "+id+" needs the user's confirmation (--confirm-deletes require), and the user cannot be asked: the client declares no elicitation capability; nothing was deleted")
 		if h.deletes() != 0 {
-			t.Fatalf("%s: require, client without elicitation: the delete was sent", l.name)
+			t.Fatalf("%s: require, client without elicitation: the delete was sent", l.Name)
 		}
 	}
 
-	p := answers("decline", nil)
+	p := mcptest.Answering("decline", nil)
 	h = connectVia(t, config.Config{ConfirmDeletes: mcptool.ConfirmNever}, links[0], p)
 	id = h.tokenWith(t, 1)
 	h.ok(t, "delete_requests", map[string]any{"token_id": id, "all": true})
-	if h.deletes() != 1 || len(p.questions()) != 0 {
-		t.Fatalf("never: %d deletes, asked %d times", h.deletes(), len(p.questions()))
+	if h.deletes() != 1 || len(p.Questions()) != 0 {
+		t.Fatalf("never: %d deletes, asked %d times", h.deletes(), len(p.Questions()))
 	}
 }
 
@@ -286,13 +184,13 @@ func TestConfirmDeletesSetting(t *testing.T) {
 // calls carry no capabilities): under ask the delete runs as it did before
 // confirmation existed, and the log says so; under require it is refused.
 func TestConfirmStatelessEarlierProtocol(t *testing.T) {
-	stateless := link{"http-stateless/2025-11-25", "2025-11-25", overHTTP(true, "2025-11-25")}
-	p := answers("decline", nil)
+	stateless := mcptest.StatelessEarlier()
+	p := mcptest.Answering("decline", nil)
 	h := connectVia(t, config.Config{}, stateless, p)
 	id := h.tokenWith(t, 1)
 	h.ok(t, "delete_token", map[string]any{"token_id": id})
-	if h.deletes() != 1 || len(p.questions()) != 0 {
-		t.Fatalf("ask: %d deletes, asked %d times; want deleted unasked", h.deletes(), len(p.questions()))
+	if h.deletes() != 1 || len(p.Questions()) != 0 {
+		t.Fatalf("ask: %d deletes, asked %d times; want deleted unasked", h.deletes(), len(p.Questions()))
 	}
 	contains(t, h.logs.String(), "running without the user's confirmation", "stateless HTTP transport")
 
@@ -309,6 +207,7 @@ func TestConfirmStatelessEarlierProtocol(t *testing.T) {
 // action, accept without the form's box) is an error naming what came, and
 // nothing is deleted.
 func TestConfirmOddAnswers(t *testing.T) {
+	links := mcptest.AskingLinks()
 	cases := []struct {
 		answer *mcp.ElicitResult
 		want   string
@@ -317,7 +216,7 @@ func TestConfirmOddAnswers(t *testing.T) {
 		{&mcp.ElicitResult{Action: "accept"}, "accepted the confirmation of deleting token %s without the form's answer (content.confirm must be true or false); nothing was deleted"},
 	}
 	for _, c := range cases {
-		h := connectVia(t, config.Config{}, links[1], &person{answer: c.answer})
+		h := connectVia(t, config.Config{}, links[1], &mcptest.Person{Answer: c.answer})
 		id := h.tokenWith(t, 0)
 		contains(t, h.failure(t, "delete_token", map[string]any{"token_id": id}), strings.ReplaceAll(c.want, "%s", id))
 		if h.deletes() != 0 {
@@ -326,7 +225,7 @@ func TestConfirmOddAnswers(t *testing.T) {
 	}
 	// Content against the form's schema: the go-sdk client refuses to
 	// send it, and the server's request fails.
-	h := connectVia(t, config.Config{}, links[1], answers("accept", "yes"))
+	h := connectVia(t, config.Config{}, links[1], mcptest.Answering("accept", "yes"))
 	id := h.tokenWith(t, 0)
 	contains(t, h.failure(t, "delete_token", map[string]any{"token_id": id}), "asking the user to confirm deleting token "+id+" failed (", "nothing was deleted")
 	if h.deletes() != 0 {
@@ -339,11 +238,11 @@ func TestConfirmOddAnswers(t *testing.T) {
 // and a state, deleting nothing; the answer counts only with that state and
 // for that call; a malformed answer is an error.
 func TestConfirmRoundTripByHand(t *testing.T) {
-	p := answers("accept", true)
-	opts := p.client()
+	p := mcptest.Answering("accept", true)
+	opts := p.Client()
 	opts.MultiRoundTrip = &mcp.MultiRoundTripOptions{Disabled: true}
-	h := connectVia(t, config.Config{}, link{"in-memory/2026-07-28", "2026-07-28", func(t *testing.T, s *mcp.Server, _ *mcp.ClientOptions) *mcp.ClientSession {
-		return inMemory("")(t, s, opts)
+	h := connectVia(t, config.Config{}, mcptest.Link{Name: "in-memory/2026-07-28", Version: "2026-07-28", Connect: func(t *testing.T, s *mcp.Server, _ *mcp.ClientOptions) *mcp.ClientSession {
+		return mcptest.InMemory("")(t, s, opts)
 	}}, nil)
 	id := h.tokenWith(t, 1)
 	other := h.tokenWith(t, 0)
@@ -386,7 +285,8 @@ func TestConfirmRoundTripByHand(t *testing.T) {
 // TestConfirmHidesKeys: the question never shows a key: a filter that holds
 // the call's api_key shows it redacted.
 func TestConfirmHidesKeys(t *testing.T) {
-	p := answers("decline", nil)
+	links := mcptest.AskingLinks()
+	p := mcptest.Answering("decline", nil)
 	h := connectVia(t, config.Config{}, links[1], p)
 	id := h.createToken(t, nil)
 	for i := range maxUnconfirmedDelete + 1 {
@@ -394,7 +294,7 @@ func TestConfirmHidesKeys(t *testing.T) {
 	}
 	h.capture(t, id, "POST", "text/plain", "kept")
 	h.failure(t, "delete_requests", map[string]any{"token_id": id, "query": "method:PUT OR " + callKey, "api_key": callKey})
-	asked := strings.Join(p.questions(), "\n")
+	asked := strings.Join(p.Questions(), "\n")
 	if asked == "" || strings.Contains(asked, callKey) {
 		t.Fatalf("the question shows the key, or none was asked: %q", asked)
 	}
@@ -416,7 +316,7 @@ func TestConfirmUnanswered(t *testing.T) {
 			Version: "test",
 			Logger:  slog.New(slog.DiscardHandler),
 		})
-		session := inMemory("2025-11-25")(t, server, (&person{away: true}).client())
+		session := mcptest.InMemory("2025-11-25")(t, server, (&mcptest.Person{Away: true}).Client())
 		created := mcptest.Call(t, context.Background(), session, "create_token", nil)
 		id := mcptest.Structured(t, created)["token"].(map[string]any)["uuid"].(string)
 		start := time.Now()
