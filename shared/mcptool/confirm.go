@@ -124,6 +124,9 @@ func Confirm(ctx context.Context, req *mcp.CallToolRequest, c Confirmation) erro
 		}
 		return c.roundTrip(ctx, req)
 	}
+	if req.Session == nil {
+		return c.unasked("the call came through no session")
+	}
 	if req.Extra != nil && req.Extra.Header != nil && req.Session.ID() == "" {
 		return c.unasked(fmt.Sprintf("on the stateless HTTP transport a server cannot send the client a request, and the client speaks protocol %s, which asks only that way (2026-07-28 asks through the tool result)", Quote(version)))
 	}
@@ -164,7 +167,7 @@ func (c Confirmation) roundTrip(ctx context.Context, req *mcp.CallToolRequest) e
 	if answer, ok := req.Params.InputResponses[confirmKey]; ok && hmac.Equal([]byte(req.Params.RequestState), []byte(state)) {
 		result, ok := answer.(*mcp.ElicitResult)
 		if !ok {
-			return fmt.Errorf("the client answered the confirmation of %s with something other than an elicitation result (%T); %s", c.What, answer, c.NotDone)
+			return fmt.Errorf("the client answered the confirmation of %s with something other than an elicitation result (a sampling or roots answer); %s", c.What, c.NotDone)
 		}
 		return c.judge(result)
 	}
