@@ -67,6 +67,11 @@ func extraOf(call *mcp.CallToolRequest) *mcp.RequestExtra {
 	return call.Extra
 }
 
+// maxForwardedValue bounds a forwarded value: each call redacts every
+// spelling of it (some twenty forms) from what it hands back, and a
+// credential is far shorter.
+const maxForwardedValue = 8 << 10
+
 // forwardedFrom reads the headers --forward-header names from a call's
 // HTTP request. Over stdio there is none, and nothing is forwarded: the
 // process's own user is the only caller. A header the request gives more
@@ -83,6 +88,8 @@ func (h *handlers) forwardedFrom(extra *mcp.RequestExtra) (forwarded, error) {
 			continue
 		case len(values) > 1:
 			return forwarded{}, fmt.Errorf("the HTTP request of your MCP client gives the header %s %d times, and graphqlmcp forwards one value of it (--forward-header): configure the client to send it once", httpx.HeaderName(name), len(values))
+		case len(values[0]) > maxForwardedValue:
+			return forwarded{}, fmt.Errorf("the header %s of your MCP client's HTTP request is %d bytes, over the %d bytes graphqlmcp forwards (--forward-header): send a shorter credential", httpx.HeaderName(name), len(values[0]), maxForwardedValue)
 		}
 		if who.headers == nil {
 			who.headers = map[string]string{}
