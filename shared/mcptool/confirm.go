@@ -268,3 +268,15 @@ func IsInputRequired(err error) bool {
 	var input *InputRequired
 	return errors.As(err, &input)
 }
+
+// AsInputRequired is the result a handler's error asks for when it is an
+// *InputRequired (wrapped or not): input_required, carrying the requests
+// and the state, with no content. A tool registered without Register must
+// answer it so, not as a tool error, or a 2026-07-28 client never asks.
+func AsInputRequired(err error) (*mcp.CallToolResult, bool) {
+	var input *InputRequired
+	if !errors.As(err, &input) {
+		return nil, false
+	}
+	return &mcp.CallToolResult{InputRequests: input.Requests, RequestState: input.State}, true
+}

@@ -96,11 +96,10 @@ func (t Tool[In, Out]) Register(s *mcp.Server) {
 			return errorResult(fmt.Errorf("%v; see the input schema of %s", err, t.Name)), nil
 		}
 		res, out, err := t.Handle(ctx, req, in)
-		var input *InputRequired
-		if errors.As(err, &input) {
+		if asked, ok := AsInputRequired(err); ok {
 			// Not a failure: the call asks the client for input (the
 			// user's confirmation, confirm.go) and is made again with it.
-			return &mcp.CallToolResult{InputRequests: input.Requests, RequestState: input.State}, nil
+			return asked, nil
 		}
 		if err != nil {
 			return errorResult(err), nil
