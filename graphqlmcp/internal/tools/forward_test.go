@@ -99,13 +99,6 @@ func TestForwardedHeaders(t *testing.T) {
 			t.Errorf("the endpoint received %v, want Authorization %q and X-Team %q with the startup X-Shared", sent, c.auth, c.team)
 		}
 		text := mcptest.Text(res)
-		// Bounded: each call redacts every spelling of what it forwards.
-		long := connectHTTP(t, url, map[string][]string{"X-Team": {strings.Repeat("t", 8<<10+1)}})
-		res = mcptest.Call(t, ctx, long, "graphql_query", map[string]any{"query": "{ team }"})
-		if !res.IsError || !strings.Contains(mcptest.Text(res), `the header "x-team" of your MCP client's HTTP request is 8193 bytes, over the 8192 bytes graphqlmcp forwards`) {
-			t.Errorf("a header over the bound: %s", mcptest.Text(res))
-		}
-
 		for _, secret := range []string{"alice-token-111", "bob-token-222", "team-alice-111", "operator-token-000"} {
 			if strings.Contains(text, secret) {
 				t.Errorf("the result shows the forwarded %s: %s", secret, text)
