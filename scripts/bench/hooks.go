@@ -14,6 +14,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -88,13 +90,18 @@ func createToken(ctx context.Context, s *mcp.ClientSession) (string, error) {
 
 // resource reads hooksvc://token/{id}/requests of a token holding the run's
 // captures (10,000 in the full run, the most a token keeps), each read in a
-// fresh server whose size budget lets it read them all, rounds times: the
+// fresh server whose size budget lets it read them all, in rounds: the
 // read's wall time through the Go SDK's client, and through a bare stdio
 // session that only reads the answer's line (the server's time and the
-// pipe's, without a client decoding 15 MB of JSON), against plain requests
-// for the same pages; the server's CPU and the client's; the text's size,
-// and the server's peak RSS against it. Each figure is the median of the
-// rounds.
+// pipe's, without a client decoding 15 MB of JSON), with HOOKSVC_API_KEY
+// and without, against plain requests for the same pages; the server's CPU
+// and the client's; the text's size, and the server's peak RSS against it.
+//
+// The machine is shared, and its load moves within seconds: so each round
+// fetches the plain pages right before and right after its two bare reads,
+// and each bare read is held to the mean of those two fetches. The time
+// ratios are the median of the rounds' ratios, every other figure the
+// median of the rounds, and the load average is reported with them.
 func (b *bench) resource(ctx context.Context, l launch, api string) error {
 	l.args = []string{"--resource-max-bytes", fmt.Sprint(256 << 20)}
 	s, _, err := connect(ctx, l)
@@ -110,12 +117,37 @@ func (b *bench) resource(ctx context.Context, l launch, api string) error {
 		return err
 	}
 	uri := "hooksvc://token/" + id + "/requests"
-	var reads, delivered, serverCPU, clientCPU, plain, plainAtOnce, keyedReads, keyedCPU []time.Duration
-	var peaks, before, keyedPeaks []float64
+	var reads, delivered, keyedDelivered, serverCPU, clientCPU, plain, plainAtOnce, keyedReads, keyedCPU []time.Duration
+	var peaks, before, keyedPeaks, ratios, keyedRatios, loads []float64
 	keyed := l
 	keyed.env = append(slices.Clip(l.env), "HOOKSVC_API_KEY="+benchAPIKey)
 	payload := 0
-	for range b.sizes.rounds {
+	plainFetch := func(width int) (time.Duration, error) { return fetchPages(ctx, api, id, b.sizes.captures, width) }
+	for range b.sizes.resourceRounds {
+		loads = append(loads, loadAverage())
+		// The plain fetch, the bare reads without and with the key, the
+		// plain fetch again: the pair the reads are held to.
+		first, err := plainFetch(1)
+		if err != nil {
+			return err
+		}
+		took, err := readResourceRaw(ctx, l, uri, b.sizes.captures)
+		if err != nil {
+			return err
+		}
+		keyedTook, err := readResourceRaw(ctx, keyed, uri, b.sizes.captures)
+		if err != nil {
+			return err
+		}
+		second, err := plainFetch(1)
+		if err != nil {
+			return err
+		}
+		around := float64(first+second) / 2
+		delivered, keyedDelivered = append(delivered, took), append(keyedDelivered, keyedTook)
+		plain = append(plain, first, second)
+		ratios, keyedRatios = append(ratios, float64(took)/around), append(keyedRatios, float64(keyedTook)/around)
+		loads = append(loads, loadAverage())
 		r, err := readResource(ctx, l, uri, b.sizes.captures)
 		if err != nil {
 			return err
@@ -126,44 +158,53 @@ func (b *bench) resource(ctx context.Context, l launch, api string) error {
 			return err
 		}
 		keyedReads, keyedCPU, keyedPeaks = append(keyedReads, r.took), append(keyedCPU, r.serverCPU), append(keyedPeaks, r.peak)
-		took, err := readResourceRaw(ctx, l, uri, b.sizes.captures)
+		// Four at a time, as the server reads them.
+		atOnce, err := plainFetch(4)
 		if err != nil {
 			return err
 		}
-		delivered = append(delivered, took)
-		// The same pages fetched by a plain client: what the upstream
-		// takes, one page at a time, and four at a time as the server reads
-		// them.
-		for _, width := range []int{1, 4} {
-			took, err := fetchPages(ctx, api, id, b.sizes.captures, width)
-			if err != nil {
-				return err
-			}
-			if width == 1 {
-				plain = append(plain, took)
-			} else {
-				plainAtOnce = append(plainAtOnce, took)
-			}
-		}
+		plainAtOnce = append(plainAtOnce, atOnce)
 	}
-	label := fmt.Sprintf("%d requests of %d bytes each, the median of %d fresh servers", b.sizes.captures, len(webhookBody), b.sizes.rounds)
+	rounds := b.sizes.resourceRounds
+	label := fmt.Sprintf("%d requests of %d bytes each, the median of %d fresh servers", b.sizes.captures, len(webhookBody), rounds)
 	pages := (b.sizes.captures + 99) / 100
 	peak := medianOf(peaks)
+	load := fmt.Sprintf("load average %.1f–%.1f over the rounds", slices.Min(loads), slices.Max(loads))
 	b.add("hookmcp", "resource read", ms(median(reads)), "ms", label+", through the Go SDK's client")
 	b.add("hookmcp", "resource read: answer delivered", ms(median(delivered)), "ms", "the same read in a bare stdio session: the request written, the answer's line read whole, not decoded")
+	b.add("hookmcp", "resource read, with a key: answer delivered", ms(median(keyedDelivered)), "ms", "the same, HOOKSVC_API_KEY set")
 	b.add("hookmcp", "resource read: server CPU", ms(median(serverCPU)), "ms", "user + system")
 	b.add("hookmcp", "resource read: client CPU", ms(median(clientCPU)), "ms", "the bench's Go SDK client reading and decoding the answer")
-	b.add("hookmcp", "the same pages by plain HTTP", ms(median(plain)), "ms", fmt.Sprintf("%d pages of 100, one at a time", pages))
+	b.add("hookmcp", "the same pages by plain HTTP", ms(median(plain)), "ms", fmt.Sprintf("%d pages of 100, one at a time, right before and after each round's bare reads", pages))
 	b.add("hookmcp", "the same pages by plain HTTP, 4 at a time", ms(median(plainAtOnce)), "ms", fmt.Sprintf("%d pages of 100", pages))
+	b.add("hookmcp", "answer delivered ÷ plain fetch", medianOf(ratios), "×", fmt.Sprintf("each round's bare read against the mean of the plain fetches around it, the median of %d rounds (%s to %s); %s",
+		rounds, number(slices.Min(ratios)), number(slices.Max(ratios)), load))
+	b.add("hookmcp", "answer delivered ÷ plain fetch, with a key", medianOf(keyedRatios), "×", fmt.Sprintf("the same, HOOKSVC_API_KEY set (%s to %s)", number(slices.Min(keyedRatios)), number(slices.Max(keyedRatios))))
 	b.add("hookmcp", "resource text", mib(payload), "MiB", label)
 	b.add("hookmcp", "resource peak RSS", peak, "MiB", fmt.Sprintf("VmHWM; %.1f MiB before the read", medianOf(before)))
-	b.add("hookmcp", "resource peak RSS ÷ text", peak/mib(payload), "×", "")
+	b.add("hookmcp", "resource peak RSS ÷ text", peak/mib(payload), "×", fmt.Sprintf("%s to %s over the rounds", number(slices.Min(peaks)/mib(payload)), number(slices.Max(peaks)/mib(payload))))
 	b.add("hookmcp", "resource peak RSS over idle ÷ text", (peak-medianOf(before))/mib(payload), "×", "what the read added")
 	withKey := "HOOKSVC_API_KEY set, as users read it: every page is searched for the key"
 	b.add("hookmcp", "resource read, with a key", ms(median(keyedReads)), "ms", withKey+", through the Go SDK's client")
 	b.add("hookmcp", "resource read, with a key: server CPU", ms(median(keyedCPU)), "ms", "user + system")
-	b.add("hookmcp", "resource peak RSS ÷ text, with a key", medianOf(keyedPeaks)/mib(payload), "×", withKey)
+	b.add("hookmcp", "resource peak RSS ÷ text, with a key", medianOf(keyedPeaks)/mib(payload), "×",
+		fmt.Sprintf("%s; %s to %s over the rounds", withKey, number(slices.Min(keyedPeaks)/mib(payload)), number(slices.Max(keyedPeaks)/mib(payload))))
 	return b.resourceFar(ctx, l, api, id)
+}
+
+// loadAverage is the machine's load average over the last minute, or 0
+// where /proc/loadavg cannot be read.
+func loadAverage() float64 {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0
+	}
+	fields := strings.Fields(string(data))
+	if len(fields) == 0 {
+		return 0
+	}
+	load, _ := strconv.ParseFloat(fields[0], 64)
+	return load
 }
 
 // apiLatency is what each answer of the API takes over a network, which

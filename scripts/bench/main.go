@@ -54,13 +54,16 @@ func main() {
 
 // sizes are the iteration counts of a run.
 type sizes struct {
-	starts    int    // start-ups per server
-	calls     int    // calls per latency measure
-	rounds    int    // rounds of the 16 concurrent calls, cold schema reads, wake-ups
-	clients   int    // Streamable HTTP clients at once
-	total     int    // calls they make in all
-	captures  int    // requests the resource measure's token holds
-	benchtime string // go test -benchtime of the inner benchmarks
+	starts   int // start-ups per server
+	calls    int // calls per latency measure
+	rounds   int // rounds of the 16 concurrent calls, cold schema reads, wake-ups
+	clients  int // Streamable HTTP clients at once
+	total    int // calls they make in all
+	captures int // requests the resource measure's token holds
+	// resourceRounds are the rounds of the resource measure, each two
+	// bare reads between two plain fetches and two reads by the SDK.
+	resourceRounds int
+	benchtime      string // go test -benchtime of the inner benchmarks
 }
 
 // Figure is one measured value.
@@ -89,9 +92,9 @@ func run(ctx context.Context, quick bool, only, jsonPath string) error {
 	if only != "" && !slices.Contains([]string{"graphql", "github", "scoring", "hooks"}, only) {
 		return fmt.Errorf("-only %q names no group of measures; use graphql, github, scoring or hooks", only)
 	}
-	n := sizes{starts: 20, calls: 2000, rounds: 5, clients: 50, total: 20000, captures: 10000, benchtime: "2s"}
+	n := sizes{starts: 20, calls: 2000, rounds: 5, clients: 50, total: 20000, captures: 10000, resourceRounds: 7, benchtime: "2s"}
 	if quick {
-		n = sizes{starts: 3, calls: 50, rounds: 1, clients: 5, total: 200, captures: 300, benchtime: "1x"}
+		n = sizes{starts: 3, calls: 50, rounds: 1, clients: 5, total: 200, captures: 300, resourceRounds: 1, benchtime: "1x"}
 	}
 	bin, err := os.MkdirTemp("", "mcpforge-bench")
 	if err != nil {
