@@ -65,9 +65,16 @@ func TestSearchGitHub(t *testing.T) {
 	// Only deprecated fields lead to IssueTimelineConnection.
 	wantBlock(t, search("IssueTimelineConnection"), "type IssueTimelineConnection",
 		"none: only deprecated fields lead from Query or Mutation to IssueTimelineConnection; includeDeprecated: true shows them")
-	// An interface no field returns.
-	wantBlock(t, search("RequirableByPullRequest"), "interface RequirableByPullRequest",
-		"none: no field from Query or Mutation leads to RequirableByPullRequest")
+	// An interface no field returns: as the nearest of its objects.
+	block := searchBlock(t, search("RequirableByPullRequest"), "interface RequirableByPullRequest")
+	if len(block) != 4 || block[1] != "Query.node(id!) -> Node (on CheckRun) (as RequirableByPullRequest)" {
+		t.Errorf("RequirableByPullRequest: %q", block)
+	}
+	// A union no field returns, in either view.
+	for _, all := range []bool{false, true} {
+		text, _ := s.View(all).Search("OrganizationOrUser", MaxViewBytes)
+		wantBlock(t, text, "union OrganizationOrUser", "none: no field from Query or Mutation leads to OrganizationOrUser")
+	}
 
 	// The broadest words stay within the budget, alone and beside types.
 	for _, term := range []string{"e", "node", "id"} {

@@ -126,6 +126,26 @@ type Issue implements Node {
 	wantBlock(t, text, "Node.id: ID!", "Query.node(id!) -> Node.id")
 }
 
+// TestSearchPathsToAnInterfaceNoFieldReturns: an interface no field
+// returns is reached as the nearest of its objects, said as "(as
+// Starrable)", and so are its fields; from Query, though a mutation
+// returns it.
+func TestSearchPathsToAnInterfaceNoFieldReturns(t *testing.T) {
+	s := fromSDL(t, `
+type Query { repository(owner: String!, name: String!): Repository, topic(name: String!): Topic, viewer: User }
+type User { starred(first: Int): [Repository!]! }
+interface Starrable { stargazerCount: Int!, stargazers(first: Int, after: String): [User!]! }
+type Repository implements Starrable { stargazerCount: Int!, stargazers(first: Int, after: String): [User!]! }
+type Topic implements Starrable { stargazerCount: Int!, stargazers(first: Int, after: String): [User!]! }
+type Mutation { addStar(id: ID!): AddStarPayload }
+type AddStarPayload { starrable: Starrable }
+`)
+	text, _ := s.View(false).Search("starrable", MaxViewBytes)
+	wantBlock(t, text, "interface Starrable", "Query.topic(name!) -> Topic (as Starrable)")
+	text, _ = s.View(false).Search("stargazerCount", MaxViewBytes)
+	wantBlock(t, text, "Starrable.stargazerCount: Int!", "Query.topic(name!) -> Topic (as Starrable) -> Starrable.stargazerCount")
+}
+
 // TestSearchPathsUnreachable: a type no field leads to from a root is said
 // to be so; one only deprecated fields lead to says that includeDeprecated
 // shows the way, and with it, shows the way.
@@ -262,6 +282,27 @@ func TestSearchPathsBounded(t *testing.T) {
 	}
 }
 
+// TestSearchPathsWideSchema: a schema of 10,000 types, each leading to the
+// next three, is indexed and searched, and the answer stays within the
+// budget (the index is linear in the schema: a few integers per type and
+// per field that returns one).
+func TestSearchPathsWideSchema(t *testing.T) {
+	var b strings.Builder
+	const n = 10_000
+	b.WriteString("type Query { t0: T0 }\n")
+	for i := range n {
+		fmt.Fprintf(&b, "type T%d { a: T%d, b: T%d, c: T%d, n: Int }\n", i, (i+1)%n, (i+7)%n, (i*31)%n)
+	}
+	s := fromSDL(t, b.String())
+	text, truncated := s.View(false).Search("T", MaxViewBytes)
+	if !truncated || len(text) > MaxViewBytes || !strings.Contains(text, "type T1\n  path: Query.t0 -> T0.a -> T1\n") {
+		t.Errorf("truncated %v, %d bytes:\n%.1000s", truncated, len(text), text)
+	}
+	if w, edges := s.pathWeight/2, 3*n+1; w < 48*edges {
+		t.Errorf("the path index is counted %d bytes, under its %d edges' share", w, edges)
+	}
+}
+
 // TestSearchPathsFitTheBudget: when the paths do not all fit, each match
 // keeps one; when even that does not fit, the last matches are left out,
 // and a note says how many.
@@ -290,6 +331,9 @@ func TestSearchPathsFitTheBudget(t *testing.T) {
 		t.Errorf("truncated %v, %d bytes over %d", truncated, len(text), budget)
 	}
 	wantBlock(t, text, "type Item007", "Query.node(id!) -> Node (on Item007)")
+	if !strings.Contains(text, "\n# One path each, to fit the limit; a narrower search shows up to three.\n") {
+		t.Errorf("no note of the paths left out:\n%.600s", text)
+	}
 	budget = len(whole) / 4
 	text, truncated = s.View(false).Search("item", budget)
 	if !truncated || len(text) > budget || !strings.Contains(text, " more matches; use a longer word to narrow the search.\n") {

@@ -30,6 +30,9 @@ type Schema struct {
 	all     *View
 	current *View
 	loaded  time.Time // when a schema file was read; zero otherwise
+	// pathWeight is what the two views' path indexes will hold, counted
+	// ahead: the cache weighs a schema once, when it is put in.
+	pathWeight int
 
 	// validator builds, once, the schema as gqlparser's validator takes
 	// it, and keeps it with the error of building it.
@@ -81,6 +84,7 @@ func New(r *Result) (*Schema, error) {
 	s.all = s.newView(&filter{all: true}, r.sdlSize)
 	// The default view is the other one less what it hides.
 	s.current = s.newView(&filter{kept: keptDeprecated(r, idx)}, len(s.all.SDL))
+	s.pathWeight = 2 * pathIndexWeight(r, idx)
 	return s, nil
 }
 
@@ -169,9 +173,10 @@ func (s *Schema) TypeCount() int {
 // Weight estimates the memory s holds, in bytes: its two SDL texts, the
 // introspection result they are printed from, and the validator's schema
 // once built, which weigh about three and four times the SDL (GitHub's
-// schema: 1.1 MB of SDL, 5.7 MB retained, 4.9 MB more with the validator).
+// schema: 1.1 MB of SDL, 5.7 MB retained, 4.9 MB more with the validator),
+// and the path indexes of its views once built (GitHub's: 0.22 MB each).
 func (s *Schema) Weight() int {
-	return 8*len(s.all.SDL) + len(s.current.SDL) + 1024
+	return 8*len(s.all.SDL) + len(s.current.SDL) + s.pathWeight + 1024
 }
 
 // HiddenNote is the header line of a view that leaves deprecated members
@@ -264,7 +269,10 @@ type Lookup struct {
 	Text      string
 	Truncated bool
 	// NoneFound reports that types were asked for and none of them is a
-	// type or directive of the schema.
+	// type or directive of the schema, and that a search asked with them,
+	// if any, found nothing either: the call found nothing at all. (An
+	// error's text is cut short: one that holds a search's answer would
+	// lose it.)
 	NoneFound bool
 }
 
@@ -277,12 +285,13 @@ func (v *View) Lookup(names []string, term string) Lookup {
 	budget := MaxViewBytes
 	var searchText string
 	search := strings.TrimSpace(term) != ""
+	searchFound := 0
 	if search {
 		searchBudget := MaxViewBytes
 		if len(names) > 0 {
 			searchBudget /= 2
 		}
-		searchText, out.Truncated = v.Search(term, searchBudget)
+		searchText, out.Truncated, searchFound = v.search(term, searchBudget)
 		budget -= len(searchText) + 1
 	}
 	var parts []string
@@ -290,7 +299,7 @@ func (v *View) Lookup(names []string, term string) Lookup {
 		text, truncated, noneFound := v.Types(names, budget)
 		parts = append(parts, text)
 		out.Truncated = out.Truncated || truncated
-		out.NoneFound = noneFound
+		out.NoneFound = noneFound && searchFound == 0
 	}
 	if search {
 		parts = append(parts, searchText)
@@ -596,6 +605,12 @@ func abs(n int) int { return max(n, -n) }
 // budget bytes. Paths give way before matches do: when the answer does not
 // fit, each match keeps one path, then the last matches are left out.
 func (v *View) Search(term string, budget int) (text string, truncated bool) {
+	text, truncated, _ = v.search(term, budget)
+	return text, truncated
+}
+
+// search is Search, and says how many names matched.
+func (v *View) search(term string, budget int) (text string, truncated bool, found int) {
 	m := newMatcher(term)
 	hits, hidden := v.searchHits(m)
 	if len(hits) == 0 && len(m.words) > 1 {
@@ -607,8 +622,9 @@ func (v *View) Search(term string, budget int) (text string, truncated bool) {
 	if hidden > 0 {
 		hiddenNote = fmt.Sprintf("# %d deprecated %s also match; includeDeprecated: true shows them.\n", hidden, plural(hidden, "member", "members"))
 	}
-	if len(hits) == 0 {
-		return fmt.Sprintf("# Nothing in the schema has a name matching %s, whole or by its words. Try a shorter or different word.\n", mcptool.Quote(term)) + hiddenNote, false
+	found = len(hits)
+	if found == 0 {
+		return fmt.Sprintf("# Nothing in the schema has a name matching %s, whole or by its words. Try a shorter or different word.\n", mcptool.Quote(term)) + hiddenNote, false, 0
 	}
 	var p *pathIndex
 	if slices.ContainsFunc(hits, func(h searchHit) bool { return h.paths }) {
@@ -635,12 +651,15 @@ func (v *View) Search(term string, budget int) (text string, truncated bool) {
 	var blocks []string
 	for _, limits := range []struct{ types, fields int }{{3, 2}, {1, 1}} {
 		blocks = v.searchBlocks(p, hits, limits.types, limits.fields)
+		if limits.types == 1 {
+			head += "# One path each, to fit the limit; a narrower search shows up to three.\n"
+		}
 		size := len(head)
 		for _, block := range blocks {
 			size += len(block)
 		}
 		if size <= budget {
-			return head + strings.Join(blocks, ""), truncated || limits.types == 1
+			return head + strings.Join(blocks, ""), truncated || limits.types == 1, found
 		}
 	}
 	// One path each is still too long: the last matches are left out.
@@ -650,14 +669,14 @@ func (v *View) Search(term string, budget int) (text string, truncated bool) {
 		note := fmt.Sprintf("# Cut here to fit the limit: %d more %s; use a longer word to narrow the search.\n", len(blocks)-i, plural(len(blocks)-i, "match", "matches"))
 		if b.Len()+len(block)+len(note) > budget {
 			if b.Len()+len(note) > budget {
-				return cut(b.String(), budget, "cut here: use a longer word to narrow the search"), true
+				return cut(b.String(), budget, "cut here: use a longer word to narrow the search"), true, found
 			}
 			b.WriteString(note)
 			break
 		}
 		b.WriteString(block)
 	}
-	return b.String(), true
+	return b.String(), true, found
 }
 
 // pathLegend heads a search answer that shows paths.

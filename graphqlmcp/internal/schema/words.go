@@ -77,6 +77,11 @@ const (
 	rankArgument        // a field whose argument matches
 )
 
+// minPartialWord is the shortest word of a term that a name matches by
+// alone, when no name has all the term's words: a letter or two ("a", "id")
+// starts a word of nearly every name.
+const minPartialWord = 3
+
 // matcher tells how well a name matches a search term, by the term's words.
 type matcher struct {
 	words [][]byte
@@ -84,7 +89,8 @@ type matcher struct {
 	// "pull_request" and "pull request" all give "pullrequest".
 	joined []byte
 	// someWords lets a name that has some of several words, not all,
-	// match (as partial): set when no name has them all.
+	// match (as partial), if one of those it has is at least
+	// minPartialWord long: set when no name has them all.
 	someWords bool
 	// The name being matched, as appendWords gives it.
 	name   []byte
@@ -118,7 +124,7 @@ func (m *matcher) match(name string) (rank, lacking int, ok bool) {
 	case bytes.HasPrefix(m.name, m.joined):
 		return rankPrefix, 0, true
 	}
-	found := 0
+	found, foundLong := 0, 0
 	for _, w := range m.words {
 		for k, start := range m.starts {
 			// A word of the term matches a word of the name it starts
@@ -129,6 +135,9 @@ func (m *matcher) match(name string) (rank, lacking int, ok bool) {
 			}
 			if bytes.HasPrefix(m.name[start:end], w) {
 				found++
+				if len(w) >= minPartialWord {
+					foundLong++
+				}
 				break
 			}
 		}
@@ -138,7 +147,7 @@ func (m *matcher) match(name string) (rank, lacking int, ok bool) {
 		return rankAllWords, 0, true
 	case bytes.Contains(m.name, m.joined):
 		return rankPartial, 0, true
-	case m.someWords && found > 0:
+	case m.someWords && foundLong > 0:
 		return rankPartial, len(m.words) - found, true
 	}
 	return 0, 0, false

@@ -68,4 +68,14 @@ func TestMatchRanks(t *testing.T) {
 	if rank, lacking, ok := m.match("IssueComment"); !ok || rank != rankPartial || lacking != 2 {
 		t.Errorf("some words: rank %d, lacking %d, ok %v", rank, lacking, ok)
 	}
+	// Not by a word of a letter or two, which starts a word of nearly
+	// every name.
+	m = newMatcher("a id comment")
+	m.someWords = true
+	if _, _, ok := m.match("IssueId"); ok {
+		t.Errorf("matched by short words alone")
+	}
+	if _, lacking, ok := m.match("IssueComment"); !ok || lacking != 2 {
+		t.Errorf("a id comment against IssueComment: lacking %d, ok %v", lacking, ok)
+	}
 }

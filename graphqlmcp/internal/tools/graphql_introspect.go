@@ -100,8 +100,9 @@ func (h *handlers) graphqlIntrospect(ctx context.Context, _ *mcp.CallToolRequest
 		if search {
 			out.View = strings.TrimPrefix(out.View+"+search", "+")
 		}
-		// None of the types asked for exists: an error, so that the model
-		// notices and reads the suggestions.
+		// None of the types asked for exists, and a search beside them
+		// found nothing: an error, so that the model notices and reads
+		// the suggestions.
 		noneFound = found.NoneFound
 	case len(view.SDL) <= schema.MaxViewBytes-len(schema.HiddenNote(view.Hidden, "")):
 		out.View, out.Text = "sdl", schema.HiddenNote(view.Hidden, "")+view.SDL

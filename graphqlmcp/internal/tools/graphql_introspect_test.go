@@ -397,6 +397,24 @@ func TestIntrospectSuggestsTypes(t *testing.T) {
 	}
 }
 
+// TestIntrospectUnknownTypesBesideASearch: types none of which exists make
+// the call an error only when a search beside them finds nothing either: an
+// error's text is cut short (2,000 bytes), and a search's answer would be
+// lost from what the model reads.
+func TestIntrospectUnknownTypesBesideASearch(t *testing.T) {
+	srv, _ := testservers.Start(t, testservers.Starwars())
+	h := connect(t, testConfig(t, srv.URL), nil)
+	res := h.call(t, "graphql_introspect", map[string]any{"types": []string{"Nope"}, "search": "friend"})
+	text := mcptest.LastText(res)
+	if res.IsError || !strings.Contains(text, `# No type named "Nope".`) || !strings.Contains(text, "type FriendsConnection\n  path: ") {
+		t.Errorf("isError=%v:\n%s", res.IsError, text)
+	}
+	res = h.call(t, "graphql_introspect", map[string]any{"types": []string{"Nope"}, "search": "zzzz"})
+	if text := mcptest.LastText(res); !res.IsError || !strings.Contains(text, "Nothing in the schema has a name matching") {
+		t.Errorf("nothing found: isError=%v:\n%s", res.IsError, text)
+	}
+}
+
 // TestIntrospectSuggestionsBounded: a huge unknown name, or many of them,
 // are answered without measuring each against every type.
 func TestIntrospectSuggestionsBounded(t *testing.T) {
