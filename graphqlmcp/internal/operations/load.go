@@ -99,20 +99,36 @@ type Problem struct {
 	Message      string
 }
 
+// Bounds of a refusal: a path or message may be as long as a flag's
+// value or a validator's quote.
+const (
+	maxQuotedPath   = 200
+	maxProblemText  = 400
+	maxProblemLines = 20
+)
+
 func (p Problem) String() string {
+	file := truncate(p.File, maxQuotedPath)
+	message := truncate(p.Message, maxProblemText)
 	if p.Line == 0 {
-		return fmt.Sprintf("%s: %s", p.File, p.Message)
+		return fmt.Sprintf("%s: %s", file, message)
 	}
-	return fmt.Sprintf("%s:%d:%d: %s", p.File, p.Line, p.Column, p.Message)
+	return fmt.Sprintf("%s:%d:%d: %s", file, p.Line, p.Column, message)
 }
 
 // Problems are every problem found, one line each.
 type Problems []Problem
 
+// Error lists the first maxProblemLines problems, one a line, and counts
+// the rest.
 func (ps Problems) Error() string {
-	lines := make([]string, len(ps))
+	lines := make([]string, 0, min(len(ps), maxProblemLines)+1)
 	for i, p := range ps {
-		lines[i] = p.String()
+		if i == maxProblemLines {
+			lines = append(lines, fmt.Sprintf("and %d more problems; fix these and start again to see them", len(ps)-maxProblemLines))
+			break
+		}
+		lines = append(lines, p.String())
 	}
 	return strings.Join(lines, "\n")
 }

@@ -9,6 +9,8 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/mcpforge/servers/shared/jsonx"
 )
 
 // maxDescription bounds each description a schema carries (a type's,
@@ -170,7 +172,7 @@ func (in *inputMapper) inputObject(def *ast.Definition) *jsonschema.Schema {
 
 // withDefault sets a schema's default to a GraphQL literal's JSON.
 func withDefault(s *jsonschema.Schema, v *ast.Value) *jsonschema.Schema {
-	if raw, err := json.Marshal(literal(v)); err == nil {
+	if raw, err := jsonx.Marshal(literal(v)); err == nil {
 		copied := *s
 		copied.Default = raw
 		return &copied

@@ -52,8 +52,8 @@ type savedTool struct {
 // that the tool filter allows, and returns the names of all of them, so
 // that the filter's names can be checked against them. Every operation is
 // checked against the default endpoint's schema and priced first: any
-// problem refuses the start, with one line per problem. Afterwards a SIGHUP
-// reads the files again, until ctx ends.
+// problem refuses the start, with one line per problem. Afterwards a SIGHUP,
+// or a change a poll of the files finds, reads them again, until ctx ends.
 func (h *handlers) addOperationTools(ctx context.Context, server *mcp.Server) (names []string, err error) {
 	if len(h.cfg.Operations) == 0 {
 		return nil, nil
