@@ -598,12 +598,14 @@ func abs(n int) int { return max(n, -n) }
 // enum values whose names match term, whole or by word parts (see matcher):
 // "type PullRequest", "Repository.pullRequest(number: Int!): PullRequest".
 // Under each type and field that a query can reach it gives the shortest
-// paths from the root, with the arguments needed on the way. Exact names
-// come first, then names that start with term, then those that have all its
-// words, then the rest; the shorter name first within each, then schema
-// order, so the likeliest answers survive the cut to maxSearchLines and to
-// budget bytes. Paths give way before matches do: when the answer does not
-// fit, each match keeps one path, then the last matches are left out.
+// paths from the root, with the arguments needed on the way (see
+// pathIndex). Exact names come first, then names that start with term, then
+// those that have all its words, then the rest (those with more of its
+// words first); within each, types, then fields, then the rest, the shorter
+// name first, then the one a query reaches sooner, then schema order: the
+// likeliest answers survive the cut to maxSearchLines and to budget bytes.
+// Paths give way before matches do: when the answer does not fit, each
+// match keeps one path, then the last matches are left out.
 func (v *View) Search(term string, budget int) (text string, truncated bool) {
 	text, truncated, _ = v.search(term, budget)
 	return text, truncated
