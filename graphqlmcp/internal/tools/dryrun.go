@@ -76,7 +76,7 @@ func (h *handlers) dryRun(req upstream.Request, chosen operation.Chosen, r upstr
 		Verdict:       "would be sent",
 		Operation:     what,
 		Endpoint:      endpoint,
-		Checked:       h.checkedSaid(endpoint, c),
+		Checked:       r.String(h.checkedSaid(endpoint, c)), // it may quote an introspection failure
 		Complexity:    c.score.Score,
 		MaxComplexity: h.cfg.MaxComplexity,
 		Headers:       headersShown(req),
@@ -117,7 +117,7 @@ func (h *handlers) checkedSaid(endpoint string, c dryRunChecks) string {
 	case !h.cfg.Validate:
 		return "it was not checked against the schema (--validate=false), so the endpoint alone judges it."
 	case c.unchecked != "":
-		return "it would go unchecked: " + strings.TrimSuffix(c.unchecked, ".") + "."
+		return "it would be sent unchecked. " + strings.TrimSuffix(c.unchecked, ".") + "."
 	}
 	return "it was not checked against the schema."
 }

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -185,4 +186,35 @@ func TestForwardNothingOverStdio(t *testing.T) {
 	if res.IsError || rec.Count() != 1 || rec.Requests()[0].Header.Get("Authorization") != "" {
 		t.Errorf("isError=%v, sent %v", res.IsError, rec.Requests())
 	}
+}
+
+// TestForwardedHeaderInUncheckedNote: an introspection refusal that echoes
+// the forwarded credential is quoted, redacted, in the note of an operation
+// that goes unchecked, in a dry run and in a call.
+func TestForwardedHeaderInUncheckedNote(t *testing.T) {
+	srv, _ := testservers.Start(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if strings.Contains(r.Header.Get("Accept"), "json") && strings.Contains(readBody(r), "IntrospectionQuery") {
+			json.NewEncoder(w).Encode(map[string]any{"errors": []any{map[string]any{"message": "GraphQL introspection is not allowed for " + r.Header.Get("Authorization")}}})
+			return
+		}
+		json.NewEncoder(w).Encode(map[string]any{"data": map[string]any{"auth": "ok"}})
+	}))
+	cfg := validating(t, srv.URL)
+	cfg.ForwardHeaders = []string{"Authorization"}
+	url, _ := serveHTTP(t, cfg)
+	session := connectHTTP(t, url, map[string][]string{"Authorization": {"Bearer dave-token-777"}})
+	for _, dryRun := range []bool{true, false} {
+		res := mcptest.Call(t, context.Background(), session, "graphql_query", map[string]any{"query": "{ auth }", "dryRun": dryRun})
+		text := mcptest.Text(res)
+		if res.IsError || !strings.Contains(text, "introspection is not allowed for "+upstream.Redacted) || strings.Contains(text, "dave-token-777") {
+			t.Errorf("dryRun %v: isError=%v: %s", dryRun, res.IsError, text)
+		}
+	}
+}
+
+func readBody(r *http.Request) string {
+	var b strings.Builder
+	io.Copy(&b, r.Body)
+	return b.String()
 }

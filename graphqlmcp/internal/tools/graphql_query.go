@@ -125,6 +125,8 @@ func (h *handlers) graphqlQuery(ctx context.Context, call *mcp.CallToolRequest, 
 	return result, out, who.clean(err)
 }
 
+// query is graphql_query for the caller who. A dry run stops before the
+// user is asked to confirm a mutation: nothing is sent to confirm.
 func (h *handlers) query(ctx context.Context, call *mcp.CallToolRequest, who forwarded, args QueryArgs) (*mcp.CallToolResult, mcptool.Document[QueryResult], error) {
 	if strings.TrimSpace(args.Query) == "" {
 		return nil, nil, errors.New("query is required: pass the GraphQL operation text, e.g. { __typename }")
