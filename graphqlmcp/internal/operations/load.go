@@ -162,6 +162,9 @@ func Load(paths []string) ([]*Operation, error) {
 	for _, path := range paths {
 		l.path(path)
 	}
+	if len(l.problems) == 0 && len(l.ops) == 0 && len(paths) > 0 {
+		l.fail(paths[0], 0, 0, "holds fragments but no operation: a tool is made of a named query or mutation; add one")
+	}
 	if len(l.problems) == 0 {
 		l.compose()
 	}
@@ -291,7 +294,7 @@ func readBounded(path string, limit int) ([]byte, error) {
 
 // graphql parses one .graphql file, keeping its operations and fragments.
 func (l *loader) graphql(path, text string) {
-	doc, err := parser.ParseQuery(&ast.Source{Name: path, Input: text})
+	doc, err := parse(path, text)
 	if err != nil {
 		var gqlErr *gqlerror.Error
 		if errors.As(err, &gqlErr) && len(gqlErr.Locations) > 0 {
@@ -324,6 +327,21 @@ func (l *loader) graphql(path, text string) {
 	if len(doc.Operations) == 0 && len(doc.Fragments) == 0 {
 		l.fail(path, 0, 0, "holds no operation; write one such as query MyName { __typename }, or remove the file")
 	}
+}
+
+// parse parses a file as graphql_query parses a query: with its token
+// limit, and a panic of the parser's an error.
+func parse(path, text string) (doc *ast.QueryDocument, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			doc, err = nil, fmt.Errorf("the parser failed: %v", p)
+		}
+	}()
+	doc, err = parser.ParseQueryWithTokenLimit(&ast.Source{Name: path, Input: text}, operation.MaxTokens)
+	if err != nil && strings.Contains(err.Error(), "exceeded token limit") {
+		return nil, fmt.Errorf("more than %d tokens; split the file", operation.MaxTokens)
+	}
+	return doc, err
 }
 
 // compose parses each .graphql operation again with the files of the
