@@ -15,6 +15,8 @@ use_goreleaser() {
     echo "== GoReleaser $goreleaser_version (go install from the Go module proxy)"
     GOBIN=$dir GOWORK=off go install "github.com/goreleaser/goreleaser/v2@$goreleaser_version"
   fi
-  "$GORELEASER" --version 2>/dev/null | grep -q "GitVersion: *${goreleaser_version#v}$" ||
-    { echo "$0: $GORELEASER is not GoReleaser $goreleaser_version" >&2; return 1; }
+  local about
+  about=$("$GORELEASER" --version 2>/dev/null) || true
+  grep -q "^GitVersion: *$goreleaser_version$" <<<"$about" ||
+    { echo "$0: $GORELEASER is not GoReleaser $goreleaser_version: $about" >&2; return 1; }
 }
