@@ -35,7 +35,7 @@ func startsOf(secrets [][]byte) *[256]bool {
 // escaped returns b with every spelling of a secret in which characters are
 // written as JSON, percent or HTML escapes replaced.
 func (r Redactor) escaped(b []byte) []byte {
-	if len(r.secrets) == 0 || bytes.IndexAny(b, `\%&`) < 0 {
+	if len(r.secrets) == 0 || !hasEscapeByte(b) {
 		return b
 	}
 	starts := r.starts
@@ -66,11 +66,18 @@ func (r Redactor) escaped(b []byte) []byte {
 	return append(out, b[copied:]...)
 }
 
+// hasEscapeByte reports whether b holds a byte an escape starts with: \,
+// % or &. Three vector searches beat IndexAny's byte-by-byte loop over the
+// strings of a page, most of which hold none.
+func hasEscapeByte(b []byte) bool {
+	return bytes.IndexByte(b, '\\') >= 0 || bytes.IndexByte(b, '%') >= 0 || bytes.IndexByte(b, '&') >= 0
+}
+
 // hasEscaped reports whether b holds a spelling escaped would replace.
 // No escape is shorter than what it decodes to, so a spelling takes at
 // least as many bytes as its secret.
 func (r Redactor) hasEscaped(b []byte) bool {
-	if len(r.secrets) == 0 || len(b) < len(r.secrets[len(r.secrets)-1]) || bytes.IndexAny(b, `\%&`) < 0 {
+	if len(r.secrets) == 0 || len(b) < len(r.secrets[len(r.secrets)-1]) || !hasEscapeByte(b) {
 		return false
 	}
 	starts := r.starts
