@@ -20,7 +20,8 @@ import (
 //
 // The sub-benchmark "php" has the fake write its answers as the hosted
 // service's PHP does, every slash and every letter beyond ASCII escaped:
-// each request is then respelled (jsonx.Unescape) before it is written.
+// each request is then respelled as it is compacted
+// (jsonx.AppendCompactUnescape) before it is written.
 func BenchmarkRequestsResource(b *testing.B) {
 	b.Run("go", func(b *testing.B) { benchmarkRequestsResource(b, fakehooksvc.Options{}) })
 	b.Run("php", func(b *testing.B) { benchmarkRequestsResource(b, fakehooksvc.Options{PHPEscapes: true}) })
