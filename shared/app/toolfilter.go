@@ -101,11 +101,27 @@ func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
 // server has, or the unknown names given.
 const maxNamesShown = 20
 
+// ToolGroup is a group of tools a server defines, which the filter takes
+// by name for all its tools, such as graphqlmcp's "operations".
+type ToolGroup struct {
+	Name string
+	// Fill says how to start the server so that the group has tools, for
+	// an error about an empty one: "load saved operations with --operations".
+	Fill string
+}
+
 // CheckToolFilter checks f, the operator's choice, against offered, every
-// tool a server has (listed or not), and groups, the group names it defines.
-// Its errors are FlagErrors: they name the flag and its variable, the name at
-// fault, why, and what to do. A server's New returns them.
-func CheckToolFilter(f mcptool.Filter, offered []mcptool.Offered, groups []string) error {
+// tool a server has (listed or not), and the groups it defines (a group
+// may be empty). Its errors are FlagErrors: they name the flag and its
+// variable, the name at fault, why, and what to do. A server's New returns
+// them.
+func CheckToolFilter(f mcptool.Filter, offered []mcptool.Offered, defined ...ToolGroup) error {
+	var groups []string
+	fill := map[string]string{}
+	for _, g := range defined {
+		groups = append(groups, g.Name)
+		fill[g.Name] = g.Fill
+	}
 	known := make([]string, 0, len(offered)+len(groups))
 	for _, o := range offered {
 		known = append(known, o.Name)
@@ -125,7 +141,7 @@ func CheckToolFilter(f mcptool.Filter, offered []mcptool.Offered, groups []strin
 		}
 	}
 	for _, name := range f.Only {
-		if err := checkListed(f, name, offered, groups); err != nil {
+		if err := checkListed(f, name, offered, groups, fill[name]); err != nil {
 			return err
 		}
 	}
@@ -185,7 +201,7 @@ func inventory(offered []mcptool.Offered, groups []string) string {
 		text += fmt.Sprintf(" and %d more", len(names)-maxNamesShown)
 	}
 	for _, g := range groups {
-		text += fmt.Sprintf("; the group %s is %s", g, members(offered, g))
+		text += fmt.Sprintf("; the group %s has %s", g, members(offered, g))
 	}
 	return text
 }
@@ -200,7 +216,7 @@ func members(offered []mcptool.Offered, g string) string {
 	}
 	switch n {
 	case 0:
-		return "empty here"
+		return "no tools"
 	case 1:
 		return "1 tool"
 	}
@@ -210,7 +226,7 @@ func members(offered []mcptool.Offered, g string) string {
 // checkListed refuses a name of --tools that leaves no tool listed: a tool
 // that --read-only or a group in --exclude-tools leaves out, or a group
 // whose every tool is left out (or that has none).
-func checkListed(f mcptool.Filter, name string, offered []mcptool.Offered, groups []string) error {
+func checkListed(f mcptool.Filter, name string, offered []mcptool.Offered, groups []string, fill string) error {
 	var covered []mcptool.Offered
 	for _, o := range offered {
 		if o.Name == name || slices.Contains(o.Groups, name) {
@@ -225,7 +241,10 @@ func checkListed(f mcptool.Filter, name string, offered []mcptool.Offered, group
 	isGroup := slices.Contains(groups, name) && !slices.ContainsFunc(offered, func(o mcptool.Offered) bool { return o.Name == name })
 	switch {
 	case isGroup && len(covered) == 0:
-		return FlagErrorf("tools", "names the group %s, which has no tools on this server as started; remove it, or start the server with what makes its tools", mcptool.Quote(name))
+		if fill == "" {
+			fill = "start the server with what makes its tools"
+		}
+		return FlagErrorf("tools", "names the group %s, which has no tools on this server as started: %s, or remove it", mcptool.Quote(name), fill)
 	case isGroup && f.ReadOnly && !slices.ContainsFunc(covered, func(o mcptool.Offered) bool { return o.ReadOnly }):
 		return FlagErrorf("tools", "names the group %s, whose tools all change data, and --read-only offers only tools that read; remove it from --tools, or drop --read-only", mcptool.Quote(name))
 	case isGroup:

@@ -30,7 +30,7 @@ func filterSpec(got *mcptool.Filter) Spec {
 		EnvPrefix: "TESTMCP",
 		Build: func(_ context.Context, _ *cli.Command, env Env) (*mcp.Server, error) {
 			*got = env.Tools
-			if err := CheckToolFilter(env.Tools, filterTools, []string{"operations"}); err != nil {
+			if err := CheckToolFilter(env.Tools, filterTools, ToolGroup{Name: "operations", Fill: "load some"}, ToolGroup{Name: "empty", Fill: "fill it with --fill"}); err != nil {
 				return nil, err
 			}
 			return mcp.NewServer(&mcp.Implementation{Name: "testmcp", Version: "1"}, nil), nil
@@ -95,7 +95,7 @@ func TestToolFilterErrors(t *testing.T) {
 		want string
 	}{
 		{"unknown name, close to one", []string{"--tools", "get_reqest"}, nil,
-			`testmcp: --tools (TESTMCP_TOOLS) must name this server's tools or groups: "get_reqest" is not one (did you mean get_request?). It has get_request, delete_token, list_issues, close_issue; the group operations is 2 tools`},
+			`testmcp: --tools (TESTMCP_TOOLS) must name this server's tools or groups: "get_reqest" is not one (did you mean get_request?). It has get_request, delete_token, list_issues, close_issue; the group operations has 2 tools; the group empty has no tools`},
 		{"unknown name in the variable, case", nil, map[string]string{"TESTMCP_EXCLUDE_TOOLS": "Delete_Token"}, `testmcp: --exclude-tools (TESTMCP_EXCLUDE_TOOLS) must name this server's tools or groups: "Delete_Token" is not one (did you mean delete_token?)`},
 		{"unknown group", []string{"--tools", "operation"}, nil, `"operation" is not one (did you mean operations?)`},
 		{"several unknown", []string{"--tools", "a,b,c,d,e"}, nil, `must name this server's tools or groups: "a" is not one; "b" is not one; "c" is not one; and 2 more. It has`},
@@ -111,6 +111,8 @@ func TestToolFilterErrors(t *testing.T) {
 			`testmcp: --tools (TESTMCP_TOOLS) names the group "operations", and --exclude-tools leaves out every tool in it; remove it from --tools, or exclude fewer`},
 		{"a group of writes under read-only", []string{"--read-only", "--tools", "operations", "--exclude-tools", "list_issues"}, nil,
 			`names the group "operations", and --exclude-tools leaves out every tool in it that --read-only keeps`},
+		{"an empty group", []string{"--tools", "empty,get_request"}, nil,
+			`testmcp: --tools (TESTMCP_TOOLS) names the group "empty", which has no tools on this server as started: fill it with --fill, or remove it`},
 		{"nothing left", []string{"--exclude-tools", "get_request,delete_token,operations"}, nil,
 			`testmcp: --exclude-tools (TESTMCP_EXCLUDE_TOOLS) leaves no tool to offer, and a server with no tools is of no use to a client: exclude fewer tools`},
 		{"nothing left, read-only", []string{"--read-only", "--exclude-tools", "get_request,list_issues"}, nil, `leaves no tool to offer, and a server with no tools is of no use to a client: exclude fewer tools, or drop --read-only`},

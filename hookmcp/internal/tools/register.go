@@ -5,12 +5,15 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpforge/servers/shared/mcptool"
+	"github.com/mcpforge/servers/shared/app"
 )
 
-// registerTools adds the tools the operator's filter lets through.
+// registerTools adds the tools the operator's filter lets through, and
+// refuses a filter that names a tool hookmcp does not have or that leaves
+// none (app.CheckToolFilter). A call to a tool left out is answered with
+// why (Filter.Withheld).
 func (h *handlers) registerTools(_ context.Context, server *mcp.Server) error {
-	mcptool.Register(server,
+	offered := h.tools.Register(server,
 		guarded(h, h.createTokenTool()),
 		guarded(h, h.getTokenTool()),
 		guarded(h, h.updateTokenTool()),
@@ -26,5 +29,9 @@ func (h *handlers) registerTools(_ context.Context, server *mcp.Server) error {
 		guarded(h, h.setResponseTool()),
 		guarded(h, h.replayRequestTool()),
 	)
+	if err := app.CheckToolFilter(h.tools, offered); err != nil {
+		return err
+	}
+	server.AddReceivingMiddleware(h.tools.Withheld(offered))
 	return nil
 }

@@ -101,10 +101,9 @@ func New(ctx context.Context, opts Options) (*mcp.Server, error) {
 		h.pause = hooksvc.Sleep
 	}
 	h.live = h.newLive(opts)
-	server := mcp.NewServer(
-		&mcp.Implementation{Name: "hookmcp", Title: "Webhook capture", Version: opts.Version},
-		h.serverOptions(opts),
-	)
+	serverOpts := h.serverOptions(opts)
+	serverOpts.Instructions += opts.Tools.Instructions()
+	server := mcp.NewServer(&mcp.Implementation{Name: "hookmcp", Title: "Webhook capture", Version: opts.Version}, serverOpts)
 	h.live.attach(server)
 	server.AddReceivingMiddleware(mcptool.RecoverPanics(opts.Logger), mcptool.NotFoundByVersion("it has "+requestsURITemplate+", with a token UUID"), mcptool.BoundErrors)
 	if err := h.registerTools(ctx, server); err != nil {
