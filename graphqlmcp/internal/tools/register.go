@@ -2,16 +2,116 @@ package tools
 
 import (
 	"context"
+	"fmt"
+	"strings"
+	"sync"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vektah/gqlparser/v2/ast"
 
+	"github.com/mcpforge/servers/graphqlmcp/internal/config"
+	"github.com/mcpforge/servers/graphqlmcp/internal/operation"
+	"github.com/mcpforge/servers/shared/app"
 	"github.com/mcpforge/servers/shared/mcptool"
 )
 
+// operationsGroup is the name the tool filter takes for every saved
+// operation's tool (--tools operations).
+const operationsGroup = "operations"
+
 // registerTools adds the tools the operator's filter lets through: the two
-// built-in tools and the saved operations.
+// built-in tools and the saved operations. It refuses a filter that names a
+// tool or group graphqlmcp does not have, or that leaves no tool
+// (app.CheckToolFilter); a call to a tool left out is answered with why
+// (Filter.Withheld).
 func (h *handlers) registerTools(ctx context.Context, server *mcp.Server) error {
-	mcptool.Register(server, h.queryTool(), h.introspectTool())
-	_, err := h.addOperationTools(ctx, server)
-	return err
+	query := h.queryTool()
+	if h.tools.ReadOnly {
+		query = readOnlyQuery(query)
+	}
+	offered := h.tools.Register(server, query, h.introspectTool())
+	names, err := h.addOperationTools(ctx, server)
+	if err != nil {
+		return err
+	}
+	offered = append(offered, h.tools.operations(names)...)
+	if err := app.CheckToolFilter(h.tools.Filter, offered, app.ToolGroup{Name: operationsGroup, Fill: "load saved operations with --operations"}); err != nil {
+		return err
+	}
+	server.AddReceivingMiddleware(h.tools.Withheld(offered))
+	return nil
+}
+
+// toolChoice is the operator's filter (--tools, --exclude-tools,
+// --read-only). The saved operations ask it through Allows, one tool at a
+// time; it remembers what each said it was, so that the operator's names
+// can be checked against every tool, listed or not.
+type toolChoice struct {
+	mcptool.Filter
+	mu    sync.Mutex
+	asked map[string]mcptool.Offered
+}
+
+func newToolChoice(f mcptool.Filter) *toolChoice {
+	return &toolChoice{Filter: f, asked: map[string]mcptool.Offered{}}
+}
+
+// Allows reports whether a tool named name, in groups, annotated read-only
+// or not, is listed and callable.
+func (c *toolChoice) Allows(name string, groups []string, readOnly bool) bool {
+	c.mu.Lock()
+	c.asked[name] = mcptool.Offered{Name: name, Groups: groups, ReadOnly: readOnly}
+	c.mu.Unlock()
+	return c.Filter.Allows(name, groups, readOnly)
+}
+
+// operations are the saved operations named, as they described themselves
+// to Allows; one that never asked is in the operations group and taken as
+// one that changes data, so that --read-only does not count on it.
+func (c *toolChoice) operations(names []string) []mcptool.Offered {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]mcptool.Offered, 0, len(names))
+	for _, name := range names {
+		o, ok := c.asked[name]
+		if !ok {
+			o = mcptool.Offered{Name: name, Groups: []string{operationsGroup}}
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// readOnlyQueryText replaces, under --read-only, what graphql_query's
+// description says of mutations: the operator's reason, not --mutations.
+const readOnlyQueryText = "This server is read-only (--read-only): it refuses every mutation; subscriptions are not supported either."
+
+// readOnlyQuery is graphql_query under --read-only, where every mutation
+// is refused whatever --mutations says: it only reads, and says so in its
+// description, its allowMutations argument, its annotations (which
+// --read-only lists it by) and its refusal of a mutation, which names
+// --read-only rather than --mutations.
+func readOnlyQuery(t mcptool.Tool[QueryArgs, mcptool.Document[QueryResult]]) mcptool.Tool[QueryArgs, mcptool.Document[QueryResult]] {
+	t.Description = strings.Replace(t.Description, mutationText(config.MutationsNever).tool, readOnlyQueryText, 1)
+	t.Annotations = &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(true)}
+	adjust := t.AdjustInput
+	t.AdjustInput = func(s *jsonschema.Schema) {
+		if adjust != nil {
+			adjust(s)
+		}
+		if arg := s.Properties["allowMutations"]; arg != nil {
+			arg.Description = "has no effect: this server refuses every mutation (--read-only)"
+		}
+	}
+	handle := t.Handle
+	t.Handle = func(ctx context.Context, req *mcp.CallToolRequest, args QueryArgs) (*mcp.CallToolResult, mcptool.Document[QueryResult], error) {
+		// An operation that does not parse is left to graphql_query,
+		// which says why.
+		if chosen, err := operation.Choose(args.Query, args.OperationName); err == nil && chosen.Op.Operation == ast.Mutation {
+			return nil, nil, fmt.Errorf("operation %s is a mutation, and this server is read-only (--read-only): it refuses all mutations, and only its operator can change that", chosen.Name())
+		}
+		return handle(ctx, req, args)
+	}
+	return t
 }

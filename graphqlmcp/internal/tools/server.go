@@ -47,7 +47,7 @@ type handlers struct {
 	rules  []validator.Rule
 	checks chan struct{}
 	// tools is the operator's choice of tools to expose.
-	tools mcptool.Filter
+	tools *toolChoice
 }
 
 // NewServer returns graphqlmcp's MCP server for a configuration that cannot
@@ -68,6 +68,12 @@ func New(ctx context.Context, opts Options) (*mcp.Server, error) {
 		opts.Now = time.Now
 	}
 	cfg := opts.Config
+	if opts.Tools.ReadOnly {
+		// Before anything reads the setting: the instructions,
+		// graphql_query's description and its guard, the saved
+		// operations.
+		cfg.Mutations = config.MutationsNever
+	}
 	// Every log line, the go-sdk's included, goes out without the startup
 	// headers' secrets.
 	opts.Logger = app.RedactingLogger(opts.Logger, upstream.NewRedactor(cfg.Headers))
@@ -90,12 +96,11 @@ func New(ctx context.Context, opts Options) (*mcp.Server, error) {
 		schemas: schema.NewStore(schema.NewCache(cfg.SchemaCacheTTL, schema.DefaultCacheBytes, opts.Now), client, cfg.Schema, opts.Now),
 		rules:   defaultRules(),
 		checks:  make(chan struct{}, runtime.GOMAXPROCS(0)),
-		tools:   opts.Tools,
+		tools:   newToolChoice(opts.Tools),
 	}
-	server := mcp.NewServer(
-		&mcp.Implementation{Name: "graphqlmcp", Title: "GraphQL", Version: opts.Version},
-		h.serverOptions(opts),
-	)
+	serverOpts := h.serverOptions(opts)
+	serverOpts.Instructions += opts.Tools.Instructions()
+	server := mcp.NewServer(&mcp.Implementation{Name: "graphqlmcp", Title: "GraphQL", Version: opts.Version}, serverOpts)
 	server.AddReceivingMiddleware(mcptool.RecoverPanics(opts.Logger), mcptool.NotFoundByVersion("it has "+schemaURI), mcptool.BoundErrors)
 	if err := h.registerTools(ctx, server); err != nil {
 		return nil, err

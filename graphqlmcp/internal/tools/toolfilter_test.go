@@ -1,0 +1,255 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpforge/servers/graphqlmcp/internal/config"
+	"github.com/mcpforge/servers/graphqlmcp/internal/upstream"
+	"github.com/mcpforge/servers/shared/app"
+	"github.com/mcpforge/servers/shared/mcptest"
+	"github.com/mcpforge/servers/shared/mcptool"
+)
+
+// newFiltered is a server configured by cfg under the operator's filter f,
+// or the startup error New gives.
+func newFiltered(cfg config.Config, f mcptool.Filter) (*mcp.Server, error) {
+	return New(context.Background(), Options{
+		Config:  cfg,
+		HTTP:    upstream.NewHTTPClient("graphqlmcp-test"),
+		Logger:  slog.New(slog.DiscardHandler),
+		Version: "test",
+		Tools:   f,
+	})
+}
+
+func connectFiltered(t *testing.T, cfg config.Config, f mcptool.Filter) *mcp.ClientSession {
+	t.Helper()
+	server, err := newFiltered(cfg, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mcptest.Connect(t, server)
+}
+
+// TestToolFilterModes: tools/list under each mode of the filter, held to
+// golden files as the default list is (TestToolSchemas): the names, each
+// tool as the default list shows it unless the mode changes it (graphql_query
+// under --read-only, in testdata/modes/read-only/), and the list's size in
+// testdata/modes/<mode>.txt. --read-only gives the same list whatever
+// --mutations says. Run with -update after a deliberate change.
+func TestToolFilterModes(t *testing.T) {
+	for _, c := range []struct {
+		mode      string
+		mutations config.Mutations
+		filter    mcptool.Filter
+		want      []string
+		changed   []string
+	}{
+		{"read-only", config.MutationsPerCall, mcptool.Filter{ReadOnly: true}, []string{"graphql_introspect", "graphql_query"}, []string{"graphql_query"}},
+		{"read-only", config.MutationsAlways, mcptool.Filter{ReadOnly: true}, []string{"graphql_introspect", "graphql_query"}, []string{"graphql_query"}},
+		{"tools", config.MutationsPerCall, mcptool.Filter{Only: []string{"graphql_introspect"}}, []string{"graphql_introspect"}, nil},
+		{"exclude-tools", config.MutationsPerCall, mcptool.Filter{Exclude: []string{"graphql_query"}}, []string{"graphql_introspect"}, nil},
+	} {
+		t.Run(c.mode+"/"+string(c.mutations), func(t *testing.T) {
+			cfg := testConfig(t, "http://localhost:4000/graphql")
+			cfg.Validate = true
+			cfg.Mutations = c.mutations
+			checkMode(t, connectFiltered(t, cfg, c.filter), c.mode, c.want, c.changed)
+		})
+	}
+}
+
+// checkMode checks tools/list under a mode: its names are want, each tool
+// is as testdata/<tool>.json (the default list) shows it unless changed
+// names it, then as testdata/modes/<mode>/<tool>.json, and the list's size
+// is in testdata/modes/<mode>.txt and within the default list's budget.
+func checkMode(t *testing.T, session *mcp.ClientSession, mode string, want, changed []string) {
+	t.Helper()
+	list, err := session.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range list.Tools {
+		names = append(names, tool.Name)
+		got, err := json.MarshalIndent(tool, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, '\n')
+		path := filepath.Join("testdata", tool.Name+".json")
+		if slices.Contains(changed, tool.Name) {
+			path = filepath.Join("testdata", "modes", mode, tool.Name+".json")
+			if *update {
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		golden, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%v (run with -update to create it)", err)
+		}
+		if diff := cmp.Diff(string(golden), string(got)); diff != "" {
+			t.Errorf("%s: %s differs from tools/list (-golden +got):\n%s", mode, path, diff)
+		}
+	}
+	if diff := cmp.Diff(want, names); diff != "" {
+		t.Fatalf("%s: tools/list names (-want +got):\n%s", mode, diff)
+	}
+	mcptest.CheckToolListSize(t, session, filepath.Join("testdata", "modes", mode+".txt"), *update, mcptest.ListSize{Whole: 4_000})
+}
+
+// TestReadOnly: under --read-only graphql_query is annotated read-only and
+// says why (its description and allowMutations name --read-only, not
+// --mutations), the instructions say mutations are disabled and the server
+// read-only, and a mutation is refused naming --read-only before anything
+// is sent, even with --mutations always and allowMutations: true, while a
+// query runs.
+func TestReadOnly(t *testing.T) {
+	var sent atomic.Int32
+	var lastBody atomic.Value
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sent.Add(1)
+		body, _ := io.ReadAll(r.Body)
+		lastBody.Store(string(body))
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"data":{"hello":"world"}}`)
+	}))
+	defer srv.Close()
+	cfg := testConfig(t, srv.URL)
+	cfg.Mutations = config.MutationsAlways
+	session := connectFiltered(t, cfg, mcptool.Filter{ReadOnly: true})
+
+	list, err := session.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	query := list.Tools[slices.IndexFunc(list.Tools, func(tool *mcp.Tool) bool { return tool.Name == "graphql_query" })]
+	if !query.Annotations.ReadOnlyHint || query.Annotations.DestructiveHint != nil {
+		t.Errorf("graphql_query annotations under --read-only: %+v", query.Annotations)
+	}
+	if !strings.Contains(query.Description, readOnlyQueryText) || strings.Contains(query.Description, "--mutations") {
+		t.Errorf("graphql_query's description does not say --read-only: %s", query.Description)
+	}
+	raw, _ := json.Marshal(query.InputSchema)
+	if !strings.Contains(string(raw), "has no effect: this server refuses every mutation (--read-only)") {
+		t.Errorf("allowMutations does not say --read-only: %s", raw)
+	}
+	instructions := session.InitializeResult().Instructions
+	for _, want := range []string{mutationText(config.MutationsNever).instructions, "\nThis server is read-only (its operator's choice, --read-only)"} {
+		if !strings.Contains(instructions, want) {
+			t.Errorf("instructions lack %q:\n%s", want, instructions)
+		}
+	}
+
+	for _, args := range []map[string]any{
+		{"query": "mutation Kill { deleteAll }", "allowMutations": true},
+		{"query": "query Q { hello } mutation M { deleteAll }", "operationName": "M"},
+	} {
+		res := mcptest.Call(t, context.Background(), session, "graphql_query", args)
+		want := "is a mutation, and this server is read-only (--read-only): it refuses all mutations, and only its operator can change that"
+		if !res.IsError || !strings.Contains(mcptest.Text(res), want) {
+			t.Errorf("%v: %s, want a refusal containing %q", args, mcptest.Text(res), want)
+		}
+	}
+	if n := sent.Load(); n != 0 {
+		t.Fatalf("%d requests reached the endpoint; a refused mutation sends nothing", n)
+	}
+	res := mcptest.Call(t, context.Background(), session, "graphql_query", map[string]any{"query": "query Q { hello } mutation M { deleteAll }", "operationName": "Q"})
+	if res.IsError || sent.Load() != 1 || !strings.Contains(lastBody.Load().(string), "query Q") || strings.Contains(lastBody.Load().(string), "mutation") {
+		t.Errorf("a query under --read-only: %s; sent %d, body %v", mcptest.Text(res), sent.Load(), lastBody.Load())
+	}
+	// An operation that does not parse gets graphql_query's own error.
+	if res := mcptest.Call(t, context.Background(), session, "graphql_query", map[string]any{"query": "mutation {"}); !res.IsError || strings.Contains(mcptest.Text(res), "read-only") {
+		t.Errorf("a syntax error: %s", mcptest.Text(res))
+	}
+}
+
+// TestWithheldCall: a call to a tool the filter leaves out is refused as
+// unknown (invalid params), saying the operator left it out and by which
+// flag.
+func TestWithheldCall(t *testing.T) {
+	session := connectFiltered(t, testConfig(t, "http://localhost:4000/graphql"), mcptool.Filter{Only: []string{"graphql_introspect"}})
+	_, err := session.CallTool(context.Background(), &mcp.CallToolParams{Name: "graphql_query", Arguments: map[string]any{"query": "{ a }"}})
+	var rpcErr *jsonrpc.Error
+	want := `unknown tool "graphql_query": this server has it, but its operator does not offer it here (--tools names the tools offered, and not this one)`
+	if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeInvalidParams || !strings.HasPrefix(rpcErr.Message, want) {
+		t.Errorf("%v, want an invalid-params error starting %q", err, want)
+	}
+}
+
+// TestToolFilterStartupErrors: New refuses a filter that names no tool or
+// group of graphqlmcp, with close names, or that cannot be met, with a flag
+// error (the process prints it naming the flag and its variable: see
+// TestToolFilterUsage in package main). --read-only --tools graphql_query
+// is no error: under --read-only graphql_query reads.
+func TestToolFilterStartupErrors(t *testing.T) {
+	cfg := testConfig(t, "http://localhost:4000/graphql")
+	for _, c := range []struct {
+		name   string
+		filter mcptool.Filter
+		flag   string
+		want   string
+	}{
+		{"unknown", mcptool.Filter{Only: []string{"graphql_querry"}}, "tools", `"graphql_querry" is not one (did you mean graphql_query?). It has graphql_query, graphql_introspect; the group operations has no tools`},
+		{"unknown excluded", mcptool.Filter{Exclude: []string{"introspect"}}, "exclude-tools", `"introspect" is not one (did you mean graphql_introspect?)`},
+		{"operations without any", mcptool.Filter{Only: []string{"operations"}}, "tools", `names the group "operations", which has no tools on this server as started: load saved operations with --operations, or remove it`},
+		{"nothing left", mcptool.Filter{Exclude: []string{"graphql_query", "graphql_introspect"}}, "exclude-tools", "leaves no tool to offer"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := newFiltered(cfg, c.filter)
+			var flagErr *app.FlagError
+			if !errors.As(err, &flagErr) || flagErr.Flag != c.flag || !strings.Contains(flagErr.Problem, c.want) {
+				t.Errorf("%v, want a --%s error containing %q", err, c.flag, c.want)
+			}
+		})
+	}
+	if _, err := newFiltered(cfg, mcptool.Filter{ReadOnly: true, Only: []string{"graphql_query"}}); err != nil {
+		t.Errorf("--read-only --tools graphql_query: %v", err)
+	}
+}
+
+// TestToolChoiceOperations: the saved operations ask the filter one by one
+// (Allows); what each said it was is what the startup check judges, and
+// one that never asked counts as changing data in the operations group.
+func TestToolChoiceOperations(t *testing.T) {
+	c := newToolChoice(mcptool.Filter{ReadOnly: true, Only: []string{"operations"}})
+	if !c.Allows("list_issues", []string{operationsGroup}, true) || c.Allows("close_issue", []string{operationsGroup}, false) {
+		t.Error("Allows does not apply the filter")
+	}
+	got := c.operations([]string{"list_issues", "close_issue", "never_asked"})
+	want := []mcptool.Offered{
+		{Name: "list_issues", Groups: []string{"operations"}, ReadOnly: true},
+		{Name: "close_issue", Groups: []string{"operations"}},
+		{Name: "never_asked", Groups: []string{"operations"}},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("operations (-want +got):\n%s", diff)
+	}
+	if err := app.CheckToolFilter(c.Filter, got, app.ToolGroup{Name: operationsGroup}); err != nil {
+		t.Errorf("one read-only operation meets --read-only --tools operations: %v", err)
+	}
+	if err := app.CheckToolFilter(mcptool.Filter{ReadOnly: true, Only: []string{"close_issue"}}, got); err == nil || !strings.Contains(err.Error(), `names "close_issue", which is not read-only`) {
+		t.Errorf("--read-only --tools close_issue: %v", err)
+	}
+}
