@@ -253,3 +253,46 @@ func TestToolChoiceOperations(t *testing.T) {
 		t.Errorf("--read-only --tools close_issue: %v", err)
 	}
 }
+
+// TestToolFilterSavedOperations: the startup check knows the saved
+// operations: a misspelt one gets the close name, one that changes data
+// named under --read-only is refused rather than dropped, and --tools
+// operations with --exclude-tools lists every saved operation but those;
+// a call to a saved mutation --read-only leaves out says why.
+func TestToolFilterSavedOperations(t *testing.T) {
+	cfg := kindsConfig(t, "http://127.0.0.1:9/graphql", filepath.Join(kindsDir, "ops"))
+	for _, c := range []struct {
+		name   string
+		filter mcptool.Filter
+		flag   string
+		want   string
+	}{
+		{"misspelt", mcptool.Filter{Only: []string{"find_itmes"}}, "tools", `"find_itmes" is not one (did you mean find_items?). It has graphql_query, graphql_introspect, find_items, user_by_key, search, tag_item; the group operations has 4 tools`},
+		{"a mutation under read-only", mcptool.Filter{ReadOnly: true, Only: []string{"search", "tag_item"}}, "tools", `names "tag_item", which is not read-only (it changes or sends something), and --read-only offers only the tools that read`},
+		{"a tool its group's exclusion leaves out", mcptool.Filter{Only: []string{"search"}, Exclude: []string{"operations"}}, "tools", `names "search", and --exclude-tools leaves it out with its group (operations)`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			_, err := New(ctx, Options{Config: cfg, HTTP: upstream.NewHTTPClient("test"), Logger: slog.New(slog.DiscardHandler), Tools: c.filter})
+			var flagErr *app.FlagError
+			if !errors.As(err, &flagErr) || flagErr.Flag != c.flag || !strings.Contains(flagErr.Problem, c.want) {
+				t.Errorf("%v, want a --%s error containing %q", err, c.flag, c.want)
+			}
+		})
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	server, err := New(ctx, Options{Config: cfg, HTTP: upstream.NewHTTPClient("test"), Logger: slog.New(slog.DiscardHandler),
+		Tools: mcptool.Filter{ReadOnly: true, Only: []string{"operations"}, Exclude: []string{"search"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	session := mcptest.Connect(t, server)
+	mcptest.CheckToolNames(t, session, []string{"find_items", "user_by_key"})
+	_, err = session.CallTool(context.Background(), &mcp.CallToolParams{Name: "tag_item", Arguments: map[string]any{"id": "1", "tag": "x"}})
+	var rpcErr *jsonrpc.Error
+	if !errors.As(err, &rpcErr) || !strings.Contains(rpcErr.Message, `unknown tool "tag_item": this server has it, but its operator does not offer it here (--read-only`) {
+		t.Errorf("calling tag_item: %v", err)
+	}
+}
