@@ -634,8 +634,8 @@ func TestSavedOperationPoll(t *testing.T) {
 }
 
 // TestSavedOperationFilter: the tool filter takes saved operations by
-// name and as the group "operations"; --read-only leaves out a saved
-// mutation.
+// name and as the group "operations" (--tools operations lists nothing
+// else); --read-only leaves out a saved mutation.
 func TestSavedOperationFilter(t *testing.T) {
 	for _, c := range []struct {
 		filter       mcptool.Filter
@@ -643,7 +643,10 @@ func TestSavedOperationFilter(t *testing.T) {
 	}{
 		{mcptool.Filter{Exclude: []string{"find_items"}}, []string{"search", "tag_item"}, []string{"find_items"}},
 		{mcptool.Filter{ReadOnly: true}, []string{"find_items", "search"}, []string{"tag_item"}},
-		{mcptool.Filter{Exclude: []string{"operations"}}, nil, []string{"find_items", "search", "tag_item", "user_by_key"}},
+		{mcptool.Filter{Exclude: []string{"operations"}}, []string{"graphql_query"}, []string{"find_items", "search", "tag_item", "user_by_key"}},
+		// A deployment that exposes nothing but reviewed operations.
+		{mcptool.Filter{Only: []string{"operations"}}, []string{"find_items", "search", "tag_item", "user_by_key"}, []string{"graphql_query", "graphql_introspect"}},
+		{mcptool.Filter{Only: []string{"search", "graphql_introspect"}}, []string{"search", "graphql_introspect"}, []string{"find_items", "graphql_query"}},
 	} {
 		ctx, cancel := context.WithCancel(context.Background())
 		server, err := New(ctx, Options{Config: kindsConfig(t, "http://127.0.0.1:9/graphql", filepath.Join(kindsDir, "ops")),
