@@ -2,6 +2,7 @@ package schema
 
 import (
 	"bytes"
+	"fmt"
 	"unicode"
 	"unicode/utf8"
 )
@@ -77,6 +78,18 @@ const (
 	rankArgument        // a field whose argument matches
 )
 
+// MaxSearchWords bounds the words of a search term: each is compared with
+// each word of every name of the schema.
+const MaxSearchWords = 8
+
+// CheckSearch refuses a search term of more than MaxSearchWords words.
+func CheckSearch(term string) error {
+	if _, starts := appendWords(nil, nil, term); len(starts) > MaxSearchWords {
+		return fmt.Errorf("search has %d words, more than the %d a search matches: give the few words the name holds, such as \"review comment\"", len(starts), MaxSearchWords)
+	}
+	return nil
+}
+
 // minPartialWord is the shortest word of a term that a name matches by
 // alone, when no name has all the term's words: a letter or two ("a", "id")
 // starts a word of nearly every name.
@@ -99,6 +112,11 @@ type matcher struct {
 
 func newMatcher(term string) *matcher {
 	joined, starts := appendWords(nil, nil, term)
+	if len(starts) > MaxSearchWords {
+		// CheckSearch refuses such a term; past it, the words are not
+		// matched.
+		joined, starts = joined[:starts[MaxSearchWords]], starts[:MaxSearchWords]
+	}
 	m := &matcher{joined: joined}
 	for i, start := range starts {
 		end := len(joined)

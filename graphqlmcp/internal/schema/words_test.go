@@ -2,6 +2,7 @@ package schema
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -77,5 +78,22 @@ func TestMatchRanks(t *testing.T) {
 	}
 	if _, lacking, ok := m.match("IssueComment"); !ok || lacking != 2 {
 		t.Errorf("a id comment against IssueComment: lacking %d, ok %v", lacking, ok)
+	}
+}
+
+// TestSearchWordsBounded: a term of more than MaxSearchWords words is
+// refused with the rule and the fix; past the check, only its first words
+// are matched.
+func TestSearchWordsBounded(t *testing.T) {
+	if err := CheckSearch("one two three four five six seven eight"); err != nil {
+		t.Errorf("8 words: %v", err)
+	}
+	err := CheckSearch("one two three four five six seven eight nine")
+	if err == nil || err.Error() != `search has 9 words, more than the 8 a search matches: give the few words the name holds, such as "review comment"` {
+		t.Errorf("9 words: %v", err)
+	}
+	m := newMatcher(strings.Repeat("review ", 10_000))
+	if len(m.words) != MaxSearchWords || string(m.joined) != strings.Repeat("review", MaxSearchWords) {
+		t.Errorf("%d words, %q", len(m.words), m.joined)
 	}
 }

@@ -65,6 +65,9 @@ func (h *handlers) graphqlIntrospect(ctx context.Context, _ *mcp.CallToolRequest
 			return nil, IntrospectResult{}, errors.New("types must hold type names such as \"User\"; remove the empty entry")
 		}
 	}
+	if err := schema.CheckSearch(args.Search); err != nil {
+		return nil, IntrospectResult{}, err
+	}
 	req, err := h.target(args.Endpoint, args.Headers, h.cfg.Timeout)
 	if err != nil {
 		return nil, IntrospectResult{}, err

@@ -192,6 +192,10 @@ func TestIntrospectSearchPaths(t *testing.T) {
 			t.Errorf("lacks %q:\n%s", want, text)
 		}
 	}
+	res = h.call(t, "graphql_introspect", map[string]any{"search": "a b c d e f g h i"})
+	if text := mcptest.Text(res); !res.IsError || !strings.Contains(text, "search has 9 words, more than the 8 a search matches") {
+		t.Errorf("9 words: isError=%v %s", res.IsError, text)
+	}
 	res = h.call(t, "graphql_introspect", map[string]any{"search": "starship"})
 	if text := mcptest.LastText(res); !strings.Contains(text, "type Starship\n  path: Query.starship(id!) -> Starship\n") ||
 		!strings.Contains(text, "Query.starship(id: ID!): Starship\n") || strings.Contains(text, "Query.starship(id: ID!): Starship\n  path:") {
