@@ -345,3 +345,26 @@ func TestSearchPathsFitTheBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchPathsNameGivenTwice: an introspection answer that gives a type
+// name twice (an endpoint's mistake) is indexed by its first definition and
+// searched without failing.
+func TestSearchPathsNameGivenTwice(t *testing.T) {
+	r, err := ParseResult([]byte(`{"__schema": {"queryType": {"name": "Query"}, "types": [
+		{"kind": "OBJECT", "name": "Query", "fields": [{"name": "x", "args": [], "type": {"kind": "OBJECT", "name": "X"}}], "interfaces": []},
+		{"kind": "SCALAR", "name": "X"},
+		{"kind": "OBJECT", "name": "X", "fields": [{"name": "y", "args": [], "type": {"kind": "OBJECT", "name": "Y"}}], "interfaces": []},
+		{"kind": "OBJECT", "name": "X", "fields": [{"name": "z", "args": [], "type": {"kind": "SCALAR", "name": "String"}}], "interfaces": []},
+		{"kind": "OBJECT", "name": "Y", "fields": [{"name": "n", "args": [], "type": {"kind": "SCALAR", "name": "String"}}], "interfaces": []},
+		{"kind": "SCALAR", "name": "String"}
+	], "directives": []}}`))
+	if err != nil {
+		t.Skipf("refused before any search: %v", err)
+	}
+	s, err := New(r)
+	if err != nil {
+		t.Skipf("refused before any search: %v", err)
+	}
+	text, _ := s.View(false).Search("y", MaxViewBytes)
+	wantBlock(t, text, "type Y", "Query.x -> X.y -> Y")
+}
