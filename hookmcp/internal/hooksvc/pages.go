@@ -69,6 +69,10 @@ func (cl *Client) ReadPages(ctx context.Context, l Listing, take func(*Page) (ah
 	// the collector would let pile up to the size of the text before
 	// reclaiming it.
 	var free []*[]byte
+	// largest is the longest page read so far: new memory is made a
+	// quarter longer, so that pages of about its size fit it at once
+	// instead of growing it by copies.
+	largest := 0
 	width, inFlight, next, bound := MaxPagesInFlight, 0, 1, 1
 	for page := 1; ; {
 		for ; inFlight < width && next <= bound; next++ {
@@ -77,6 +81,8 @@ func (cl *Client) ReadPages(ctx context.Context, l Listing, take func(*Page) (ah
 			buffer := new([]byte)
 			if last := len(free) - 1; last >= 0 {
 				buffer, free = free[last], free[:last]
+			} else if largest > 0 {
+				*buffer = make([]byte, 0, largest+largest/4)
 			}
 			reads.Go(func() { done <- cl.readPage(ctx, l, number, buffer) })
 		}
@@ -90,6 +96,7 @@ func (cl *Client) ReadPages(ctx context.Context, l Listing, take func(*Page) (ah
 				panic(r.panicked)
 			}
 			width = widthFor(r.header, width)
+			largest = max(largest, r.size)
 			arrived[r.number] = r
 			continue
 		}
@@ -120,8 +127,9 @@ type readPage struct {
 	err      error
 	panicked *pagePanic
 	// buffer is the memory the page was read into, for the next read
-	// once take is done with the page.
+	// once take is done with the page; size the page's length.
 	buffer *[]byte
+	size   int
 }
 
 // pagePanic is a panic of a page read, raised again by ReadPages on the
@@ -162,8 +170,9 @@ func (cl *Client) readPage(ctx context.Context, l Listing, number int, buffer *[
 	if err != nil {
 		return readPage{number: number, err: err}
 	}
+	size := len(resp.Body)
 	p, err := cl.checkedPage(c, resp)
-	return readPage{number: number, page: p, header: resp.Header, err: err, buffer: buffer}
+	return readPage{number: number, page: p, header: resp.Header, err: err, buffer: buffer, size: size}
 }
 
 // checkedPage redacts a listing that arrived unredacted (Exact), decodes it

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+	"unsafe"
 
 	"github.com/mcpforge/servers/hookmcp/internal/fakehooksvc"
 	"github.com/mcpforge/servers/shared/httpx"
@@ -179,6 +180,47 @@ func TestReadPagesInOrder(t *testing.T) {
 	}
 	if g.most != MaxPagesInFlight {
 		t.Errorf("at most %d pages read at once, want %d", g.most, MaxPagesInFlight)
+	}
+}
+
+// TestReadPagesReusesMemory: the pages of a read are read into memory
+// reused from page to page, not each into memory of its own. The API asks
+// for one page at a time (X-RateLimit-Remaining 1), so that each page is
+// read once take is done with the one before: all of them fit in two
+// buffers, the first page's and, should a later page not fit that, one
+// made larger. A page here is over 32 KiB, which Go allocates at the start
+// of a span of its own, 8 KiB-aligned: its first request is a few bytes
+// past that start.
+func TestReadPagesReusesMemory(t *testing.T) {
+	const pages = 12
+	f := newPagesFixture(t, 0, func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("X-RateLimit-Remaining", "1")
+			h.ServeHTTP(w, r)
+		})
+	})
+	for i := range pages * 100 {
+		resp, err := http.Post(f.client.BaseURL.String()+"/"+string(f.token), "text/plain", strings.NewReader(fmt.Sprintf("%04d%s", i, strings.Repeat("x", 400))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	buffers := map[uintptr]bool{}
+	read := 0
+	err := f.client.ReadPages(context.Background(), f.listing(100), func(p *Page) (int, error) {
+		if len(p.Data) != 100 || !strings.Contains(string(p.Data[0]), fmt.Sprintf("%04d", read)) {
+			return 0, fmt.Errorf("page %d holds %d requests, the first %.60s", p.Page, len(p.Data), p.Data[0])
+		}
+		read += len(p.Data)
+		buffers[uintptr(unsafe.Pointer(unsafe.SliceData(p.Data[0])))&^8191] = true
+		return pages, nil
+	})
+	if err != nil || read != pages*100 {
+		t.Fatalf("read %d requests: %v", read, err)
+	}
+	if len(buffers) > 2 {
+		t.Errorf("%d pages read one at a time were read into %d buffers, want at most 2", pages, len(buffers))
 	}
 }
 
