@@ -42,7 +42,7 @@ func appendWords(joined []byte, starts []int, name string) ([]byte, []int) {
 			switch {
 			case unicode.IsUpper(r) && (unicode.IsLower(prev) || unicode.IsDigit(prev)):
 				boundary = true
-			case unicode.IsUpper(r) && unicode.IsUpper(prev) && nextIsLower(name[i+utf8.RuneLen(r):]):
+			case unicode.IsUpper(r) && unicode.IsUpper(prev) && nextIsLower(name[i:]):
 				boundary = true
 			case unicode.IsDigit(r) != unicode.IsDigit(prev):
 				boundary = true
@@ -64,8 +64,11 @@ func appendWords(joined []byte, starts []int, name string) ([]byte, []int) {
 	return joined, starts
 }
 
+// nextIsLower reports whether the rune after the first of rest is a
+// lower-case letter.
 func nextIsLower(rest string) bool {
-	r, size := utf8.DecodeRuneInString(rest)
+	_, size := utf8.DecodeRuneInString(rest)
+	r, size := utf8.DecodeRuneInString(rest[size:])
 	return size > 0 && unicode.IsLower(r)
 }
 

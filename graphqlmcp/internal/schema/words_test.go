@@ -22,6 +22,9 @@ func TestSplitWords(t *testing.T) {
 		"_":                        nil,
 		"":                         nil,
 		"ÉtéCommentaire":           {"été", "commentaire"},
+		"AB\xffcd":                 {"ab", "cd"}, // not UTF-8: a mark
+		"ABC\xff":                  {"abc"},
+		"\xe2\x82":                 nil,
 	} {
 		if got := splitWords(name); !slices.Equal(got, want) {
 			t.Errorf("splitWords(%q) = %q, want %q", name, got, want)
