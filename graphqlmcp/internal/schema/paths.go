@@ -402,6 +402,7 @@ func (v *View) pickPaths(p *pathIndex, root *rootReach, t int32, limit int) [][]
 	var picked [][]int32
 	seen := map[string]bool{}
 	direct := false
+	hasDirect := root.direct.dist[t] > 0 && root.direct.dist[t] <= maxPathSteps
 	for _, c := range all {
 		if len(picked) == limit {
 			break
@@ -415,14 +416,14 @@ func (v *View) pickPaths(p *pathIndex, root *rootReach, t int32, limit int) [][]
 			continue
 		}
 		seen[key.String()] = true
-		if !direct && len(picked) == limit-1 && limit > 1 && root.direct.dist[t] > 0 {
+		if !direct && len(picked) == limit-1 && limit > 1 && hasDirect {
 			// The last place goes to a path of fields alone.
 			break
 		}
 		picked = append(picked, c.edges)
 		direct = direct || p.fieldsOnly(c.edges)
 	}
-	if !direct && len(picked) < limit && root.direct.dist[t] > 0 && root.direct.dist[t] <= maxPathSteps {
+	if !direct && len(picked) < limit && hasDirect {
 		picked = append(picked, p.shortest(&root.direct, t, 1)[0])
 	}
 	return picked
