@@ -38,6 +38,12 @@ func (h *handlers) confirm(ctx context.Context, call *mcp.CallToolRequest, chose
 		return fmt.Errorf("reading the variables to show them for confirmation: %w", err)
 	}
 	endpoint := req.Target.URL.String()
+	// The values forwarded from the client's HTTP request
+	// (--forward-header) are secrets too.
+	who, err := h.forwardedFrom(extraOf(call))
+	if err != nil {
+		return err
+	}
 	return mcptool.Confirm(ctx, call, mcptool.Confirmation{
 		Mode:    mcptool.ConfirmMode(h.cfg.ConfirmMutations),
 		Setting: "--confirm-mutations",
@@ -47,17 +53,16 @@ func (h *handlers) confirm(ctx context.Context, call *mcp.CallToolRequest, chose
 		What:    "mutation " + chosen.Name(),
 		NotDone: "the mutation was not sent",
 		Message: func(context.Context) (string, error) {
-			return h.confirmMessage(chosen, req, variables), nil
+			return confirmMessage(h.redactorAs(who), chosen, req, variables), nil
 		},
 		Logger: h.client.Caller.Logger,
 	})
 }
 
 // confirmMessage is what the user reads: the endpoint, the operation as it
-// will be sent and its variables, without the startup headers' secrets
+// will be sent and its variables, without the secrets redact knows
 // (redacted whole, then cut, so that no cut leaves half a secret showing).
-func (h *handlers) confirmMessage(chosen operation.Chosen, req upstream.Request, variables []byte) string {
-	redact := h.client.Redactor
+func confirmMessage(redact upstream.Redactor, chosen operation.Chosen, req upstream.Request, variables []byte) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "The assistant asks to run the GraphQL mutation %s against %s. It changes data there, and this server cannot undo it.\n\n",
 		chosen.Name(), httpx.DisplayURL(req.Target.URL))

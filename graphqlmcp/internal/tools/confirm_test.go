@@ -3,6 +3,8 @@ package tools
 import (
 	"fmt"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -192,4 +194,30 @@ func contains(t *testing.T, got string, wants ...string) {
 			t.Errorf("%q\ndoes not contain %q", got, want)
 		}
 	}
+}
+
+// TestConfirmMessageHidesForwardedHeaders: over HTTP, a value forwarded
+// from the client's request (--forward-header) is a secret too: the
+// question shows it redacted.
+func TestConfirmMessageHidesForwardedHeaders(t *testing.T) {
+	const forwardedSecret = "forwarded-secret-0123456789"
+	p := mcptest.Answering("decline", nil)
+	l := mcptest.Link{Name: "http-sessions/2025-11-25", Version: "2025-11-25", Connect: func(t *testing.T, s *mcp.Server, opts *mcp.ClientOptions) *mcp.ClientSession {
+		srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+		t.Cleanup(srv.Close)
+		client := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "1"}, opts)
+		session, err := client.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: srv.URL, HTTPClient: withHeaders(map[string][]string{"X-Api-Key": {forwardedSecret}}), MaxRetries: -1}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { session.Close() })
+		return session
+	}}
+	h, rec, _ := confirming(t, l, p, func(c *config.Config) { c.ForwardHeaders = []string{"X-Api-Key"} })
+	h.call(t, "graphql_query", reviewArgs("key "+forwardedSecret))
+	asked := strings.Join(p.Questions(), "\n")
+	if asked == "" || strings.Contains(asked, forwardedSecret) || rec.Operations() != 0 {
+		t.Fatalf("the question shows the forwarded value, or none was asked, or the mutation was sent (%d): %q", rec.Operations(), asked)
+	}
+	contains(t, asked, upstream.Redacted)
 }
