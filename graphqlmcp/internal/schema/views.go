@@ -682,7 +682,7 @@ func (v *View) search(term string, budget int) (text string, truncated bool, fou
 }
 
 // pathLegend heads a search answer that shows paths.
-const pathLegend = "# Under a type or field, \"path:\" is a shortest way from the root: arg! is an argument a query must give, first (or last, limit) sizes a page, (on T) is a fragment on T.\n"
+const pathLegend = "# Under a type or field, \"path:\" is a shortest way from the root: arg! is an argument a query must give, first (or last, limit) sizes a page, (on T) is a fragment on T, (as I) an object taken as its interface I.\n"
 
 // searchBlocks renders each hit as its line and, under it, up to typePaths
 // paths to a type and fieldPaths to a field.
