@@ -98,8 +98,8 @@ func createToken(ctx context.Context, s *mcp.ClientSession) (string, error) {
 // and the client's; the text's size, and the server's peak RSS against it.
 //
 // The machine is shared, and its load moves within seconds: so each round
-// fetches the plain pages right before and right after its two bare reads,
-// and each bare read is held to the mean of those two fetches. The time
+// fetches the plain pages right before and right after its bare reads, and
+// each bare read is held to the mean of those two fetches. The time
 // ratios are the median of the rounds' ratios, every other figure the
 // median of the rounds, and the load average is reported with them.
 func (b *bench) resource(ctx context.Context, l launch, api string) error {
@@ -117,25 +117,40 @@ func (b *bench) resource(ctx context.Context, l launch, api string) error {
 		return err
 	}
 	uri := "hooksvc://token/" + id + "/requests"
-	var reads, delivered, keyedDelivered, serverCPU, clientCPU, plain, plainAtOnce, keyedReads, keyedCPU []time.Duration
-	var peaks, before, keyedPeaks, ratios, keyedRatios, loads []float64
+	var reads, serverCPU, clientCPU, plain, plainAtOnce, keyedReads, keyedCPU []time.Duration
+	var peaks, before, keyedPeaks, loads []float64
+	// The bare reads, by kind: each a server's first read or its second,
+	// without the key or with it; their times and their ratios to the
+	// plain fetches around them.
+	kinds := []struct {
+		name  string
+		key   bool
+		read  int
+		took  []time.Duration
+		ratio []float64
+	}{{name: "answer delivered", read: 0}, {name: "answer delivered, second read", read: 1},
+		{name: "answer delivered, with a key", key: true, read: 0}, {name: "answer delivered, with a key, second read", key: true, read: 1}}
 	keyed := l
 	keyed.env = append(slices.Clip(l.env), "HOOKSVC_API_KEY="+benchAPIKey)
 	payload := 0
 	plainFetch := func(width int) (time.Duration, error) { return fetchPages(ctx, api, id, b.sizes.captures, width) }
 	for range b.sizes.resourceRounds {
 		loads = append(loads, loadAverage())
-		// The plain fetch, the bare reads without and with the key, the
-		// plain fetch again: the pair the reads are held to.
+		// The plain fetch; two reads in a fresh server without the key,
+		// two in one with it; the plain fetch again: the pair the reads
+		// are held to. A server's first read is cold (its heap not grown
+		// yet, its connections to the API not open), as a user's first
+		// read is; its second is warm, as the plain client, which has
+		// fetched the pages before, is.
 		first, err := plainFetch(1)
 		if err != nil {
 			return err
 		}
-		took, err := readResourceRaw(ctx, l, uri, b.sizes.captures)
+		plainTook, err := readResourceRaw(ctx, l, uri, b.sizes.captures, 2)
 		if err != nil {
 			return err
 		}
-		keyedTook, err := readResourceRaw(ctx, keyed, uri, b.sizes.captures)
+		keyedTook, err := readResourceRaw(ctx, keyed, uri, b.sizes.captures, 2)
 		if err != nil {
 			return err
 		}
@@ -144,9 +159,14 @@ func (b *bench) resource(ctx context.Context, l launch, api string) error {
 			return err
 		}
 		around := float64(first+second) / 2
-		delivered, keyedDelivered = append(delivered, took), append(keyedDelivered, keyedTook)
 		plain = append(plain, first, second)
-		ratios, keyedRatios = append(ratios, float64(took)/around), append(keyedRatios, float64(keyedTook)/around)
+		for i := range kinds {
+			took := plainTook[kinds[i].read]
+			if kinds[i].key {
+				took = keyedTook[kinds[i].read]
+			}
+			kinds[i].took, kinds[i].ratio = append(kinds[i].took, took), append(kinds[i].ratio, float64(took)/around)
+		}
 		loads = append(loads, loadAverage())
 		r, err := readResource(ctx, l, uri, b.sizes.captures)
 		if err != nil {
@@ -171,15 +191,24 @@ func (b *bench) resource(ctx context.Context, l launch, api string) error {
 	peak := medianOf(peaks)
 	load := fmt.Sprintf("load average %.1f–%.1f over the rounds", slices.Min(loads), slices.Max(loads))
 	b.add("hookmcp", "resource read", ms(median(reads)), "ms", label+", through the Go SDK's client")
-	b.add("hookmcp", "resource read: answer delivered", ms(median(delivered)), "ms", "the same read in a bare stdio session: the request written, the answer's line read whole, not decoded")
-	b.add("hookmcp", "resource read, with a key: answer delivered", ms(median(keyedDelivered)), "ms", "the same, HOOKSVC_API_KEY set")
+	for _, k := range kinds {
+		note := "the same read in a bare stdio session: the request written, the answer's line read whole, not decoded; a fresh server's first read"
+		if k.read == 1 {
+			note = "the same server's second read"
+		}
+		if k.key {
+			note += ", HOOKSVC_API_KEY set"
+		}
+		b.add("hookmcp", "resource read: "+k.name, ms(median(k.took)), "ms", note)
+	}
 	b.add("hookmcp", "resource read: server CPU", ms(median(serverCPU)), "ms", "user + system")
 	b.add("hookmcp", "resource read: client CPU", ms(median(clientCPU)), "ms", "the bench's Go SDK client reading and decoding the answer")
 	b.add("hookmcp", "the same pages by plain HTTP", ms(median(plain)), "ms", fmt.Sprintf("%d pages of 100, one at a time, right before and after each round's bare reads", pages))
 	b.add("hookmcp", "the same pages by plain HTTP, 4 at a time", ms(median(plainAtOnce)), "ms", fmt.Sprintf("%d pages of 100", pages))
-	b.add("hookmcp", "answer delivered ÷ plain fetch", medianOf(ratios), "×", fmt.Sprintf("each round's bare read against the mean of the plain fetches around it, the median of %d rounds (%s to %s); %s",
-		rounds, number(slices.Min(ratios)), number(slices.Max(ratios)), load))
-	b.add("hookmcp", "answer delivered ÷ plain fetch, with a key", medianOf(keyedRatios), "×", fmt.Sprintf("the same, HOOKSVC_API_KEY set (%s to %s)", number(slices.Min(keyedRatios)), number(slices.Max(keyedRatios))))
+	for _, k := range kinds {
+		b.add("hookmcp", k.name+" ÷ plain fetch", medianOf(k.ratio), "×", fmt.Sprintf("each round's read against the mean of the plain fetches around it, the median of %d rounds (%s to %s); %s",
+			rounds, number(slices.Min(k.ratio)), number(slices.Max(k.ratio)), load))
+	}
 	b.add("hookmcp", "resource text", mib(payload), "MiB", label)
 	b.add("hookmcp", "resource peak RSS", peak, "MiB", fmt.Sprintf("VmHWM; %.1f MiB before the read", medianOf(before)))
 	b.add("hookmcp", "resource peak RSS ÷ text", peak/mib(payload), "×", fmt.Sprintf("%s to %s over the rounds", number(slices.Min(peaks)/mib(payload)), number(slices.Max(peaks)/mib(payload))))
@@ -236,15 +265,16 @@ func (b *bench) resourceFar(ctx context.Context, l launch, api, id string) error
 	l.env = append(slices.Clip(l.env), "HOOKSVC_API_URL="+far.URL)
 	var delivered, plain []time.Duration
 	for range b.sizes.rounds {
-		took, err := readResourceRaw(ctx, l, "hooksvc://token/"+id+"/requests", b.sizes.captures)
+		took, err := readResourceRaw(ctx, l, "hooksvc://token/"+id+"/requests", b.sizes.captures, 1)
 		if err != nil {
 			return err
 		}
-		delivered = append(delivered, took)
-		if took, err = fetchPages(ctx, far.URL, id, b.sizes.captures, 1); err != nil {
+		delivered = append(delivered, took[0])
+		fetched, err := fetchPages(ctx, far.URL, id, b.sizes.captures, 1)
+		if err != nil {
 			return err
 		}
-		plain = append(plain, took)
+		plain = append(plain, fetched)
 	}
 	away := fmt.Sprintf("API %d ms away", apiLatency.Milliseconds())
 	note := fmt.Sprintf("each answer delayed %d ms by a proxy, the median of %d", apiLatency.Milliseconds(), b.sizes.rounds)
@@ -301,19 +331,20 @@ func readResource(ctx context.Context, l launch, uri string, want int) (resource
 
 // readResourceRaw reads uri in a fresh server through a bare stdio session:
 // how long from writing the request to reading the last byte of its answer,
-// which is decoded only after, to check that it holds want requests.
-func readResourceRaw(ctx context.Context, l launch, uri string, want int) (time.Duration, error) {
+// which is decoded only after, to check that it holds want requests. It
+// reads reads times in the same session, and gives each read's time.
+func readResourceRaw(ctx context.Context, l launch, uri string, want, reads int) ([]time.Duration, error) {
 	cmd := l.command()
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	if err := cmd.Start(); err != nil {
-		return 0, err
+		return nil, err
 	}
 	defer func() {
 		stdin.Close()
@@ -334,33 +365,40 @@ func readResourceRaw(ctx context.Context, l launch, uri string, want int) (time.
 		}
 	}
 	if _, err := io.WriteString(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"mcpforge-bench","version":"v1"}}}`+"\n"); err != nil {
-		return 0, err
+		return nil, err
 	}
 	if _, err := answer("1"); err != nil {
-		return 0, err
+		return nil, err
 	}
-	request := fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"+`{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":%q}}`+"\n", uri)
-	start := time.Now()
-	if _, err := io.WriteString(stdin, request); err != nil {
-		return 0, err
+	if _, err := io.WriteString(stdin, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"); err != nil {
+		return nil, err
 	}
-	line, err := answer("2")
-	took := time.Since(start)
-	if err != nil {
-		return 0, err
+	var times []time.Duration
+	for read := range reads {
+		id := strconv.Itoa(read + 2)
+		start := time.Now()
+		if _, err := fmt.Fprintf(stdin, `{"jsonrpc":"2.0","id":%s,"method":"resources/read","params":{"uri":%q}}`+"\n", id, uri); err != nil {
+			return nil, err
+		}
+		line, err := answer(id)
+		took := time.Since(start)
+		if err != nil {
+			return nil, err
+		}
+		var msg struct {
+			Result struct {
+				Contents []struct {
+					Text string `json:"text"`
+				} `json:"contents"`
+			} `json:"result"`
+		}
+		var items []json.RawMessage
+		if json.Unmarshal(line, &msg) != nil || len(msg.Result.Contents) == 0 || json.Unmarshal([]byte(msg.Result.Contents[0].Text), &items) != nil || len(items) != want {
+			return nil, fmt.Errorf("the bare read gave %d requests, want %d: %.200s", len(items), want, line)
+		}
+		times = append(times, took)
 	}
-	var msg struct {
-		Result struct {
-			Contents []struct {
-				Text string `json:"text"`
-			} `json:"contents"`
-		} `json:"result"`
-	}
-	var items []json.RawMessage
-	if json.Unmarshal(line, &msg) != nil || len(msg.Result.Contents) == 0 || json.Unmarshal([]byte(msg.Result.Contents[0].Text), &items) != nil || len(items) != want {
-		return 0, fmt.Errorf("the bare read gave %d requests, want %d: %.200s", len(items), want, line)
-	}
-	return took, nil
+	return times, nil
 }
 
 // fetchPages fetches the pages holding n requests of a token, width at a
