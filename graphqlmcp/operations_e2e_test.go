@@ -179,7 +179,7 @@ func TestSavedOperationsReloadBinary(t *testing.T) {
 	}
 
 	bad := exec.Command(binary, "-e", "http://127.0.0.1:9/graphql", "--schema", kindsSchema, "--operations", filepath.Join(dir, "broken.graphql")+","+file)
-	if err := os.WriteFile(filepath.Join(dir, "broken.graphql"), []byte("query Broken {\n  items { nope }\n}\n"), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "broken.graphql"), []byte("query Broken {\n  items { nope }\n  other\n}\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	var stderr bytes.Buffer
@@ -188,7 +188,15 @@ func TestSavedOperationsReloadBinary(t *testing.T) {
 	if err := bad.Run(); err == nil {
 		t.Fatal("the binary started with a bad operation file")
 	}
-	if want := filepath.Join(dir, "broken.graphql") + `:2:11: Cannot query field "nope" on type "Item".`; !strings.Contains(stderr.String(), want) {
-		t.Errorf("stderr:\n%s\nwant a line %s", stderr.String(), want)
+	// One line per problem, file:line:col: message, under one that says
+	// what they stop.
+	want := []string{
+		"graphqlmcp: --operations: the saved operations cannot be served:",
+		filepath.Join(dir, "broken.graphql") + `:2:11: Cannot query field "nope" on type "Item".`,
+		filepath.Join(dir, "broken.graphql") + `:3:3: Cannot query field "other" on type "Query". Did you mean "user"?`,
+	}
+	got := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("stderr:\n%s\nwant:\n%s", stderr.String(), strings.Join(want, "\n"))
 	}
 }

@@ -123,7 +123,19 @@ func Run(ctx context.Context, spec Spec, args []string, std Streams) int {
 		fmt.Fprintf(std.Stderr, "%s: %s\n", spec.Name, oneLine(text))
 		return exitUsage
 	}
-	fmt.Fprintf(std.Stderr, "%s: %s\n", spec.Name, oneLine(err.Error()))
+	var listed interface{ Lines() []string }
+	if errors.As(err, &listed) && len(listed.Lines()) > 0 {
+		// A list of problems (a file's, each at its place) prints one a
+		// line, as a compiler's do, under a first line that says what
+		// they stop.
+		lines := listed.Lines()
+		fmt.Fprintf(std.Stderr, "%s: %s\n", spec.Name, oneLine(lines[0]))
+		for _, line := range lines[1:] {
+			fmt.Fprintln(std.Stderr, oneLine(line))
+		}
+	} else {
+		fmt.Fprintf(std.Stderr, "%s: %s\n", spec.Name, oneLine(err.Error()))
+	}
 	var usage usageError
 	if errors.As(err, &usage) {
 		return exitUsage
@@ -136,7 +148,7 @@ func oneLine(s string) string {
 }
 
 func sharedFlags(envPrefix string) []cli.Flag {
-	return []cli.Flag{
+	return append([]cli.Flag{
 		&cli.StringFlag{
 			Name:    "transport",
 			Value:   "stdio",
@@ -173,7 +185,7 @@ func sharedFlags(envPrefix string) []cli.Flag {
 			Usage:   "stderr log level: debug, info, warn or error",
 			Sources: cli.EnvVars(envPrefix + "_LOG_LEVEL"),
 		},
-	}
+	}, oauthFlags(envPrefix)...)
 }
 
 func serve(ctx context.Context, spec Spec, cmd *cli.Command, std Streams, version string) error {
@@ -188,7 +200,7 @@ func serve(ctx context.Context, spec Spec, cmd *cli.Command, std Streams, versio
 	}
 	var access httpAccess
 	if transport == "http" {
-		access, err = httpAccessFrom(cmd.String("listen"), cmd.StringSlice("allow-origin"), cmd.String("http-token"), cmd.Bool("insecure-no-auth"), spec.EnvPrefix)
+		access, err = httpAccessFromCommand(cmd, spec.EnvPrefix)
 		if err != nil {
 			return usageError{err}
 		}

@@ -189,8 +189,12 @@ func (h *handlers) logger() *slog.Logger {
 // reload because the API changed.
 func (h *handlers) loadSaved(ctx context.Context, refresh bool) ([]*savedTool, error) {
 	ops, err := operations.Load(h.cfg.Operations)
+	var loadProblems operations.Problems
+	if errors.As(err, &loadProblems) {
+		return nil, savedProblems{loadProblems}
+	}
 	if err != nil {
-		return nil, fmt.Errorf("--operations: the saved operations cannot be served:\n%w", err)
+		return nil, err
 	}
 	req, err := h.target("", nil, h.cfg.Timeout)
 	if err != nil {
@@ -215,10 +219,24 @@ func (h *handlers) loadSaved(ctx context.Context, refresh bool) ([]*savedTool, e
 		}
 	}
 	if len(problems) > 0 {
-		return nil, fmt.Errorf("--operations: the saved operations cannot be served:\n%w", problems)
+		return nil, savedProblems{problems}
 	}
 	return saved, nil
 }
+
+// savedProblems refuses the saved operations: what it stops, then one
+// problem a line, file:line:col: message, which the process prints one a
+// line (Lines) and a reload logs.
+type savedProblems struct{ problems operations.Problems }
+
+func (e savedProblems) Error() string {
+	return "--operations: the saved operations cannot be served:\n" + e.problems.Error()
+}
+
+// Lines are the refusal's lines, for the process to print each on its own.
+func (e savedProblems) Lines() []string { return strings.Split(e.Error(), "\n") }
+
+func (e savedProblems) Unwrap() error { return e.problems }
 
 // checkSaved checks one operation as graphql_query checks a query, and
 // builds its tool.
