@@ -100,12 +100,13 @@ func New(ctx context.Context, opts Options) (*mcp.Server, error) {
 	}
 	serverOpts := h.serverOptions(opts)
 	serverOpts.Instructions += opts.Tools.Instructions()
-	server := mcp.NewServer(&mcp.Implementation{Name: "graphqlmcp", Title: "GraphQL", Version: opts.Version}, serverOpts)
+	server := mcp.NewServer(implementation(opts.Version), serverOpts)
 	server.AddReceivingMiddleware(mcptool.RecoverPanics(opts.Logger), mcptool.NotFoundByVersion("it has "+schemaURI), mcptool.BoundErrors)
 	if err := h.registerTools(ctx, server); err != nil {
 		return nil, err
 	}
 	h.addSchemaResource(server)
+	h.addProtocolFeatures(server, opts.Version)
 	return server, nil
 }
 
