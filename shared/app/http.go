@@ -25,6 +25,14 @@ type httpAccess struct {
 	allowOrigins map[string]bool
 	// token, when set, must come as "Authorization: Bearer <token>".
 	token string
+	// oauth, when set, admits OAuth access tokens too (oauth.go); a
+	// request with the static token is admitted as before.
+	oauth *oauthConfig
+	// selfChecked are the tools that refuse writes themselves to a token
+	// without the write scopes (WritesAllowed).
+	selfChecked []string
+	// resource checks OAuth tokens while serving (set by serveMCPWith).
+	resource *resourceServer
 }
 
 // minHTTPTokenLen keeps a guessable token from standing in for one.
@@ -121,9 +129,16 @@ func (a httpAccess) guard(next http.Handler) http.Handler {
 				return
 			}
 		}
-		if a.token != "" {
-			given, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-			if !ok || subtle.ConstantTimeCompare([]byte(given), []byte(a.token)) != 1 {
+		if a.token != "" || a.resource != nil {
+			given, bearer := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+			switch {
+			case a.token != "" && bearer && subtle.ConstantTimeCompare([]byte(given), []byte(a.token)) == 1:
+			case a.resource != nil:
+				var ok bool
+				if r, ok = a.resource.authenticate(w, r); !ok {
+					return
+				}
+			default:
 				w.Header().Set("WWW-Authenticate", `Bearer realm="mcp"`)
 				http.Error(w, "Unauthorized: send Authorization: Bearer <the server's --http-token>", http.StatusUnauthorized)
 				return
@@ -150,6 +165,9 @@ func httpHandlerWith(server *mcp.Server, logger *slog.Logger, access httpAccess,
 	mcpHandler.maxBodyTime = bodyTime
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", access.guard(mcpHandler))
+	if access.resource != nil {
+		access.resource.addMetadata(mux)
+	}
 	addProbes(mux)
 	return hangUpUnadmitted(mux, bodyTime)
 }
@@ -165,7 +183,11 @@ func serveHTTP(ctx context.Context, server *mcp.Server, addr string, access http
 		return FlagErrorf("listen", "cannot listen on %s: %s. For example --listen 127.0.0.1:8080", shortened(addr), shortened(err.Error()))
 	}
 	limits := defaultHTTPLimits()
-	logger.Info("serving MCP over Streamable HTTP", "url", "http://"+listener.Addr().String()+"/mcp", "bearer_token_required", access.token != "",
+	var issuer string
+	if access.oauth != nil {
+		issuer = access.oauth.issuer
+	}
+	logger.Info("serving MCP over Streamable HTTP", "url", "http://"+listener.Addr().String()+"/mcp", "bearer_token_required", access.token != "", "oauth_issuer", issuer,
 		"max_connections", limits.conns, "max_unadmitted_per_address", limits.perAddr, "header_timeout", limits.readHeader, "idle_timeout", limits.idle)
 	return serveMCPWith(ctx, listener, server, access, logger, shutdownGrace, limits)
 }
@@ -182,6 +204,12 @@ func serveMCP(ctx context.Context, listener net.Listener, server *mcp.Server, ac
 func serveMCPWith(ctx context.Context, listener net.Listener, server *mcp.Server, access httpAccess, logger *slog.Logger, grace time.Duration, limits httpLimits) error {
 	end := newShutdown(grace)
 	server.AddReceivingMiddleware(end.middleware)
+	if access.oauth != nil {
+		tools := newToolIndex(ctx, server)
+		defer tools.close()
+		access.resource = newResourceServer(*access.oauth, logger)
+		server.AddReceivingMiddleware(access.resource.scopes(tools, access.selfChecked).middleware)
+	}
 	calls := newHTTPCalls(logger, end.expired)
 	return serveDraining(ctx, listener, httpHandlerWith(server, logger, access, calls, limits.body), logger, func() {
 		end.begin(stopReason(ctx))

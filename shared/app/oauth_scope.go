@@ -1,0 +1,151 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Scopes map to what a token may do by the tools' own annotations: a tool
+// annotated read-only (readOnlyHint) needs the read scopes, any other (it
+// creates, updates, deletes, sends, replays, or runs a mutation) needs the
+// write scopes. A call a token may not make is answered as a tool error
+// naming the scope, not refused by HTTP, so that the model and the person
+// see which scope to ask for while the other tools go on working.
+
+type readOnlyCallKey struct{}
+
+// WritesAllowed reports whether the call whose context is ctx may change
+// something. It is false only over HTTP for an OAuth token without the
+// write scopes, for a tool that decides per call (graphql_query: a query
+// reads, a mutation writes) and that the server named as such.
+func WritesAllowed(ctx context.Context) bool {
+	readOnly, _ := ctx.Value(readOnlyCallKey{}).(bool)
+	return !readOnly
+}
+
+// scopePolicy refuses calls to writing tools to tokens without the write
+// scopes.
+type scopePolicy struct {
+	writeScopes []string
+	// selfChecked are tools that are not annotated read-only but refuse
+	// writes themselves when WritesAllowed says so.
+	selfChecked map[string]bool
+	tools       *toolIndex
+}
+
+func (p *scopePolicy) middleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		call, ok := req.(*mcp.CallToolRequest)
+		if method != "tools/call" || !ok || call.Params == nil || call.Extra == nil || call.Extra.TokenInfo == nil {
+			// Not a call, or not an OAuth token's (the static
+			// --http-token is its operator's and may do anything).
+			return next(ctx, method, req)
+		}
+		if write, _ := call.Extra.TokenInfo.Extra[writeGrantKey].(bool); write {
+			return next(ctx, method, req)
+		}
+		ctx = context.WithValue(ctx, readOnlyCallKey{}, true)
+		name := call.Params.Name
+		if p.selfChecked[name] {
+			return next(ctx, method, req)
+		}
+		readOnly, known, err := p.tools.readOnly(ctx, name)
+		switch {
+		case err != nil:
+			return scopeRefusal(fmt.Sprintf("Tool %s was not called: the server could not tell whether it only reads (%s), and this token lacks the scopes %s that writing needs.",
+				name, shortened(err.Error()), strings.Join(p.writeScopes, " "))), nil
+		case !known || readOnly:
+			// An unknown tool is the SDK's to refuse, as it would any.
+			return next(ctx, method, req)
+		}
+		return scopeRefusal(fmt.Sprintf("Tool %s was not called: it changes data, and this access token lacks the OAuth scope %s it needs "+
+			"(the token has read access only). Sign in again asking for the scope %s, or use the tools that only read.",
+			name, strings.Join(p.writeScopes, " "), strings.Join(p.writeScopes, " "))), nil
+	}
+}
+
+func scopeRefusal(text string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: text}}}
+}
+
+// toolIndex knows which of the server's tools are annotated read-only. It
+// asks the server itself, as a client over an in-memory session, so that
+// it sees every tool as clients do (a saved operation added on a reload
+// too): the list is read on first use and again after the server says it
+// changed.
+type toolIndex struct {
+	server *mcp.Server
+	// base is the context of the in-memory session: the serving's.
+	base context.Context
+
+	// changes counts the server's notices that its tools changed. The
+	// notice's handler only counts: it runs on the session's reading
+	// goroutine, which a load waits on.
+	changes atomic.Int64
+
+	mu      sync.Mutex
+	session *mcp.ClientSession
+	known   map[string]bool // tool name -> read-only, as of loaded
+	loaded  int64           // the count of changes known was read after
+}
+
+func newToolIndex(base context.Context, server *mcp.Server) *toolIndex {
+	return &toolIndex{server: server, base: base}
+}
+
+// readOnly reports whether the tool name is annotated read-only and
+// whether the server has it at all.
+func (t *toolIndex) readOnly(ctx context.Context, name string) (readOnly, known bool, err error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.known == nil || t.loaded != t.changes.Load() {
+		if err := t.load(ctx); err != nil {
+			return false, false, err
+		}
+	}
+	readOnly, known = t.known[name]
+	return readOnly, known, nil
+}
+
+// load reads the tool list; t.mu is held.
+func (t *toolIndex) load(ctx context.Context) error {
+	if t.session == nil {
+		clientEnd, serverEnd := mcp.NewInMemoryTransports()
+		if _, err := t.server.Connect(t.base, serverEnd, nil); err != nil {
+			return fmt.Errorf("cannot list the tools: %w", err)
+		}
+		client := mcp.NewClient(&mcp.Implementation{Name: "scope-check", Version: "1"}, &mcp.ClientOptions{
+			ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { t.changes.Add(1) },
+		})
+		session, err := client.Connect(t.base, clientEnd, nil)
+		if err != nil {
+			return fmt.Errorf("cannot list the tools: %w", err)
+		}
+		t.session = session
+	}
+	loaded := t.changes.Load()
+	known := map[string]bool{}
+	for tool, err := range t.session.Tools(ctx, nil) {
+		if err != nil {
+			return fmt.Errorf("cannot list the tools: %w", err)
+		}
+		known[tool.Name] = tool.Annotations != nil && tool.Annotations.ReadOnlyHint
+	}
+	t.known, t.loaded = known, loaded
+	return nil
+}
+
+// close ends the in-memory session, if one was opened.
+func (t *toolIndex) close() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.session != nil {
+		_ = t.session.Close()
+		t.session = nil
+	}
+}
