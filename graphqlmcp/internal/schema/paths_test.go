@@ -165,7 +165,8 @@ type Old { n: Int }
 }
 
 // TestSearchPathsFromMutation: a type only a mutation returns gets its path
-// from Mutation; one a query reaches gets no mutation path, however short.
+// from Mutation (only a subscription, from Subscription); one a query
+// reaches gets no mutation path, however short.
 func TestSearchPathsFromMutation(t *testing.T) {
 	s := fromSDL(t, `
 type Query { repo(name: String!): Repo }
@@ -174,11 +175,15 @@ type Issue { title: String }
 type Mutation { createIssue(input: CreateIssueInput!): CreateIssuePayload }
 input CreateIssueInput { title: String! }
 type CreateIssuePayload { issue: Issue }
+type Subscription { issueEvents(repo: String!): IssueEvent }
+type IssueEvent { issue: Issue }
 `)
 	text, _ := s.View(false).Search("issue", MaxViewBytes)
 	wantBlock(t, text, "type CreateIssuePayload", "Mutation.createIssue(input!) -> CreateIssuePayload")
 	wantBlock(t, text, "CreateIssuePayload.issue: Issue", "Mutation.createIssue(input!) -> CreateIssuePayload.issue")
 	wantBlock(t, text, "type Issue", "Query.repo(name!) -> Repo.issues(first) -> Issue")
+	// Then from Subscription, for what only a subscription returns.
+	wantBlock(t, text, "type IssueEvent", "Subscription.issueEvents(repo!) -> IssueEvent")
 	wantBlock(t, text, "input CreateIssueInput")
 	wantBlock(t, text, "Mutation.createIssue(input: CreateIssueInput!): CreateIssuePayload")
 	// Fields a query reaches come before those only a mutation returns.
