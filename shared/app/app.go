@@ -185,6 +185,12 @@ func sharedFlags(envPrefix string) []cli.Flag {
 			Usage:   "stderr log level: debug, info, warn or error",
 			Sources: cli.EnvVars(envPrefix + "_LOG_LEVEL"),
 		},
+		&cli.StringFlag{
+			Name:    "log-format",
+			Value:   "text",
+			Usage:   "stderr log format: text (key=value) or json (one JSON object a line, for a log collector)",
+			Sources: cli.EnvVars(envPrefix + "_LOG_FORMAT"),
+		},
 	}, oauthFlags(envPrefix)...)
 }
 
@@ -193,7 +199,10 @@ func serve(ctx context.Context, spec Spec, cmd *cli.Command, std Streams, versio
 	if err := level.UnmarshalText([]byte(cmd.String("log-level"))); err != nil {
 		return FlagErrorf("log-level", "must be debug, info, warn or error; got %s. For example --log-level debug", mcptool.QuoteUpTo(cmd.String("log-level"), maxQuotedValue))
 	}
-	logger := slog.New(slog.NewTextHandler(std.Stderr, &slog.HandlerOptions{Level: level}))
+	logger, err := newLogger(std.Stderr, cmd.String("log-format"), level)
+	if err != nil {
+		return err
+	}
 	transport, err := transportFrom(cmd)
 	if err != nil {
 		return usageError{err}

@@ -2,8 +2,10 @@ package app
 
 import (
 	"context"
+	"io"
 	"log/slog"
 
+	"github.com/mcpforge/servers/shared/mcptool"
 	"github.com/mcpforge/servers/shared/redact"
 )
 
@@ -110,4 +112,19 @@ func (h redactingHandler) attr(a slog.Attr) slog.Attr {
 		}
 	}
 	return a
+}
+
+// newLogger makes the process's stderr logger in the format --log-format
+// names. Either way the servers put RedactingLogger in front of it, which
+// replaces a secret before the handler encodes the record, so a secret is
+// not written in JSON's escaped spellings either.
+func newLogger(w io.Writer, format string, level slog.Level) (*slog.Logger, error) {
+	options := &slog.HandlerOptions{Level: level}
+	switch format {
+	case "text":
+		return slog.New(slog.NewTextHandler(w, options)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, options)), nil
+	}
+	return nil, FlagErrorf("log-format", "must be text or json; got %s. For example --log-format json", mcptool.QuoteUpTo(format, maxQuotedValue))
 }
