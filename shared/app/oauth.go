@@ -120,9 +120,20 @@ func (rs *resourceServer) metadata() *oauthex.ProtectedResourceMetadata {
 	return &oauthex.ProtectedResourceMetadata{
 		Resource:               rs.cfg.resource,
 		AuthorizationServers:   []string{rs.cfg.issuer},
-		ScopesSupported:        slices.Compact(append(slices.Clone(rs.cfg.readScopes), rs.cfg.writeScopes...)),
+		ScopesSupported:        rs.allScopes(),
 		BearerMethodsSupported: []string{"header"},
 	}
+}
+
+// allScopes are the read scopes and then the write ones, each once.
+func (rs *resourceServer) allScopes() []string {
+	all := slices.Clone(rs.cfg.readScopes)
+	for _, s := range rs.cfg.writeScopes {
+		if !slices.Contains(all, s) {
+			all = append(all, s)
+		}
+	}
+	return all
 }
 
 // addMetadata serves the metadata (public, so readable by any page: the
@@ -279,7 +290,15 @@ func (rs *resourceServer) challenge(w http.ResponseWriter, status int, code, des
 		params = append(params, fmt.Sprintf("error_description=%q", description))
 	}
 	params = append(params, fmt.Sprintf("resource_metadata=%q", rs.metadataURL))
-	params = append(params, fmt.Sprintf("scope=%q", strings.Join(rs.cfg.readScopes, " ")))
+	// The scope to ask for: without a token, all this server can use
+	// (clients ask for what the challenge names; the authorization
+	// server grants what its policy allows, maybe the read scopes only);
+	// with a token that lacks them, the read scopes it needs at least.
+	scopes := rs.allScopes()
+	if code == "insufficient_scope" {
+		scopes = rs.cfg.readScopes
+	}
+	params = append(params, fmt.Sprintf("scope=%q", strings.Join(scopes, " ")))
 	w.Header().Set("WWW-Authenticate", "Bearer "+strings.Join(params, ", "))
 	http.Error(w, body, status)
 }

@@ -259,7 +259,11 @@ func TestOAuthTokens(t *testing.T) {
 		if status != c.status || !strings.Contains(challenge, c.want) {
 			t.Errorf("%s: HTTP %d, WWW-Authenticate %q (%s); want %d and %q", c.name, status, challenge, strings.TrimSpace(body), c.status, c.want)
 		}
-		if status != 200 && (!strings.Contains(challenge, `resource_metadata="`+protectedResourceMetadataURL(url)+`"`) || !strings.Contains(challenge, `scope="mcp:read"`)) {
+		wantScope := `scope="mcp:read mcp:write"`
+		if status == 403 {
+			wantScope = `scope="mcp:read"`
+		}
+		if status != 200 && (!strings.Contains(challenge, `resource_metadata="`+protectedResourceMetadataURL(url)+`"`) || !strings.Contains(challenge, wantScope)) {
 			t.Errorf("%s: WWW-Authenticate %q does not name the metadata and the scope", c.name, challenge)
 		}
 		if c.token != "" && (strings.Contains(challenge+body, c.token) || strings.Contains(log.String(), c.token)) {
@@ -280,7 +284,7 @@ func TestOAuthMetadata(t *testing.T) {
 	iss := newTestIssuer(t)
 	url, _ := oauthServer(t, iss, &testClock{now: time.Now()}, "", "")
 	_, challenge, _ := oauthPost(t, url, "")
-	named := strings.TrimSuffix(strings.SplitN(challenge, `resource_metadata="`, 2)[1], `", scope="mcp:read"`)
+	named := strings.TrimSuffix(strings.SplitN(challenge, `resource_metadata="`, 2)[1], `", scope="mcp:read mcp:write"`)
 	if named != strings.TrimSuffix(url, "/mcp")+"/.well-known/oauth-protected-resource/mcp" {
 		t.Errorf("the challenge names %q", named)
 	}
