@@ -318,6 +318,11 @@ func (h *handlers) checkSaved(ctx context.Context, op *operations.Operation, che
 func (h *handlers) savedHandler(t *savedTool) mcp.ToolHandler {
 	return func(ctx context.Context, call *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		result, err := h.runSaved(ctx, call, t)
+		if asked, ok := mcptool.AsInputRequired(err); ok {
+			// Not a failure: the call asks the client for input (the
+			// user's confirmation of a mutation) and is made again with it.
+			return asked, nil
+		}
 		if err != nil {
 			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}, nil
 		}
