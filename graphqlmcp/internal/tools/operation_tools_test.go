@@ -674,3 +674,42 @@ func TestSavedOperationFilter(t *testing.T) {
 		cancel()
 	}
 }
+
+// TestSavedMutationAsksTheUser: a saved mutation the guard allows is shown
+// to the user before it is sent, on every link a client can be asked over,
+// as graphql_query's are: sent on a yes, not on a no.
+func TestSavedMutationAsksTheUser(t *testing.T) {
+	for _, l := range mcptest.AskingLinks() {
+		t.Run(l.Name, func(t *testing.T) {
+			for _, c := range []struct {
+				answer *mcptest.Person
+				sent   bool
+			}{
+				{mcptest.Answering("accept", true), true},
+				{mcptest.Answering("decline", nil), false},
+			} {
+				srv, rec := testservers.Start(t, testservers.Starwars())
+				cfg := testConfig(t, srv.URL)
+				cfg.Validate, cfg.Operations = true, []string{"testdata/operations/starwars"}
+				ctx, cancel := context.WithCancel(context.Background())
+				server, err := New(ctx, Options{Config: cfg, HTTP: upstream.NewHTTPClient("test"), Logger: slog.New(slog.DiscardHandler), Version: "test"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				session := l.Dial(t, server, c.answer.Client())
+				res := mcptest.Call(t, context.Background(), session, "create_review",
+					map[string]any{"episode": "JEDI", "review": map[string]any{"stars": 4}, "allowMutations": true})
+				if n := len(c.answer.Questions()); n != 1 {
+					t.Fatalf("%s: asked %d times, want once", c.answer.Answer.Action, n)
+				}
+				if !strings.Contains(c.answer.Questions()[0], "mutation CreateReview") {
+					t.Errorf("the question %q does not name the mutation", c.answer.Questions()[0])
+				}
+				if sent := rec.Operations() == 1; sent != c.sent || res.IsError == c.sent {
+					t.Errorf("%s: sent %v (error %v: %s), want sent %v", c.answer.Answer.Action, sent, res.IsError, mcptest.Text(res), c.sent)
+				}
+				cancel()
+			}
+		})
+	}
+}
