@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -92,21 +93,31 @@ type toolIndex struct {
 	session *mcp.ClientSession
 	known   map[string]bool // tool name -> read-only, as of loaded
 	loaded  int64           // the count of changes known was read after
+	closed  bool
 }
 
-func newToolIndex(base context.Context, server *mcp.Server) *toolIndex {
-	return &toolIndex{server: server, base: base}
+// newToolIndex asks server; its session ends when ctx does (the start of
+// shutdown: a session left open would be a call in flight to wait for).
+func newToolIndex(ctx context.Context, server *mcp.Server) *toolIndex {
+	t := &toolIndex{server: server, base: ctx}
+	context.AfterFunc(ctx, t.close)
+	return t
 }
 
 // readOnly reports whether the tool name is annotated read-only and
-// whether the server has it at all.
+// whether the server has it at all. A name it does not know makes it read
+// the list again: the tool may be new, and the server's notice that the
+// list changed may not have come yet.
 func (t *toolIndex) readOnly(ctx context.Context, name string) (readOnly, known bool, err error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.known == nil || t.loaded != t.changes.Load() {
-		if err := t.load(ctx); err != nil {
-			return false, false, err
+	if t.known != nil && t.loaded == t.changes.Load() {
+		if readOnly, known = t.known[name]; known {
+			return readOnly, true, nil
 		}
+	}
+	if err := t.load(ctx); err != nil {
+		return false, false, err
 	}
 	readOnly, known = t.known[name]
 	return readOnly, known, nil
@@ -114,6 +125,9 @@ func (t *toolIndex) readOnly(ctx context.Context, name string) (readOnly, known 
 
 // load reads the tool list; t.mu is held.
 func (t *toolIndex) load(ctx context.Context) error {
+	if t.closed {
+		return errors.New("the server is shutting down")
+	}
 	if t.session == nil {
 		clientEnd, serverEnd := mcp.NewInMemoryTransports()
 		if _, err := t.server.Connect(t.base, serverEnd, nil); err != nil {
@@ -132,6 +146,9 @@ func (t *toolIndex) load(ctx context.Context) error {
 	known := map[string]bool{}
 	for tool, err := range t.session.Tools(ctx, nil) {
 		if err != nil {
+			// Connect afresh next time, should the session be broken.
+			_ = t.session.Close()
+			t.session = nil
 			return fmt.Errorf("cannot list the tools: %w", err)
 		}
 		known[tool.Name] = tool.Annotations != nil && tool.Annotations.ReadOnlyHint
@@ -140,10 +157,11 @@ func (t *toolIndex) load(ctx context.Context) error {
 	return nil
 }
 
-// close ends the in-memory session, if one was opened.
+// close ends the in-memory session, if one was opened, for good.
 func (t *toolIndex) close() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	t.closed = true
 	if t.session != nil {
 		_ = t.session.Close()
 		t.session = nil

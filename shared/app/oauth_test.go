@@ -133,7 +133,7 @@ func unsigned(t *testing.T, claims map[string]any) string {
 // oauthServer serves a server with two tools, one read-only, one not,
 // and a third that decides per call, behind OAuth tokens of iss; it
 // returns the URL of /mcp and the log.
-func oauthServer(t *testing.T, iss *testIssuer, clock *testClock, token string, jwksURL string) (string, *syncLog) {
+func oauthServer(t *testing.T, iss *testIssuer, clock *testClock, token string, jwksURL string) (string, *syncLog, *mcp.Server) {
 	t.Helper()
 	listener, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -171,7 +171,7 @@ func oauthServer(t *testing.T, iss *testIssuer, clock *testClock, token string, 
 			t.Errorf("serving: %v", err)
 		}
 	})
-	return url, log
+	return url, log, server
 }
 
 func ptrTo[T any](v T) *T { return &v }
@@ -207,7 +207,7 @@ func oauthPost(t *testing.T, url, token string) (int, string, string) {
 func TestOAuthTokens(t *testing.T) {
 	iss := newTestIssuer(t)
 	clock := &testClock{now: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
-	url, log := oauthServer(t, iss, clock, "static-token-of-the-operator", "")
+	url, log, _ := oauthServer(t, iss, clock, "static-token-of-the-operator", "")
 	now := clock.Now()
 	claims := func(change func(map[string]any)) map[string]any {
 		c := map[string]any{"iss": iss.srv.URL, "aud": url, "sub": "someone", "exp": now.Add(time.Hour).Unix(), "iat": now.Unix(), "scope": "openid mcp:read"}
@@ -282,7 +282,7 @@ func TestOAuthTokens(t *testing.T) {
 // path, naming the resource, the issuer and the scopes.
 func TestOAuthMetadata(t *testing.T) {
 	iss := newTestIssuer(t)
-	url, _ := oauthServer(t, iss, &testClock{now: time.Now()}, "", "")
+	url, _, _ := oauthServer(t, iss, &testClock{now: time.Now()}, "", "")
 	_, challenge, _ := oauthPost(t, url, "")
 	named := strings.TrimSuffix(strings.SplitN(challenge, `resource_metadata="`, 2)[1], `", scope="mcp:read mcp:write"`)
 	if named != strings.TrimSuffix(url, "/mcp")+"/.well-known/oauth-protected-resource/mcp" {
@@ -324,7 +324,7 @@ func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 func TestOAuthScopes(t *testing.T) {
 	iss := newTestIssuer(t)
 	clock := &testClock{now: time.Now()}
-	url, _ := oauthServer(t, iss, clock, "static-token-of-the-operator", iss.srv.URL+"/jwks")
+	url, _, server := oauthServer(t, iss, clock, "static-token-of-the-operator", iss.srv.URL+"/jwks")
 	token := func(scope string) string {
 		return sign(t, jose.ES256, iss.ec, "ec", map[string]any{"iss": iss.srv.URL, "aud": url, "exp": clock.Now().Add(time.Hour).Unix(), "scope": scope})
 	}
@@ -365,6 +365,24 @@ func TestOAuthScopes(t *testing.T) {
 	if got := iss.fetches.Load(); got != 1 {
 		t.Errorf("the JWKS was fetched %d times, want once", got)
 	}
+
+	// A tool added while serving is judged by its annotations at once,
+	// before the server's notice of the change could come.
+	ran := make(chan struct{}, 1)
+	server.AddTool(&mcp.Tool{Name: "late", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		ran <- struct{}{}
+		return &mcp.CallToolResult{}, nil
+	})
+	client := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil)
+	session, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: bearerTransport{token("mcp:read")}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer session.Close()
+	res, err := session.CallTool(context.Background(), &mcp.CallToolParams{Name: "late", Arguments: map[string]any{}})
+	if err != nil || !res.IsError || !strings.Contains(httpToolText(res), "lacks the OAuth scope mcp:write") || len(ran) != 0 {
+		t.Errorf("a new tool that writes, called with mcp:read: %v, %v; ran %d times", httpToolText(res), err, len(ran))
+	}
 }
 
 // TestOAuthKeyRotation: a token signed with a key published after the
@@ -374,7 +392,7 @@ func TestOAuthScopes(t *testing.T) {
 func TestOAuthKeyRotation(t *testing.T) {
 	iss := newTestIssuer(t)
 	clock := &testClock{now: time.Now()}
-	url, _ := oauthServer(t, iss, clock, "", iss.srv.URL+"/jwks")
+	url, _, _ := oauthServer(t, iss, clock, "", iss.srv.URL+"/jwks")
 	next, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		t.Fatal(err)
@@ -406,7 +424,7 @@ func TestOAuthKeyRotation(t *testing.T) {
 	down := httptest.NewServer(http.NotFoundHandler())
 	down.Close()
 	iss2 := &testIssuer{srv: down}
-	url2, log := oauthServer(t, iss2, clock, "", down.URL+"/jwks")
+	url2, log, _ := oauthServer(t, iss2, clock, "", down.URL+"/jwks")
 	status, _, body := oauthPost(t, url2, sign(t, jose.ES256, iss.ec, "ec", claims()))
 	if status != http.StatusServiceUnavailable || !strings.Contains(body, "cannot fetch its authorization server's signing keys") {
 		t.Errorf("with the JWKS unreachable: HTTP %d %q", status, body)
