@@ -222,6 +222,21 @@ func serve(ctx context.Context, spec Spec, cmd *cli.Command, std Streams, versio
 	if err != nil {
 		return usageError{err}
 	}
+	tel, err := telemetryFromEnv(ctx, os.Getenv, spec.Name, version, logger)
+	if err != nil {
+		return usageError{err}
+	}
+	if tel != nil {
+		server.AddReceivingMiddleware(tel.middleware)
+		defer func() {
+			// The last spans and metrics go out after the last answer.
+			flush, cancel := context.WithTimeout(context.WithoutCancel(ctx), telemetryShutdownWait)
+			defer cancel()
+			if err := tel.shutdown(flush); err != nil {
+				logger.Warn("telemetry not flushed at exit", "error", shortened(err.Error()))
+			}
+		}()
+	}
 	if transport == "http" {
 		return serveHTTP(ctx, server, cmd.String("listen"), access, logger)
 	}

@@ -83,6 +83,7 @@ func (c *Caller) Do(ctx context.Context, out Outbound) (*Answer, error) {
 	if out.Buffer != nil && cap(data) > cap(*out.Buffer) {
 		*out.Buffer = data[:0]
 	}
+	observe(ctx, resp.StatusCode, len(data))
 	c.Logger.Debug("outbound request", "method", out.Method, "url", out.Redactor.String(DisplayURL(out.URL)), "status", resp.StatusCode,
 		"bytes", len(data), "duration", time.Since(start).Round(time.Millisecond))
 	var tooLarge *TooLargeError
