@@ -22,11 +22,19 @@ type readOnlyCallKey struct{}
 
 // WritesAllowed reports whether the call whose context is ctx may change
 // something. It is false only over HTTP for an OAuth token without the
-// write scopes, for a tool that decides per call (graphql_query: a query
-// reads, a mutation writes) and that the server named as such.
+// write scopes, in a tool that decides per call (graphql_query: a query
+// reads, a mutation writes) and that the server named as such; such a tool
+// refuses a write naming WriteScope(ctx).
 func WritesAllowed(ctx context.Context) bool {
-	readOnly, _ := ctx.Value(readOnlyCallKey{}).(bool)
+	_, readOnly := ctx.Value(readOnlyCallKey{}).(string)
 	return !readOnly
+}
+
+// WriteScope names the OAuth scopes (space-separated) a call whose
+// WritesAllowed is false lacks for writing; "" when it lacks none.
+func WriteScope(ctx context.Context) string {
+	scopes, _ := ctx.Value(readOnlyCallKey{}).(string)
+	return scopes
 }
 
 // scopePolicy refuses calls to writing tools to tokens without the write
@@ -50,7 +58,7 @@ func (p *scopePolicy) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		if write, _ := call.Extra.TokenInfo.Extra[writeGrantKey].(bool); write {
 			return next(ctx, method, req)
 		}
-		ctx = context.WithValue(ctx, readOnlyCallKey{}, true)
+		ctx = context.WithValue(ctx, readOnlyCallKey{}, strings.Join(p.writeScopes, " "))
 		name := call.Params.Name
 		if p.selfChecked[name] {
 			return next(ctx, method, req)

@@ -151,7 +151,7 @@ func oauthServer(t *testing.T, iss *testIssuer, clock *testClock, token string, 
 	server.AddTool(&mcp.Tool{Name: "change", InputSchema: object, Annotations: &mcp.ToolAnnotations{DestructiveHint: ptrTo(false)}}, answer("changed"))
 	server.AddTool(&mcp.Tool{Name: "decide", InputSchema: object}, func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		if !WritesAllowed(ctx) {
-			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "read only"}}}, nil
+			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "read only: needs " + WriteScope(ctx)}}}, nil
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "decided"}}}, nil
 	})
@@ -333,7 +333,7 @@ func TestOAuthScopes(t *testing.T) {
 		token string
 		want  map[string]string // tool -> its answer's text, "!" before an error's
 	}{
-		{"read", token("mcp:read"), map[string]string{"look": "looked", "change": "!Tool change was not called: it changes data, and this access token lacks the OAuth scope mcp:write", "decide": "!read only"}},
+		{"read", token("mcp:read"), map[string]string{"look": "looked", "change": "!Tool change was not called: it changes data, and this access token lacks the OAuth scope mcp:write", "decide": "!read only: needs mcp:write"}},
 		{"write", token("mcp:write"), map[string]string{"look": "looked", "change": "changed", "decide": "decided"}},
 		{"read and write", token("mcp:read mcp:write"), map[string]string{"look": "looked", "change": "changed", "decide": "decided"}},
 		{"static", "static-token-of-the-operator", map[string]string{"look": "looked", "change": "changed", "decide": "decided"}},
