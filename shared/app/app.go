@@ -52,6 +52,9 @@ type Env struct {
 	Tools mcptool.Filter
 	// Transport is how clients connect: "stdio" or "http".
 	Transport string
+	// Ready is the server's answer to /readyz over HTTP: Build sets a
+	// check that its upstream answers (Readiness.Set, UpstreamCheck).
+	Ready *Readiness
 }
 
 // Streams are the process's standard streams, passed in so that tests can run
@@ -218,7 +221,9 @@ func serve(ctx context.Context, spec Spec, cmd *cli.Command, std Streams, versio
 	if err != nil {
 		return usageError{err}
 	}
-	server, err := spec.Build(ctx, cmd, Env{Logger: logger, UserAgent: userAgent(spec.Name), Version: version, Tools: filter, Transport: transport})
+	ready := NewReadiness(logger)
+	access.ready = ready
+	server, err := spec.Build(ctx, cmd, Env{Logger: logger, UserAgent: userAgent(spec.Name), Version: version, Tools: filter, Transport: transport, Ready: ready})
 	if err != nil {
 		return usageError{err}
 	}

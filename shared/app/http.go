@@ -33,6 +33,9 @@ type httpAccess struct {
 	selfChecked []string
 	// resource checks OAuth tokens while serving (set by serveMCPWith).
 	resource *resourceServer
+	// ready answers /readyz (probes.go), which needs no token; it rides
+	// here only to reach the handler.
+	ready *Readiness
 }
 
 // minHTTPTokenLen keeps a guessable token from standing in for one.
@@ -168,7 +171,7 @@ func httpHandlerWith(server *mcp.Server, logger *slog.Logger, access httpAccess,
 	if access.resource != nil {
 		access.resource.addMetadata(mux)
 	}
-	addProbes(mux)
+	addProbes(mux, access.ready)
 	return hangUpUnadmitted(mux, bodyTime)
 }
 
