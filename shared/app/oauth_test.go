@@ -296,8 +296,8 @@ func TestOAuthMetadata(t *testing.T) {
 		var meta map[string]any
 		err = json.NewDecoder(resp.Body).Decode(&meta)
 		resp.Body.Close()
-		if err != nil || resp.StatusCode != 200 {
-			t.Fatalf("GET %s: %d, %v", at, resp.StatusCode, err)
+		if err != nil || resp.StatusCode != 200 || resp.Header.Get("Access-Control-Allow-Origin") != "*" {
+			t.Fatalf("GET %s: %d, %v, Access-Control-Allow-Origin %q", at, resp.StatusCode, err, resp.Header.Get("Access-Control-Allow-Origin"))
 		}
 		got, _ := json.Marshal(meta)
 		want := `{"authorization_servers":["` + iss.srv.URL + `"],"bearer_methods_supported":["header"],"resource":"` + url + `","scopes_supported":["mcp:read","mcp:write"]}`
@@ -425,9 +425,19 @@ func TestOAuthKeyRotation(t *testing.T) {
 	down.Close()
 	iss2 := &testIssuer{srv: down}
 	url2, log, _ := oauthServer(t, iss2, clock, "", down.URL+"/jwks")
-	status, _, body := oauthPost(t, url2, sign(t, jose.ES256, iss.ec, "ec", claims()))
-	if status != http.StatusServiceUnavailable || !strings.Contains(body, "cannot fetch its authorization server's signing keys") {
-		t.Errorf("with the JWKS unreachable: HTTP %d %q", status, body)
+	req, err := http.NewRequest(http.MethodPost, url2, strings.NewReader(initialize))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+sign(t, jose.ES256, iss.ec, "ec", claims()))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") != "30" || !strings.Contains(string(body), "cannot fetch its authorization server's signing keys") {
+		t.Errorf("with the JWKS unreachable: HTTP %d, Retry-After %q, %q", resp.StatusCode, resp.Header.Get("Retry-After"), body)
 	}
 	log.await(t, "cannot fetch the OAuth issuer's signing keys")
 }
@@ -463,6 +473,39 @@ func TestOAuthFlags(t *testing.T) {
 			t.Errorf("%q: %v, %+v", c.args, got, access.oauth)
 		case c.want != "" && (got == nil || !strings.Contains(got.Error(), c.want)):
 			t.Errorf("%q: %v, want %q", c.args, got, c.want)
+		}
+	}
+}
+
+// TestOAuthJWKSBounds: the keys are not taken from another host a
+// redirect points to, nor from a key set over 1 MiB; a redirect on the
+// same host is followed.
+func TestOAuthJWKSBounds(t *testing.T) {
+	iss := newTestIssuer(t)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/elsewhere", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, iss.srv.URL+"/jwks", http.StatusFound)
+	})
+	mux.HandleFunc("/moved", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/jwks", http.StatusFound)
+	})
+	mux.HandleFunc("/jwks", func(w http.ResponseWriter, r *http.Request) {
+		json.NewEncoder(w).Encode(jose.JSONWebKeySet{Keys: iss.public})
+	})
+	mux.HandleFunc("/huge", func(w http.ResponseWriter, r *http.Request) {
+		keys := make([]jose.JSONWebKey, 0, 6000)
+		for range 2000 {
+			keys = append(keys, iss.public...)
+		}
+		json.NewEncoder(w).Encode(jose.JSONWebKeySet{Keys: keys})
+	})
+	other := httptest.NewServer(mux)
+	defer other.Close()
+	clock := &testClock{now: time.Now()}
+	for path, want := range map[string]error{"/elsewhere": errKeysUnavailable, "/huge": errKeysUnavailable, "/moved": nil} {
+		cache := newJWKSCache(iss.srv.URL, other.URL+path, newOAuthHTTPClient(), slog.New(slog.DiscardHandler), clock.Now)
+		if _, err := cache.lookup(context.Background(), "ec", "ES256"); err != want {
+			t.Errorf("%s: %v, want %v", path, err, want)
 		}
 	}
 }
