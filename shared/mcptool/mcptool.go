@@ -261,8 +261,8 @@ func encode(out any) ([]byte, error) {
 // the handler wrote text for a reader (a summary line, a request body, a
 // schema in SDL), out's JSON follows its first block, less the verbatim
 // members whose whole value is one of the handler's blocks (a body is not
-// given twice). A block that is out's JSON already (an upstream answer
-// passed on) needs nothing added.
+// given twice), framed when the handler framed a block. A block that is
+// out's JSON already (an upstream answer passed on) needs nothing added.
 func withStructured[Out any](res *mcp.CallToolResult, out Out, verbatim []string) (*mcp.CallToolResult, error) {
 	if res == nil {
 		res = &mcp.CallToolResult{}
@@ -276,10 +276,17 @@ func withStructured[Out any](res *mcp.CallToolResult, out Out, verbatim []string
 		res.Content = []mcp.Content{&mcp.TextContent{Text: string(raw)}}
 		return res, nil
 	}
+	// A framed block (what a third party wrote, untrusted.go) counts by
+	// its content; when the handler framed any, the members shown after
+	// the summary are framed too, since they hold that content's
+	// neighbours (a body's headers, its URL).
 	blocks := map[string]bool{}
+	framed := false
 	for _, c := range res.Content {
 		if tc, ok := c.(*mcp.TextContent); ok {
-			blocks[tc.Text] = true
+			text, isFrame := Unframe(tc.Text)
+			blocks[text] = true
+			framed = framed || isFrame
 		}
 	}
 	if blocks[string(raw)] {
@@ -293,6 +300,9 @@ func withStructured[Out any](res *mcp.CallToolResult, out Out, verbatim []string
 	}
 	if details == "{}" {
 		return res, nil
+	}
+	if framed {
+		details = Untrusted("the result's other members, as JSON", details)
 	}
 	res.Content = slices.Insert(res.Content, 1, mcp.Content(&mcp.TextContent{Text: details}))
 	return res, nil
