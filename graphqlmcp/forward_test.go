@@ -139,5 +139,10 @@ func TestForwardHeaderStartupErrors(t *testing.T) {
 		{Name: "Authorization with --http-token", Args: []string{"--transport", "http", "--http-token", "0123456789abcdef0123", "--forward-header", "Authorization"},
 			Want: "--forward-header (GRAPHQL_FORWARD_HEADERS) must not name Authorization while --http-token is set: clients send the token as Authorization: Bearer <token>, which would go upstream; " +
 				"serve without --http-token (on loopback, or behind a proxy that authenticates, with --insecure-no-auth), or forward another header", Secret: "0123456789abcdef0123"},
+		// The token a client sends for graphqlmcp is for graphqlmcp alone
+		// (MCP's authorization spec forbids passing it through).
+		{Name: "Authorization with --oauth-issuer", Args: []string{"--transport", "http", "--oauth-issuer", "https://auth.example.com", "--oauth-resource", "https://mcp.example.com/mcp", "--forward-header", "Authorization"},
+			Want: "--forward-header (GRAPHQL_FORWARD_HEADERS) must not name Authorization while --oauth-issuer is set: clients send their OAuth access token for graphqlmcp as Authorization: Bearer <token>, " +
+				"which is for graphqlmcp alone and must not go upstream; forward another header"},
 	})
 }

@@ -35,7 +35,15 @@ func readForward(cmd *cli.Command, cfg *Config) error {
 			}
 		}
 	}
-	forward, err := ParseForwardHeaders(names, cmd.String("http-token") != "")
+	// The flags under which a client's Authorization is its credential
+	// for graphqlmcp itself (shared/app's).
+	authorizedBy := ""
+	for _, flag := range []string{"http-token", "oauth-issuer"} {
+		if strings.TrimSpace(cmd.String(flag)) != "" {
+			authorizedBy = flag
+		}
+	}
+	forward, err := ParseForwardHeaders(names, authorizedBy)
 	if err != nil {
 		return app.FlagErrorf("forward-header", "%v", err)
 	}
@@ -52,10 +60,12 @@ const (
 
 // ParseForwardHeaders checks the names of the headers to forward: each a
 // header a caller may set (upstream.CheckHeaders: no framing header), given
-// once, and none that belongs to the MCP connection itself. httpToken says
-// --http-token is set: clients then send it as Authorization, which must
-// not go upstream. Its errors read after the flag's name ("must ...").
-func ParseForwardHeaders(names []string, httpToken bool) ([]string, error) {
+// once, and none that belongs to the MCP connection itself. authorizedBy names the flag (http-token, oauth-issuer)
+// under which clients send graphqlmcp its own credential as
+// Authorization, which must then not go upstream: an OAuth access token
+// is for graphqlmcp alone (MCP's authorization spec forbids passing it
+// through). Its errors read after the flag's name ("must ...").
+func ParseForwardHeaders(names []string, authorizedBy string) ([]string, error) {
 	if len(names) > maxForwarded {
 		return nil, fmt.Errorf("must name at most %d headers, got %d; forward only those that say who the caller is", maxForwarded, len(names))
 	}
@@ -76,9 +86,12 @@ func ParseForwardHeaders(names []string, httpToken bool) ([]string, error) {
 		switch {
 		case strings.HasPrefix(key, "Mcp-"), key == "Last-Event-Id", key == "Origin":
 			return nil, fmt.Errorf("must not name %s: it belongs to the MCP connection between the client and graphqlmcp, not to the API; remove it", httpx.HeaderName(name))
-		case key == "Authorization" && httpToken:
+		case key == "Authorization" && authorizedBy == "http-token":
 			return nil, fmt.Errorf("must not name Authorization while --http-token is set: clients send the token as Authorization: Bearer <token>, which would go upstream; " +
 				"serve without --http-token (on loopback, or behind a proxy that authenticates, with --insecure-no-auth), or forward another header")
+		case key == "Authorization" && authorizedBy != "":
+			return nil, fmt.Errorf("must not name Authorization while --%s is set: clients send their OAuth access token for graphqlmcp as Authorization: Bearer <token>, "+
+				"which is for graphqlmcp alone and must not go upstream; forward another header", authorizedBy)
 		}
 		forward = append(forward, name)
 	}

@@ -29,28 +29,29 @@ func TestForwardHeaders(t *testing.T) {
 func TestForwardHeadersRefused(t *testing.T) {
 	tests := []struct {
 		names     []string
-		httpToken bool
+		httpToken string
 		want      string
 	}{
-		{[]string{"Host"}, false, `must name headers a caller may set: header "Host" cannot be set: the HTTP layer frames the request itself`},
-		{[]string{"Content-Type"}, false, `header "Content-Type" cannot be set`},
-		{[]string{"X Team"}, false, "is not a valid HTTP header name"},
-		{[]string{"Authorization", "authorization"}, false, `must name each header once; "Authorization" and "authorization" name the same header`},
-		{[]string{"X-Team", "X_Team"}, false, "name the same header"},
-		{[]string{"Mcp-Session-Id"}, false, `must not name "Mcp-Session-Id": it belongs to the MCP connection`},
-		{[]string{"Origin"}, false, "belongs to the MCP connection"},
-		{[]string{"Authorization"}, true, "must not name Authorization while --http-token is set"},
-		{[]string{strings.Repeat("x", 101)}, false, "must name headers of at most 100 characters, got one of 101"},
-		{strings.Split("a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q,r,s,t,u", ","), false, "must name at most 20 headers, got 21"},
+		{[]string{"Host"}, "", `must name headers a caller may set: header "Host" cannot be set: the HTTP layer frames the request itself`},
+		{[]string{"Content-Type"}, "", `header "Content-Type" cannot be set`},
+		{[]string{"X Team"}, "", "is not a valid HTTP header name"},
+		{[]string{"Authorization", "authorization"}, "", `must name each header once; "Authorization" and "authorization" name the same header`},
+		{[]string{"X-Team", "X_Team"}, "", "name the same header"},
+		{[]string{"Mcp-Session-Id"}, "", `must not name "Mcp-Session-Id": it belongs to the MCP connection`},
+		{[]string{"Origin"}, "", "belongs to the MCP connection"},
+		{[]string{"Authorization"}, "http-token", "must not name Authorization while --http-token is set"},
+		{[]string{"authorization"}, "oauth-issuer", "must not name Authorization while --oauth-issuer is set"},
+		{[]string{strings.Repeat("x", 101)}, "", "must name headers of at most 100 characters, got one of 101"},
+		{strings.Split("a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q,r,s,t,u", ","), "", "must name at most 20 headers, got 21"},
 	}
 	for _, tt := range tests {
 		_, err := ParseForwardHeaders(tt.names, tt.httpToken)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("%q (http token %v): %v, want %q", tt.names, tt.httpToken, err, tt.want)
+			t.Errorf("%q (authorized by %q): %v, want %q", tt.names, tt.httpToken, err, tt.want)
 		}
 	}
-	if names, err := ParseForwardHeaders([]string{"X-Team"}, true); err != nil || len(names) != 1 {
-		t.Errorf("X-Team with --http-token: %v %v", names, err)
+	if names, err := ParseForwardHeaders([]string{"X-Team"}, "oauth-issuer"); err != nil || len(names) != 1 {
+		t.Errorf("X-Team with --oauth-issuer: %v %v", names, err)
 	}
 }
 

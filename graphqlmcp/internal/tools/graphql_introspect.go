@@ -59,7 +59,23 @@ func (h *handlers) introspectTool() mcptool.Tool[IntrospectArgs, IntrospectResul
 	}
 }
 
-func (h *handlers) graphqlIntrospect(ctx context.Context, _ *mcp.CallToolRequest, args IntrospectArgs) (*mcp.CallToolResult, IntrospectResult, error) {
+// graphqlIntrospect reads the schema as the caller its HTTP request names
+// (--forward-header), as graphql_query sends as it: an endpoint may show
+// each caller a schema of its own. Every error it returns is cleaned of
+// the forwarded values as well as of the startup headers'.
+func (h *handlers) graphqlIntrospect(ctx context.Context, call *mcp.CallToolRequest, args IntrospectArgs) (*mcp.CallToolResult, IntrospectResult, error) {
+	who, err := h.forwardedFrom(extraOf(call))
+	if err != nil {
+		return nil, IntrospectResult{}, err
+	}
+	result, out, err := h.introspect(ctx, who, args)
+	return result, out, who.clean(err)
+}
+
+// introspect is graphql_introspect for the caller who. The schema was
+// fetched with the startup headers' secrets taken out (the store's
+// client); those who forwards are taken out of what is shown here.
+func (h *handlers) introspect(ctx context.Context, who forwarded, args IntrospectArgs) (*mcp.CallToolResult, IntrospectResult, error) {
 	for _, name := range args.Types {
 		if strings.TrimSpace(name) == "" {
 			return nil, IntrospectResult{}, errors.New("types must hold type names such as \"User\"; remove the empty entry")
@@ -68,7 +84,7 @@ func (h *handlers) graphqlIntrospect(ctx context.Context, _ *mcp.CallToolRequest
 	if err := schema.CheckSearch(args.Search); err != nil {
 		return nil, IntrospectResult{}, err
 	}
-	req, err := h.target(args.Endpoint, args.Headers, h.cfg.Timeout)
+	req, err := h.targetAs(who, args.Endpoint, args.Headers, h.cfg.Timeout)
 	if err != nil {
 		return nil, IntrospectResult{}, err
 	}
@@ -114,6 +130,9 @@ func (h *handlers) graphqlIntrospect(ctx context.Context, _ *mcp.CallToolRequest
 		out.Text, out.Truncated = view.Overview()
 	}
 	out.HiddenDeprecated = view.Hidden
+	if !who.redactor.Empty() {
+		out.Text = who.redactor.String(out.Text)
+	}
 	summary := introspectSummary(out)
 	// The model reads the schema to write a query next: the validator's
 	// copy of the schema (GitHub's takes about 15 ms, once per schema) is

@@ -158,7 +158,7 @@ func (h *handlers) query(ctx context.Context, call *mcp.CallToolRequest, who for
 	if err != nil {
 		return nil, nil, err
 	}
-	checked, unchecked, err := h.validate(ctx, req, callTarget{args.Endpoint, args.Headers}, chosen, variables)
+	checked, unchecked, err := h.validate(ctx, req, callTarget{args.Endpoint, args.Headers, who}, chosen, variables)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -71,14 +71,29 @@ func (h *handlers) schemaOf(ctx context.Context, req upstream.Request, refresh b
 	return got, err
 }
 
-func (h *handlers) readSchema(ctx context.Context, _ *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	req, err := h.target("", nil, h.cfg.Timeout)
+// readSchema reads the schema as the client the read's HTTP request names
+// (--forward-header), as graphql_introspect does: an endpoint may show
+// each caller a schema of its own, and none as the operator's.
+func (h *handlers) readSchema(ctx context.Context, read *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	var extra *mcp.RequestExtra
+	if read != nil {
+		extra = read.Extra
+	}
+	who, err := h.forwardedFrom(extra)
+	if err != nil {
+		return nil, err
+	}
+	req, err := h.targetAs(who, "", nil, h.cfg.Timeout)
 	if err != nil {
 		return nil, err
 	}
 	got, err := h.schemaOf(ctx, req, false)
 	if err != nil {
-		return nil, err
+		return nil, who.clean(err)
 	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: schemaURI, MIMEType: "text/plain", Text: got.Schema.View(true).SDL}}}, nil
+	sdl := got.Schema.View(true).SDL
+	if !who.redactor.Empty() {
+		sdl = who.redactor.String(sdl)
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: schemaURI, MIMEType: "text/plain", Text: sdl}}}, nil
 }

@@ -58,15 +58,16 @@ func (h *handlers) validate(ctx context.Context, req upstream.Request, call call
 	if err != nil {
 		return nil, "Not checked against the schema before sending: the schema does not load in the validator: " + httpx.Snippet([]byte(err.Error()), 300), nil
 	}
-	errs, total, err := h.rulesCheck(ctx, req.Timeout, checker, chosen.Sent)
+	errs, total, err := h.rulesCheckAs(ctx, req.Timeout, checker, chosen.Sent, h.redactorAs(call.who))
 	if err != nil {
 		return nil, "", err
 	}
 	if len(errs) > 0 {
-		return nil, "", h.quoting(invalidOperation(httpx.DisplayURL(req.Target.URL), errs, total))
+		return nil, "", quotingAs(h.redactorAs(call.who), invalidOperation(httpx.DisplayURL(req.Target.URL), errs, total))
 	}
-	if coerced := coerce.Variables(checker, chosen.Op.VariableDefinitions, variables, maxValidationErrors, h.client.Redactor.String); coerced.Total > 0 {
-		return nil, "", h.quoting(invalidVariables(coerced))
+	redactor := h.redactorAs(call.who)
+	if coerced := coerce.Variables(checker, chosen.Op.VariableDefinitions, variables, maxValidationErrors, redactor.String); coerced.Total > 0 {
+		return nil, "", quotingAs(redactor, invalidVariables(coerced))
 	}
 	return checker, "", nil
 }
@@ -74,13 +75,23 @@ func (h *handlers) validate(ctx context.Context, req upstream.Request, call call
 // quoting redacts the startup headers' secrets from a refusal that quotes
 // the call's own query or variables, where a user may have pasted one.
 func (h *handlers) quoting(err error) error {
-	return errors.New(h.client.Redactor.String(err.Error()))
+	return quotingAs(h.client.Redactor, err)
 }
 
-// callTarget is where a call asked to go, as it gave it.
+// quotingAs is quoting for a call whose secrets r holds: the startup
+// headers' and those its HTTP request forwards (--forward-header). They
+// go before a quote is cut, so that no cut leaves part of one showing.
+func quotingAs(r upstream.Redactor, err error) error {
+	return errors.New(r.String(err.Error()))
+}
+
+// callTarget is where a call asked to go, as it gave it, and who asks:
+// the headers its HTTP request forwards (--forward-header), which every
+// request of the call carries, the introspections included.
 type callTarget struct {
 	endpoint string
 	headers  map[string]string
+	who      forwarded
 }
 
 // blameHeaders decides whether an introspection that answered without a
@@ -94,7 +105,10 @@ func (h *handlers) blameHeaders(ctx context.Context, req upstream.Request, call 
 	if len(call.headers) == 0 {
 		return nil
 	}
-	bare, err := h.target(call.endpoint, nil, req.Timeout)
+	// Without the call's headers, but as the same caller: without the
+	// forwarded credential the endpoint may refuse anyone, which says
+	// nothing of the call's headers.
+	bare, err := h.targetAs(call.who, call.endpoint, nil, req.Timeout)
 	if err != nil {
 		return err
 	}
@@ -187,6 +201,16 @@ func invalidVariables(coerced coerce.Result) error {
 // pile up work. It keeps the first maxValidationErrors errors (their
 // messages are built only for those) and counts the rest.
 func (h *handlers) rulesCheck(ctx context.Context, timeout time.Duration, checker *ast.Schema, doc *ast.QueryDocument) (gqlerror.List, int, error) {
+	var r upstream.Redactor
+	if h.client != nil {
+		r = h.client.Redactor
+	}
+	return h.rulesCheckAs(ctx, timeout, checker, doc, r)
+}
+
+// rulesCheckAs is rulesCheck for a call whose secrets r holds, which its
+// messages' quotes leave out.
+func (h *handlers) rulesCheckAs(ctx context.Context, timeout time.Duration, checker *ast.Schema, doc *ast.QueryDocument, r upstream.Redactor) (gqlerror.List, int, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	stopped := func() error {
@@ -215,7 +239,7 @@ func (h *handlers) rulesCheck(ctx context.Context, timeout time.Duration, checke
 			}
 			done <- out
 		}()
-		out.errs, out.total = checkRules(h.redactingRules(), checker, doc)
+		out.errs, out.total = checkRules(h.redactingRules(r), checker, doc)
 	}()
 	select {
 	case out := <-done:
@@ -228,14 +252,15 @@ func (h *handlers) rulesCheck(ctx context.Context, timeout time.Duration, checke
 	}
 }
 
-// redactingRules are h.rules with the check of literals taking the startup
-// headers' secrets out of the strings its messages quote, before it cuts
-// them (the query is the call's own, where a user may have pasted one).
-func (h *handlers) redactingRules() []validator.Rule {
+// redactingRules are h.rules with the check of literals taking the secrets
+// r holds (the startup headers', and those the call forwards) out of the
+// strings its messages quote, before it cuts them (the query is the call's
+// own, where a user may have pasted one).
+func (h *handlers) redactingRules(r upstream.Redactor) []validator.Rule {
 	if h.client == nil {
 		return h.rules
 	}
-	literal := coerce.LiteralRule(h.client.Redactor.String)
+	literal := coerce.LiteralRule(r.String)
 	all := slices.Clone(h.rules)
 	for i, rule := range all {
 		if rule.Name == literal.Name {
