@@ -337,6 +337,10 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rest []string,
 		return nil
 	}
 	if len(rest) == 0 {
+		if r.Method == http.MethodGet && !s.openSource {
+			s.listTokens(w, r, key)
+			return nil
+		}
 		if r.Method != http.MethodPost {
 			methodNotAllowed(w, "POST")
 			return nil

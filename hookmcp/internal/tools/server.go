@@ -103,13 +103,14 @@ func New(ctx context.Context, opts Options) (*mcp.Server, error) {
 	h.live = h.newLive(opts)
 	serverOpts := h.serverOptions(opts)
 	serverOpts.Instructions += opts.Tools.Instructions()
-	server := mcp.NewServer(&mcp.Implementation{Name: "hookmcp", Title: "Webhook capture", Version: opts.Version}, serverOpts)
+	server := mcp.NewServer(implementation(opts.Version), serverOpts)
 	h.live.attach(server)
 	server.AddReceivingMiddleware(mcptool.RecoverPanics(opts.Logger), mcptool.NotFoundByVersion("it has "+requestsURITemplate+", with a token UUID"), mcptool.BoundErrors)
 	if err := h.registerTools(ctx, server); err != nil {
 		return nil, err
 	}
 	h.addRequestsResource(server)
+	h.addProtocolFeatures(server, opts.Version)
 	return server, nil
 }
 
