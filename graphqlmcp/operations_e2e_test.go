@@ -82,7 +82,9 @@ func TestSavedOperationsTypeScriptSDK(t *testing.T) {
 		{Tool: "find_items", Args: obj(`{"exact": true, "first": 2.5}`), valid: false},
 		{Tool: "find_items", Args: obj(`{"exact": true, "ratio": "x"}`), valid: false},
 		{Tool: "find_items", Args: obj(`{"exact": true, "ids": [null]}`), valid: false},
-		{Tool: "find_items", Args: obj(`{"exact": true, "when": 5}`), valid: false},
+		{Tool: "find_items", Args: obj(`{"exact": true, "when": 5}`), Call: true, valid: true}, // a custom scalar takes what its endpoint parses
+		{Tool: "find_items", Args: obj(`{"exact": true, "ids": 7}`), Call: true, valid: true},  // a list takes one item; ID an integer
+		{Tool: "find_items", Args: obj(`{"exact": true, "ids": [true]}`), valid: false},
 		{Tool: "find_items", Args: obj(`{"exact": true, "order": "SIDEWAYS"}`), valid: false},
 		{Tool: "find_items", Args: obj(`{"exact": true, "filter": {"and": [{"not": {"tags": [1]}}]}}`), valid: false},
 		{Tool: "find_items", Args: obj(`{"exact": true, "filter": {"order": null}}`), valid: false},

@@ -52,11 +52,14 @@ type inputMapper struct {
 	defs   map[string]*jsonschema.Schema
 }
 
-// typ maps an input type: a nullable one also takes null.
+// typ maps an input type: a nullable one also takes null, and a list one
+// item alone (GraphQL's input coercion takes 7 for [Int] as [7]).
 func (in *inputMapper) typ(t *ast.Type) *jsonschema.Schema {
 	var s *jsonschema.Schema
 	if t.Elem != nil {
-		s = &jsonschema.Schema{Type: "array", Items: in.typ(t.Elem)}
+		one := *t.Elem
+		one.NonNull = true // null alone is the list's null, not an item's
+		s = &jsonschema.Schema{AnyOf: []*jsonschema.Schema{{Type: "array", Items: in.typ(t.Elem)}, in.typ(&one)}}
 	} else {
 		s = in.named(t.NamedType)
 	}
@@ -77,7 +80,8 @@ func (in *inputMapper) named(name string) *jsonschema.Schema {
 	case "Boolean":
 		return &jsonschema.Schema{Type: "boolean"}
 	case "ID":
-		return &jsonschema.Schema{Type: "string", Description: "an ID"}
+		// graphql-js's ID takes an integer as well as a string.
+		return &jsonschema.Schema{Types: []string{"string", "integer"}, Description: "an ID"}
 	}
 	def := in.schema.Types[name]
 	if def == nil {
@@ -85,7 +89,10 @@ func (in *inputMapper) named(name string) *jsonschema.Schema {
 	}
 	switch def.Kind {
 	case ast.Scalar:
-		return &jsonschema.Schema{Type: "string", Description: scalarDescription(def)}
+		// A custom scalar takes whatever its endpoint parses (a JSON
+		// scalar an object, a BigInt a number): a type here would refuse
+		// values the call sends, so the description says what it is.
+		return &jsonschema.Schema{Description: scalarDescription(def)}
 	case ast.Enum, ast.InputObject:
 		if _, done := in.defs[name]; !done {
 			in.defs[name] = &jsonschema.Schema{} // a recursive reference finds it
@@ -103,7 +110,7 @@ func (in *inputMapper) named(name string) *jsonschema.Schema {
 // scalarDescription says what a custom scalar is: its description and
 // the URL of its specification, which is all a client can know of it.
 func scalarDescription(def *ast.Definition) string {
-	parts := []string{"a " + def.Name}
+	parts := []string{"a " + def.Name + " (a custom scalar, usually written as a string)"}
 	if d := oneLine(def.Description); d != "" {
 		parts[0] += ": " + d
 	}

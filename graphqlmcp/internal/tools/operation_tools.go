@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"os"
 	"os/signal"
 	"slices"
@@ -43,6 +44,9 @@ type savedTool struct {
 	op      *operations.Operation
 	checker *ast.Schema
 	def     *mcp.Tool
+	// output is def's output schema, resolved: an answer that does not
+	// match it is given as text only (see shapeOf).
+	output *jsonschema.Resolved
 	// perCall is set for a mutation that runs only when the call passes
 	// allowMutations: true.
 	perCall bool
@@ -300,12 +304,18 @@ func (h *handlers) checkSaved(ctx context.Context, op *operations.Operation, che
 	if perCall {
 		description += " It changes data: pass allowMutations: true to run it (confirm with the user first)."
 	}
-	return &savedTool{op: op, checker: checker, perCall: perCall, def: &mcp.Tool{
+	output := operations.OutputSchema(checker, op.Chosen.Sent, op.Chosen.Op)
+	resolvedOutput, err := output.Resolve(nil)
+	if err != nil {
+		at(0, 0, "operation %s: its result's JSON Schema does not resolve: %v", op.Name, err)
+		return nil, problems
+	}
+	return &savedTool{op: op, checker: checker, perCall: perCall, output: resolvedOutput, def: &mcp.Tool{
 		Name:         op.Tool,
 		Title:        op.Name,
 		Description:  description,
 		InputSchema:  input,
-		OutputSchema: operations.OutputSchema(checker, op.Chosen.Sent, op.Chosen.Op),
+		OutputSchema: output,
 		Annotations: &mcp.ToolAnnotations{
 			ReadOnlyHint:    readOnly,
 			DestructiveHint: ptr(!readOnly),
@@ -330,9 +340,21 @@ func (h *handlers) savedHandler(t *savedTool) mcp.ToolHandler {
 	}
 }
 
-// runSaved checks a call's arguments as the operation's variables, then
-// sends the operation as graphql_query sends a query.
+// runSaved runs a call as the caller its HTTP request names
+// (--forward-header), as graphql_query does: every error it returns is
+// cleaned of the forwarded values as well as of the startup headers'.
 func (h *handlers) runSaved(ctx context.Context, call *mcp.CallToolRequest, t *savedTool) (*mcp.CallToolResult, error) {
+	who, err := h.forwardedFrom(extraOf(call))
+	if err != nil {
+		return nil, err
+	}
+	result, err := h.runSavedAs(ctx, call, who, t)
+	return result, who.clean(err)
+}
+
+// runSavedAs checks a call's arguments as the operation's variables, then
+// sends the operation as graphql_query sends a query, for the caller who.
+func (h *handlers) runSavedAs(ctx context.Context, call *mcp.CallToolRequest, who forwarded, t *savedTool) (*mcp.CallToolResult, error) {
 	var raw json.RawMessage
 	if call != nil && call.Params != nil {
 		raw = call.Params.Arguments
@@ -348,7 +370,7 @@ func (h *handlers) runSaved(ctx context.Context, call *mcp.CallToolRequest, t *s
 	if err := h.checkOperationType(chosen, allow); err != nil {
 		return nil, err
 	}
-	if coerced := coerce.Variables(t.checker, chosen.Op.VariableDefinitions, variables, maxValidationErrors, h.client.Redactor.String); coerced.Total > 0 {
+	if coerced := coerce.Variables(t.checker, chosen.Op.VariableDefinitions, variables, maxValidationErrors, h.redactorAs(who).String); coerced.Total > 0 {
 		return nil, h.quoting(invalidArguments(t.def.Name, coerced))
 	}
 	score, err := complexity.Score(chosen.Doc, chosen.Op, variables, t.checker)
@@ -358,7 +380,7 @@ func (h *handlers) runSaved(ctx context.Context, call *mcp.CallToolRequest, t *s
 	if score.Score > h.cfg.MaxComplexity {
 		return nil, overCeiling(score, h.cfg.MaxComplexity)
 	}
-	req, err := h.target("", nil, h.cfg.Timeout)
+	req, err := h.targetAs(who, "", nil, h.cfg.Timeout)
 	if err != nil {
 		return nil, err
 	}
@@ -375,21 +397,46 @@ func (h *handlers) runSaved(ctx context.Context, call *mcp.CallToolRequest, t *s
 	if err := h.confirm(ctx, call, chosen, req); err != nil {
 		return nil, err
 	}
-	resp, err := h.client.Post(ctx, req)
+	client := h.clientAs(who)
+	resp, err := client.Post(ctx, req)
 	if err != nil {
 		return nil, err
 	}
 	if t.op.Protocol != operations.Text && persistedNotFound(resp) {
 		// The persisted-query protocols: the endpoint does not know the
-		// id, so the text goes with it, as stored.
+		// id, so the text goes with it, as stored; an endpoint that asks
+		// again is answered with what it said, not asked a third time.
 		req.Query = t.op.Body
-		if resp, err = h.client.Post(ctx, req); err != nil {
+		if resp, err = client.Post(ctx, req); err != nil {
 			return nil, err
 		}
 	}
-	result, body := h.answer(req, resp, "")
+	result, body := h.answerAs(h.redactorAs(who), req, resp, "")
+	if problem := t.shapeOf(body); problem != "" {
+		// A client holds structured content to the output schema and
+		// fails the whole call on a mismatch; the text still shows
+		// what the endpoint said.
+		result.IsError = true
+		result.Content = append(result.Content, &mcp.TextContent{Text: fmt.Sprintf(
+			"This answer does not have the shape %s's selection gives its result (%s): the endpoint does not follow the schema the operation was checked against, so the answer is given as text only.",
+			t.def.Name, problem)})
+		return result, nil
+	}
 	result.StructuredContent = json.RawMessage(body)
 	return result, nil
+}
+
+// shapeOf says how an answer breaks the tool's output schema, or "" when
+// it does not.
+func (t *savedTool) shapeOf(body []byte) string {
+	var answer any
+	if err := json.Unmarshal(body, &answer); err != nil {
+		return "it is not JSON"
+	}
+	if err := t.output.Validate(answer); err != nil {
+		return httpx.Snippet([]byte(err.Error()), maxMessageBytes)
+	}
+	return ""
 }
 
 // arguments decodes a call's arguments: the operation's variables, and
@@ -500,12 +547,19 @@ func invalidArguments(tool string, coerced coerce.Result) error {
 	return errors.New(b.String())
 }
 
-// persistedNotFound reports the answer the persisted-query protocols give
-// for an id the endpoint does not know: an error PersistedQueryNotFound
-// (code PERSISTED_QUERY_NOT_FOUND), on which the client sends the text.
+// persistedNotFound reports an answer on which the persisted-query
+// protocols send the text with the id: the endpoint does not know the id
+// (PersistedQueryNotFound, code PERSISTED_QUERY_NOT_FOUND), or takes no
+// persisted queries (PersistedQueryNotSupported), or, as a server that
+// knows nothing of them answers a request without a query, refuses it as
+// a bad request (HTTP 400) without running it. Apollo's client sends the
+// text on all three.
 func persistedNotFound(resp *upstream.Response) bool {
 	if resp == nil || resp.HasData || len(resp.Errors) == 0 {
 		return false
+	}
+	if resp.Status == http.StatusBadRequest {
+		return true
 	}
 	var errs []struct {
 		Message    string `json:"message"`
@@ -517,7 +571,9 @@ func persistedNotFound(resp *upstream.Response) bool {
 		return false
 	}
 	for _, e := range errs {
-		if e.Message == "PersistedQueryNotFound" || e.Extensions.Code == "PERSISTED_QUERY_NOT_FOUND" {
+		switch {
+		case e.Message == "PersistedQueryNotFound", e.Extensions.Code == "PERSISTED_QUERY_NOT_FOUND",
+			e.Message == "PersistedQueryNotSupported", e.Extensions.Code == "PERSISTED_QUERY_NOT_SUPPORTED":
 			return true
 		}
 	}
