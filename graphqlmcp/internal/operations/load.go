@@ -36,7 +36,11 @@ const (
 	// each of at most MaxFileBytes.
 	MaxManifestBytes = 4 << 20
 	MaxFiles         = 500
-	MaxOperations    = 200
+	// MaxEntries bounds what a folder's walk looks at, other files and
+	// folders included: a poll walks it every few seconds, and a folder
+	// of that many is not one of operations (a repository's root, say).
+	MaxEntries    = 10000
+	MaxOperations = 200
 	// MaxToolName is the longest tool name MCP clients take.
 	MaxToolName = 64
 )
@@ -214,9 +218,13 @@ func (l *loader) path(path string) {
 		return
 	}
 	var found []string
+	entries := 0
 	err = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
+		}
+		if entries++; entries > MaxEntries {
+			return fmt.Errorf("holds more than %d files and folders", MaxEntries)
 		}
 		if !d.IsDir() && (strings.HasSuffix(d.Name(), ".graphql") || strings.HasSuffix(d.Name(), ".gql")) {
 			found = append(found, p)
@@ -277,6 +285,15 @@ func (l *loader) file(path string, named bool) {
 }
 
 func readBounded(path string, limit int) ([]byte, error) {
+	// A named pipe opened for reading waits for a writer, which would
+	// hang the start or a reload; a device may never end.
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot be read (%v)", errors.Unwrap(err))
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("is not a regular file (it is %s); name .graphql files, folders of them, and .json manifests", fileKind(info.Mode()))
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("cannot be read (%v)", errors.Unwrap(err))
@@ -290,6 +307,21 @@ func readBounded(path string, limit int) ([]byte, error) {
 		return nil, fmt.Errorf("is over %d bytes, more than an operation file may be; split it", limit)
 	}
 	return raw, nil
+}
+
+// fileKind names what a path that is not a regular file is.
+func fileKind(mode fs.FileMode) string {
+	switch {
+	case mode.IsDir():
+		return "a folder"
+	case mode&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case mode&fs.ModeSocket != 0:
+		return "a socket"
+	case mode&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a file"
 }
 
 // graphql parses one .graphql file, keeping its operations and fragments.

@@ -23,8 +23,13 @@ func Fingerprint(paths []string) string {
 			fmt.Fprintf(&b, "%s %d %d\n", path, info.Size(), info.ModTime().UnixNano())
 			continue
 		}
-		seen := 0
+		seen, entries := 0, 0
 		_ = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+			// Past Load's bounds the folder is refused whatever it
+			// holds: the walk stops where Load's does.
+			if entries++; entries > MaxEntries+1 {
+				return filepath.SkipAll
+			}
 			if err != nil || d.IsDir() || !(strings.HasSuffix(p, ".graphql") || strings.HasSuffix(p, ".gql")) {
 				return nil
 			}

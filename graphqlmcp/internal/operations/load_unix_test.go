@@ -1,0 +1,42 @@
+//go:build unix
+
+package operations
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestLoadRefusesFilesThatAreNotFiles: a named pipe (or a device) named
+// like an operation file, in a folder or named itself, is refused with a
+// problem naming it; reading it would wait for a writer forever and hang
+// the start, or a reload.
+func TestLoadRefusesFilesThatAreNotFiles(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "ok.graphql"), []byte("query Ok { __typename }"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	pipe := filepath.Join(dir, "pipe.graphql")
+	if err := syscall.Mkfifo(pipe, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	for _, paths := range [][]string{{dir}, {pipe}} {
+		done := make(chan error, 1)
+		go func() {
+			_, err := Load(paths)
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), "pipe.graphql") || !strings.Contains(err.Error(), "not a regular file") {
+				t.Errorf("Load(%v) = %v, want a problem saying pipe.graphql is not a regular file", paths, err)
+			}
+		case <-time.After(10 * time.Second): // a safety net: the bug hangs
+			t.Fatalf("Load(%v) hangs on a named pipe", paths)
+		}
+	}
+}
