@@ -252,6 +252,9 @@ func (h *handlers) checkSaved(ctx context.Context, op *operations.Operation, che
 	switch op.Tool {
 	case "graphql_query", "graphql_introspect":
 		at(0, 0, "operation %s makes the tool name %s, which is graphqlmcp's own: rename the operation", op.Name, op.Tool)
+	case savedGroup:
+		// The filter could not tell the tool from the group.
+		at(0, 0, "operation %s makes the tool name %s, the name --tools and --exclude-tools give all saved operations: rename the operation", op.Name, op.Tool)
 	}
 	switch {
 	case op.Type == ast.Subscription:

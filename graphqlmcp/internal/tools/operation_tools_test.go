@@ -440,6 +440,8 @@ func TestSavedOperationRefusals(t *testing.T) {
 			[]string{"b.graphql:2:1: operation getItems makes the tool name get_items, as operation GetItems at", "a.graphql:1:1 does"}},
 		{"anonymous", map[string]string{"a.graphql": "{ items { id } }"}, nil, []string{"a.graphql:1:1: an anonymous query cannot be a tool"}},
 		{"builtin name", map[string]string{"a.graphql": "query GraphqlQuery { items { id } }"}, nil, []string{"which is graphqlmcp's own"}},
+		{"group name", map[string]string{"a.graphql": "query Operations { items { id } }"}, nil,
+			[]string{"a.graphql:1:1: operation Operations makes the tool name operations, the name --tools and --exclude-tools give all saved operations"}},
 		{"too costly", map[string]string{"a.graphql": "query A { items(first: 50) { id } search(text: \"x\") { __typename } }"},
 			func(c *config.Config) { c.MaxComplexity = 20 }, []string{"a.graphql:1:1: operation A: query complexity", "over the ceiling of 20"}},
 		{"mutations never", map[string]string{"a.graphql": "mutation M { tag(id: 1, tag: \"x\") { id } }"},
