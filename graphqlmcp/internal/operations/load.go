@@ -219,7 +219,7 @@ func (l *loader) path(path string) {
 	}
 	var found []string
 	entries := 0
-	err = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+	err = walkFolder(path, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -307,6 +307,23 @@ func readBounded(path string, limit int) ([]byte, error) {
 		return nil, fmt.Errorf("is over %d bytes, more than an operation file may be; split it", limit)
 	}
 	return raw, nil
+}
+
+// walkFolder is filepath.WalkDir of a folder named through a symbolic link
+// too (ops -> /srv/ops), which WalkDir takes for a file: the folder it
+// links to is walked, and each path is given under the name the operator
+// wrote. Links inside are not followed, so a loop of them ends.
+func walkFolder(root string, fn fs.WalkDirFunc) error {
+	resolved, err := filepath.EvalSymlinks(root)
+	if err != nil || resolved == root {
+		return filepath.WalkDir(root, fn)
+	}
+	return filepath.WalkDir(resolved, func(p string, d fs.DirEntry, err error) error {
+		if rel, relErr := filepath.Rel(resolved, p); relErr == nil {
+			p = filepath.Join(root, rel)
+		}
+		return fn(p, d, err)
+	})
 }
 
 // fileKind names what a path that is not a regular file is.

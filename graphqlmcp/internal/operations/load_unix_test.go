@@ -40,3 +40,28 @@ func TestLoadRefusesFilesThatAreNotFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadFollowsALinkedFolder: a folder named through a symbolic link
+// (ops -> /srv/ops) is read as the folder, its files placed under the
+// name given, and the poll sees its files change.
+func TestLoadFollowsALinkedFolder(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real")
+	if err := os.MkdirAll(real, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(real, "ok.graphql"), []byte("query Ok { __typename }"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "ops")
+	if err := os.Symlink(real, link); err != nil {
+		t.Skipf("symlink: %v", err)
+	}
+	ops, err := Load([]string{link})
+	if err != nil || len(ops) != 1 || ops[0].File != filepath.Join(link, "ok.graphql") {
+		t.Fatalf("Load(%s) = %v, %v; want operation Ok placed in %s", link, ops, err, filepath.Join(link, "ok.graphql"))
+	}
+	if fp := Fingerprint([]string{link}); !strings.Contains(fp, "ok.graphql") {
+		t.Errorf("Fingerprint(%s) = %q, want it to see ok.graphql", link, fp)
+	}
+}

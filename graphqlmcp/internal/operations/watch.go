@@ -24,7 +24,7 @@ func Fingerprint(paths []string) string {
 			continue
 		}
 		seen, entries := 0, 0
-		_ = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+		_ = walkFolder(path, func(p string, d fs.DirEntry, err error) error {
 			// Past Load's bounds the folder is refused whatever it
 			// holds: the walk stops where Load's does.
 			if entries++; entries > MaxEntries+1 {
