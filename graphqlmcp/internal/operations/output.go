@@ -16,7 +16,7 @@ func OutputSchema(schema *ast.Schema, doc *ast.QueryDocument, op *ast.OperationD
 	for _, f := range doc.Fragments {
 		out.fragments[f.Name] = f
 	}
-	data := out.object(RootType(schema, op.Operation), []ast.SelectionSet{op.SelectionSet})
+	data := out.object(RootType(schema, op.Operation), []selections{{set: op.SelectionSet, always: true}})
 	return &jsonschema.Schema{
 		Type: "object",
 		Properties: map[string]*jsonschema.Schema{
@@ -33,27 +33,38 @@ type outputMapper struct {
 	fragments map[string]*ast.FragmentDefinition
 }
 
+// selections is one selection set of an object; always is set when it
+// applies to every such object in every response (not under @include, nor
+// under a type condition only some objects meet), so that what it selects
+// is always there.
+type selections struct {
+	set    ast.SelectionSet
+	always bool
+}
+
 // collected is one response key's fields, merged as GraphQL merges them.
 type collected struct {
 	fields []*ast.Field
+	// sure says, for each field, whether it is in every response.
+	sure []bool
 	// always is set when one of them is in every response.
 	always bool
 }
 
 // object maps the selection sets that make one object of type parent.
-func (out *outputMapper) object(parent *ast.Definition, sets []ast.SelectionSet) *jsonschema.Schema {
+func (out *outputMapper) object(parent *ast.Definition, sets []selections) *jsonschema.Schema {
 	s := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{}}
 	if parent == nil {
 		return s
 	}
 	keys := map[string]*collected{}
 	var order []string
-	for _, set := range sets {
-		out.collect(parent, set, true, keys, &order, map[string]bool{})
+	for _, s := range sets {
+		out.collect(parent, s.set, s.always, keys, &order, map[string]bool{})
 	}
 	for _, key := range order {
 		c := keys[key]
-		s.Properties[key] = out.field(parent, c.fields)
+		s.Properties[key] = out.field(parent, c)
 		s.PropertyOrder = append(s.PropertyOrder, key)
 		if c.always {
 			s.Required = append(s.Required, key)
@@ -76,8 +87,10 @@ func (out *outputMapper) collect(parent *ast.Definition, set ast.SelectionSet, a
 				keys[key] = c
 				*order = append(*order, key)
 			}
+			sure := always && !conditional(sel.Directives)
 			c.fields = append(c.fields, sel)
-			c.always = c.always || (always && !conditional(sel.Directives))
+			c.sure = append(c.sure, sure)
+			c.always = c.always || sure
 		case *ast.InlineFragment:
 			out.collect(parent, sel.SelectionSet, always && !conditional(sel.Directives) && out.covers(sel.TypeCondition, parent), keys, order, spread)
 		case *ast.FragmentSpread:
@@ -115,8 +128,10 @@ func conditional(directives ast.DirectiveList) bool {
 }
 
 // field maps one response key, from the first field's definition and all
-// the fields' selection sets.
-func (out *outputMapper) field(parent *ast.Definition, fields []*ast.Field) *jsonschema.Schema {
+// the fields' selection sets: what a field that is not always there selects
+// is not always there either.
+func (out *outputMapper) field(parent *ast.Definition, c *collected) *jsonschema.Schema {
+	fields := c.fields
 	name := fields[0].Name
 	if name == "__typename" {
 		return &jsonschema.Schema{Type: "string"}
@@ -125,14 +140,14 @@ func (out *outputMapper) field(parent *ast.Definition, fields []*ast.Field) *jso
 	if def == nil {
 		return &jsonschema.Schema{} // __schema, __type, or a field the validator refused
 	}
-	sets := make([]ast.SelectionSet, 0, len(fields))
-	for _, f := range fields {
-		sets = append(sets, f.SelectionSet)
+	sets := make([]selections, 0, len(fields))
+	for i, f := range fields {
+		sets = append(sets, selections{set: f.SelectionSet, always: c.sure[i]})
 	}
 	return out.typ(def.Type, sets)
 }
 
-func (out *outputMapper) typ(t *ast.Type, sets []ast.SelectionSet) *jsonschema.Schema {
+func (out *outputMapper) typ(t *ast.Type, sets []selections) *jsonschema.Schema {
 	var s *jsonschema.Schema
 	if t.Elem != nil {
 		s = &jsonschema.Schema{Type: "array", Items: out.typ(t.Elem, sets)}
@@ -145,7 +160,7 @@ func (out *outputMapper) typ(t *ast.Type, sets []ast.SelectionSet) *jsonschema.S
 	return &jsonschema.Schema{AnyOf: []*jsonschema.Schema{s, {Type: "null"}}}
 }
 
-func (out *outputMapper) named(name string, sets []ast.SelectionSet) *jsonschema.Schema {
+func (out *outputMapper) named(name string, sets []selections) *jsonschema.Schema {
 	switch name {
 	case "Int":
 		return &jsonschema.Schema{Type: "integer"}

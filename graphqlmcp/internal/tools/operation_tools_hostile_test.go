@@ -204,3 +204,45 @@ func TestSavedOperationPersistedQueryFallback(t *testing.T) {
 		})
 	}
 }
+
+// TestSavedOperationOutputOfMergedFields: a response key selected twice,
+// once where it is always in the answer and once under @include or a type
+// condition only some objects meet, merges both selections; a field only
+// the conditional one selects may be absent from the answer, and the
+// output schema must allow that.
+func TestSavedOperationOutputOfMergedFields(t *testing.T) {
+	ops := filepath.Join(t.TempDir(), "merged.graphql")
+	writeFile(t, ops, `query Merged($more: Boolean!) {
+  user(key: {login: "a"}) { login }
+  user(key: {login: "a"}) @include(if: $more) { id }
+  search(text: "a") {
+    ... on User { items(first: 1) { id } }
+    ... on Item { title }
+  }
+  node(id: "1") {
+    ... on User { items(first: 1) { id } }
+    ... on Node { id }
+  }
+}
+`)
+	session, _ := savedServer(t, kindsConfig(t, "http://127.0.0.1:9/graphql", ops), nil)
+	out := resolved(t, toolsByName(t, session)["merged"].OutputSchema)
+	for _, c := range []struct {
+		data  string
+		valid bool
+	}{
+		// $more false: user has no id.
+		{`{"user": {"login": "a"}, "search": [], "node": {"id": "1"}}`, true},
+		{`{"user": {"login": "a", "id": "1"}, "search": [{"items": [{"id": "2"}]}, {"title": null}], "node": {"id": "1", "items": []}}`, true},
+		{`{"user": {"id": "1"}, "search": [], "node": {"id": "1"}}`, false}, // login is always there
+		{`{"user": {"login": "a"}, "search": [], "node": {}}`, false},       // every Node has id
+	} {
+		var data any
+		if err := json.Unmarshal([]byte(c.data), &data); err != nil {
+			t.Fatal(err)
+		}
+		if err := out.Validate(map[string]any{"data": data}); (err == nil) != c.valid {
+			t.Errorf("data %s: validation error %v, want valid %v", c.data, err, c.valid)
+		}
+	}
+}
