@@ -53,7 +53,7 @@ func (h *handlers) readType(ctx context.Context, req *mcp.ReadResourceRequest) (
 			"%s: the resource's URI is %s, with a GraphQL type name (letters, digits and _, not starting with a digit), such as %sQuery",
 			mcptool.Quote(shorten(uri, 200)), typeURITemplate, typeURIPrefix)}
 	}
-	view, err := h.defaultView(ctx)
+	view, err := h.defaultView(ctx, req.Extra)
 	if err != nil {
 		return nil, err
 	}
@@ -99,9 +99,14 @@ func typeText(sdl string, refs []string) string {
 }
 
 // defaultView is the default endpoint's schema, deprecated members
-// included, as graphql://schema reads it.
-func (h *handlers) defaultView(ctx context.Context) (*schema.View, error) {
-	req, err := h.target("", nil, h.cfg.Timeout)
+// included, as graphql://schema reads it: with --forward-header, as the
+// HTTP client that asks (extra holds its headers), not as the operator.
+func (h *handlers) defaultView(ctx context.Context, extra *mcp.RequestExtra) (*schema.View, error) {
+	who, err := h.forwardedFrom(extra)
+	if err != nil {
+		return nil, err
+	}
+	req, err := h.targetAs(who, "", nil, h.cfg.Timeout)
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +130,7 @@ func (h *handlers) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp
 	if len(p.Argument.Value) > 256 {
 		return none, nil
 	}
-	view, err := h.defaultView(ctx)
+	view, err := h.defaultView(ctx, req.Extra)
 	if err != nil {
 		return nil, err
 	}
