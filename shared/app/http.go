@@ -133,7 +133,15 @@ func (a httpAccess) guard(next http.Handler) http.Handler {
 			}
 		}
 		if a.token != "" || a.resource != nil {
-			given, bearer := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+			if problem := misplacedToken(r); problem != "" {
+				if a.resource != nil {
+					a.resource.challenge(w, http.StatusBadRequest, "invalid_request", problem, "Bad Request: "+problem)
+				} else {
+					http.Error(w, "Bad Request: "+problem, http.StatusBadRequest)
+				}
+				return
+			}
+			given, bearer := bearerToken(r)
 			switch {
 			case a.token != "" && bearer && subtle.ConstantTimeCompare([]byte(given), []byte(a.token)) == 1:
 			case a.resource != nil:
@@ -150,6 +158,28 @@ func (a httpAccess) guard(next http.Handler) http.Handler {
 		admit(w, r)
 		next.ServeHTTP(w, r)
 	})
+}
+
+// bearerToken is the token of r's Authorization header, its scheme
+// compared without regard to case (RFC 9110 §11.1: "bearer" is Bearer).
+func bearerToken(r *http.Request) (string, bool) {
+	scheme, token, found := strings.Cut(r.Header.Get("Authorization"), " ")
+	token = strings.TrimSpace(token)
+	return token, found && strings.EqualFold(scheme, "Bearer") && token != ""
+}
+
+// misplacedToken says why r's token is refused before it is looked at:
+// one in the URL (the MCP authorization spec forbids it: URLs are logged
+// and kept, RFC 6750 §5.3), or two Authorization headers, of which a proxy
+// in front might check one and this server another. "" when neither.
+func misplacedToken(r *http.Request) string {
+	if r.URL.Query().Has("access_token") {
+		return "a token in the URL (access_token) is refused, as URLs are logged and kept; send it only as Authorization: Bearer <token>, and revoke it if it was real"
+	}
+	if len(r.Header.Values("Authorization")) > 1 {
+		return "the request has more than one Authorization header; send one"
+	}
+	return ""
 }
 
 // httpHandler serves server over Streamable HTTP at /mcp, stateless (every

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -177,14 +178,10 @@ func (rs *resourceServer) check(ctx context.Context, token string) (grant, error
 	if err != nil {
 		return grant{}, err
 	}
-	var claims jwt.Claims
-	var extra struct {
-		Scope string   `json:"scope"`
-		Scp   []string `json:"scp"`
-	}
+	var payload json.RawMessage
 	verified := false
 	for _, key := range keys {
-		if parsed.Claims(key.Key, &claims, &extra) == nil {
+		if parsed.Claims(key.Key, &payload) == nil {
 			verified = true
 			break
 		}
@@ -192,13 +189,21 @@ func (rs *resourceServer) check(ctx context.Context, token string) (grant, error
 	if !verified {
 		return grant{}, refuse("the token's signature does not verify with the issuer's key")
 	}
+	claims, err := readClaims(payload)
+	if err != nil {
+		return grant{}, err
+	}
 	if claims.Expiry == nil {
 		return grant{}, refuse("the token has no expiry (exp)")
 	}
-	err = claims.ValidateWithLeeway(jwt.Expected{Issuer: rs.cfg.issuer, Time: rs.now()}, rs.cfg.leeway)
-	switch {
-	case errors.Is(err, jwt.ErrInvalidIssuer):
+	// RFC 9068 asks iss to match exactly; a trailing slash aside (as the
+	// go-sdk compares the issuer of the metadata), since issuers differ
+	// on it (Auth0's ends with one) and an operator would not see why.
+	if claims.Issuer == "" || strings.TrimSuffix(claims.Issuer, "/") != strings.TrimSuffix(rs.cfg.issuer, "/") {
 		return grant{}, refuse("the token is from another issuer, not %s", rs.cfg.issuer)
+	}
+	err = claims.ValidateWithLeeway(jwt.Expected{Time: rs.now()}, rs.cfg.leeway)
+	switch {
 	case errors.Is(err, jwt.ErrExpired):
 		return grant{}, refuse("the token has expired")
 	case errors.Is(err, jwt.ErrNotValidYet), errors.Is(err, jwt.ErrIssuedInTheFuture):
@@ -209,15 +214,73 @@ func (rs *resourceServer) check(ctx context.Context, token string) (grant, error
 	if !oauthex.MatchesResource(claims.Audience, rs.cfg.resource) {
 		return grant{}, refuse("the token is for another audience, not %s", rs.cfg.resource)
 	}
-	scopes := append(strings.Fields(extra.Scope), extra.Scp...)
-	g := grant{subject: claims.Subject, scopes: scopes, write: holdsAll(scopes, rs.cfg.writeScopes)}
-	if !g.write && !holdsAll(scopes, rs.cfg.readScopes) {
+	g := grant{subject: claims.Subject, scopes: claims.scopes, write: holdsAll(claims.scopes, rs.cfg.writeScopes)}
+	if !g.write && !holdsAll(g.scopes, rs.cfg.readScopes) {
 		return g, errInsufficientScope
 	}
 	return g, nil
 }
 
 var errInsufficientScope = errors.New("insufficient scope")
+
+// tokenClaims are the claims a token is judged by.
+type tokenClaims struct {
+	jwt.Claims
+	// scopes are those of scope and scp together.
+	scopes []string
+}
+
+// readClaims reads the claims of a verified token one by one, so that a
+// claim of the wrong type is refused by its name rather than taken for a
+// bad signature.
+func readClaims(payload []byte) (tokenClaims, error) {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(payload, &fields) != nil || fields == nil {
+		return tokenClaims{}, refuse("the token's claims are not a JSON object")
+	}
+	const date = "a NumericDate (seconds since 1970, a number below 2^62)"
+	var c tokenClaims
+	var scope, scp scopeClaim
+	for _, claim := range []struct {
+		name, want string
+		into       any
+	}{
+		{"iss", "a string", &c.Issuer},
+		{"sub", "a string", &c.Subject},
+		{"aud", "a string or a list of strings", &c.Audience},
+		{"exp", date, &c.Expiry},
+		{"nbf", date, &c.NotBefore},
+		{"iat", date, &c.IssuedAt},
+		{"scope", "a space-separated string or a list of strings", &scope},
+		{"scp", "a space-separated string or a list of strings", &scp},
+	} {
+		if raw, ok := fields[claim.name]; ok && json.Unmarshal(raw, claim.into) != nil {
+			return tokenClaims{}, refuse("the token's claim %s is not %s", claim.name, claim.want)
+		}
+	}
+	c.scopes = append(scope, scp...)
+	return c, nil
+}
+
+// scopeClaim is a token's scopes: RFC 9068 and RFC 8693 write them as one
+// space-separated string (scope; Microsoft Entra's scp too), Okta and
+// others as a list (scp). A list's items are taken whole: "mcp:write " is
+// not mcp:write.
+type scopeClaim []string
+
+func (s *scopeClaim) UnmarshalJSON(b []byte) error {
+	var one string
+	if err := json.Unmarshal(b, &one); err == nil {
+		*s = strings.Fields(one)
+		return nil
+	}
+	var list []string
+	if err := json.Unmarshal(b, &list); err != nil {
+		return err
+	}
+	*s = list
+	return nil
+}
 
 func holdsAll(have, want []string) bool {
 	for _, s := range want {
@@ -241,14 +304,14 @@ func algorithmNames() string {
 // its context, as the go-sdk's auth.TokenInfo (which the SDK hands to
 // handlers as RequestExtra.TokenInfo).
 func (rs *resourceServer) authenticate(w http.ResponseWriter, r *http.Request) (*http.Request, bool) {
-	kind, token, found := strings.Cut(r.Header.Get("Authorization"), " ")
-	if !found || !strings.EqualFold(kind, "Bearer") || strings.TrimSpace(token) == "" {
+	token, found := bearerToken(r)
+	if !found {
 		// RFC 6750 §3.1: a request with no token gets no error code.
 		rs.challenge(w, http.StatusUnauthorized, "", "", "Unauthorized: this server needs an OAuth access token from "+rs.cfg.issuer+
 			"; an MCP client finds how to get one in the metadata named by WWW-Authenticate")
 		return r, false
 	}
-	g, err := rs.check(r.Context(), strings.TrimSpace(token))
+	g, err := rs.check(r.Context(), token)
 	if errors.Is(err, errInsufficientScope) {
 		rs.logger.Debug("refused an OAuth token without the scopes to use the server", "subject", g.subject)
 		rs.challenge(w, http.StatusForbidden, "insufficient_scope", "the token lacks the scopes "+strings.Join(rs.cfg.readScopes, " "),
