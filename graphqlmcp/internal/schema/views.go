@@ -9,9 +9,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+	"github.com/vektah/gqlparser/v2/parser"
+	"github.com/vektah/gqlparser/v2/validator"
 
+	"github.com/mcpforge/servers/shared/httpx"
 	"github.com/mcpforge/servers/shared/mcptool"
 )
 
@@ -55,11 +58,66 @@ func (s *Schema) loadValidator() (checker *ast.Schema, err error) {
 			checker, err = nil, fmt.Errorf("gqlparser failed loading the schema: %v", p)
 		}
 	}()
-	checker, gqlErr := gqlparser.LoadSchema(&ast.Source{Name: "schema", Input: s.all.SDL})
-	if gqlErr != nil {
-		return nil, gqlErr
+	doc, err := parser.ParseSchemas(validator.Prelude, &ast.Source{Name: "schema", Input: s.all.SDL})
+	if err != nil {
+		return nil, gqlerror.WrapIfUnwrapped(err)
+	}
+	if err := checkPairs(doc); err != nil {
+		return nil, err
+	}
+	checker, err = validator.ValidateSchemaDocument(doc)
+	if err != nil {
+		return nil, gqlerror.WrapIfUnwrapped(err)
 	}
 	return checker, nil
+}
+
+// maxValidatorPairs bounds the pairs of members gqlparser compares while
+// it loads a schema: each of a type's fields with every other (enum
+// values, union members, a field's arguments alike), and an interface's
+// fields with each implementing type's. That is quadratic and cannot be
+// stopped: an endpoint that answers a type of 100,000 fields would hold a
+// call for minutes. The bound is about a second of comparisons; GitHub's
+// schema is within it.
+const maxValidatorPairs = 50_000_000
+
+// checkPairs refuses a schema whose loading would compare more pairs than
+// maxValidatorPairs, naming the largest list.
+func checkPairs(doc *ast.SchemaDocument) error {
+	pairs, worst, worstPairs := 0, func() string { return "" }, 0
+	count := func(n int, label func() string) {
+		p := n * (n - 1) / 2
+		pairs += p
+		if p > worstPairs {
+			worst, worstPairs = label, p
+		}
+	}
+	fieldsOf := map[string]int{}
+	for _, defs := range []ast.DefinitionList{doc.Definitions, doc.Extensions} {
+		for _, def := range defs {
+			fieldsOf[def.Name] += len(def.Fields)
+		}
+	}
+	for _, defs := range []ast.DefinitionList{doc.Definitions, doc.Extensions} {
+		for _, def := range defs {
+			count(len(def.Fields), func() string { return fmt.Sprintf("type %s has %d fields", def.Name, len(def.Fields)) })
+			count(len(def.EnumValues), func() string { return fmt.Sprintf("type %s has %d enum values", def.Name, len(def.EnumValues)) })
+			count(len(def.Types), func() string { return fmt.Sprintf("union %s has %d members", def.Name, len(def.Types)) })
+			for _, field := range def.Fields {
+				count(len(field.Arguments), func() string {
+					return fmt.Sprintf("field %s.%s has %d arguments", def.Name, field.Name, len(field.Arguments))
+				})
+			}
+			for _, intf := range def.Interfaces {
+				pairs += len(def.Fields) * fieldsOf[intf]
+			}
+		}
+	}
+	if pairs <= maxValidatorPairs {
+		return nil
+	}
+	return fmt.Errorf("its %s, too many for the validator to check in time (it compares each member with every other: %d comparisons in all here, over the %d it takes)",
+		httpx.Snippet([]byte(worst()), 300), pairs, maxValidatorPairs)
 }
 
 // View is a schema as one setting of includeDeprecated shows it.
