@@ -35,6 +35,10 @@ type Redactor struct {
 	// quoteEdge: a form or secret starts or ends with '"', so a string
 	// literal can hold one its text does not (one that takes in a quote).
 	quoteEdge bool
+	// pairs are the pairs of bytes a form or spelling can start with, and
+	// shortest the fewest bytes one takes (search.go).
+	pairs    *pairTable
+	shortest int
 }
 
 // scratch is what one Bytes call reuses from string to string of a JSON
@@ -42,7 +46,6 @@ type Redactor struct {
 // (hookmcp redacts every page of a 15 MB resource read).
 type scratch struct {
 	decoded []byte // a string literal's text, decoded
-	lower   []byte // the text being searched, in ASCII lower case
 }
 
 // form is one spelling of a secret. A folded form matches in any ASCII
@@ -102,6 +105,10 @@ func New(secrets ...string) Redactor {
 	slices.SortStableFunc(r.secrets, func(a, b []byte) int { return len(b) - len(a) })
 	if len(r.secrets) > 0 {
 		r.starts = startsOf(r.secrets)
+		r.pairs = pairsOf(r.forms, r.secrets)
+		// No spelling is shorter than its secret, and the forms are
+		// longest first.
+		r.shortest = min(len(r.forms[len(r.forms)-1].bytes), len(r.secrets[len(r.secrets)-1]))
 	}
 	quoted := func(b []byte) bool { return len(b) > 0 && (b[0] == '"' || b[len(b)-1] == '"') }
 	for _, f := range r.forms {
@@ -210,29 +217,9 @@ func lowerASCII(b []byte) []byte {
 // to send it anywhere. Bytes leaves text without a secret unchanged.
 func (r Redactor) Contains(s string) bool { return !r.Empty() && r.String(s) != s }
 
-// contains reports whether s holds any form of a secret. The folded forms
-// are looked for in s lowered into sc's buffer, reused from call to call.
-func (r Redactor) contains(s []byte, sc *scratch) bool {
-	lowered := false
-	for _, f := range r.forms {
-		if len(f.bytes) > len(s) {
-			continue // most strings of a document are shorter than any form
-		}
-		if !f.folded {
-			if bytes.Contains(s, f.bytes) {
-				return true
-			}
-			continue
-		}
-		if !lowered {
-			sc.lower, lowered = lowerASCII(append(sc.lower[:0], s...)), true
-		}
-		if bytes.Contains(sc.lower, f.bytes) {
-			return true
-		}
-	}
-	return r.hasEscaped(s)
-}
+// contains reports whether s holds any form of a secret, or a spelling of
+// one with some characters escaped: one pass over s (search.go).
+func (r Redactor) contains(s []byte) bool { return r.search(s) }
 
 // jsonDocument redacts the strings and numbers of a valid JSON document one
 // literal at a time, leaving every other byte as it was. A literal with no
@@ -240,7 +227,7 @@ func (r Redactor) contains(s []byte, sc *scratch) bool {
 func (r Redactor) jsonDocument(b []byte) []byte {
 	var out []byte // nil until the first change
 	// Sized for most strings of a page, so that they seldom grow.
-	sc := scratch{decoded: make([]byte, 0, 2048), lower: make([]byte, 0, 2048)}
+	sc := scratch{decoded: make([]byte, 0, 2048)}
 	copied := 0
 	for i := 0; i < len(b); {
 		c := b[i]
@@ -255,7 +242,7 @@ func (r Redactor) jsonDocument(b []byte) []byte {
 			for end < len(b) && strings.IndexByte("0123456789.eE+-", b[end]) >= 0 {
 				end++
 			}
-			if r.contains(b[i:end], &sc) {
+			if r.contains(b[i:end]) {
 				// A number that holds a secret becomes a string: the
 				// document stays valid, and the secret goes.
 				replacement = []byte(`"` + Redacted + `"`)
@@ -313,7 +300,7 @@ func (r Redactor) jsonString(literal []byte, sc *scratch) []byte {
 		}
 		decoded = sc.decoded
 	}
-	if r.contains(decoded, sc) {
+	if r.contains(decoded) {
 		encoded, err := jsonx.Marshal(string(r.raw(slices.Clone(decoded))))
 		if err != nil {
 			return []byte(`"` + Redacted + `"`)
@@ -322,7 +309,7 @@ func (r Redactor) jsonString(literal []byte, sc *scratch) []byte {
 	}
 	// Without an escape the literal is its text in quotes, which only a
 	// form or secret with a quote at an end can take in.
-	if (!escapes && !r.quoteEdge) || !r.contains(literal, sc) {
+	if (!escapes && !r.quoteEdge) || !r.contains(literal) {
 		return nil
 	}
 	// An escaped form of a secret (or one that takes in the quotes) with
