@@ -3,10 +3,12 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -244,5 +246,54 @@ func TestSavedOperationOutputOfMergedFields(t *testing.T) {
 		if err := out.Validate(map[string]any{"data": data}); (err == nil) != c.valid {
 			t.Errorf("data %s: validation error %v, want valid %v", c.data, err, c.valid)
 		}
+	}
+}
+
+// TestSavedOperationCallsDuringReload: calls of a saved operation made
+// while its files are reloaded, again and again, each run the operation
+// (a tool that stays is replaced in place, never missing), and the race
+// detector finds nothing shared unguarded between the calls and the swap.
+func TestSavedOperationCallsDuringReload(t *testing.T) {
+	_, url := fakeKinds(t)
+	file := filepath.Join(t.TempDir(), "ops.graphql")
+	writeFile(t, file, "query UserByKey { user(key: {login: \"a\"}) { id } }")
+	reload := make(chan struct{})
+	ctx := context.WithValue(context.Background(), reloadKey{}, reload)
+	session, _ := savedServerContext(t, ctx, kindsConfig(t, url, file), nil)
+
+	stop := make(chan struct{})
+	failures := make(chan string, 100)
+	var callers sync.WaitGroup
+	for range 3 {
+		callers.Add(1)
+		go func() {
+			defer callers.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				res, err := session.CallTool(context.Background(), &mcp.CallToolParams{Name: "user_by_key", Arguments: map[string]any{}})
+				switch {
+				case err != nil:
+					failures <- err.Error()
+				case res.IsError:
+					failures <- mcptest.Text(res)
+				}
+			}
+		}()
+	}
+	for i := range 20 {
+		// Each reload reads a new text of the same operation; a send
+		// waits until the watcher takes it, after the reload before.
+		writeFile(t, file, fmt.Sprintf("# Edit %d.\nquery UserByKey { user(key: {login: \"a\"}) { id } }", i))
+		reload <- struct{}{}
+	}
+	close(stop)
+	callers.Wait()
+	close(failures)
+	for f := range failures {
+		t.Errorf("a call during a reload failed: %s", f)
 	}
 }
