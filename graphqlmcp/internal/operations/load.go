@@ -250,7 +250,13 @@ func (l *loader) file(path string, named bool) {
 	if l.seen == nil {
 		l.seen = map[string]bool{}
 	}
-	if abs, err := filepath.Abs(path); err == nil {
+	// By the file it is, not the name it is given by: a file reached
+	// through a link and by its own path is one file.
+	same := path
+	if resolved, err := filepath.EvalSymlinks(path); err == nil {
+		same = resolved
+	}
+	if abs, err := filepath.Abs(same); err == nil {
 		if l.seen[abs] {
 			return // named twice, or in a folder named too: one set of tools
 		}

@@ -65,3 +65,24 @@ func TestLoadFollowsALinkedFolder(t *testing.T) {
 		t.Errorf("Fingerprint(%s) = %q, want it to see ok.graphql", link, fp)
 	}
 }
+
+// TestLoadReadsAFileOnce: a file named twice, through a link and by its
+// own path, is one set of tools, not two operations of the same name.
+func TestLoadReadsAFileOnce(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real")
+	if err := os.MkdirAll(real, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(real, "ok.graphql"), []byte("query Ok { __typename }"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "ops")
+	if err := os.Symlink(real, link); err != nil {
+		t.Skipf("symlink: %v", err)
+	}
+	ops, err := Load([]string{link, real})
+	if err != nil || len(ops) != 1 {
+		t.Errorf("Load(%s, %s) = %v, %v; want operation Ok once", link, real, ops, err)
+	}
+}
