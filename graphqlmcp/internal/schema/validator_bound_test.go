@@ -33,7 +33,7 @@ func TestValidatorBounded(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "too many for the validator to check in time") {
 				t.Errorf("Validator: %v, want an error saying %s", err, c.want)
 			}
-			if took := time.Since(start); took > 10*time.Second {
+			if took := time.Since(start); took > time.Minute { // a safety net against a runaway, not a speed target
 				t.Errorf("refusing took %v", took)
 			}
 		})

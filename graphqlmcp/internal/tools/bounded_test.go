@@ -68,11 +68,13 @@ func worstDocuments() map[string]string {
 	}
 }
 
-// TestHugeDocumentsBounded: every call, whatever its document, is answered
-// within 2 s (20 s under the race detector: a bound on runaway work, not a
-// speed target), allocates less than 256 MB, and leaves the server serving; the two documents (named with
-// their size) are refused, and every refusal is short. The two documents
-// took 1.5 GiB and 30 s of one core before validation was bounded.
+// TestHugeDocumentsBounded: every call, whatever its document, is answered,
+// allocates less than 256 MB, and leaves the server serving; the two
+// documents (named with their size) are refused, and every refusal is short.
+// The two documents took 1.5 GiB and 30 s of one core before
+// validation was bounded. The memory is the bound here: a time would change
+// with the machine's load (BenchmarkWorstDocuments gives the times), so the
+// call's deadline is only a safety net against a runaway.
 func TestHugeDocumentsBounded(t *testing.T) {
 	srv, _ := testservers.Start(t, testservers.Starwars())
 	h := connect(t, validating(t, srv.URL), nil)
@@ -84,7 +86,7 @@ func TestHugeDocumentsBounded(t *testing.T) {
 			runtime.GC()
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
-			bound := raceSlowdown * 2 * time.Second
+			bound := 2 * time.Minute
 			ctx, cancel := context.WithTimeout(context.Background(), bound)
 			defer cancel()
 			start := time.Now()
@@ -175,7 +177,9 @@ func FuzzRulesBounded(f *testing.F) {
 		}
 		start := time.Now()
 		errs, total := checkRules(rules, checker, chosen.Sent)
-		if elapsed := time.Since(start); elapsed > raceSlowdown*2*time.Second {
+		// A safety net against a runaway, loose enough for any load; the
+		// times are BenchmarkWorstDocuments'.
+		if elapsed := time.Since(start); elapsed > time.Minute {
 			t.Fatalf("the rules took %v on %d copies of %q and %d of %q", elapsed, copies, part, restCopies, rest)
 		}
 		if len(errs) > maxValidationErrors || total < len(errs) {

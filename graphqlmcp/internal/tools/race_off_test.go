@@ -1,6 +1,0 @@
-//go:build !race
-
-package tools
-
-// raceSlowdown: see race_on_test.go.
-const raceSlowdown = 1
