@@ -16,6 +16,9 @@ type Person struct {
 	Answer *mcp.ElicitResult
 	// Away never answers: the question waits until the call ends.
 	Away bool
+	// Reading, when set, runs while the person reads each question, before
+	// the answer: what changes in the world meanwhile.
+	Reading func()
 
 	mu    sync.Mutex
 	asked []string
@@ -34,8 +37,11 @@ func Answering(action string, confirm any) *Person {
 func (p *Person) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 	p.mu.Lock()
 	p.asked = append(p.asked, req.Params.Message)
-	answer := p.Answer
+	answer, reading := p.Answer, p.Reading
 	p.mu.Unlock()
+	if reading != nil {
+		reading()
+	}
 	if p.Away {
 		<-ctx.Done()
 		return nil, ctx.Err()

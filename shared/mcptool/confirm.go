@@ -6,9 +6,11 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -64,6 +66,10 @@ const ConfirmWait = 10 * time.Minute
 // MaxConfirmMessage bounds the message shown to the person, in bytes.
 const MaxConfirmMessage = 4000
 
+// stateLife bounds how long an answer's state counts: as long as a person
+// is waited for, so that a yes is not kept and replayed later.
+const stateLife = ConfirmWait
+
 // confirmKey names the question in an input_required result and its answer.
 const confirmKey = "confirm"
 
@@ -83,10 +89,12 @@ type Confirmation struct {
 	// Setting names the operator's setting, as its errors show it
 	// ("--confirm-mutations").
 	Setting string
-	// Binding identifies the action exactly (tool, target, arguments): an
-	// answer counts only for the action it was given for. It never leaves
-	// the process but as a keyed hash.
-	Binding string
+	// Binding identifies the action exactly (tool, target, arguments, and
+	// whatever the person is shown that could change, such as a count): an
+	// answer counts only for the action it was given for. Each part is
+	// hashed with its length, so no two bindings run together into one. It
+	// never leaves the process but as a keyed hash.
+	Binding []string
 	// What names the action in errors: "mutation createIssue".
 	What string
 	// NotDone says what did not happen when the answer is not yes:
@@ -163,8 +171,8 @@ func (c Confirmation) unasked(why string) error {
 // roundTrip is the 2026-07-28 way: the first call answers input_required;
 // the call again with the answer and the state it was given goes on.
 func (c Confirmation) roundTrip(ctx context.Context, req *mcp.CallToolRequest) error {
-	state := c.state()
-	if answer, ok := req.Params.InputResponses[confirmKey]; ok && hmac.Equal([]byte(req.Params.RequestState), []byte(state)) {
+	now := time.Now()
+	if answer, ok := req.Params.InputResponses[confirmKey]; ok && c.validState(req.Params.RequestState, now) {
 		result, ok := answer.(*mcp.ElicitResult)
 		if !ok {
 			return fmt.Errorf("the client answered the confirmation of %s with something other than an elicitation result (a sampling or roots answer); %s", c.What, c.NotDone)
@@ -177,7 +185,7 @@ func (c Confirmation) roundTrip(ctx context.Context, req *mcp.CallToolRequest) e
 	if err != nil {
 		return err
 	}
-	return &InputRequired{Requests: mcp.InputRequestMap{confirmKey: params}, State: state}
+	return &InputRequired{Requests: mcp.InputRequestMap{confirmKey: params}, State: c.state(now)}
 }
 
 // ask is the earlier versions' way: elicitation/create while the call waits.
@@ -208,7 +216,7 @@ func (c Confirmation) params(ctx context.Context) (*mcp.ElicitParams, error) {
 	}
 	return &mcp.ElicitParams{
 		Mode:    "form",
-		Message: cutText(message, MaxConfirmMessage),
+		Message: cutText(plainText(message), MaxConfirmMessage),
 		RequestedSchema: &jsonschema.Schema{
 			Type: "object",
 			Properties: map[string]*jsonschema.Schema{
@@ -243,11 +251,85 @@ func (c Confirmation) judge(result *mcp.ElicitResult) error {
 	return nil
 }
 
-// state is the keyed hash of the binding that the client echoes back.
-func (c Confirmation) state() string {
+// state is what the client echoes back: when it was given, and the keyed
+// hash of that time and the binding.
+func (c Confirmation) state(issued time.Time) string {
+	return stateVersion + strconv.FormatInt(issued.Unix(), 10) + "." + base64.RawURLEncoding.EncodeToString(c.mac(issued.Unix()))
+}
+
+const stateVersion = "confirm-v2."
+
+// validState reports a state this process gave for this binding, at most
+// stateLife ago; the hashes are compared in constant time.
+func (c Confirmation) validState(state string, now time.Time) bool {
+	rest, ok := strings.CutPrefix(state, stateVersion)
+	if !ok || len(rest) > 100 {
+		return false
+	}
+	when, sum, ok := strings.Cut(rest, ".")
+	issued, err := strconv.ParseInt(when, 10, 64)
+	if !ok || err != nil {
+		return false
+	}
+	given, err := base64.RawURLEncoding.Strict().DecodeString(sum)
+	if err != nil || !hmac.Equal(given, c.mac(issued)) {
+		return false
+	}
+	age := now.Unix() - issued
+	return age >= 0 && age <= int64(stateLife/time.Second)
+}
+
+// mac hashes the time a state was given and every part of the binding,
+// each after its length.
+func (c Confirmation) mac(issued int64) []byte {
 	mac := hmac.New(sha256.New, stateKey)
-	mac.Write([]byte(c.Binding))
-	return "confirm-v1." + base64.RawURLEncoding.EncodeToString(mac.Sum(nil))
+	var n [8]byte
+	binary.BigEndian.PutUint64(n[:], uint64(issued))
+	mac.Write(n[:])
+	for _, part := range c.Binding {
+		binary.BigEndian.PutUint64(n[:], uint64(len(part)))
+		mac.Write(n[:])
+		mac.Write([]byte(part))
+	}
+	return mac.Sum(nil)
+}
+
+// plainText escapes what could make the message read otherwise than it is:
+// control characters but the line feed and the tab (a terminal's escape
+// sequences, a carriage return that writes over a line), and the Unicode
+// marks that reorder or hide text (bidirectional overrides and isolates,
+// zero-width characters, line and paragraph separators). Parts of the
+// message come from the model (an operation, a query), and a person is
+// about to trust what it says.
+func plainText(s string) string {
+	if !strings.ContainsFunc(s, hiddenRune) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if hiddenRune(r) {
+			fmt.Fprintf(&b, "\\u{%04X}", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func hiddenRune(r rune) bool {
+	switch {
+	case r == '\n' || r == '\t':
+		return false
+	case r < 0x20 || r == 0x7F || (r >= 0x80 && r < 0xA0):
+		return true
+	case r == 0x061C || r == 0x200B || r == 0x200C || r == 0x200D || r == 0x200E || r == 0x200F || r == 0xFEFF:
+		return true
+	case r >= 0x2028 && r <= 0x202E, r >= 0x2060 && r <= 0x206F:
+		return true
+	case r == utf8.RuneError:
+		return true
+	}
+	return false
 }
 
 // cutText cuts s to at most max bytes on a character boundary, saying so.

@@ -38,6 +38,11 @@ func (h *handlers) confirm(ctx context.Context, call *mcp.CallToolRequest, chose
 		return fmt.Errorf("reading the variables to show them for confirmation: %w", err)
 	}
 	endpoint := req.Target.URL.String()
+	// The headers sent with it decide as whom it runs.
+	headers, err := json.Marshal(req.Headers)
+	if err != nil {
+		return fmt.Errorf("reading the headers to bind the confirmation to them: %w", err)
+	}
 	// The values forwarded from the client's HTTP request
 	// (--forward-header) are secrets too.
 	who, err := h.forwardedFrom(extraOf(call))
@@ -47,9 +52,9 @@ func (h *handlers) confirm(ctx context.Context, call *mcp.CallToolRequest, chose
 	return mcptool.Confirm(ctx, call, mcptool.Confirmation{
 		Mode:    mcptool.ConfirmMode(h.cfg.ConfirmMutations),
 		Setting: "--confirm-mutations",
-		// What is sent, exactly: the user's yes is for this and nothing
-		// else (json.Marshal writes a map's keys in order).
-		Binding: strings.Join([]string{call.Params.Name, endpoint, chosen.Text, req.OperationName, string(variables)}, "\x00"),
+		// What is sent, exactly, and as whom: the user's yes is for this
+		// and nothing else (json.Marshal writes a map's keys in order).
+		Binding: []string{call.Params.Name, endpoint, chosen.Text, req.OperationName, string(variables), string(headers)},
 		What:    "mutation " + chosen.Name(),
 		NotDone: "the mutation was not sent",
 		Message: func(context.Context) (string, error) {

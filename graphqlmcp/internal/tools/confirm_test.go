@@ -182,6 +182,13 @@ func TestConfirmMutationRoundTripByHand(t *testing.T) {
 	if again := call(reviewArgs("two"), yes, first.RequestState); !again.NeedsInput() || rec.Operations() != 0 {
 		t.Fatalf("other variables with the state: needs input %v, %d sent", again.NeedsInput(), rec.Operations())
 	}
+	// The same operation and variables sent as someone else (other
+	// per-call headers): asked again, not sent.
+	as := reviewArgs("one")
+	as["headers"] = map[string]any{"Authorization": "Bearer someone-else"}
+	if again := call(as, yes, first.RequestState); !again.NeedsInput() || rec.Operations() != 0 {
+		t.Fatalf("other headers with the state: needs input %v, %d sent", again.NeedsInput(), rec.Operations())
+	}
 	if done := call(reviewArgs("one"), yes, first.RequestState); done.IsError || done.NeedsInput() || rec.Operations() != 1 {
 		t.Fatalf("with the answer and its state: %s, %d sent", mcptest.Text(done), rec.Operations())
 	}

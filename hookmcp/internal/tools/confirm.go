@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	"strconv"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -31,7 +30,7 @@ func (h *handlers) confirmDelete(ctx context.Context, req *mcp.CallToolRequest, 
 	return mcptool.Confirm(ctx, req, mcptool.Confirmation{
 		Mode:    h.cfg.ConfirmDeletes,
 		Setting: "--confirm-deletes",
-		Binding: strings.Join(append([]string{req.Params.Name, key}, binding...), "\x00"),
+		Binding: append([]string{req.Params.Name, key}, binding...),
 		What:    what,
 		NotDone: "nothing was deleted",
 		Message: func(ctx context.Context) (string, error) {

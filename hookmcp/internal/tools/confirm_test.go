@@ -334,3 +334,82 @@ func TestConfirmUnanswered(t *testing.T) {
 		}
 	})
 }
+
+// TestDeleteRequestsCountGrows: what the user agreed to is the count shown.
+// On 2026-07-28, a yes given for 101 matches does not delete when the
+// filter matches 500 by the call that carries it: the user is asked again,
+// about 500. Asked by elicitation/create, requests that arrive while the
+// user reads are not deleted with the rest: nothing is, and the error says
+// so.
+func TestDeleteRequestsCountGrows(t *testing.T) {
+	fill := func(h *harness, id string, n int) {
+		for i := range n {
+			h.capture(t, id, "PUT", "text/plain", fmt.Sprint(i))
+		}
+	}
+	t.Run("input_required", func(t *testing.T) {
+		opts := mcptest.Answering("accept", true).Client()
+		opts.MultiRoundTrip = &mcp.MultiRoundTripOptions{Disabled: true}
+		h := connectVia(t, config.Config{}, mcptest.Link{Name: "in-memory/2026-07-28", Version: "2026-07-28", Connect: func(t *testing.T, s *mcp.Server, _ *mcp.ClientOptions) *mcp.ClientSession {
+			return mcptest.InMemory("")(t, s, opts)
+		}}, nil)
+		id := h.createToken(t, nil)
+		fill(h, id, maxUnconfirmedDelete+1)
+		h.capture(t, id, "POST", "text/plain", "kept")
+		args := map[string]any{"token_id": id, "query": "method:PUT"}
+		call := func(responses mcp.InputResponseMap, state string) *mcp.CallToolResult {
+			t.Helper()
+			res, err := h.session.CallTool(context.Background(), &mcp.CallToolParams{Name: "delete_requests", Arguments: args, InputResponses: responses, RequestState: state})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res
+		}
+		first := call(nil, "")
+		if !first.NeedsInput() {
+			t.Fatalf("first call: %s", mcptest.Text(first))
+		}
+		fill(h, id, 399)
+		h.fake.Reset()
+		yes := mcp.InputResponseMap{"confirm": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"confirm": true}}}
+		again := call(yes, first.RequestState)
+		question, _ := again.InputRequests["confirm"].(*mcp.ElicitParams)
+		if !again.NeedsInput() || question == nil || h.deletes() != 0 {
+			t.Fatalf("a yes for 101 with 500 matching now: needs input %v, %d deletes, %s", again.NeedsInput(), h.deletes(), mcptest.Text(again))
+		}
+		contains(t, question.Message, "delete the 500 requests of token "+id)
+		done := call(yes, again.RequestState)
+		if done.IsError || h.deletes() != 1 {
+			t.Fatalf("a yes for 500: %s, %d deletes", mcptest.Text(done), h.deletes())
+		}
+	})
+	t.Run("elicitation/create", func(t *testing.T) {
+		p := mcptest.Answering("accept", true)
+		h := connectVia(t, config.Config{}, mcptest.AskingLinks()[1], p)
+		id := h.createToken(t, nil)
+		fill(h, id, maxUnconfirmedDelete+1)
+		h.capture(t, id, "POST", "text/plain", "kept")
+		h.fake.Reset()
+		p.Reading = func() { fill(h, id, 399) }
+		msg := h.failure(t, "delete_requests", map[string]any{"token_id": id, "query": "method:PUT"})
+		contains(t, msg, fmt.Sprintf("the filter matched 101 requests of token %s when the user was asked and matches 500 now, more than the user agreed to delete, so nothing was deleted", id))
+		if h.deletes() != 0 {
+			t.Fatal("deleted more than the user was shown")
+		}
+	})
+}
+
+// TestConfirmShowsTheWholeQuery: the dialog shows the filter the user
+// agrees to whole, not cut as an error quotes an argument (100 bytes).
+func TestConfirmShowsTheWholeQuery(t *testing.T) {
+	p := mcptest.Answering("decline", nil)
+	h := connectVia(t, config.Config{}, mcptest.AskingLinks()[1], p)
+	id := h.createToken(t, nil)
+	for i := range maxUnconfirmedDelete + 1 {
+		h.capture(t, id, "PUT", "text/plain", fmt.Sprint(i))
+	}
+	h.capture(t, id, "POST", "text/plain", "kept")
+	query := "method:PUT" + strings.Repeat(" OR method:PATCH", 8) + " OR method:DELETE"
+	h.failure(t, "delete_requests", map[string]any{"token_id": id, "query": query})
+	contains(t, strings.Join(p.Questions(), "\n"), fmt.Sprintf("matching the query %q:", query))
+}

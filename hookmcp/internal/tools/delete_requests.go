@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -132,12 +133,31 @@ func (h *handlers) deleteRequests(ctx context.Context, req *mcp.CallToolRequest,
 		return mcptool.Text(out.Message), out, nil
 	}
 	if matched > maxUnconfirmedDelete {
+		// The count shown is part of what the user agrees to: an answer
+		// given for 150 does not delete 500 (the call is asked again).
+		binding := append(binding, strconv.Itoa(matched))
 		err := h.confirmDelete(ctx, req, fmt.Sprintf("deleting %d requests of token %s", matched, id), binding, key, func(context.Context) (string, error) {
+			// The filter the user agrees to is shown whole, not cut as an
+			// error quotes it.
+			shown := filters
+			if args.Query != "" {
+				shown = append(filters[:len(filters)-1:len(filters)-1], "matching the query "+shownQuery(args.Query))
+			}
 			return fmt.Sprintf("The assistant asks to delete the %d requests of token %s %s: more than one preview (%d) can show. Other requests and the token stay. This cannot be undone.\n\nDelete them?",
-				matched, id, strings.Join(filters, " and "), maxUnconfirmedDelete), nil
+				matched, id, strings.Join(shown, " and "), maxUnconfirmedDelete), nil
 		})
 		if err != nil {
 			return nil, DeleteRequestsResult{}, err
+		}
+		// While the user read, requests may have arrived that the filter
+		// matches: no more are deleted than the user was shown.
+		now, err := h.count(ctx, key, id, query)
+		if err != nil {
+			return nil, DeleteRequestsResult{}, err
+		}
+		if now > matched {
+			return nil, DeleteRequestsResult{}, fmt.Errorf("the filter matched %d requests of token %s when the user was asked and matches %d now, more than the user agreed to delete, so nothing was deleted: "+
+				"call again to ask the user about what matches now", matched, id, now)
 		}
 	}
 	none, err := h.client.DeleteRequests(ctx, key, id, query)
@@ -182,4 +202,23 @@ func (h *handlers) provenFilteredCount(ctx context.Context, key string, id hooks
 			"to delete some, give a filter that leaves the others out (preview it with list_requests)", id, matched, total)
 	}
 	return matched, nil
+}
+
+// maxShownQuery bounds the query the confirmation shows, within
+// mcptool.MaxConfirmMessage.
+const maxShownQuery = 3000
+
+// shownQuery is the query quoted for the person who confirms the delete:
+// whole up to maxShownQuery bytes, past it cut, saying how much more there
+// is (the count the user agrees to is still the count deleted).
+func shownQuery(q string) string {
+	quoted := strconv.Quote(q)
+	if len(quoted) <= maxShownQuery {
+		return quoted
+	}
+	cut := maxShownQuery
+	for cut > 0 && !utf8.RuneStart(quoted[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… (%d bytes more; the whole query is in the tool call's arguments)", quoted[:cut], len(quoted)-cut)
 }
