@@ -6,6 +6,8 @@ package main
 
 import (
 	"context"
+	"log/slog"
+	"net/http"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/urfave/cli/v3"
@@ -14,6 +16,7 @@ import (
 	"github.com/mcpforge/servers/graphqlmcp/internal/tools"
 	"github.com/mcpforge/servers/graphqlmcp/internal/upstream"
 	"github.com/mcpforge/servers/shared/app"
+	"github.com/mcpforge/servers/shared/httpx"
 )
 
 func main() {
@@ -36,9 +39,11 @@ func spec() app.Spec {
 			if level, line := config.ForwardLog(cfg, env.Transport == "http"); line != "" {
 				env.Logger.Log(ctx, level, line)
 			}
+			client := upstream.NewHTTPClient(env.UserAgent)
+			env.Ready.Set(readiness(cfg, client, env.Logger))
 			return tools.New(ctx, tools.Options{
 				Config:  cfg,
-				HTTP:    upstream.NewHTTPClient(env.UserAgent),
+				HTTP:    client,
 				Logger:  env.Logger,
 				Version: env.Version,
 				Tools:   env.Tools,
@@ -47,4 +52,24 @@ func spec() app.Spec {
 		Hint: "graphqlmcp is an MCP server waiting for a client on stdin/stdout; register it in your assistant " +
 			"(e.g. claude mcp add graphql -- graphqlmcp -e https://api.example.com/graphql), see --help; Ctrl-C quits.",
 	}
+}
+
+// readinessQuery is the least operation every GraphQL schema answers.
+const readinessQuery = `{"query":"{ __typename }"}`
+
+// readiness is /readyz's check: the default endpoint answers a POST of
+// { __typename } through the tools' own client (its guards, its proxy), with
+// no startup header, so that the probe sends no credential: any answer
+// below 500, a 401 included, is the endpoint reachable.
+func readiness(cfg config.Config, client *http.Client, logger *slog.Logger) func(context.Context) error {
+	caller := &httpx.Caller{HTTP: client, Logger: logger}
+	return app.UpstreamCheck(caller, func() httpx.Outbound {
+		return httpx.Outbound{
+			Method:   http.MethodPost,
+			URL:      cfg.Endpoint,
+			Header:   http.Header{"Content-Type": {"application/json"}, "Accept": {"application/graphql-response+json, application/json"}},
+			Body:     []byte(readinessQuery),
+			Redactor: upstream.NewRedactor(cfg.Headers),
+		}
+	})
 }

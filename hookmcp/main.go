@@ -9,6 +9,8 @@ package main
 
 import (
 	"context"
+	"log/slog"
+	"net/http"
 	"os"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -17,6 +19,8 @@ import (
 	"github.com/mcpforge/servers/hookmcp/internal/config"
 	"github.com/mcpforge/servers/hookmcp/internal/tools"
 	"github.com/mcpforge/servers/shared/app"
+	"github.com/mcpforge/servers/shared/httpx"
+	"github.com/mcpforge/servers/shared/redact"
 )
 
 func main() {
@@ -41,9 +45,11 @@ func spec(getenv func(string) string) app.Spec {
 			if err != nil {
 				return nil, err
 			}
+			client := tools.NewHTTPClient(env.UserAgent)
+			env.Ready.Set(readiness(cfg, client, env.Logger))
 			return tools.New(ctx, tools.Options{
 				Config:  cfg,
-				HTTP:    tools.NewHTTPClient(env.UserAgent),
+				HTTP:    client,
 				Logger:  env.Logger,
 				Version: env.Version,
 				Tools:   env.Tools,
@@ -52,4 +58,14 @@ func spec(getenv func(string) string) app.Spec {
 		Hint: "hookmcp is an MCP server waiting for a client on stdin/stdout; register it in your assistant " +
 			"(e.g. claude mcp add hooks -- hookmcp), see --help; Ctrl-C quits.",
 	}
+}
+
+// readiness is /readyz's check: the capture API's base URL answers a GET
+// through the tools' own client, without the API key, so that the probe
+// sends no credential: any answer below 500 is the API reachable.
+func readiness(cfg config.Config, client *http.Client, logger *slog.Logger) func(context.Context) error {
+	caller := &httpx.Caller{HTTP: client, Logger: logger}
+	return app.UpstreamCheck(caller, func() httpx.Outbound {
+		return httpx.Outbound{Method: http.MethodGet, URL: cfg.APIURL, Redactor: redact.New(cfg.Secrets()...)}
+	})
 }

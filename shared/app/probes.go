@@ -121,7 +121,8 @@ func (r *Readiness) run(ctx context.Context, check func(context.Context) error, 
 	changed := !r.known || (err == nil) != (r.last == nil)
 	r.last, r.fresh, r.running, r.known = err, time.Now().Add(readyCacheFor), nil, true
 	r.mu.Unlock()
-	close(done)
+	// Logged before the waiting probes are answered, so that a line
+	// saying why precedes the answer that says so.
 	if changed && r.logger != nil {
 		if err != nil {
 			r.logger.Warn("not ready: the upstream does not answer", "reason", shortened(err.Error()))
@@ -129,6 +130,7 @@ func (r *Readiness) run(ctx context.Context, check func(context.Context) error, 
 			r.logger.Info("ready: the upstream answers")
 		}
 	}
+	close(done)
 }
 
 // UpstreamCheck returns a readiness check that sends the request out makes
