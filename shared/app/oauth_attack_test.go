@@ -1,11 +1,14 @@
 package app
 
 import (
+	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
 	"encoding/json"
 	"io"
+	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -16,6 +19,7 @@ import (
 
 	"github.com/go-jose/go-jose/v4"
 	"github.com/go-jose/go-jose/v4/jwt"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // oauthSend posts body to target with header and returns the status,
@@ -207,5 +211,113 @@ func TestOAuthCallNameJudgedIsRun(t *testing.T) {
 		if status != 200 || strings.Contains(body, `"changed"`) || !strings.Contains(body, `"result"`) && !strings.Contains(body, `"error"`) {
 			t.Errorf("%s: HTTP %d, %s", params, status, body)
 		}
+	}
+}
+
+// privateAddress is an address of this machine on a private network
+// (RFC 1918, or an IPv6 unique local address), or "" when it has none.
+func privateAddress() string {
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		return ""
+	}
+	for _, a := range addrs {
+		if prefix, ok := a.(*net.IPNet); ok && prefix.IP.IsPrivate() {
+			return prefix.IP.String()
+		}
+	}
+	return ""
+}
+
+// TestOAuthIssuerOnPrivateNetwork: an issuer the operator names on a
+// private network (a Keycloak in the same cluster), even by its IP, whose
+// metadata does not list PKCE (as Microsoft Entra's), has its keys read:
+// the go-sdk's discovery refuses both, guards for a client handed URLs by
+// a server it does not trust, not for the operator's own --oauth-issuer.
+// Metadata naming another issuer is still refused.
+func TestOAuthIssuerOnPrivateNetwork(t *testing.T) {
+	addr := privateAddress()
+	if addr == "" {
+		t.Skip("this machine has no address on a private network")
+	}
+	listener, err := net.Listen("tcp", net.JoinHostPort(addr, "0"))
+	if err != nil {
+		t.Skipf("cannot listen on %s: %v", addr, err)
+	}
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	srv := httptest.NewUnstartedServer(mux)
+	srv.Listener = listener
+	mux.HandleFunc("GET /.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{
+			"issuer": srv.URL, "authorization_endpoint": srv.URL + "/authorize", "token_endpoint": srv.URL + "/token",
+			"jwks_uri": srv.URL + "/jwks", "response_types_supported": []string{"code"},
+		})
+	})
+	mux.HandleFunc("GET /wrong/.well-known/openid-configuration", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{"issuer": srv.URL, "jwks_uri": srv.URL + "/jwks"})
+	})
+	mux.HandleFunc("GET /jwks", func(w http.ResponseWriter, r *http.Request) {
+		json.NewEncoder(w).Encode(jose.JSONWebKeySet{Keys: []jose.JSONWebKey{{Key: key.Public(), KeyID: "ec", Algorithm: "ES256", Use: "sig"}}})
+	})
+	srv.StartTLS()
+	defer srv.Close()
+	client := newOAuthHTTPClient()
+	transport, ok := client.Transport.(*http.Transport)
+	if !ok {
+		t.Fatalf("the OAuth client's transport is %T, not one of its own", client.Transport)
+	}
+	// httptest's certificate names loopback only.
+	transport.TLSClientConfig = srv.Client().Transport.(*http.Transport).TLSClientConfig.Clone()
+	transport.TLSClientConfig.ServerName = "127.0.0.1"
+	log := newSyncLog()
+	cache := newJWKSCache(srv.URL, "", client, slog.New(slog.NewTextHandler(log, nil)), time.Now)
+	if keys, err := cache.lookup(context.Background(), "ec", "ES256"); err != nil || len(keys) != 1 {
+		t.Errorf("the keys of an issuer at %s: %d keys, %v; log:\n%s", srv.URL, len(keys), err, log.String())
+	}
+	// Metadata that names another issuer is not believed.
+	wrong := newJWKSCache(srv.URL+"/wrong", "", client, slog.New(slog.NewTextHandler(log, nil)), time.Now)
+	if _, err := wrong.lookup(context.Background(), "ec", "ES256"); err != errKeysUnavailable || !strings.Contains(log.String(), "names the issuer") {
+		t.Errorf("metadata naming another issuer: %v; log:\n%s", err, log.String())
+	}
+}
+
+// TestOAuthToolReplacedInPlace: a read-only tool replaced in place by one
+// that writes (a saved query reloaded as a mutation of the same name) is
+// judged by what it is now at once, not by the list as it was until the
+// server's notice of the change comes.
+func TestOAuthToolReplacedInPlace(t *testing.T) {
+	iss := newTestIssuer(t)
+	clock := &testClock{now: time.Now()}
+	target, _, server := oauthServer(t, iss, clock, "", iss.srv.URL+"/jwks")
+	reader := sign(t, jose.ES256, iss.ec, "ec", map[string]any{"iss": iss.srv.URL, "aud": target, "exp": clock.Now().Add(time.Hour).Unix(), "scope": "mcp:read"})
+	client := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil)
+	session, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: target, HTTPClient: &http.Client{Transport: bearerTransport{reader}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer session.Close()
+	for round := range 20 {
+		res, err := session.CallTool(context.Background(), &mcp.CallToolParams{Name: "look", Arguments: map[string]any{}})
+		if err != nil || res.IsError {
+			t.Fatalf("round %d: look, read-only: %v, %v", round, httpToolText(res), err)
+		}
+		var ran atomic.Bool
+		server.AddTool(&mcp.Tool{Name: "look", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			ran.Store(true)
+			return &mcp.CallToolResult{}, nil
+		})
+		res, err = session.CallTool(context.Background(), &mcp.CallToolParams{Name: "look", Arguments: map[string]any{}})
+		if err != nil || !res.IsError || ran.Load() {
+			t.Fatalf("round %d: look replaced by a tool that writes, called with mcp:read at once: %v, %v; ran %v", round, httpToolText(res), err, ran.Load())
+		}
+		server.AddTool(&mcp.Tool{Name: "look", InputSchema: json.RawMessage(`{"type":"object"}`), Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "looked"}}}, nil
+		})
 	}
 }

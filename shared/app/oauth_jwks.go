@@ -1,12 +1,14 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -14,7 +16,8 @@ import (
 	"time"
 
 	"github.com/go-jose/go-jose/v4"
-	"github.com/modelcontextprotocol/go-sdk/oauthex"
+
+	"github.com/mcpforge/servers/shared/mcptool"
 )
 
 // Bounds of a fetch of the issuer's metadata or keys.
@@ -145,31 +148,11 @@ func (c *jwksCache) fetch(ctx context.Context, jwksURL string) ([]jose.JSONWebKe
 			return nil, "", err
 		}
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, jwksURL, nil)
-	if err != nil {
-		return nil, "", err
-	}
-	req.Header.Set("Accept", "application/json")
-	resp, err := c.client.Do(req)
-	if err != nil {
-		return nil, "", err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, "", fmt.Errorf("GET %s: status %s", jwksURL, resp.Status)
-	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxJWKSBytes+1))
-	if err != nil {
-		return nil, "", fmt.Errorf("GET %s: %w", jwksURL, err)
-	}
-	if len(body) > maxJWKSBytes {
-		return nil, "", fmt.Errorf("GET %s: the key set is over %d bytes", jwksURL, maxJWKSBytes)
-	}
 	var set struct {
 		Keys []json.RawMessage `json:"keys"`
 	}
-	if err := json.Unmarshal(body, &set); err != nil {
-		return nil, "", fmt.Errorf("GET %s: not a JWKS: %w", jwksURL, err)
+	if found, err := c.getJSON(ctx, jwksURL, &set); err != nil || !found {
+		return nil, "", cmp.Or(err, fmt.Errorf("GET %s: no key set there (a 4xx answer)", jwksURL))
 	}
 	var keys []jose.JSONWebKey
 	for _, raw := range set.Keys {
@@ -188,8 +171,12 @@ func (c *jwksCache) fetch(ctx context.Context, jwksURL string) ([]jose.JSONWebKe
 }
 
 // discover reads jwks_uri from the issuer's metadata: RFC 8414's
-// oauth-authorization-server, then OpenID Connect's openid-configuration.
-// The go-sdk checks that the metadata names the same issuer.
+// oauth-authorization-server, then OpenID Connect's openid-configuration,
+// which must name the same issuer (a trailing slash aside). Not the
+// go-sdk's oauthex.GetAuthServerMeta: that is for a client handed URLs by
+// a server it does not trust, so it refuses an issuer at a private IP and
+// one whose metadata does not list PKCE (Microsoft Entra's), neither of
+// which matters to a resource server of the operator's own issuer.
 func (c *jwksCache) discover(ctx context.Context) (string, error) {
 	u, err := url.Parse(c.issuer)
 	if err != nil {
@@ -202,17 +189,23 @@ func (c *jwksCache) discover(ctx context.Context) (string, error) {
 		origin + "/.well-known/oauth-authorization-server" + path,
 		origin + path + "/.well-known/openid-configuration",
 	} {
-		meta, err := oauthex.GetAuthServerMeta(ctx, metadataURL, c.issuer, c.client)
+		var meta struct {
+			Issuer  string `json:"issuer"`
+			JWKSURI string `json:"jwks_uri"`
+		}
+		found, err := c.getJSON(ctx, metadataURL, &meta)
 		switch {
 		case err != nil:
 			errs = append(errs, err)
-		case meta == nil:
+		case !found:
 			errs = append(errs, fmt.Errorf("GET %s: not found", metadataURL))
+		case strings.TrimSuffix(meta.Issuer, "/") != strings.TrimSuffix(c.issuer, "/"):
+			errs = append(errs, fmt.Errorf("%s names the issuer %s, not %s", metadataURL, mcptool.QuoteUpTo(meta.Issuer, maxQuotedValue), c.issuer))
 		case meta.JWKSURI == "":
 			errs = append(errs, fmt.Errorf("%s has no jwks_uri: set --oauth-jwks-url", metadataURL))
 		default:
 			if err := checkOAuthURL("oauth-jwks-url", meta.JWKSURI, ""); err != nil {
-				return "", fmt.Errorf("%s names jwks_uri %s, which is refused: %w", metadataURL, meta.JWKSURI, err)
+				return "", fmt.Errorf("%s names jwks_uri %s, which is refused: %w", metadataURL, mcptool.QuoteUpTo(meta.JWKSURI, maxQuotedValue), err)
 			}
 			return meta.JWKSURI, nil
 		}
@@ -220,11 +213,50 @@ func (c *jwksCache) discover(ctx context.Context) (string, error) {
 	return "", fmt.Errorf("cannot find the issuer's metadata (set --oauth-jwks-url): %w", errors.Join(errs...))
 }
 
+// getJSON reads the JSON document at target into v, at most maxJWKSBytes.
+// A 4xx answer is no document (found false), as RFC 8414 discovery asks.
+func (c *jwksCache) getJSON(ctx context.Context, target string, v any) (found bool, err error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
+	if err != nil {
+		return false, err
+	}
+	req.Header.Set("Accept", "application/json")
+	resp, err := c.client.Do(req)
+	if err != nil {
+		return false, err
+	}
+	defer resp.Body.Close()
+	switch {
+	case resp.StatusCode >= 400 && resp.StatusCode < 500:
+		return false, nil
+	case resp.StatusCode != http.StatusOK:
+		return false, fmt.Errorf("GET %s: status %s", target, resp.Status)
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxJWKSBytes+1))
+	if err != nil {
+		return false, fmt.Errorf("GET %s: %w", target, err)
+	}
+	if len(body) > maxJWKSBytes {
+		return false, fmt.Errorf("GET %s: the answer is over %d bytes", target, maxJWKSBytes)
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		return false, fmt.Errorf("GET %s: not the JSON expected: %w", target, err)
+	}
+	return true, nil
+}
+
 // newOAuthHTTPClient fetches the issuer's metadata and keys: bounded in
-// time, and never sent to another host by a redirect.
+// time, and never sent to another host by a redirect. It dials itself:
+// the go-sdk's discovery then leaves out its refusal of private addresses,
+// meant for URLs a client is handed by a server it does not trust; the
+// issuer here is the operator's, often on a private network (a Keycloak
+// in the same cluster).
 func newOAuthHTTPClient() *http.Client {
+	transport := http.DefaultTransport.(*http.Transport).Clone()
+	transport.DialContext = (&net.Dialer{Timeout: jwksFetchTime, KeepAlive: 30 * time.Second}).DialContext
 	return &http.Client{
-		Timeout: jwksFetchTime,
+		Transport: transport,
+		Timeout:   jwksFetchTime,
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
 			if len(via) >= 3 || req.URL.Host != via[0].URL.Host || req.URL.Scheme != via[0].URL.Scheme {
 				return errors.New("redirected elsewhere")

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -85,22 +84,18 @@ func scopeRefusal(text string) *mcp.CallToolResult {
 // toolIndex knows which of the server's tools are annotated read-only. It
 // asks the server itself, as a client over an in-memory session, so that
 // it sees every tool as clients do (a saved operation added on a reload
-// too): the list is read on first use and again after the server says it
-// changed.
+// too). It asks afresh for every call it judges: a tool replaced in place
+// keeps its name (a saved operation reloaded from a query into a
+// mutation), and the server's notice that its list changed comes 10 ms or
+// more later, too late for a call made meanwhile. A list read in memory
+// costs far less than the call it guards.
 type toolIndex struct {
 	server *mcp.Server
 	// base is the context of the in-memory session: the serving's.
 	base context.Context
 
-	// changes counts the server's notices that its tools changed. The
-	// notice's handler only counts: it runs on the session's reading
-	// goroutine, which a load waits on.
-	changes atomic.Int64
-
 	mu      sync.Mutex
 	session *mcp.ClientSession
-	known   map[string]bool // tool name -> read-only, as of loaded
-	loaded  int64           // the count of changes known was read after
 	closed  bool
 }
 
@@ -113,56 +108,37 @@ func newToolIndex(ctx context.Context, server *mcp.Server) *toolIndex {
 }
 
 // readOnly reports whether the tool name is annotated read-only and
-// whether the server has it at all. A name it does not know makes it read
-// the list again: the tool may be new, and the server's notice that the
-// list changed may not have come yet.
+// whether the server has it at all, as the server lists it now.
 func (t *toolIndex) readOnly(ctx context.Context, name string) (readOnly, known bool, err error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.known != nil && t.loaded == t.changes.Load() {
-		if readOnly, known = t.known[name]; known {
-			return readOnly, true, nil
-		}
-	}
-	if err := t.load(ctx); err != nil {
-		return false, false, err
-	}
-	readOnly, known = t.known[name]
-	return readOnly, known, nil
-}
-
-// load reads the tool list; t.mu is held.
-func (t *toolIndex) load(ctx context.Context) error {
 	if t.closed {
-		return errors.New("the server is shutting down")
+		return false, false, errors.New("the server is shutting down")
 	}
 	if t.session == nil {
 		clientEnd, serverEnd := mcp.NewInMemoryTransports()
 		if _, err := t.server.Connect(t.base, serverEnd, nil); err != nil {
-			return fmt.Errorf("cannot list the tools: %w", err)
+			return false, false, fmt.Errorf("cannot list the tools: %w", err)
 		}
-		client := mcp.NewClient(&mcp.Implementation{Name: "scope-check", Version: "1"}, &mcp.ClientOptions{
-			ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { t.changes.Add(1) },
-		})
+		client := mcp.NewClient(&mcp.Implementation{Name: "scope-check", Version: "1"}, nil)
 		session, err := client.Connect(t.base, clientEnd, nil)
 		if err != nil {
-			return fmt.Errorf("cannot list the tools: %w", err)
+			return false, false, fmt.Errorf("cannot list the tools: %w", err)
 		}
 		t.session = session
 	}
-	loaded := t.changes.Load()
-	known := map[string]bool{}
 	for tool, err := range t.session.Tools(ctx, nil) {
 		if err != nil {
 			// Connect afresh next time, should the session be broken.
 			_ = t.session.Close()
 			t.session = nil
-			return fmt.Errorf("cannot list the tools: %w", err)
+			return false, false, fmt.Errorf("cannot list the tools: %w", err)
 		}
-		known[tool.Name] = tool.Annotations != nil && tool.Annotations.ReadOnlyHint
+		if tool.Name == name {
+			known, readOnly = true, tool.Annotations != nil && tool.Annotations.ReadOnlyHint
+		}
 	}
-	t.known, t.loaded = known, loaded
-	return nil
+	return readOnly, known, nil
 }
 
 // close ends the in-memory session, if one was opened, for good.
