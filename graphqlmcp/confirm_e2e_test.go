@@ -111,3 +111,49 @@ func TestConfirmMutationsBinary(t *testing.T) {
 		}
 	})
 }
+
+// TestConfirmStateDiesWithTheProcess: the state a 2026-07-28 question
+// carries is signed with a key each process makes when it starts: the
+// user's yes with the state one graphqlmcp gave is not taken by another
+// (as after a restart), which asks again and sends nothing; the process
+// that asked takes it.
+func TestConfirmStateDiesWithTheProcess(t *testing.T) {
+	srv, rec := testservers.Start(t, testservers.Starwars())
+	start := func() *mcp.ClientSession {
+		opts := mcptest.Answering("accept", true).Client()
+		opts.MultiRoundTrip = &mcp.MultiRoundTripOptions{Disabled: true}
+		cmd := exec.Command(binary, "--endpoint", srv.URL)
+		cmd.Env = append(os.Environ(), "GRAPHQL_CONFIRM_MUTATIONS=require")
+		client := mcp.NewClient(&mcp.Implementation{Name: "confirm-test", Version: "1"}, opts)
+		session, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { session.Close() })
+		return session
+	}
+	call := func(session *mcp.ClientSession, responses mcp.InputResponseMap, state string) *mcp.CallToolResult {
+		t.Helper()
+		res, err := session.CallTool(context.Background(), &mcp.CallToolParams{Name: "graphql_query", Arguments: map[string]any{
+			"query":          confirmAddReview,
+			"variables":      map[string]any{"ep": "JEDI", "review": map[string]any{"stars": 4, "commentary": "fine"}},
+			"allowMutations": true,
+		}, InputResponses: responses, RequestState: state})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	asker, other := start(), start()
+	first := call(asker, nil, "")
+	if !first.NeedsInput() || first.RequestState == "" {
+		t.Fatalf("first call: %s", mcptest.Text(first))
+	}
+	yes := mcp.InputResponseMap{"confirm": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"confirm": true}}}
+	if again := call(other, yes, first.RequestState); !again.NeedsInput() || rec.Operations() != 0 {
+		t.Fatalf("another process took the state: needs input %v, %d sent: %s", again.NeedsInput(), rec.Operations(), mcptest.Text(again))
+	}
+	if done := call(asker, yes, first.RequestState); done.IsError || done.NeedsInput() || rec.Operations() != 1 {
+		t.Fatalf("the process that asked: %s, %d sent", mcptest.Text(done), rec.Operations())
+	}
+}
