@@ -19,6 +19,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpforge/servers/shared/mcptool"
 )
 
 // SyncBuffer is a log sink safe for a server's goroutines.
@@ -208,11 +210,13 @@ func Text(res *mcp.CallToolResult) string {
 }
 
 // LastText is a result's last text block: where a tool that writes a
-// summary first puts the body, schema or view itself.
+// summary first puts the body, schema or view itself; a framed block
+// (what a third party wrote, mcptool.Untrusted) is given without its frame.
 func LastText(res *mcp.CallToolResult) string {
 	for i := len(res.Content) - 1; i >= 0; i-- {
 		if tc, ok := res.Content[i].(*mcp.TextContent); ok {
-			return tc.Text
+			text, _ := mcptool.Unframe(tc.Text)
+			return text
 		}
 	}
 	return ""
@@ -383,7 +387,7 @@ func buildBinary(name, pkg string) (binary, dir string, err error) {
 // MissingFromText returns the leaves of res's structured content (as
 // "path = value") that its text content does not carry: a client that
 // reads only text must see every value. A leaf is carried when a text block
-// that is a JSON object has the same value at the same path, or, for a
+// (or a framed block's content) that is a JSON object has the same value at the same path, or, for a
 // non-empty string, when a text block holds the string as it is (a body or
 // a schema in a block of its own, a value in a summary line).
 func MissingFromText(res *mcp.CallToolResult) []string {
@@ -404,8 +408,10 @@ func MissingFromText(res *mcp.CallToolResult) []string {
 			continue
 		}
 		texts = append(texts, tc.Text)
+		// A framed block (mcptool.Untrusted) is read by its content.
+		text, _ := mcptool.Unframe(tc.Text)
 		var block map[string]any
-		if json.Unmarshal([]byte(tc.Text), &block) == nil {
+		if json.Unmarshal([]byte(text), &block) == nil {
 			leaves(block, "", func(path string, v any) { textLeaves[path] = append(textLeaves[path], v) })
 		}
 	}

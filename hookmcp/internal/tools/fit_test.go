@@ -87,7 +87,7 @@ func TestListRequestsHugeFormPost(t *testing.T) {
 	if res.IsError {
 		t.Fatal(mcptest.Text(res))
 	}
-	out := checkFitted(t, []byte(mcptest.Text(res)))
+	out := checkFitted(t, []byte(mcptest.LastText(res)))
 	item := out["data"].([]any)[0].(map[string]any)
 	request := item["request"].(map[string]any)
 	if request["small"] != "ok" || len(request["field"].(string)) >= 600_000 {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpforge/servers/hookmcp/internal/config"
 	"github.com/mcpforge/servers/shared/mcptest"
+	"github.com/mcpforge/servers/shared/mcptool"
 )
 
 func TestGetLatestRequestText(t *testing.T) {
@@ -28,9 +29,9 @@ func TestGetLatestRequestText(t *testing.T) {
 	if len(res.Content) != 3 {
 		t.Fatalf("content has %d blocks, want a summary, the rest as JSON and the body", len(res.Content))
 	}
-	contains(t, mcptest.Text(res), "Latest request "+out["request_id"].(string)+": PUT")
-	if got := res.Content[2].(*mcp.TextContent).Text; got != body {
-		t.Errorf("the body block is %q, want the body byte for byte", got)
+	contains(t, mcptest.Text(res), "Latest request "+out["request_id"].(string)+": a web request captured at ", `"method":"PUT"`)
+	if got, framed := mcptool.Unframe(res.Content[2].(*mcp.TextContent).Text); got != body || !framed {
+		t.Errorf("the body block holds %q (framed: %v), want the body byte for byte in a frame", got, framed)
 	}
 	if last := h.last(t); last.Path != "/token/"+id+"/request/"+out["request_id"].(string)+"/raw" {
 		t.Errorf("body read from %s", last.Path)

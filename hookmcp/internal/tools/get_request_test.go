@@ -22,6 +22,7 @@ import (
 	"github.com/mcpforge/servers/hookmcp/internal/config"
 	"github.com/mcpforge/servers/hookmcp/internal/fakehooksvc"
 	"github.com/mcpforge/servers/shared/mcptest"
+	"github.com/mcpforge/servers/shared/mcptool"
 )
 
 func TestGetRequest(t *testing.T) {
@@ -56,13 +57,13 @@ func TestGetRequest(t *testing.T) {
 	if got := out["headers"].(map[string]any)["x-github-event"]; !cmp.Equal(got, []any{"push"}) {
 		t.Errorf("headers[x-github-event] = %v", got)
 	}
-	if got := res.Content[2].(*mcp.TextContent).Text; got != body {
-		t.Errorf("the body block is %q", got)
+	if got, framed := mcptool.Unframe(res.Content[2].(*mcp.TextContent).Text); got != body || !framed {
+		t.Errorf("the body block holds %q (framed: %v)", got, framed)
 	}
 	// A client that shows the model only text shows the headers and the
 	// query string too.
 	contains(t, res.Content[1].(*mcp.TextContent).Text, `"x-github-event":["push"]`, `"query":{"delivery":"42"}`, `"ip":"127.0.0.1"`)
-	contains(t, res.Content[0].(*mcp.TextContent).Text, "Request "+rid+": PUT")
+	contains(t, res.Content[0].(*mcp.TextContent).Text, "Request "+rid+": a web request captured at ")
 	if diff := cmp.Diff([]string{"GET /token/" + id + "/request/" + rid, "GET /token/" + id + "/request/" + rid + "/raw"}, h.apiCalls()); diff != "" {
 		t.Errorf("calls (-want +got):\n%s", diff)
 	}
@@ -347,7 +348,7 @@ func TestEmailCapture(t *testing.T) {
 		if diff := cmp.Diff(want, out["email"]); diff != "" || out["type"] != "email" || out["body"] != source {
 			t.Errorf("%s: email (-want +got):\n%s\n%v", tool, diff, out)
 		}
-		contains(t, mcptest.Text(res), `email from Alice <alice@example.com> to to@emailhook.site, bob@example.com, subject "Invoice 42", at `, `"text_content":"Invoice 42 is due."`)
+		contains(t, mcptest.Text(res), `: an email captured at `, `"sender":"Alice <alice@example.com>","destinations":["to@emailhook.site","bob@example.com"],"subject":"Invoice 42"`, `"text_content":"Invoice 42 is due."`)
 	}
 }
 
@@ -372,7 +373,7 @@ func TestOtherCaptures(t *testing.T) {
 	if diff := cmp.Diff(want, out["email"]); diff != "" || out["type"] != "email" {
 		t.Errorf("email (-want +got):\n%s\n%v", diff, out)
 	}
-	contains(t, mcptest.Text(res), "Request "+rid+`: email from alice@example.com to `+fakehooksvc.EmailAddress(id)+`, subject "Invoice 42"`)
+	contains(t, mcptest.Text(res), "Request "+rid+": an email captured at ", `"sender":"alice@example.com","destinations":["`+fakehooksvc.EmailAddress(id)+`"],"subject":"Invoice 42"`)
 	if got := len(h.recordedWaits()); got != 2 {
 		t.Errorf("%d waits before the email was read, want 2", got)
 	}
@@ -386,7 +387,7 @@ func TestOtherCaptures(t *testing.T) {
 	if out["type"] != "dns" || out["method"] != "TXT" || out["email"] != nil {
 		t.Errorf("dns: %v", out)
 	}
-	contains(t, mcptest.Text(res), "Request "+rid+": DNS lookup from ", "A DNS TXT lookup of probe."+fakehooksvc.DNSName(id)+".")
+	contains(t, mcptest.Text(res), "Request "+rid+": a DNS lookup captured at ", "A DNS TXT lookup of probe."+fakehooksvc.DNSName(id)+".")
 }
 
 // TestGetRequestStorageAddressHoldingKeyRefused: a storage address that

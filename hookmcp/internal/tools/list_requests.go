@@ -123,8 +123,10 @@ func (h *handlers) listRequests(ctx context.Context, req *mcp.CallToolRequest, a
 		h.seePage(id, raw)
 	}
 	// The API's escapes (a PHP service writes https:\/\/ and \u00e9) are
-	// spelt out, so that the model reads the text itself.
-	return nil, mcptool.Document[ListRequestsResult](jsonx.Unescape(raw)), nil
+	// spelt out, so that the model reads the text itself. The page is
+	// what senders wrote, so its text is framed as theirs.
+	doc := jsonx.Unescape(raw)
+	return mcptool.Text(mcptool.Untrusted("a page of captured requests as JSON", doc)), mcptool.Document[ListRequestsResult](doc), nil
 }
 
 // query checks the arguments and returns the query string to send. sorting,

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"mime"
 	"net/http"
 	"net/url"
@@ -209,7 +208,11 @@ func (h *handlers) replay(ctx context.Context, g given, args ReplayRequestArgs, 
 		if held != "" {
 			out.Message += " The request's " + held + " held the API key or a signing secret, shown as [REDACTED]: the command as shown does not reproduce it."
 		}
-		return mcptool.Text(fmt.Sprintf("curl command for request %s (token %s):", meta.UUID, id), out.Curl, out.Message), out, nil
+		// The command is the captured request (its sender wrote the path,
+		// headers and body), so it is framed; so is the message, which
+		// names the path, among the members that follow the line.
+		return mcptool.Text(fmt.Sprintf("Nothing was sent: request %s (token %s) as a curl command (POSIX shell), framed below with the other members of the result.", meta.UUID, id),
+			mcptool.Untrusted("a curl command that sends the captured request", out.Curl)), out, nil
 	}
 	if held != "" {
 		return nil, ReplayResult{}, fmt.Errorf("request %s's %s holds the API key or a signing secret, which hookmcp never sends to a replay target; nothing was sent. Remove it with a header override, or use as_curl and fill it in yourself", meta.UUID, held)
@@ -257,13 +260,11 @@ func (h *handlers) replay(ctx context.Context, g given, args ReplayRequestArgs, 
 		out.Message += " Redirects are not followed: pass the Location as target to send it there."
 	}
 	out.Message += rebuiltNote + " " + replayNote
-	headers := make([]string, 0, len(out.Headers))
-	for _, name := range slices.Sorted(maps.Keys(out.Headers)) {
-		for _, v := range out.Headers[name] {
-			headers = append(headers, name+": "+v)
-		}
-	}
-	return mcptool.Text(fmt.Sprintf("HTTP %d from %s, with headers:\n%s\nand body (%s):", out.Status, out.URL, strings.Join(headers, "\n"), out.Encoding), out.Body, out.Message), out, nil
+	// The answer is the target's, its URL holds the captured path: all of
+	// it is framed, the body in a block of its own, the headers, URL and
+	// message among the members that follow the line.
+	return mcptool.Text(fmt.Sprintf("Sent request %s: the target answered HTTP %d (%d body bytes shown, as %s).", meta.UUID, out.Status, len(body), out.Encoding),
+		mcptool.Untrusted("the replay target's answer body", out.Body)), out, nil
 }
 
 // replayTarget checks target's form; where it may go is judged with the

@@ -132,7 +132,7 @@ func TestWaitForRequestWoken(t *testing.T) {
 	if out["body"] != `{"event":"paid"}` || out["captured"] != true || out["content_type"] != "text/plain" || out["waited_seconds"] != 1.0 {
 		t.Errorf("structured: %v", out)
 	}
-	contains(t, mcptest.Text(res), "New request "+out["request_id"].(string)+": POST")
+	contains(t, mcptest.Text(res), "New request "+out["request_id"].(string)+": a web request captured at ", `"method":"POST"`)
 	if got := c.paused(); len(got) != 1 || got[0] != firstPollInterval {
 		t.Errorf("paused %v, want one pause of %s", got, firstPollInterval)
 	}
