@@ -65,6 +65,15 @@ func TestForwardedHeadersReachSchema(t *testing.T) {
 		if sdl := read.Contents[0].Text; !strings.Contains(sdl, field) || strings.Contains(sdl, token) {
 			t.Errorf("%s: %s reads %s", token, schemaURI, sdl)
 		}
+		// One type's view (graphql://type/{name}) reads as the client too,
+		// and shows nothing of its credential.
+		typed, err := session.ReadResource(ctx, &mcp.ReadResourceParams{URI: typeURIPrefix + "Query"})
+		if err != nil {
+			t.Fatalf("%s: reading the Query type: %v", token, err)
+		}
+		if text := typed.Contents[0].Text; !strings.Contains(text, field) || strings.Contains(text, token) {
+			t.Errorf("%s: %sQuery reads %s", token, typeURIPrefix, text)
+		}
 	}
 	// A client that forwards nothing reads as the operator, who has no
 	// schema here: the 401 says so.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpforge/servers/graphqlmcp/internal/upstream"
@@ -113,6 +114,13 @@ func (who forwarded) clean(err error) error {
 	cleaned := who.redactor.String(err.Error())
 	if cleaned == err.Error() {
 		return err
+	}
+	// A protocol error (a resource not found) keeps its code.
+	if rpc, ok := err.(*jsonrpc.Error); ok {
+		copied := *rpc
+		copied.Message = who.redactor.String(rpc.Message)
+		copied.Data = nil // it may quote the same text
+		return &copied
 	}
 	return errors.New(cleaned)
 }

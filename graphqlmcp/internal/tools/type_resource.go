@@ -53,17 +53,23 @@ func (h *handlers) readType(ctx context.Context, req *mcp.ReadResourceRequest) (
 			"%s: the resource's URI is %s, with a GraphQL type name (letters, digits and _, not starting with a digit), such as %sQuery",
 			mcptool.Quote(shorten(uri, 200)), typeURITemplate, typeURIPrefix)}
 	}
-	view, err := h.defaultView(ctx, req.Extra)
+	view, who, err := h.defaultView(ctx, req.Extra)
 	if err != nil {
-		return nil, err
+		return nil, who.clean(err)
 	}
 	sdl, refs, ok := view.TypeDefinition(name)
 	if !ok {
 		// The view's note for a missing name suggests close ones.
 		note, _, _ := view.Types([]string{name}, 1000)
-		return nil, mcptool.ResourceNotFound(req, uri, strings.TrimSpace(strings.TrimPrefix(note, "# "))+" graphql://schema lists every type.")
+		return nil, who.clean(mcptool.ResourceNotFound(req, uri, strings.TrimSpace(strings.TrimPrefix(note, "# "))+" graphql://schema lists every type."))
 	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/plain", Text: typeText(sdl, refs)}}}, nil
+	text := typeText(sdl, refs)
+	if !who.redactor.Empty() {
+		// The endpoint answered the client's own credential: what it
+		// echoes of it (a description) is not shown, as in graphql://schema.
+		text = who.redactor.String(text)
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/plain", Text: text}}}, nil
 }
 
 // typeText is the type's SDL, then a comment line naming the types it
@@ -101,20 +107,21 @@ func typeText(sdl string, refs []string) string {
 // defaultView is the default endpoint's schema, deprecated members
 // included, as graphql://schema reads it: with --forward-header, as the
 // HTTP client that asks (extra holds its headers), not as the operator.
-func (h *handlers) defaultView(ctx context.Context, extra *mcp.RequestExtra) (*schema.View, error) {
+// Its errors are for who.clean, which takes the client's values out.
+func (h *handlers) defaultView(ctx context.Context, extra *mcp.RequestExtra) (*schema.View, forwarded, error) {
 	who, err := h.forwardedFrom(extra)
 	if err != nil {
-		return nil, err
+		return nil, who, err
 	}
 	req, err := h.targetAs(who, "", nil, h.cfg.Timeout)
 	if err != nil {
-		return nil, err
+		return nil, who, err
 	}
 	got, err := h.schemaOf(ctx, req, false)
 	if err != nil {
-		return nil, err
+		return nil, who, err
 	}
-	return got.Schema.View(true), nil
+	return got.Schema.View(true), who, nil
 }
 
 // complete answers completion/complete for the type template's name: the
@@ -130,11 +137,22 @@ func (h *handlers) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp
 	if len(p.Argument.Value) > 256 {
 		return none, nil
 	}
-	view, err := h.defaultView(ctx, req.Extra)
+	view, who, err := h.defaultView(ctx, req.Extra)
 	if err != nil {
-		return nil, err
+		return nil, who.clean(err)
 	}
 	names, total := view.TypeNames(p.Argument.Value, maxCompletions)
+	if !who.redactor.Empty() {
+		// A name is the endpoint's to choose: one that spells the client's
+		// credential is not offered.
+		kept := names[:0]
+		for _, n := range names {
+			if who.redactor.String(n) == n {
+				kept = append(kept, n)
+			}
+		}
+		names = kept
+	}
 	return &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: names, Total: total, HasMore: total > len(names)}}, nil
 }
 
