@@ -46,6 +46,9 @@ type Redactor struct {
 // (hookmcp redacts every page of a 15 MB resource read).
 type scratch struct {
 	decoded []byte // a string literal's text, decoded
+	// escapes: the literal holds an escape; and when ready, decoded is
+	// its text, decoded as the literal was found (stringAt).
+	escapes, ready bool
 }
 
 // form is one spelling of a secret. A folded form matches in any ASCII
@@ -235,7 +238,7 @@ func (r Redactor) jsonDocument(b []byte) []byte {
 		var replacement []byte
 		switch {
 		case c == '"':
-			end = stringEnd(b, i)
+			end = r.stringAt(b, i, &sc)
 			replacement = r.jsonString(b[i:end], &sc)
 		case c == '-' || (c >= '0' && c <= '9'):
 			end = i + 1
@@ -288,15 +291,45 @@ func stringEnd(b []byte, start int) int {
 	return len(b)
 }
 
+// stringAt returns the index just past the JSON string literal starting at
+// b[start], as stringEnd, and notes in sc whether it holds an escape. One
+// with escapes is decoded while its end is looked for (a request's body is
+// a string of kilobytes with an escaped quote every few bytes, each of which
+// stringEnd would search past again): sc.decoded is then its text.
+func (r Redactor) stringAt(b []byte, start int, sc *scratch) int {
+	sc.ready = false
+	q := bytes.IndexByte(b[start+1:], '"')
+	if q < 0 {
+		// Unclosed, so not JSON: what jsonString takes for its text.
+		sc.escapes = bytes.IndexByte(b[start+1:max(start+1, len(b)-1)], '\\') >= 0
+		return len(b)
+	}
+	end := start + 1 + q
+	if sc.escapes = bytes.IndexByte(b[start+1:end], '\\') >= 0; !sc.escapes {
+		return end + 1
+	}
+	var ok bool
+	if sc.decoded, end, ok = decodeUntilQuote(sc.decoded[:0], b, start+1); ok {
+		sc.ready = true
+		return end
+	}
+	// Not a string literal as encoding/json reads one: jsonString decodes
+	// it again, fails, and replaces it whole.
+	return stringEnd(b, start)
+}
+
 // jsonString returns the redacted literal of a JSON string literal, or nil
-// when it holds no secret.
+// when it holds no secret. sc says whether it holds an escape, and may
+// hold its text decoded (stringAt).
 func (r Redactor) jsonString(literal []byte, sc *scratch) []byte {
 	decoded := literal[1 : len(literal)-1]
-	escapes := bytes.IndexByte(decoded, '\\') >= 0
+	escapes := sc.escapes
 	if escapes {
-		var ok bool
-		if sc.decoded, ok = appendUnquote(sc.decoded[:0], literal); !ok {
-			return []byte(`"` + Redacted + `"`)
+		if !sc.ready {
+			var ok bool
+			if sc.decoded, ok = appendUnquote(sc.decoded[:0], literal); !ok {
+				return []byte(`"` + Redacted + `"`)
+			}
 		}
 		decoded = sc.decoded
 	}

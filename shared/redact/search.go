@@ -10,16 +10,17 @@ package redact
 
 // pairTable marks the pairs of bytes (first<<8 | second) a form or a
 // spelling of a secret can start with.
-type pairTable [1 << 16 / 8]byte
+// firsts marks the first bytes of those pairs: a lookup a byte that
+// starts none (most) passes with.
+type pairTable struct {
+	bits   [1 << 16 / 8]byte
+	firsts [256]bool
+}
 
 func (t *pairTable) set(a, b byte) {
 	k := uint(a)<<8 | uint(b)
-	t[k>>3] |= 1 << (k & 7)
-}
-
-func (t *pairTable) has(a, b byte) bool {
-	k := uint(a)<<8 | uint(b)
-	return t[k>>3]&(1<<(k&7)) != 0
+	t.bits[k>>3] |= 1 << (k & 7)
+	t.firsts[a] = true
 }
 
 // cases is c and, for a lower-case ASCII letter, its capital: the bytes a
@@ -120,11 +121,14 @@ func (r Redactor) search(s []byte) bool {
 	if r.pairs == nil || len(s) < r.shortest {
 		return false
 	}
-	pairs := r.pairs
+	pairs, firsts := r.pairs, &r.pairs.firsts
 	last := len(s) - 1
 	for i := 0; i < last; i++ {
+		if !firsts[s[i]] {
+			continue
+		}
 		k := uint(s[i])<<8 | uint(s[i+1])
-		if pairs[k>>3]&(1<<(k&7)) == 0 {
+		if pairs.bits[k>>3]&(1<<(k&7)) == 0 {
 			continue
 		}
 		for _, f := range r.forms {

@@ -2,8 +2,11 @@ package redact
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"testing"
+
+	"github.com/mcpforge/servers/shared/jsonx"
 )
 
 // containsEach is what search must find, written the simple way: each form
@@ -95,4 +98,88 @@ func TestSearchFindsSpellings(t *testing.T) {
 	if page := webhookPage(1 << 16); r.search(page) {
 		t.Error("a page without the key holds it, says search")
 	}
+}
+
+// jsonDocumentEach is jsonDocument written the simple way, as it was
+// before stringAt and search: each literal cut at its end, decoded on its
+// own, and searched form by form (containsEach).
+func (r Redactor) jsonDocumentEach(b []byte) []byte {
+	var out []byte
+	copied := 0
+	for i := 0; i < len(b); {
+		c := b[i]
+		var end int
+		var replacement []byte
+		switch {
+		case c == '"':
+			end = stringEnd(b, i)
+			replacement = r.jsonStringEach(b[i:end])
+		case c == '-' || (c >= '0' && c <= '9'):
+			end = i + 1
+			for end < len(b) && bytes.IndexByte([]byte("0123456789.eE+-"), b[end]) >= 0 {
+				end++
+			}
+			if r.containsEach(b[i:end]) {
+				replacement = []byte(`"` + Redacted + `"`)
+			}
+		default:
+			i++
+			continue
+		}
+		if replacement != nil {
+			out = append(append(out, b[copied:i]...), replacement...)
+			copied = end
+		}
+		i = end
+	}
+	if out == nil {
+		return b
+	}
+	return append(out, b[copied:]...)
+}
+
+func (r Redactor) jsonStringEach(literal []byte) []byte {
+	decoded := literal[1 : len(literal)-1]
+	escapes := bytes.IndexByte(decoded, '\\') >= 0
+	if escapes {
+		var ok bool
+		if decoded, ok = appendUnquote(nil, literal); !ok {
+			return []byte(`"` + Redacted + `"`)
+		}
+	}
+	if r.containsEach(decoded) {
+		encoded, err := jsonx.Marshal(string(r.raw(bytes.Clone(decoded))))
+		if err != nil {
+			return []byte(`"` + Redacted + `"`)
+		}
+		return encoded
+	}
+	if (!escapes && !r.quoteEdge) || !r.containsEach(literal) {
+		return nil
+	}
+	redacted := r.raw(bytes.Clone(literal))
+	if len(redacted) < 2 || redacted[0] != '"' || !json.Valid(redacted) {
+		return []byte(`"` + Redacted + `"`)
+	}
+	return redacted
+}
+
+// FuzzValidJSON holds ValidJSON to jsonDocumentEach on any valid JSON,
+// with a spelling of the secret planted anywhere in it.
+func FuzzValidJSON(f *testing.F) {
+	f.Add("bench-3f9c27e1a5d84b60", string(webhookPage(2000)), uint(40), []byte{0, 2, 6})
+	f.Add("your/api-key/with-slashes", `{"a":"b\/c","d":["\u00e9\"\\",1e700,-0.5]}`, uint(7), []byte{6, 2})
+	f.Add(`q"uote\me`, `"q\"uote\\me"`, uint(1), []byte{6})
+	f.Add("éléphant", "{\"a\":\"\\ud83d\\ude00\xff\\ud800\"}", uint(7), []byte{2, 0})
+	f.Fuzz(func(t *testing.T, secret, doc string, at uint, choice []byte) {
+		r := New(secret)
+		for _, b := range [][]byte{[]byte(doc), planted(doc, at, secret, choice)} {
+			if !json.Valid(b) {
+				continue
+			}
+			if got, want := r.ValidJSON(b), r.jsonDocumentEach(b); !bytes.Equal(got, want) {
+				t.Fatalf("secret %q: ValidJSON(%q) = %q, jsonDocumentEach %q", secret, b, got, want)
+			}
+		}
+	})
 }

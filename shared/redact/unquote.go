@@ -16,15 +16,24 @@ func appendUnquote(dst, literal []byte) ([]byte, bool) {
 	if len(literal) < 2 || literal[0] != '"' || literal[len(literal)-1] != '"' {
 		return dst, false
 	}
-	s := literal[1 : len(literal)-1]
-	for r := 0; r < len(s); {
-		switch c := s[r]; {
+	dst, end, ok := decodeUntilQuote(dst, literal, 1)
+	return dst, ok && end == len(literal)
+}
+
+// decodeUntilQuote appends the text of the string literal whose first
+// character is b[r] (past its opening quote) to dst, decoded as
+// appendUnquote decodes it, and returns the index past its closing quote.
+// It reports false for a literal encoding/json refuses, or one not closed
+// in b.
+func decodeUntilQuote(dst, b []byte, r int) ([]byte, int, bool) {
+	for r < len(b) {
+		switch c := b[r]; {
 		case c == '\\':
 			r++
-			if r >= len(s) {
-				return dst, false
+			if r >= len(b) {
+				return dst, r, false
 			}
-			switch e := s[r]; e {
+			switch e := b[r]; e {
 			case '"', '\\', '/', '\'':
 				dst = append(dst, e)
 				r++
@@ -44,15 +53,15 @@ func appendUnquote(dst, literal []byte) ([]byte, bool) {
 				dst = append(dst, '\t')
 				r++
 			case 'u':
-				rr := getu4(s[r-1:])
+				rr := getu4(b[r-1:])
 				if rr < 0 {
-					return dst, false
+					return dst, r, false
 				}
 				r += 5
 				if utf16.IsSurrogate(rr) {
 					// As encoding/json: a surrogate pairs with the escape
 					// after it only when the two decode to a character.
-					if dec := utf16.DecodeRune(rr, getu4(s[r:])); dec != unicode.ReplacementChar {
+					if dec := utf16.DecodeRune(rr, getu4(b[r:])); dec != unicode.ReplacementChar {
 						r += 6
 						dst = utf8.AppendRune(dst, dec)
 						break
@@ -61,20 +70,32 @@ func appendUnquote(dst, literal []byte) ([]byte, bool) {
 				}
 				dst = utf8.AppendRune(dst, rr)
 			default:
-				return dst, false
+				return dst, r, false
 			}
-		case c == '"' || c < ' ':
-			return dst, false
+		case c == '"':
+			return dst, r + 1, true
+		case c < ' ':
+			return dst, r, false
 		case c < utf8.RuneSelf:
-			dst = append(dst, c)
-			r++
+			// A run of plain ASCII, copied at once: most of a string is.
+			end := r + 1
+			for end < len(b) && plainASCII(b[end]) {
+				end++
+			}
+			dst = append(dst, b[r:end]...)
+			r = end
 		default:
-			rr, size := utf8.DecodeRune(s[r:])
+			rr, size := utf8.DecodeRune(b[r:])
 			r += size
 			dst = utf8.AppendRune(dst, rr)
 		}
 	}
-	return dst, true
+	return dst, r, false
+}
+
+// plainASCII reports an ASCII byte a string literal holds as it is.
+func plainASCII(c byte) bool {
+	return c >= ' ' && c < utf8.RuneSelf && c != '"' && c != '\\'
 }
 
 // getu4 decodes \uXXXX at the start of s, or returns -1.
