@@ -184,3 +184,10 @@ func Frames(text string) (blocks []string, outside string) {
 		text = body[closeAt+len(end):]
 	}
 }
+
+// FramedLen is the length of n bytes of content framed with the label
+// what: a listing that gives a framed text's size gives it before framing.
+func FramedLen(what string, n int) int {
+	f := Frame{marker: markerPrefix + strings.Repeat("0", 2*markerBytes)}
+	return len(f.Open(what)) + n + len(f.Close())
+}

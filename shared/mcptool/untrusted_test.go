@@ -39,6 +39,9 @@ func TestUntrustedFrames(t *testing.T) {
 	if outside != "Summary line.\n\nA note." {
 		t.Errorf("outside = %q", outside)
 	}
+	if n := mcptool.FramedLen("the request's body", len(content)); n != len(framed) {
+		t.Errorf("FramedLen = %d, want %d", n, len(framed))
+	}
 	if got, ok := mcptool.Unframe(framed); !ok || got != content {
 		t.Errorf("Unframe = %q, %v", got, ok)
 	}
