@@ -2,6 +2,7 @@ package schema
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/vektah/gqlparser/v2/ast"
@@ -38,6 +39,11 @@ func FromSDL(sdl string) (*Schema, error) {
 			continue
 		}
 		directiveOrder = append(directiveOrder, d.Name)
+	}
+	// A file's huge type would hold the start for minutes, as an
+	// endpoint's would hold a call (checkPairs).
+	if err := checkPairs(doc); err != nil {
+		return nil, fmt.Errorf("the schema cannot be loaded: %w", err)
 	}
 	loaded, err := validator.ValidateSchemaDocument(doc)
 	if err != nil {

@@ -47,3 +47,19 @@ func members(format string, n int) string {
 	}
 	return strings.Join(items, ",")
 }
+
+// TestSDLValidatorBounded: a --schema file whose type would take the
+// validator minutes to load is refused at once, naming the type, as an
+// endpoint's is (TestValidatorBounded).
+func TestSDLValidatorBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("type Query {\n")
+	for i := range 20_000 {
+		fmt.Fprintf(&b, "  f%d: String\n", i)
+	}
+	b.WriteString("}\n")
+	_, err := FromSDL(b.String())
+	if err == nil || !strings.Contains(err.Error(), "type Query has 20000 fields") || !strings.Contains(err.Error(), "too many for the validator to check in time") {
+		t.Errorf("FromSDL: %v, want the type named as too large to check", err)
+	}
+}
