@@ -321,3 +321,40 @@ func TestOAuthToolReplacedInPlace(t *testing.T) {
 		})
 	}
 }
+
+// TestOAuthChallengeInBrowser: a page of an allowed origin can read the
+// challenge of a 401 (WWW-Authenticate is exposed), as the TypeScript
+// SDK's OAuth client in a browser must to find the metadata, and the
+// metadata itself from any origin; a page of another origin gets 403 and
+// no challenge, so it learns nothing of the server's issuer.
+func TestOAuthChallengeInBrowser(t *testing.T) {
+	iss := newTestIssuer(t)
+	target, _, _ := oauthServer(t, iss, &testClock{now: time.Now()}, "", iss.srv.URL+"/jwks", "https://app.example.com:443")
+	status, answer, _ := oauthSend(t, target, initialize, http.Header{"Origin": {"https://app.example.com"}})
+	if status != 401 || answer.Get("Access-Control-Allow-Origin") != "https://app.example.com" ||
+		!strings.Contains(answer.Get("Access-Control-Expose-Headers"), "WWW-Authenticate") || !strings.Contains(answer.Get("WWW-Authenticate"), "resource_metadata=") {
+		t.Errorf("an allowed page without a token: HTTP %d, %v", status, answer)
+	}
+	status, answer, _ = oauthSend(t, target+"?access_token=x", initialize, http.Header{"Origin": {"https://app.example.com"}})
+	if status != 400 || answer.Get("Access-Control-Allow-Origin") != "https://app.example.com" || !strings.Contains(answer.Get("WWW-Authenticate"), "invalid_request") {
+		t.Errorf("an allowed page with a token in the URL: HTTP %d, %v", status, answer)
+	}
+	status, answer, _ = oauthSend(t, target, initialize, http.Header{"Origin": {"https://evil.example.com"}})
+	if status != 403 || answer.Get("WWW-Authenticate") != "" || answer.Get("Access-Control-Allow-Origin") != "" {
+		t.Errorf("another page: HTTP %d, %v", status, answer)
+	}
+	req, err := http.NewRequest(http.MethodOptions, protectedResourceMetadataURL(target), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Origin", "https://evil.example.com")
+	req.Header.Set("Access-Control-Request-Method", "GET")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 204 || resp.Header.Get("Access-Control-Allow-Origin") != "*" {
+		t.Errorf("the metadata's preflight: HTTP %d, %v", resp.StatusCode, resp.Header)
+	}
+}

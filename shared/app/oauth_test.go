@@ -132,8 +132,9 @@ func unsigned(t *testing.T, claims map[string]any) string {
 
 // oauthServer serves a server with two tools, one read-only, one not,
 // and a third that decides per call, behind OAuth tokens of iss; it
-// returns the URL of /mcp and the log.
-func oauthServer(t *testing.T, iss *testIssuer, clock *testClock, token string, jwksURL string) (string, *syncLog, *mcp.Server) {
+// returns the URL of /mcp and the log. Pages of allowOrigins (normalized,
+// scheme://host:port) may call it.
+func oauthServer(t *testing.T, iss *testIssuer, clock *testClock, token string, jwksURL string, allowOrigins ...string) (string, *syncLog, *mcp.Server) {
 	t.Helper()
 	listener, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -155,7 +156,11 @@ func oauthServer(t *testing.T, iss *testIssuer, clock *testClock, token string, 
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "decided"}}}, nil
 	})
-	access := httpAccess{token: token, allowOrigins: map[string]bool{}, selfChecked: []string{"decide"}, oauth: &oauthConfig{
+	origins := map[string]bool{}
+	for _, o := range allowOrigins {
+		origins[o] = true
+	}
+	access := httpAccess{token: token, allowOrigins: origins, selfChecked: []string{"decide"}, oauth: &oauthConfig{
 		issuer: iss.srv.URL, resource: url, jwksURL: jwksURL, readScopes: []string{"mcp:read"}, writeScopes: []string{"mcp:write"},
 		leeway: oauthLeeway, now: clock.Now, client: iss.srv.Client(),
 	}}
