@@ -82,6 +82,7 @@ func TestDocErrors(t *testing.T) {
 	never := start("--mutations", "never")
 	allowed := start("--allow-endpoint", api.URL)
 	unchecked := start("--validate=false") // the fragment checks of the pricing, which validation would otherwise come before
+	readOnly := start("--read-only", "--mutations", "always")
 	call := mcptest.ErrorText
 	query := func(args map[string]any) func(*testing.T) string { return call(session, "graphql_query", args) }
 	q := func(text string) func(*testing.T) string { return query(map[string]any{"query": text}) }
@@ -103,22 +104,26 @@ func TestDocErrors(t *testing.T) {
 		return query(map[string]any{"query": "{ a }", "endpoint": fault.URL + "/hang", "timeout": 200})(t)
 	}
 	mcptest.CheckDocErrors(t, "../docs/graphqlmcp.md", map[string]func(*testing.T) []string{
-		"no `query`":                           texts(query(map[string]any{})),
-		"syntax error":                         texts(q("{\n  hero { name ")),
-		"several operations, no name":          texts(q("query A { hero { name } } query B { hero { id } }")),
-		"unknown `operationName`":              texts(query(map[string]any{"query": "query A { hero { name } }", "operationName": "Z"})),
-		"an operation name repeated":           texts(q("query X { hero { name } } query X { hero { id } }")),
-		"an anonymous operation beside others": texts(q("{ hero { name } } " + kill)),
-		"only fragments":                       texts(q("fragment F on Character { name }")),
-		"mutation not allowed":                 texts(q(kill)),
-		"mutation under `never`":               texts(call(never, "graphql_query", map[string]any{"query": kill, "allowMutations": true})),
-		"subscription":                         texts(q("subscription S { reviewAdded { stars } }")),
-		"over the ceiling":                     texts(q("{ hero { friendsConnection(first: 50) { edges { node { friendsConnection(first: 20) { edges { cursor } } } } } } }")),
-		"too many fields":                      texts(q("{ hero { " + manyFields(1001) + "} }")),
-		"not valid on the schema":              texts(q("{\n  hero {\n    nmae\n  }\n}")),
-		"variables not valid":                  texts(query(map[string]any{"query": "query ($e: Episode) { hero(episode: $e) { name } }", "variables": map[string]any{"e": "NOPE"}})),
-		"nested too deep":                      texts(q("{ hero " + strings.Repeat("{ friends ", 101) + "{ name }" + strings.Repeat(" }", 102))),
-		"redirect refused":                     texts(at(fault.URL+"/redirect", "{ hero { name } }")),
+		"no `query`":                                     texts(query(map[string]any{})),
+		"syntax error":                                   texts(q("{\n  hero { name ")),
+		"several operations, no name":                    texts(q("query A { hero { name } } query B { hero { id } }")),
+		"unknown `operationName`":                        texts(query(map[string]any{"query": "query A { hero { name } }", "operationName": "Z"})),
+		"an operation name repeated":                     texts(q("query X { hero { name } } query X { hero { id } }")),
+		"an anonymous operation beside others":           texts(q("{ hero { name } } " + kill)),
+		"only fragments":                                 texts(q("fragment F on Character { name }")),
+		"mutation not allowed":                           texts(q(kill)),
+		"mutation under `never`":                         texts(call(never, "graphql_query", map[string]any{"query": kill, "allowMutations": true})),
+		"mutation under `--read-only`":                   texts(call(readOnly, "graphql_query", map[string]any{"query": kill, "allowMutations": true})),
+		"a dry run of a mutation not allowed":            texts(query(map[string]any{"query": kill, "dryRun": true})),
+		"`variables` not an object":                      texts(query(map[string]any{"query": "{ hero { name } }", "variables": 7})),
+		"`variables` a string that is not a JSON object": texts(query(map[string]any{"query": "{ hero { name } }", "variables": "{e: 1}"})),
+		"subscription":                                   texts(q("subscription S { reviewAdded { stars } }")),
+		"over the ceiling":                               texts(q("{ hero { friendsConnection(first: 50) { edges { node { friendsConnection(first: 20) { edges { cursor } } } } } } }")),
+		"too many fields":                                texts(q("{ hero { " + manyFields(1001) + "} }")),
+		"not valid on the schema":                        texts(q("{\n  hero {\n    nmae\n  }\n}")),
+		"variables not valid":                            texts(query(map[string]any{"query": "query ($e: Episode) { hero(episode: $e) { name } }", "variables": map[string]any{"e": "NOPE"}})),
+		"nested too deep":                                texts(q("{ hero " + strings.Repeat("{ friends ", 101) + "{ name }" + strings.Repeat(" }", 102))),
+		"redirect refused":                               texts(at(fault.URL+"/redirect", "{ hero { name } }")),
 		"fragment cycle / undefined": texts(call(unchecked, "graphql_query", map[string]any{"query": "{ hero { ...A } } fragment A on Character { ...A }"}),
 			call(unchecked, "graphql_query", map[string]any{"query": "{ hero { ...X } }"})),
 		"bad endpoint":                      texts(at("ftp://example.com/graphql", "{ a }")),

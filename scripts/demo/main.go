@@ -2,7 +2,8 @@
 // account and no network: it builds graphqlmcp and hookmcp, starts a sample
 // GraphQL API and the capture-API fake on loopback, drives each server over
 // stdio with the official Go SDK's MCP client (as an assistant would), and
-// prints what every tool answers: hookmcp's whole loop, trigger, wait,
+// prints what every tool answers: graphqlmcp's checks and a saved operation
+// served as a tool, hookmcp's whole loop, trigger, wait,
 // inspect, check a signature, replay to a local server, answer a waiting
 // sender. Run it from a clone:
 //
@@ -140,7 +141,15 @@ func (d *demo) graphql(ctx context.Context) error {
 		return err
 	}
 	fmt.Fprintf(d.out, "\n== graphqlmcp, against a sample GraphQL API (Star Wars) at %s\n", api)
-	session, err := d.connect(ctx, "graphqlmcp", nil, "--endpoint", api)
+	// A saved operation the operator reviewed becomes a tool of its own
+	// (hero_by_episode), whose arguments are the operation's variables.
+	ops := filepath.Join(d.procs.Bin, "operations.graphql")
+	saved := "# The hero of an episode, with the episodes it appears in.\nquery HeroByEpisode($episode: Episode) {\n  hero(episode: $episode) { name appearsIn }\n}\n"
+	if err := os.WriteFile(ops, []byte(saved), 0o600); err != nil {
+		return err
+	}
+	fmt.Fprintf(d.out, "saved operations (--operations %s):\n%s\n", filepath.Base(ops), indent(saved))
+	session, err := d.connect(ctx, "graphqlmcp", nil, "--endpoint", api, "--operations", ops)
 	if err != nil {
 		return err
 	}
@@ -156,6 +165,8 @@ func (d *demo) graphql(ctx context.Context) error {
 		{"graphql_query", map[string]any{"query": "{ hero { friends { friends { friends { name } } } } }"}, true},
 		{"graphql_query", map[string]any{"query": "mutation { createReview(episode: JEDI, review: {stars: 5, commentary: \"Great\"}) { stars commentary } }"}, true},
 		{"graphql_query", map[string]any{"query": "mutation { createReview(episode: JEDI, review: {stars: 5, commentary: \"Great\"}) { stars commentary } }", "allowMutations": true}, false},
+		{"hero_by_episode", map[string]any{"episode": "JEDI"}, false},
+		{"hero_by_episode", map[string]any{"episode": "JEDY"}, true},
 	}
 	for _, step := range steps {
 		if _, err := d.call(ctx, session, step.tool, step.args, step.wantError); err != nil {
