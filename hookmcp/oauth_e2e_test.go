@@ -23,7 +23,9 @@ var uuidPattern = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-
 // A client the authorization server grants mcp:read and mcp:write creates
 // a token; one it grants mcp:read only reads it, and its create_token is
 // refused with a tool error naming mcp:write. A token the same server
-// issues for another audience gets 401 invalid_token.
+// issues for another audience gets 401 invalid_token, and so do its tokens
+// that are expired or name another issuer, and tokens forged from its own:
+// unsigned (alg none) and signed with a key not in its JWKS.
 func TestOAuthTypeScriptSDK(t *testing.T) {
 	issuer, dir := mcptest.OAuthIssuer(t)
 	fake := fakehooksvc.New(fakehooksvc.Options{APIKeys: []string{apiKey}})
@@ -65,5 +67,6 @@ func TestOAuthTypeScriptSDK(t *testing.T) {
 	if status != 401 || !strings.Contains(challenge, `error="invalid_token"`) || !strings.Contains(challenge, "another audience") {
 		t.Errorf("a token for another audience: HTTP %d, WWW-Authenticate %q", status, challenge)
 	}
+	mcptest.CheckOAuthBadTokens(t, issuer, endpoint)
 	mcptest.Stop(t, cmd)
 }

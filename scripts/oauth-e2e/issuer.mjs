@@ -28,6 +28,10 @@ server.service.on('beforeAuthorizeRedirect', (redirect, req) => {
   scopes.set(code, asked.join(' '));
 });
 server.service.on('beforeTokenSigning', (token, req) => {
+  // Tokens the resource server must refuse, signed with this server's
+  // own key, asked for by the tests (mcptest.OAuthBadTokens).
+  if (req.body.test === 'expired') token.payload.exp = Math.floor(Date.now() / 1000) - 3600;
+  if (req.body.test === 'other-issuer') token.payload.iss = 'https://other-issuer.example.com';
   // The ID token already has its audience (the client); the access
   // token has none.
   if (token.payload.aud !== undefined) return;

@@ -4,6 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"encoding/base64"
 	"encoding/json"
 	"io"
 	"net"
@@ -15,6 +19,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/go-jose/go-jose/v4"
 )
 
 // OAuthIssuer starts scripts/oauth-e2e/issuer.mjs (oauth2-mock-server,
@@ -119,7 +125,72 @@ func CheckOAuthDiscovery(t *testing.T, run map[string]any, endpoint, issuer, sco
 // (client credentials) with scope for the audience aud.
 func OAuthTokenFor(t *testing.T, issuer, scope, aud string) string {
 	t.Helper()
-	resp, err := http.PostForm(issuer+"/token", url.Values{"grant_type": {"client_credentials"}, "scope": {scope}, "aud": {aud}})
+	return oauthToken(t, issuer, url.Values{"scope": {scope}, "aud": {aud}, "resource": {aud}})
+}
+
+// OAuthBadTokens are tokens for aud with the read and write scopes that a
+// resource server of issuer must refuse, by what is wrong with them: from
+// issuer.mjs itself, signed with its key, one expired and one naming
+// another issuer; forged from one of its tokens, one unsigned (alg none)
+// and one signed with a key not in its JWKS, under its key's kid. "good"
+// is the token they are made from, to be accepted.
+func OAuthBadTokens(t *testing.T, issuer, aud string) map[string]string {
+	t.Helper()
+	ask := func(test string) string {
+		return oauthToken(t, issuer, url.Values{"scope": {"mcp:read mcp:write"}, "aud": {aud}, "resource": {aud}, "test": {test}})
+	}
+	good := ask("")
+	parts := strings.Split(good, ".")
+	if len(parts) != 3 {
+		t.Fatalf("issuer.mjs's token is no JWS: %d parts", len(parts))
+	}
+	enc := base64.RawURLEncoding
+	var header map[string]any
+	headerJSON, err := enc.DecodeString(parts[0])
+	if err != nil || json.Unmarshal(headerJSON, &header) != nil {
+		t.Fatalf("issuer.mjs's token has no JSON header: %v", err)
+	}
+	payload, err := enc.DecodeString(parts[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	kid, _ := header["kid"].(string)
+	header["alg"] = "none"
+	noneHeader, err := json.Marshal(header)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stranger, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.ES256, Key: stranger}, (&jose.SignerOptions{}).WithType("JWT").WithHeader("kid", kid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	signed, err := signer.Sign(payload)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forged, err := signed.CompactSerialize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return map[string]string{
+		"good":                  good,
+		"expired":               ask("expired"),
+		"from another issuer":   ask("other-issuer"),
+		"unsigned (alg none)":   enc.EncodeToString(noneHeader) + "." + parts[1] + ".",
+		"a key not in the JWKS": forged,
+	}
+}
+
+// oauthToken asks issuer.mjs's token endpoint for a token (client
+// credentials) with form.
+func oauthToken(t *testing.T, issuer string, form url.Values) string {
+	t.Helper()
+	form.Set("grant_type", "client_credentials")
+	resp, err := http.PostForm(issuer+"/token", form)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,4 +222,26 @@ func PostMCP(t *testing.T, endpoint, token, body string) (int, string) {
 	io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
 	return resp.StatusCode, resp.Header.Get("WWW-Authenticate")
+}
+
+// CheckOAuthBadTokens fails t unless the server at endpoint, a resource
+// server of issuer, admits OAuthBadTokens' good token and refuses each bad
+// one with 401 invalid_token saying why, the token not repeated.
+func CheckOAuthBadTokens(t *testing.T, issuer, endpoint string) {
+	t.Helper()
+	why := map[string]string{
+		"good": "", "expired": "expired", "from another issuer": "another issuer",
+		"unsigned (alg none)": "accepted algorithm", "a key not in the JWKS": "does not verify",
+	}
+	for name, token := range OAuthBadTokens(t, issuer, endpoint) {
+		status, challenge := PostMCP(t, endpoint, token, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+		switch {
+		case name == "good" && status != http.StatusOK:
+			t.Errorf("a good token of the issuer's: HTTP %d, WWW-Authenticate %q", status, challenge)
+		case name != "good" && (status != http.StatusUnauthorized || !strings.Contains(challenge, `error="invalid_token"`) || !strings.Contains(challenge, why[name])):
+			t.Errorf("a token %s: HTTP %d, WWW-Authenticate %q; want 401 invalid_token saying %q", name, status, challenge, why[name])
+		case strings.Contains(challenge, token):
+			t.Errorf("a token %s: the challenge repeats it", name)
+		}
+	}
 }
