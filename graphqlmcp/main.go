@@ -49,6 +49,9 @@ func spec() app.Spec {
 				Tools:   env.Tools,
 			})
 		},
+		// graphql_query refuses a mutation itself to an OAuth token
+		// without the write scope; its queries need only the read scope.
+		ScopeCheckedTools: []string{"graphql_query"},
 		Hint: "graphqlmcp is an MCP server waiting for a client on stdin/stdout; register it in your assistant " +
 			"(e.g. claude mcp add graphql -- graphqlmcp -e https://api.example.com/graphql), see --help; Ctrl-C quits.",
 	}

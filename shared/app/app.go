@@ -41,6 +41,11 @@ type Spec struct {
 	// Hint is printed on stderr when a person starts the server by hand in a
 	// terminal over stdio, where it would otherwise sit silently.
 	Hint string
+	// ScopeCheckedTools are tools not annotated read-only that judge each
+	// call themselves, refusing a write when WritesAllowed(ctx) is false
+	// (graphqlmcp's graphql_query: a query reads, a mutation writes). An
+	// OAuth token with only the read scopes may call them.
+	ScopeCheckedTools []string
 }
 
 // Env is what Build receives besides the command line.
@@ -216,6 +221,7 @@ func serve(ctx context.Context, spec Spec, cmd *cli.Command, std Streams, versio
 		if err != nil {
 			return usageError{err}
 		}
+		access.selfChecked = spec.ScopeCheckedTools
 	}
 	filter, err := toolFilterFrom(cmd)
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/mcpforge/servers/graphqlmcp/internal/complexity"
 	"github.com/mcpforge/servers/graphqlmcp/internal/config"
 	"github.com/mcpforge/servers/graphqlmcp/internal/operation"
+	"github.com/mcpforge/servers/shared/app"
 	"github.com/mcpforge/servers/shared/mcptool"
 )
 
@@ -150,7 +151,7 @@ func (h *handlers) query(ctx context.Context, call *mcp.CallToolRequest, who for
 	}
 	// A dry run of a mutation the guard refuses still checks and prices
 	// it: the model learns whether it is right before asking the user.
-	guard := h.checkOperationType(chosen, args.AllowMutations)
+	guard := h.checkOperationType(ctx, chosen, args.AllowMutations)
 	if guard != nil && !(args.DryRun && chosen.Op.Operation == ast.Mutation) {
 		return nil, nil, guard
 	}
@@ -201,13 +202,16 @@ func (h *handlers) timeout(ms *float64) (time.Duration, error) {
 }
 
 // checkOperationType refuses subscriptions, and mutations that neither the
-// server's --mutations ceiling nor the call allows.
-func (h *handlers) checkOperationType(chosen operation.Chosen, allowMutations bool) error {
+// server's --mutations ceiling nor the call allows, nor the caller's OAuth
+// token (app.WritesAllowed: a token with only the read scope runs queries).
+func (h *handlers) checkOperationType(ctx context.Context, chosen operation.Chosen, allowMutations bool) error {
 	switch chosen.Op.Operation {
 	case ast.Subscription:
 		return fmt.Errorf("operation %s is a subscription: its events need a streaming connection that one HTTP request cannot carry; run a query instead", chosen.Name())
 	case ast.Mutation:
 		switch {
+		case !app.WritesAllowed(ctx):
+			return fmt.Errorf("operation %s is a mutation, and your access token lacks the OAuth scope %s that changing data needs: sign in again asking for it, or run queries only", chosen.Name(), app.WriteScope(ctx))
 		case h.cfg.Mutations == config.MutationsNever:
 			return fmt.Errorf("operation %s is a mutation, and this server refuses all mutations (--mutations never); only its operator can change that", chosen.Name())
 		case h.cfg.Mutations == config.MutationsPerCall && !allowMutations:

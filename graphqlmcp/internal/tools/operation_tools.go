@@ -370,7 +370,7 @@ func (h *handlers) runSavedAs(ctx context.Context, call *mcp.CallToolRequest, wh
 		return nil, err
 	}
 	chosen := t.op.Chosen
-	if err := h.checkOperationType(chosen, allow); err != nil {
+	if err := h.checkOperationType(ctx, chosen, allow); err != nil {
 		return nil, err
 	}
 	if coerced := coerce.Variables(t.checker, chosen.Op.VariableDefinitions, variables, maxValidationErrors, h.redactorAs(who).String); coerced.Total > 0 {
