@@ -47,6 +47,11 @@ type Tool[In, Out any] struct {
 	// the JSON that follows the summary leaves them out, so that the text
 	// does not carry them twice.
 	Verbatim []string
+	// ThirdParty says that the structured result holds what a third party
+	// wrote (a captured request's URL and headers) beyond the blocks
+	// Handle framed (Untrusted): the JSON that follows the summary is
+	// framed too.
+	ThirdParty bool
 	// Handle runs one call, as the go-sdk's ToolHandlerFor does: out becomes
 	// the structured content, and the text content is out's JSON unless
 	// result carries content of its own (text written for a reader, such as
@@ -104,7 +109,7 @@ func (t Tool[In, Out]) Register(s *mcp.Server) {
 		if err != nil {
 			return errorResult(err), nil
 		}
-		return withStructured(res, out, t.Verbatim)
+		return withStructured(res, out, t.Verbatim, t.ThirdParty)
 	})
 }
 
@@ -261,9 +266,10 @@ func encode(out any) ([]byte, error) {
 // the handler wrote text for a reader (a summary line, a request body, a
 // schema in SDL), out's JSON follows its first block, less the verbatim
 // members whose whole value is one of the handler's blocks (a body is not
-// given twice), framed when the handler framed a block. A block that is
-// out's JSON already (an upstream answer passed on) needs nothing added.
-func withStructured[Out any](res *mcp.CallToolResult, out Out, verbatim []string) (*mcp.CallToolResult, error) {
+// given twice), framed when thirdParty says it holds a third party's
+// words. A block that is out's JSON already (an upstream answer passed on,
+// framed or not) needs nothing added.
+func withStructured[Out any](res *mcp.CallToolResult, out Out, verbatim []string, thirdParty bool) (*mcp.CallToolResult, error) {
 	if res == nil {
 		res = &mcp.CallToolResult{}
 	}
@@ -277,16 +283,12 @@ func withStructured[Out any](res *mcp.CallToolResult, out Out, verbatim []string
 		return res, nil
 	}
 	// A framed block (what a third party wrote, untrusted.go) counts by
-	// its content; when the handler framed any, the members shown after
-	// the summary are framed too, since they hold that content's
-	// neighbours (a body's headers, its URL).
+	// its content.
 	blocks := map[string]bool{}
-	framed := false
 	for _, c := range res.Content {
 		if tc, ok := c.(*mcp.TextContent); ok {
-			text, isFrame := Unframe(tc.Text)
+			text, _ := Unframe(tc.Text)
 			blocks[text] = true
-			framed = framed || isFrame
 		}
 	}
 	if blocks[string(raw)] {
@@ -301,7 +303,7 @@ func withStructured[Out any](res *mcp.CallToolResult, out Out, verbatim []string
 	if details == "{}" {
 		return res, nil
 	}
-	if framed {
+	if thirdParty {
 		details = Untrusted("the result's other members, as JSON", details)
 	}
 	res.Content = slices.Insert(res.Content, 1, mcp.Content(&mcp.TextContent{Text: details}))

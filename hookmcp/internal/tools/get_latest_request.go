@@ -24,6 +24,7 @@ func (h *handlers) getLatestRequestTool() mcptool.Tool[GetLatestRequestArgs, Req
 		AdjustInput:  func(s *jsonschema.Schema) { adjustTokenArg(s) },
 		AdjustOutput: adjustRequestResult,
 		Verbatim:     []string{"body", "note"},
+		ThirdParty:   true, // the sender wrote its URL, headers, fields
 		Handle:       h.getLatestRequest,
 	}
 }

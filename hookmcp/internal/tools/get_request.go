@@ -33,6 +33,7 @@ func (h *handlers) getRequestTool() mcptool.Tool[GetRequestArgs, RequestResult] 
 		AdjustInput:  adjustRequestArg,
 		AdjustOutput: adjustRequestResult,
 		Verbatim:     []string{"body", "note"},
+		ThirdParty:   true, // the sender wrote its URL, headers, fields
 		Handle:       h.getRequest,
 	}
 }

@@ -79,7 +79,8 @@ func (h *handlers) replayRequestTool() mcptool.Tool[ReplayRequestArgs, ReplayRes
 			headerMap(s.Properties["headers"])
 			s.Properties["encoding"].Enum = []any{"text", "base64"}
 		},
-		Verbatim: []string{"body", "curl", "message"},
+		Verbatim:   []string{"body", "curl", "message"},
+		ThirdParty: true, // the target wrote its headers; the sender, the path in its URL
 		Handle: func(ctx context.Context, req *mcp.CallToolRequest, args ReplayRequestArgs) (*mcp.CallToolResult, ReplayResult, error) {
 			return h.replayRequest(ctx, req, args, client)
 		},

@@ -57,6 +57,7 @@ func (h *handlers) waitForRequestTool() mcptool.Tool[WaitForRequestArgs, Request
 		},
 		AdjustOutput: adjustRequestResult,
 		Verbatim:     []string{"body", "note"},
+		ThirdParty:   true, // the sender wrote its URL, headers, fields
 		Handle:       h.waitForRequest,
 	}
 }
