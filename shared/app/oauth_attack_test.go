@@ -212,6 +212,13 @@ func TestOAuthCallNameJudgedIsRun(t *testing.T) {
 			t.Errorf("%s: HTTP %d, %s", params, status, body)
 		}
 	}
+	// A batch (protocol 2025-03-26) has each of its calls judged.
+	header.Set("Mcp-Protocol-Version", "2025-03-26")
+	status, _, body := oauthSend(t, target, `[{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"look","arguments":{}}},`+
+		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"change","arguments":{}}}]`, header)
+	if strings.Contains(body, `"changed"`) || !strings.Contains(body, `"looked"`) || !strings.Contains(body, "Tool change was not called") {
+		t.Errorf("a batch: HTTP %d, %s", status, body)
+	}
 }
 
 // privateAddress is an address of this machine on a private network
