@@ -105,7 +105,12 @@ type Confirmation struct {
 	// much would go). It must hold no secret; it is cut to
 	// MaxConfirmMessage bytes.
 	Message func(ctx context.Context) (string, error)
-	Logger  *slog.Logger
+	// Still, when set, is called after the person's yes, before the action
+	// goes ahead: it refuses when what the person was shown is no longer
+	// so (the person may have read for minutes). Not called when no one
+	// was asked.
+	Still  func(ctx context.Context) error
+	Logger *slog.Logger
 }
 
 // InputRequired is what a tool handler returns, as its error, to answer a
@@ -177,7 +182,7 @@ func (c Confirmation) roundTrip(ctx context.Context, req *mcp.CallToolRequest) e
 		if !ok {
 			return fmt.Errorf("the client answered the confirmation of %s with something other than an elicitation result (a sampling or roots answer); %s", c.What, c.NotDone)
 		}
-		return c.judge(result)
+		return c.agreed(ctx, result)
 	}
 	// No answer yet, or one given for another action or by another
 	// process: ask.
@@ -205,7 +210,19 @@ func (c Confirmation) ask(ctx context.Context, req *mcp.CallToolRequest) error {
 	case err != nil:
 		return fmt.Errorf("asking the user to confirm %s failed (%s); %s", c.What, cutText(err.Error(), 300), c.NotDone)
 	}
-	return c.judge(result)
+	return c.agreed(ctx, result)
+}
+
+// agreed is nil when the person said yes and what they were shown still
+// holds.
+func (c Confirmation) agreed(ctx context.Context, result *mcp.ElicitResult) error {
+	if err := c.judge(result); err != nil {
+		return err
+	}
+	if c.Still != nil {
+		return c.Still(ctx)
+	}
+	return nil
 }
 
 // params is the question: the message, and a form of one box to tick.

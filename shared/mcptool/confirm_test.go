@@ -33,8 +33,18 @@ func TestConfirmWithoutSession(t *testing.T) {
 		t.Fatal("the message was read")
 		return "", nil
 	}}
+	// What the person was shown is rechecked only after a yes: no one
+	// said one here.
+	c.Still = func(context.Context) error {
+		t.Fatal("rechecked with no one asked")
+		return nil
+	}
 	if err := Confirm(context.Background(), req, c); err != nil {
 		t.Errorf("ask (empty mode): %v", err)
+	}
+	c.Mode = ConfirmNever
+	if err := Confirm(context.Background(), req, c); err != nil {
+		t.Errorf("never: %v", err)
 	}
 	c.Mode = ConfirmRequire
 	err := Confirm(context.Background(), req, c)

@@ -22,8 +22,9 @@ const maxUnconfirmedDelete = 100
 // was deleted; an *mcptool.InputRequired asks the client to ask, and the
 // call comes again with the answer. binding names the delete exactly (the
 // call's arguments as given), so that a yes counts for it alone; message
-// says what goes, without secrets, and is read only when the user is asked.
-func (h *handlers) confirmDelete(ctx context.Context, req *mcp.CallToolRequest, what string, binding []string, key string, message func(ctx context.Context) (string, error)) error {
+// says what goes, without secrets, and is read only when the user is asked;
+// still, when not nil, refuses after a yes what no longer is as shown.
+func (h *handlers) confirmDelete(ctx context.Context, req *mcp.CallToolRequest, what string, binding []string, key string, message func(ctx context.Context) (string, error), still func(ctx context.Context) error) error {
 	if req == nil || req.Params == nil {
 		return nil
 	}
@@ -38,6 +39,7 @@ func (h *handlers) confirmDelete(ctx context.Context, req *mcp.CallToolRequest, 
 			// A query or a token as pasted may hold a key.
 			return h.secrets(key).String(text), err
 		},
+		Still:  still,
 		Logger: h.logger,
 	})
 }

@@ -108,7 +108,7 @@ func (h *handlers) deleteRequests(ctx context.Context, req *mcp.CallToolRequest,
 				return "", err
 			}
 			return fmt.Sprintf("The assistant asks to delete every request captured by token %s: %s now. The token itself stays. This cannot be undone.\n\nDelete them all?", id, requestsCount(n)), nil
-		})
+		}, nil)
 		if err != nil {
 			return nil, DeleteRequestsResult{}, err
 		}
@@ -145,19 +145,21 @@ func (h *handlers) deleteRequests(ctx context.Context, req *mcp.CallToolRequest,
 			}
 			return fmt.Sprintf("The assistant asks to delete the %d requests of token %s %s: more than one preview (%d) can show. Other requests and the token stay. This cannot be undone.\n\nDelete them?",
 				matched, id, strings.Join(shown, " and "), maxUnconfirmedDelete), nil
+		}, func(ctx context.Context) error {
+			// While the user read, requests may have arrived that the
+			// filter matches: no more are deleted than the user was shown.
+			now, err := h.count(ctx, key, id, query)
+			if err != nil {
+				return err
+			}
+			if now > matched {
+				return fmt.Errorf("the filter matched %d requests of token %s when the user was asked and matches %d now, more than the user agreed to delete, so nothing was deleted: "+
+					"call again to ask the user about what matches now", matched, id, now)
+			}
+			return nil
 		})
 		if err != nil {
 			return nil, DeleteRequestsResult{}, err
-		}
-		// While the user read, requests may have arrived that the filter
-		// matches: no more are deleted than the user was shown.
-		now, err := h.count(ctx, key, id, query)
-		if err != nil {
-			return nil, DeleteRequestsResult{}, err
-		}
-		if now > matched {
-			return nil, DeleteRequestsResult{}, fmt.Errorf("the filter matched %d requests of token %s when the user was asked and matches %d now, more than the user agreed to delete, so nothing was deleted: "+
-				"call again to ask the user about what matches now", matched, id, now)
 		}
 	}
 	none, err := h.client.DeleteRequests(ctx, key, id, query)

@@ -46,7 +46,7 @@ func (h *handlers) deleteToken(ctx context.Context, req *mcp.CallToolRequest, ar
 		}
 		return fmt.Sprintf("The assistant asks to delete the capture token %s and the %s it captured. %s will stop accepting requests. This cannot be undone.\n\nDelete the token?",
 			id, requestsCount(n), h.client.CaptureURL(id)), nil
-	})
+	}, nil)
 	if err != nil {
 		return nil, DeleteTokenResult{}, err
 	}
