@@ -144,7 +144,16 @@ func (h *handlers) introspect(ctx context.Context, who forwarded, args Introspec
 				httpx.Snippet([]byte(err.Error()), 300)
 		}
 	}
-	res := mcptool.Text(summary, out.Text)
+	// The schema's names and descriptions are its endpoint's words: the
+	// view is framed as a third party's. Names none of which is a type
+	// are answered with notes in the server's words, quoting names alone
+	// (GraphQL names hold no spaces or punctuation): an error, kept
+	// within an error's bound.
+	text := out.Text
+	if !noneFound {
+		text = mcptool.Untrusted("the endpoint's schema (names and descriptions)", out.Text)
+	}
+	res := mcptool.Text(summary, text)
 	res.IsError = noneFound
 	return res, out, nil
 }

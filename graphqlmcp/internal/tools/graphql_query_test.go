@@ -38,7 +38,7 @@ func TestQueryStarwars(t *testing.T) {
 		t.Errorf("structured content (-want +got):\n%s", diff)
 	}
 	var fromText map[string]any
-	if err := json.Unmarshal([]byte(mcptest.Text(res)), &fromText); err != nil || !cmp.Equal(fromText, want) {
+	if err := json.Unmarshal([]byte(answerText(t, res)), &fromText); err != nil || !cmp.Equal(fromText, want) {
 		t.Errorf("text content %q does not carry the same JSON", mcptest.Text(res))
 	}
 	reqs := rec.Requests()
@@ -352,7 +352,7 @@ func echoHeaders(t *testing.T, h *harness, args map[string]any) map[string]strin
 			Headers map[string]string `json:"headers"`
 		} `json:"data"`
 	}
-	if err := json.Unmarshal([]byte(mcptest.Text(res)), &out); err != nil {
+	if err := json.Unmarshal([]byte(answerText(t, res)), &out); err != nil {
 		t.Fatal(err)
 	}
 	return out.Data.Headers

@@ -10,10 +10,15 @@ import (
 	"github.com/mcpforge/servers/graphqlmcp/internal/schema"
 	"github.com/mcpforge/servers/graphqlmcp/internal/upstream"
 	"github.com/mcpforge/servers/shared/httpx"
+	"github.com/mcpforge/servers/shared/mcptool"
 )
 
 // schemaURI names the default endpoint's schema as a resource.
 const schemaURI = "graphql://schema"
+
+// schemaFrameLabel says what the resource's frame holds; the size listed
+// is the framed text's.
+const schemaFrameLabel = "the endpoint's schema as SDL"
 
 // addSchemaResource lists the default endpoint's whole schema as a
 // resource, so that a user or client can attach it to a conversation
@@ -22,7 +27,7 @@ const schemaURI = "graphql://schema"
 func (h *handlers) addSchemaResource(server *mcp.Server) {
 	h.resource.server = server
 	if h.cfg.Schema != nil {
-		h.describeSchema(len(h.cfg.Schema.View(true).SDL), "from --schema")
+		h.describeSchema(mcptool.FramedLen(schemaFrameLabel, len(h.cfg.Schema.View(true).SDL)), "from --schema")
 		return
 	}
 	server.AddResource(&mcp.Resource{
@@ -66,7 +71,7 @@ func (h *handlers) describeSchema(size int, source string) {
 func (h *handlers) schemaOf(ctx context.Context, req upstream.Request, refresh bool) (schema.Got, error) {
 	got, err := h.schemas.Get(ctx, req, refresh)
 	if err == nil && req.Target.IsDefault && !got.File {
-		h.describeSchema(len(got.Schema.View(true).SDL), "introspected")
+		h.describeSchema(mcptool.FramedLen(schemaFrameLabel, len(got.Schema.View(true).SDL)), "introspected")
 	}
 	return got, err
 }
@@ -95,5 +100,7 @@ func (h *handlers) readSchema(ctx context.Context, read *mcp.ReadResourceRequest
 	if !who.redactor.Empty() {
 		sdl = who.redactor.String(sdl)
 	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: schemaURI, MIMEType: "text/plain", Text: sdl}}}, nil
+	// The endpoint wrote the schema (its names and descriptions): the
+	// SDL is framed as a third party's words.
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: schemaURI, MIMEType: "text/plain", Text: mcptool.Untrusted(schemaFrameLabel, sdl)}}}, nil
 }

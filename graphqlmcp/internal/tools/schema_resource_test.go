@@ -56,7 +56,7 @@ func TestSchemaResource(t *testing.T) {
 		t.Fatal(err)
 	}
 	list, err = connect(t, cfg, nil).session.ListResources(ctx, nil)
-	if err != nil || list.Resources[0].Size != int64(len(cfg.Schema.View(true).SDL)) || !strings.Contains(list.Resources[0].Description, "bytes, from --schema") {
+	if err != nil || list.Resources[0].Size != int64(mcptool.FramedLen(schemaFrameLabel, len(cfg.Schema.View(true).SDL))) || !strings.Contains(list.Resources[0].Description, "bytes, from --schema") {
 		t.Errorf("with --schema: %v %+v", err, list.Resources[0])
 	}
 }
@@ -114,7 +114,7 @@ func TestSchemaResourceEqualsIntrospect(t *testing.T) {
 		res := h.call(t, "graphql_introspect", map[string]any{"includeDeprecated": true})
 		out := mcptest.Structured(t, res)
 		text, _ := out["text"].(string)
-		if out["view"] != "sdl" || text != read.Contents[0].Text {
+		if sdl, _ := mcptool.Unframe(read.Contents[0].Text); out["view"] != "sdl" || text != sdl {
 			t.Errorf("%s: view %v; graphql_introspect's text is not the resource's", name, out["view"])
 		}
 		if !strings.Contains(text, "range: Range = {from: 1, old: 2, step: 3}") {
