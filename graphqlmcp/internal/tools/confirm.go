@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/mcpforge/servers/graphqlmcp/internal/operation"
 	"github.com/mcpforge/servers/graphqlmcp/internal/upstream"
 	"github.com/mcpforge/servers/shared/httpx"
+	"github.com/mcpforge/servers/shared/jsonx"
 	"github.com/mcpforge/servers/shared/mcptool"
 )
 
@@ -33,13 +33,13 @@ func (h *handlers) confirm(ctx context.Context, call *mcp.CallToolRequest, chose
 	if chosen.Op == nil || chosen.Op.Operation != ast.Mutation || call == nil || call.Params == nil {
 		return nil
 	}
-	variables, err := json.Marshal(req.Variables)
+	variables, err := jsonx.Marshal(req.Variables)
 	if err != nil {
 		return fmt.Errorf("reading the variables to show them for confirmation: %w", err)
 	}
 	endpoint := req.Target.URL.String()
 	// The headers sent with it decide as whom it runs.
-	headers, err := json.Marshal(req.Headers)
+	headers, err := jsonx.Marshal(req.Headers)
 	if err != nil {
 		return fmt.Errorf("reading the headers to bind the confirmation to them: %w", err)
 	}
@@ -53,7 +53,7 @@ func (h *handlers) confirm(ctx context.Context, call *mcp.CallToolRequest, chose
 		Mode:    mcptool.ConfirmMode(h.cfg.ConfirmMutations),
 		Setting: "--confirm-mutations",
 		// What is sent, exactly, and as whom: the user's yes is for this
-		// and nothing else (json.Marshal writes a map's keys in order).
+		// and nothing else (jsonx.Marshal writes a map's keys in order).
 		Binding: []string{call.Params.Name, endpoint, chosen.Text, req.OperationName, string(variables), string(headers)},
 		What:    "mutation " + chosen.Name(),
 		NotDone: "the mutation was not sent",
