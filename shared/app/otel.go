@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/go-logr/logr"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.opentelemetry.io/otel"
@@ -108,6 +109,7 @@ func telemetryFromEnv(ctx context.Context, getenv func(string) string, service, 
 	// Export failures (a collector down) are logged as the process's
 	// other lines are, in its format, once per failure, and not as the
 	// SDK's default plain lines on stderr.
+	otel.SetLogger(logr.New(otelLogSink{logger}))
 	otel.SetErrorHandler(otel.ErrorHandlerFunc(func(err error) {
 		logger.Warn("telemetry export failed", "error", shortened(err.Error()))
 	}))
