@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -49,4 +52,58 @@ func TestTelemetryHeadersNeverLogged(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestTelemetryExportFailureHidesURLPassword: a collector reached with a
+// password in its URL (http://user:password@collector:4318, which Go's
+// client would send as basic auth) refuses an export; the SDK's error names
+// the URL it posted to, and the log line it becomes shows it without the
+// password (the exporter rebuilds the URL from host and path; this holds
+// that on the next SDK upgrade).
+func TestTelemetryExportFailureHidesURLPassword(t *testing.T) {
+	const password = "collector_pw_51c0"
+	collector := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		http.Error(w, "no", http.StatusBadRequest) // not retried: the error comes at once
+	}))
+	defer collector.Close()
+	endpoint := strings.Replace(collector.URL, "http://", "http://ops:"+password+"@", 1)
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", endpoint)
+	t.Setenv("OTEL_METRICS_EXPORTER", "none")
+	var logs syncBuffer
+	logger := slog.New(slog.NewJSONHandler(&logs, nil))
+	getenv := func(k string) string {
+		return map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": endpoint, "OTEL_METRICS_EXPORTER": "none"}[k]
+	}
+	tel, err := telemetryFromEnv(context.Background(), getenv, "testmcp", "v1", logger)
+	if err != nil || tel == nil {
+		t.Fatalf("telemetry %v, error %v", tel, err)
+	}
+	_, span := tel.tracer.Start(context.Background(), "tools/call ping")
+	span.End()
+	_ = tel.shutdown(context.Background()) // the export fails; the error handler logs it
+	text := logs.String()
+	if !strings.Contains(text, "telemetry export failed") {
+		t.Fatalf("no export failure logged:\n%s", text)
+	}
+	if strings.Contains(text, password) {
+		t.Errorf("the collector URL's password is in the log:\n%s", text)
+	}
+}
+
+// syncBuffer is a bytes.Buffer the SDK's goroutines may write to.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
