@@ -11,6 +11,14 @@ goreleaser_version=v2.15.1
 use_goreleaser() {
   local dir=$PWD/.cache/goreleaser-$goreleaser_version
   GORELEASER=$dir/goreleaser
+  # GORELEASER_PREBUILT names a GoReleaser binary already built (by an outer
+  # run, when scripts/first-run runs scripts/test in a fresh clone with empty
+  # Go caches, where building it costs minutes): it is used if it is the
+  # pinned version, which the check below proves again.
+  if [ ! -x "$GORELEASER" ] && [ -n "${GORELEASER_PREBUILT:-}" ] &&
+    "$GORELEASER_PREBUILT" --version 2>/dev/null | grep -q "^GitVersion: *$goreleaser_version$"; then
+    mkdir -p "$dir" && cp "$GORELEASER_PREBUILT" "$GORELEASER"
+  fi
   if [ ! -x "$GORELEASER" ]; then
     echo "== GoReleaser $goreleaser_version (go install from the Go module proxy)"
     GOBIN=$dir GOWORK=off go install "github.com/goreleaser/goreleaser/v2@$goreleaser_version"
