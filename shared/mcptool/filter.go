@@ -115,12 +115,14 @@ func (f Filter) Why(o Offered) string {
 // tool does not exist. The answer stays the protocol error the SDK gives
 // (invalid params), as the protocol has it for a tool not listed.
 func (f Filter) Withheld(offered []Offered) mcp.Middleware {
-	why := map[string]string{}
-	for _, o := range offered {
-		if reason := f.Why(o); reason != "" {
-			why[o.Name] = reason
-		}
-	}
+	return f.WithheldFrom(func() []Offered { return offered })
+}
+
+// WithheldFrom is Withheld for a server whose tools change while it runs
+// (graphqlmcp's saved operations, reloaded): current gives every tool the
+// server has at the time of the call, so that a tool a reload adds and f
+// leaves out is answered with why, and one a reload removed is unknown.
+func (f Filter) WithheldFrom(current func() []Offered) mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			result, err := next(ctx, method, req)
@@ -129,8 +131,13 @@ func (f Filter) Withheld(offered []Offered) mcp.Middleware {
 			if !ok || method != "tools/call" || call.Params == nil || !errors.As(err, &rpcErr) || rpcErr.Message != fmt.Sprintf("unknown tool %q", call.Params.Name) {
 				return result, err
 			}
-			reason, withheld := why[call.Params.Name]
-			if !withheld {
+			all := current()
+			i := slices.IndexFunc(all, func(o Offered) bool { return o.Name == call.Params.Name })
+			if i < 0 {
+				return result, err
+			}
+			reason := f.Why(all[i])
+			if reason == "" {
 				return result, err
 			}
 			return nil, &jsonrpc.Error{

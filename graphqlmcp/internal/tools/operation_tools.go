@@ -53,27 +53,25 @@ type savedTool struct {
 }
 
 // addOperationTools registers a tool for each saved operation (--operations)
-// that the tool filter allows, and returns the names of all of them, so
-// that the filter's names can be checked against them. Every operation is
+// that the tool filter allows, and returns the set of all of them, listed
+// or not and kept current by reloads, so that the filter's names can be
+// checked against them and a call to one it leaves out answered with why. Every operation is
 // checked against the default endpoint's schema and priced first: any
 // problem refuses the start, with one line per problem. Afterwards a SIGHUP,
 // or a change a poll of the files finds, reads them again, until ctx ends.
-func (h *handlers) addOperationTools(ctx context.Context, server *mcp.Server) (names []string, err error) {
+func (h *handlers) addOperationTools(ctx context.Context, server *mcp.Server) (*savedSet, error) {
+	listed := &savedSet{}
 	if len(h.cfg.Operations) == 0 {
-		return nil, nil
+		return listed, nil
 	}
 	seen := operations.Fingerprint(h.cfg.Operations)
 	saved, err := h.loadSaved(ctx, false)
 	if err != nil {
 		return nil, err
 	}
-	listed := &savedSet{}
 	h.swapSaved(server, listed, saved)
 	go h.watchSaved(ctx, server, listed, reloadSignal(ctx), seen)
-	for _, t := range saved {
-		names = append(names, t.def.Name)
-	}
-	return names, nil
+	return listed, nil
 }
 
 // pollSaved is how often the operation files' names, sizes and times are
@@ -135,10 +133,19 @@ func (h *handlers) watchSaved(ctx context.Context, server *mcp.Server, listed *s
 	}
 }
 
-// savedSet is the names of the saved operations' tools listed now.
+// savedSet is the names of the saved operations' tools listed now, and
+// every saved operation as the tool filter judges it, listed or not.
 type savedSet struct {
 	mu    sync.Mutex
 	names []string
+	all   []mcptool.Offered
+}
+
+// offered is every saved operation now, listed or not.
+func (s *savedSet) offered() []mcptool.Offered {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.all
 }
 
 // reloadSaved reads the operations again and swaps them in, or keeps the
@@ -150,8 +157,18 @@ func (h *handlers) reloadSaved(ctx context.Context, server *mcp.Server, listed *
 		logger.Warn("saved operations not reloaded; the last good set stays", "problems", err.Error())
 		return
 	}
+	before := listed.offered()
 	h.swapSaved(server, listed, saved)
 	logger.Info("saved operations reloaded", "tools", len(saved))
+	// The operator named it to be offered, and it no longer is: say so
+	// rather than let it vanish from the list in silence.
+	now := listed.offered()
+	for _, name := range h.tools.Only {
+		named := func(o mcptool.Offered) bool { return o.Name == name }
+		if slices.ContainsFunc(before, named) && !slices.ContainsFunc(now, named) {
+			logger.Warn("a saved operation --tools names is gone after the reload: its file no longer defines it, so it is not offered", "tool", name)
+		}
+	}
 }
 
 // swapSaved lists saved in place of the tools listed before: one that
@@ -161,7 +178,9 @@ func (h *handlers) swapSaved(server *mcp.Server, listed *savedSet, saved []*save
 	listed.mu.Lock()
 	defer listed.mu.Unlock()
 	var now []string
+	all := make([]mcptool.Offered, 0, len(saved))
 	for _, t := range saved {
+		all = append(all, mcptool.Offered{Name: t.def.Name, Groups: []string{savedGroup}, ReadOnly: t.def.Annotations.ReadOnlyHint})
 		if !h.tools.Allows(t.def.Name, []string{savedGroup}, t.def.Annotations.ReadOnlyHint) {
 			continue
 		}
@@ -177,7 +196,7 @@ func (h *handlers) swapSaved(server *mcp.Server, listed *savedSet, saved []*save
 	if len(gone) > 0 {
 		server.RemoveTools(gone...)
 	}
-	listed.names = now
+	listed.names, listed.all = now, all
 }
 
 func (h *handlers) logger() *slog.Logger {

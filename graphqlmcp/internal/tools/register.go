@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -30,16 +31,20 @@ func (h *handlers) registerTools(ctx context.Context, server *mcp.Server) error 
 	if h.tools.ReadOnly {
 		query = readOnlyQuery(query)
 	}
-	offered := h.tools.Register(server, query, h.introspectTool())
-	names, err := h.addOperationTools(ctx, server)
+	builtIn := slices.Clip(h.tools.Register(server, query, h.introspectTool()))
+	saved, err := h.addOperationTools(ctx, server)
 	if err != nil {
 		return err
 	}
-	offered = append(offered, h.tools.operations(names)...)
+	offered := append(builtIn, saved.offered()...)
 	if err := app.CheckToolFilter(h.tools.Filter, offered, app.ToolGroup{Name: operationsGroup, Fill: "load saved operations with --operations"}); err != nil {
 		return err
 	}
-	server.AddReceivingMiddleware(h.tools.Withheld(offered))
+	// A reload changes the saved operations: a call is judged against
+	// those there are at the time.
+	server.AddReceivingMiddleware(h.tools.WithheldFrom(func() []mcptool.Offered {
+		return append(builtIn, saved.offered()...)
+	}))
 	return nil
 }
 

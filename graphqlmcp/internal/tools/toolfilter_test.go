@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -294,5 +295,58 @@ func TestToolFilterSavedOperations(t *testing.T) {
 	var rpcErr *jsonrpc.Error
 	if !errors.As(err, &rpcErr) || !strings.Contains(rpcErr.Message, `unknown tool "tag_item": this server has it, but its operator does not offer it here (--read-only`) {
 		t.Errorf("calling tag_item: %v", err)
+	}
+}
+
+// TestWithheldAfterReload: a reload of the saved operations keeps the
+// filter's answers current: a saved mutation a reload adds is refused under
+// --read-only saying so, not with the SDK's bare "unknown tool"; an
+// operation --exclude-tools named that the reload removed is no longer
+// said to be on the server; and an operation named in --tools that the
+// reload removed is logged as a warning naming it, not dropped in silence.
+func TestWithheldAfterReload(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "ops.graphql")
+	writeFile(t, file, "query First { items { id } }\nquery Gone { items { id } }\n")
+	reload := make(chan struct{})
+	ctx, cancel := context.WithCancel(context.WithValue(context.Background(), reloadKey{}, reload))
+	t.Cleanup(cancel)
+	logs := &mcptest.SyncBuffer{}
+	server, err := New(ctx, Options{Config: kindsConfig(t, "http://127.0.0.1:9/graphql", dir), HTTP: upstream.NewHTTPClient("graphqlmcp-test"),
+		Logger: slog.New(slog.NewTextHandler(logs, nil)), Version: "test",
+		Tools: mcptool.Filter{ReadOnly: true, Only: []string{"first", "operations"}, Exclude: []string{"gone"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := make(chan struct{}, 10)
+	session := mcptest.ConnectWith(t, server, &mcp.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
+	})
+	writeFile(t, file, "query Keep { items { id } }\nmutation TagItem($id: ID!, $tag: String!) { tag(id: $id, tag: $tag) { id } }\n")
+	reload <- struct{}{}
+	waitFor(t, changed)
+	if tools := toolsByName(t, session); tools["keep"] == nil || tools["first"] != nil || tools["tag_item"] != nil {
+		t.Fatalf("after the reload, tools are %v; want keep, without first and tag_item", tools)
+	}
+	for _, c := range []struct{ tool, want string }{
+		{"tag_item", `unknown tool "tag_item": this server has it, but its operator does not offer it here (--read-only offers only the tools that read, and this one changes or sends something)`},
+		{"gone", `unknown tool "gone"`},
+	} {
+		_, err := session.CallTool(ctx, &mcp.CallToolParams{Name: c.tool, Arguments: map[string]any{}})
+		var rpcErr *jsonrpc.Error
+		if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeInvalidParams || !strings.HasPrefix(rpcErr.Message, c.want) {
+			t.Errorf("%s: %v, want an invalid-params error starting %q", c.tool, err, c.want)
+		}
+		if c.tool == "gone" && rpcErr != nil && strings.Contains(rpcErr.Message, "this server has it") {
+			t.Errorf("gone: %q, but the reload removed it", rpcErr.Message)
+		}
+	}
+	wait, stop := context.WithTimeout(ctx, 10*time.Second)
+	defer stop()
+	if err := logs.Await(wait, "level=WARN"); err != nil {
+		t.Fatalf("%v: no warning:\n%s", err, logs.String())
+	}
+	if warn := logs.String(); !strings.Contains(warn, "--tools") || !strings.Contains(warn, "first") {
+		t.Errorf("the warning does not name first and --tools:\n%s", warn)
 	}
 }
