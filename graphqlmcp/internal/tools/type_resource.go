@@ -81,7 +81,9 @@ func typeText(sdl string, refs []string) string {
 		tail = "\n\n# References: " + strings.Join(refs, ", ") + "\n"
 	}
 	if len(tail) > maxTypeText/4 {
-		cut := strings.LastIndex(tail[:maxTypeText/4], ", ")
+		// The first name alone may be longer than the room (an
+		// endpoint's schema names its types): then none is listed.
+		cut := max(strings.LastIndex(tail[:maxTypeText/4], ", "), len("\n\n# References:"))
 		tail = tail[:cut] + fmt.Sprintf(" … (%d types in all)\n", len(refs))
 	}
 	room := maxTypeText - len(tail)

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -87,6 +88,15 @@ func TestTypeText(t *testing.T) {
 	}
 	if small := typeText("type A {\n  b: B\n}", []string{"B"}); small != "type A {\n  b: B\n}\n\n# References: B\n" {
 		t.Errorf("a small type: %q", small)
+	}
+	// An endpoint's schema may name a type with more bytes than the list
+	// has room for, first or after others: the list is cut, not the read.
+	huge := "H" + strings.Repeat("u", maxTypeText/3)
+	for _, refs := range [][]string{{huge}, {huge, "Small"}, {"Small", huge}} {
+		text := typeText("type A {\n  h: "+refs[0]+"\n}", refs)
+		if len(text) > maxTypeText || !strings.HasSuffix(text, fmt.Sprintf(" … (%d types in all)\n", len(refs))) {
+			t.Errorf("references %.20q…: %d bytes, ending %q", refs, len(text), text[max(0, len(text)-80):])
+		}
 	}
 }
 
