@@ -96,6 +96,15 @@ func telemetryFromEnv(ctx context.Context, getenv func(string) string, service, 
 	if !traces && !metrics {
 		return nil, nil
 	}
+	// The SDK's own complaints (a variable it could not parse) and export
+	// failures (a collector down) are logged as the process's other lines
+	// are, in its format, without the values the SDK would quote, and not
+	// as its default plain lines on stderr. Set before anything reads a
+	// variable.
+	otel.SetLogger(logr.New(otelLogSink{logger}))
+	otel.SetErrorHandler(otel.ErrorHandlerFunc(func(err error) {
+		logger.Warn("telemetry export failed", "error", shortened(err.Error()))
+	}))
 	res, err := resource.New(ctx,
 		resource.WithAttributes(attribute.String("service.name", service), attribute.String("service.version", version)),
 		resource.WithTelemetrySDK(),
@@ -104,15 +113,10 @@ func telemetryFromEnv(ctx context.Context, getenv func(string) string, service, 
 		resource.WithFromEnv(),
 	)
 	if err != nil {
-		return nil, fmt.Errorf("OTEL_RESOURCE_ATTRIBUTES must be key=value pairs separated by commas, values percent-encoded: %s", shortened(err.Error()))
+		// The SDK's error quotes the pairs it refused, which may hold
+		// a credential pasted without its key: they are not repeated.
+		return nil, errors.New("OTEL_RESOURCE_ATTRIBUTES must be key=value pairs separated by commas, values percent-encoded; a pair has no '=' (the pairs are not shown). For example OTEL_RESOURCE_ATTRIBUTES=deployment.environment=prod,service.namespace=tools")
 	}
-	// Export failures (a collector down) are logged as the process's
-	// other lines are, in its format, once per failure, and not as the
-	// SDK's default plain lines on stderr.
-	otel.SetLogger(logr.New(otelLogSink{logger}))
-	otel.SetErrorHandler(otel.ErrorHandlerFunc(func(err error) {
-		logger.Warn("telemetry export failed", "error", shortened(err.Error()))
-	}))
 	var tracerProvider trace.TracerProvider = tracenoop.NewTracerProvider()
 	var meterProvider metric.MeterProvider = noop.NewMeterProvider()
 	var stops []func(context.Context) error

@@ -107,3 +107,26 @@ func (b *syncBuffer) String() string {
 	defer b.mu.Unlock()
 	return b.buf.String()
 }
+
+// TestTelemetryResourceAttributesNotQuoted: OTEL_RESOURCE_ATTRIBUTES with a
+// pair that has no '=' (a value pasted without its key) is refused naming
+// the variable and the rule, without repeating the pair, which may be a
+// credential.
+func TestTelemetryResourceAttributesNotQuoted(t *testing.T) {
+	const secret = "resource_secret_77ab"
+	t.Setenv("OTEL_RESOURCE_ATTRIBUTES", "deployment.environment=prod,"+secret)
+	getenv := func(k string) string {
+		return map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:1"}[k]
+	}
+	var logs syncBuffer
+	_, err := telemetryFromEnv(context.Background(), getenv, "testmcp", "v1", slog.New(slog.NewJSONHandler(&logs, nil)))
+	if err == nil {
+		t.Fatal("a pair without '=' was taken")
+	}
+	if !strings.Contains(err.Error(), "OTEL_RESOURCE_ATTRIBUTES") || strings.Contains(err.Error(), secret) {
+		t.Errorf("error %q: want OTEL_RESOURCE_ATTRIBUTES named and the pair not repeated", err)
+	}
+	if strings.Contains(logs.String(), secret) {
+		t.Errorf("the pair reached the log:\n%s", logs.String())
+	}
+}
