@@ -52,6 +52,7 @@ func spec() app.Spec {
 		// graphql_query refuses a mutation itself to an OAuth token
 		// without the write scope; its queries need only the read scope.
 		ScopeCheckedTools: []string{"graphql_query"},
+		ToolGroupsHelp:    "or the group operations, every saved operation",
 		Hint: "graphqlmcp is an MCP server waiting for a client on stdin/stdout; register it in your assistant " +
 			"(e.g. claude mcp add graphql -- graphqlmcp -e https://api.example.com/graphql), see --help; Ctrl-C quits.",
 	}

@@ -39,9 +39,19 @@ func TestToolFilterUsage(t *testing.T) {
 }
 
 // TestToolFilterHelp: --help lists the three flags and their variables,
-// within 80 columns.
+// within 80 columns, and says nothing of graphqlmcp's group operations,
+// which hookmcp does not have.
 func TestToolFilterHelp(t *testing.T) {
 	mcptest.CheckHelp(t, spec(os.Getenv), []string{"--tools", "HOOKSVC_TOOLS", "--exclude-tools", "HOOKSVC_EXCLUDE_TOOLS", "--read-only", "HOOKSVC_READ_ONLY"})
+	var stdout, stderr strings.Builder
+	if code := app.Run(context.Background(), spec(os.Getenv), []string{"hookmcp", "--help"}, app.Streams{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr}); code != 0 {
+		t.Fatalf("--help: exit %d: %s", code, stderr.String())
+	}
+	for _, unwanted := range []string{"operations", "group"} {
+		if strings.Contains(stdout.String(), unwanted) {
+			t.Errorf("--help says %q, of graphqlmcp's groups:\n%s", unwanted, stdout.String())
+		}
+	}
 }
 
 // TestToolFilterBinary: the built binary refuses an unknown name at

@@ -46,6 +46,10 @@ type Spec struct {
 	// (graphqlmcp's graphql_query: a query reads, a mutation writes). An
 	// OAuth token with only the read scopes may call them.
 	ScopeCheckedTools []string
+	// ToolGroupsHelp names the groups of tools --tools and --exclude-tools
+	// take besides names, for --help (graphqlmcp: "or the group operations,
+	// every saved operation"); empty for a server that defines none.
+	ToolGroupsHelp string
 }
 
 // Env is what Build receives besides the command line.
@@ -97,7 +101,7 @@ func (e usageError) Unwrap() error { return e.err }
 // returns the exit code. It returns when ctx is done or the client goes away.
 func Run(ctx context.Context, spec Spec, args []string, std Streams) int {
 	version, _ := buildVersion()
-	flags := append(append(sharedFlags(spec.EnvPrefix), toolFilterFlags(spec.EnvPrefix)...), spec.Flags...)
+	flags := append(append(sharedFlags(spec.EnvPrefix), toolFilterFlags(spec.EnvPrefix, spec.ToolGroupsHelp)...), spec.Flags...)
 	versionLine := versionText()
 	cmd := &cli.Command{
 		Name:        spec.Name,

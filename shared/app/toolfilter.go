@@ -28,17 +28,23 @@ import (
 //   - at least one tool is listed.
 
 // toolFilterFlags are the flags that choose the tools a server exposes.
-func toolFilterFlags(envPrefix string) []cli.Flag {
+// groupsHelp is Spec.ToolGroupsHelp: the server's own groups, so that one
+// server's help does not speak of another's.
+func toolFilterFlags(envPrefix, groupsHelp string) []cli.Flag {
+	only, exclude := "offer only these tools, by name", "never offer these tools, by name"
+	if groupsHelp != "" {
+		only += " (" + groupsHelp + ")"
+		exclude += " or group"
+	}
 	return []cli.Flag{
 		&cli.StringSliceFlag{
-			Name: "tools",
-			Usage: "offer only these tools, by name (or a group the server defines, such as graphqlmcp's operations); " +
-				"repeat it or separate with commas",
+			Name:    "tools",
+			Usage:   only + "; repeat it or separate with commas",
 			Sources: cli.EnvVars(envPrefix + "_TOOLS"),
 		},
 		&cli.StringSliceFlag{
 			Name:    "exclude-tools",
-			Usage:   "never offer these tools (names or groups), applied after --tools; repeat it or separate with commas",
+			Usage:   exclude + ", applied after --tools; repeat it or separate with commas",
 			Sources: cli.EnvVars(envPrefix + "_EXCLUDE_TOOLS"),
 		},
 		&cli.BoolFlag{

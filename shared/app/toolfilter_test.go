@@ -130,23 +130,46 @@ func TestToolFilterErrors(t *testing.T) {
 }
 
 // TestToolFilterHelp: --help lists the three flags with their variables,
-// within 80 columns.
+// within 80 columns, and speaks of groups only for a server that has some
+// (Spec.ToolGroupsHelp): hookmcp's help says nothing of graphqlmcp's.
 func TestToolFilterHelp(t *testing.T) {
-	var got mcptool.Filter
-	var stdout, stderr strings.Builder
-	if code := Run(context.Background(), filterSpec(&got), []string{"testmcp", "--help"}, Streams{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr}); code != exitOK {
-		t.Fatalf("exit %d: %s", code, stderr.String())
-	}
-	help := stdout.String()
-	for _, want := range []string{"--tools string", "TESTMCP_TOOLS", "--exclude-tools string", "TESTMCP_EXCLUDE_TOOLS", "--read-only\n", "TESTMCP_READ_ONLY", "operations", "repeatable"} {
-		if !strings.Contains(help, want) {
-			t.Errorf("--help lacks %q:\n%s", want, help)
-		}
-	}
-	for _, line := range strings.Split(help, "\n") {
-		if n := utf8.RuneCountInString(line); n > helpWidth {
-			t.Errorf("a line of %d columns: %q", n, line)
-		}
+	for _, c := range []struct {
+		name, groups   string
+		want, unwanted []string
+	}{
+		{"no groups", "", nil, []string{"operations", "group"}},
+		{"a group", "or the group operations, every saved operation", []string{"(or the group operations, every saved operation)", "by name or group"}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var got mcptool.Filter
+			spec := filterSpec(&got)
+			spec.ToolGroupsHelp = c.groups
+			var stdout, stderr strings.Builder
+			if code := Run(context.Background(), spec, []string{"testmcp", "--help"}, Streams{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr}); code != exitOK {
+				t.Fatalf("exit %d: %s", code, stderr.String())
+			}
+			help := stdout.String()
+			// The help wraps at 80 columns: compare its words, not its lines.
+			flat := strings.Join(strings.Fields(help), " ")
+			for _, want := range append([]string{"--tools string", "TESTMCP_TOOLS", "--exclude-tools string", "TESTMCP_EXCLUDE_TOOLS", "TESTMCP_READ_ONLY", "repeatable"}, c.want...) {
+				if !strings.Contains(flat, want) {
+					t.Errorf("--help lacks %q:\n%s", want, help)
+				}
+			}
+			if !strings.Contains(help, "--read-only\n") {
+				t.Errorf("--help lacks --read-only:\n%s", help)
+			}
+			for _, unwanted := range c.unwanted {
+				if strings.Contains(flat, unwanted) {
+					t.Errorf("--help says %q, of groups this server does not have:\n%s", unwanted, help)
+				}
+			}
+			for _, line := range strings.Split(help, "\n") {
+				if n := utf8.RuneCountInString(line); n > helpWidth {
+					t.Errorf("a line of %d columns: %q", n, line)
+				}
+			}
+		})
 	}
 }
 
