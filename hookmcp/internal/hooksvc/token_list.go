@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 )
 
 // maxListedTokens bounds the account's token list read for completions:
@@ -33,7 +34,9 @@ func (cl *Client) ListTokens(ctx context.Context, key string) ([]TokenID, error)
 			UUID string `json:"uuid"`
 		}
 		if json.Unmarshal(item, &t) == nil && UUIDPattern.MatchString(t.UUID) {
-			ids = append(ids, TokenID(t.UUID))
+			// Lowercase, as every id the server names: a prefix
+			// typed in either case completes it.
+			ids = append(ids, TokenID(strings.ToLower(t.UUID)))
 		}
 	}
 	return ids, nil

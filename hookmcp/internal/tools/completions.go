@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpforge/servers/hookmcp/internal/hooksvc"
+	"github.com/mcpforge/servers/shared/jsonx"
 )
 
 // Bounds of the token-id completions.
@@ -47,9 +48,11 @@ type tokenCompletions struct {
 	sessions     map[*mcp.ServerSession]*list.Element // -> its element in sessionOrder
 	sessionOrder *list.List                           // of *sessionTokens, most recent first
 	// account is the account's token list and when it was read (zero:
-	// never, or the read failed).
+	// never); a failed read is kept as an empty list.
 	account   []hooksvc.TokenID
 	accountAt time.Time
+	// reading is held while the list is read, one read at a time.
+	reading sync.Mutex
 }
 
 // sessionTokens are the tokens one session named, most recent first.
@@ -101,7 +104,7 @@ func (c *tokenCompletions) record(session *mcp.ServerSession, tool string, argum
 	if tool != "create_token" || result.StructuredContent == nil {
 		return
 	}
-	structured, err := json.Marshal(result.StructuredContent)
+	structured, err := jsonx.Marshal(result.StructuredContent)
 	if err != nil {
 		return
 	}
@@ -195,25 +198,34 @@ func (c *tokenCompletions) known(session *mcp.ServerSession) []hooksvc.TokenID {
 }
 
 // accountTokens is the account's token list, read at most once per
-// accountListTTL, and only with a configured key.
+// accountListTTL, and only with a configured key. A failed read counts as
+// a read of nothing, and concurrent completions share one read, so that
+// neither a failing API nor a client completing fast makes one GET /token
+// per keystroke.
 func (c *tokenCompletions) accountTokens(ctx context.Context) []hooksvc.TokenID {
 	if c.h.cfg.APIKey == "" {
 		return nil
 	}
+	c.reading.Lock()
+	defer c.reading.Unlock()
 	now := c.h.now()
 	c.mu.Lock()
-	if !c.accountAt.IsZero() && now.Sub(c.accountAt) < accountListTTL {
-		defer c.mu.Unlock()
-		return c.account
-	}
+	fresh, ids := !c.accountAt.IsZero() && now.Sub(c.accountAt) < accountListTTL, c.account
 	c.mu.Unlock()
-	ctx, cancel := context.WithTimeout(ctx, accountListTimeout)
+	if fresh {
+		return ids
+	}
+	read, cancel := context.WithTimeout(ctx, accountListTimeout)
 	defer cancel()
-	ids, err := c.h.client.ListTokens(ctx, c.h.cfg.APIKey)
+	ids, err := c.h.client.ListTokens(read, c.h.cfg.APIKey)
+	if err != nil && ctx.Err() != nil {
+		// This client gave up: the next one may read it.
+		return nil
+	}
 	if err != nil {
 		// The error is the client's, redacted; a completion shows none.
 		c.h.logger.Debug("completions: the account's token list could not be read", "error", err)
-		return nil
+		ids = nil
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -172,3 +172,80 @@ func tokenListings(fake *fakehooksvc.Server) int {
 	}
 	return n
 }
+
+// TestTokenCompletionsHostileAccount: a GET /token that fails, answers
+// what is not JSON, or lists ids that are not UUIDs (control characters,
+// a secret-looking string) gives no values from the account and is asked
+// again only after 30 s of the server's clock, however many completions
+// come meanwhile; an id the API gives in capitals completes, lowercased,
+// from a lowercase prefix.
+func TestTokenCompletionsHostileAccount(t *testing.T) {
+	const upper = "ABCDEF01-2345-4678-89AB-CDEF01234567"
+	for _, c := range []struct {
+		name   string
+		status int
+		body   string
+		want   []string
+	}{
+		{"failing", http.StatusInternalServerError, `{"error": "down"}`, []string{}},
+		{"not JSON", http.StatusOK, strings.Repeat("<html>", 100_000), []string{}},
+		{"hostile ids", http.StatusOK, `{"data": [{"uuid": "abcdef01-2345-4678-89ab-cdef0123456\u001b"}, {"uuid": "abc sk_live_secret"}, {"uuid": 7}], "total": 3, "per_page": 100, "current_page": 1, "is_last_page": true, "from": 1, "to": 3, "last_page": 1}`, []string{}},
+		{"capitals", http.StatusOK, `{"data": [{"uuid": "` + upper + `"}], "total": 1, "per_page": 100, "current_page": 1, "is_last_page": true, "from": 1, "to": 1, "last_page": 1}`, []string{strings.ToLower(upper)}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var mu sync.Mutex
+			listings := 0
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Method == http.MethodGet && r.URL.Path == "/token" {
+					mu.Lock()
+					listings++
+					mu.Unlock()
+				}
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(c.status)
+				fmt.Fprint(w, c.body)
+			}))
+			t.Cleanup(srv.Close)
+			var clock struct {
+				sync.Mutex
+				now time.Time
+			}
+			clock.now = time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)
+			server := NewServer(Options{
+				Config:  config.Config{APIURL: mustParse(t, srv.URL), Timeout: 5 * time.Second, APIKey: envKey},
+				HTTP:    NewHTTPClient("hookmcp-test"),
+				Logger:  slog.New(slog.DiscardHandler),
+				Version: "test",
+				Now:     func() time.Time { clock.Lock(); defer clock.Unlock(); return clock.now },
+			})
+			session := mcptest.Connect(t, server)
+			complete := func(prefix string) []string {
+				t.Helper()
+				res, err := session.Complete(context.Background(), &mcp.CompleteParams{
+					Ref:      &mcp.CompleteReference{Type: "ref/resource", URI: requestsURITemplate},
+					Argument: mcp.CompleteParamsArgument{Name: "token_id", Value: prefix},
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return res.Completion.Values
+			}
+			for _, prefix := range []string{"", "a", "ab", "abc", "abcd"} {
+				if got := complete(prefix); !slices.Equal(got, c.want) {
+					t.Errorf("completing %q: %q, want %q", prefix, got, c.want)
+				}
+			}
+			count := func() int { mu.Lock(); defer mu.Unlock(); return listings }
+			if n := count(); n != 1 {
+				t.Errorf("%d GET /token for five completions within 30 s, want 1", n)
+			}
+			clock.Lock()
+			clock.now = clock.now.Add(31 * time.Second)
+			clock.Unlock()
+			complete("")
+			if n := count(); n != 2 {
+				t.Errorf("%d GET /token after 31 s, want 2", n)
+			}
+		})
+	}
+}
