@@ -69,7 +69,9 @@ func (h *handlers) readType(ctx context.Context, req *mcp.ReadResourceRequest) (
 		// echoes of it (a description) is not shown, as in graphql://schema.
 		text = who.redactor.String(text)
 	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/plain", Text: text}}}, nil
+	// The endpoint wrote the type (its names and descriptions): framed as
+	// a third party's words (mcptool.Untrusted), as graphql://schema is.
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/plain", Text: mcptool.Untrusted("the endpoint's schema: one type as SDL", text)}}}, nil
 }
 
 // typeText is the type's SDL, then a comment line naming the types it

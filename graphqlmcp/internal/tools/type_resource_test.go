@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpforge/servers/graphqlmcp/internal/testservers"
+	"github.com/mcpforge/servers/shared/mcptool"
 )
 
 // TestTypeResource: graphql://type/{name} reads one type's SDL with the
@@ -30,7 +31,10 @@ func TestTypeResource(t *testing.T) {
 		t.Fatal(err)
 	}
 	introspected := rec.Introspections()
-	text := read.Contents[0].Text
+	text, framed := mcptool.Unframe(read.Contents[0].Text)
+	if !framed {
+		t.Errorf("graphql://type/Human is not framed as the endpoint's words:\n%s", read.Contents[0].Text)
+	}
 	if !strings.Contains(text, "\ntype Human implements Character {\n") || !strings.HasSuffix(text, "}\n\n# References: Character, Episode, FriendsConnection, LengthUnit, Starship\n") {
 		t.Errorf("graphql://type/Human:\n%s", text)
 	}
@@ -39,7 +43,7 @@ func TestTypeResource(t *testing.T) {
 	}
 	// A type that references nothing but built-in scalars lists nothing.
 	read, err = h.session.ReadResource(ctx, &mcp.ReadResourceParams{URI: "graphql://type/Episode"})
-	if err != nil || strings.Contains(read.Contents[0].Text, "References") || !strings.HasPrefix(strings.TrimLeft(read.Contents[0].Text, `"`), "The episodes in the Star Wars trilogy") {
+	if episode, _ := mcptool.Unframe(read.Contents[0].Text); err != nil || strings.Contains(episode, "References") || !strings.HasPrefix(strings.TrimLeft(episode, `"`), "The episodes in the Star Wars trilogy") {
 		t.Errorf("graphql://type/Episode: %v %+v", err, read)
 	}
 	if n := rec.Introspections(); n != introspected {
