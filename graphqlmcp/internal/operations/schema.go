@@ -80,8 +80,11 @@ func (in *inputMapper) named(name string) *jsonschema.Schema {
 	case "Boolean":
 		return &jsonschema.Schema{Type: "boolean"}
 	case "ID":
-		// graphql-js's ID takes an integer as well as a string.
-		return &jsonschema.Schema{Types: []string{"string", "integer"}, Description: "an ID"}
+		// graphql-js's ID takes an integer as well as a string. As anyOf
+		// branches of one type each: a client that maps schemas onto a
+		// single-type dialect (Gemini's) rejects a type array, as the
+		// Inspector's --strict check warns.
+		return &jsonschema.Schema{AnyOf: []*jsonschema.Schema{{Type: "string"}, {Type: "integer"}}, Description: "an ID"}
 	}
 	def := in.schema.Types[name]
 	if def == nil {
