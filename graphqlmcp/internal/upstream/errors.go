@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpforge/servers/shared/httpx"
+	"github.com/mcpforge/servers/shared/mcptool"
 )
 
 // MaxTimeoutMS is the longest timeout a request may have, in milliseconds,
@@ -50,9 +51,25 @@ type report struct {
 	// purpose the error has when it is read.
 	happened string
 	advice   func(Purpose) string
+	// quoted is what the endpoint wrote (a page's title, the start of its
+	// answer), framed as third-party data (mcptool.Untrusted), or "". It
+	// comes last, after the server's whole sentence, so that the sentence
+	// reads as one and nothing of the server's follows the endpoint's
+	// words. It is framed once, so the error reads the same every time.
+	quoted string
 }
 
 func (r report) text() string {
+	text := r.said()
+	if r.quoted != "" {
+		text += "\n" + r.quoted
+	}
+	return text
+}
+
+// said is the server's own sentence: what was being done, what happened
+// and the advice, without what the endpoint wrote.
+func (r report) said() string {
 	text := r.Purpose.doing(r.Endpoint) + " failed: " + r.happened
 	if r.advice != nil {
 		if advice := r.advice(r.Purpose); advice != "" {
@@ -113,6 +130,11 @@ func GetOnlyAdvice(t Target) string {
 }
 
 func (e *NotGraphQLError) Error() string { return e.text() }
+
+// Said is the error without the endpoint's words that Error quotes last in
+// a block: for a message that quotes the error cut short, where a cut would
+// leave the block open.
+func (e *NotGraphQLError) Said() string { return e.said() }
 
 // AsSchemaFetch returns err, an error of Post, said as the failure of a
 // schema fetch ("Fetching the schema of ... failed: ..."), with the advice
@@ -204,45 +226,42 @@ func notGraphQL(req Request, answer *httpx.Answer, body []byte) *NotGraphQLError
 	e := &NotGraphQLError{report: report{Endpoint: httpx.DisplayURL(req.Target.URL)}, Status: answer.Status}
 	status := strings.TrimSpace(fmt.Sprintf("%d %s", answer.Status, http.StatusText(answer.Status)))
 	page := httpx.IsWebPage(answer.Header, body)
-	what := snippetOrEmpty(body)
-	if page {
-		what = "a web page (HTML)"
-		if title := httpx.PageTitle(body); title != "" {
-			what = fmt.Sprintf("a web page (HTML) titled %q", title)
-		}
-	}
+	shown := quoteBody(body, page)
+	e.quoted = shown.block
 	checkURL := "The URL is " + source(req.Target)
 	switch {
 	case answer.Status == http.StatusMethodNotAllowed && slices.Contains(allowedMethods(answer.Header), http.MethodPost):
 		// It contradicts itself: an endpoint that takes a POST is not the
 		// cure. The URL may lead elsewhere than the API.
 		e.Unusable = true
+		e.quoted = ""
 		e.happened = fmt.Sprintf("it answered HTTP %s (its Allow header lists %s, yet it refused this POST)", status, strings.Join(allowedMethods(answer.Header), ", "))
 		e.advice = func(Purpose) string {
 			return "Check the URL: a path other than the API's may answer so; the URL is " + source(req.Target)
 		}
 	case answer.Status == http.StatusMethodNotAllowed:
 		e.Unusable = true
+		e.quoted = ""
 		e.happened = fmt.Sprintf("it answered HTTP %s%s", status, allowed(answer.Header))
 		e.advice = func(Purpose) string { return GetOnlyAdvice(req.Target) }
 	case !page && answer.Status >= 400 && answer.Status < 500 && !RefusesCredentials(answer.Status) && PersistedOnly(withoutPath(string(body[:min(len(body), 4096)]), req)):
 		// A refusal (4xx): a 2xx answer that is not a GraphQL response is
 		// another API, whatever words it holds.
 		e.Unusable = true
-		e.happened = fmt.Sprintf("it answered HTTP %s, not a GraphQL response: %s", status, strings.TrimRight(what, "."))
+		e.happened = fmt.Sprintf("it answered HTTP %s%s, not a GraphQL response%s", status, shown.with, shown.note)
 		e.advice = func(Purpose) string { return PersistedOnlyAdvice }
 	case answer.Status == http.StatusNotFound:
-		e.happened = fmt.Sprintf("it answered HTTP %s with %s: nothing is served at the path %s", status, what, pathOf(req))
+		e.happened = fmt.Sprintf("it answered HTTP %s%s: nothing is served at the path %s%s", status, shown.with, pathOf(req), shown.note)
 		e.advice = func(Purpose) string {
 			return "Check the URL's path (GraphQL endpoints are often at /graphql). " + checkURL
 		}
 	case page && answer.Status < 500 && !RefusesCredentials(answer.Status):
-		e.happened = fmt.Sprintf("it answered HTTP %s with %s, not a GraphQL response: that URL is a web page, not the GraphQL API", status, what)
+		e.happened = fmt.Sprintf("it answered HTTP %s%s, not a GraphQL response: that URL is a web page, not the GraphQL API%s", status, shown.with, shown.note)
 		e.advice = func(Purpose) string {
 			return "Use the URL of the API itself (often ending in /graphql; a GraphiQL or playground page is not it). " + checkURL
 		}
 	case answer.Status < 200 || answer.Status > 299:
-		e.happened = fmt.Sprintf("it answered HTTP %s, not a GraphQL response: %s", status, what)
+		e.happened = fmt.Sprintf("it answered HTTP %s%s, not a GraphQL response%s", status, shown.with, shown.note)
 		if RefusesCredentials(answer.Status) {
 			e.advice = func(Purpose) string { return credentialsAdvice }
 		}
@@ -251,7 +270,11 @@ func notGraphQL(req Request, answer *httpx.Answer, body []byte) *NotGraphQLError
 		if mediaType == "" {
 			mediaType = "no Content-Type"
 		}
-		e.happened = fmt.Sprintf("it answered HTTP %s with a body that is not a GraphQL response (%s): %s", status, mediaType, what)
+		with := shown.with
+		if with == "" {
+			with = " with a body"
+		}
+		e.happened = fmt.Sprintf("it answered HTTP %s%s that is not a GraphQL response (%s)%s", status, with, mediaType, shown.note)
 	}
 	return e
 }
@@ -332,9 +355,27 @@ func pathOf(req Request) string {
 	return "/"
 }
 
-func snippetOrEmpty(body []byte) string {
-	if len(bytes.TrimSpace(body)) == 0 {
-		return "(empty body)"
+// bodyQuote is how an error shows an answer that is not a GraphQL
+// response: with is what the sentence calls it (" with an empty body", " with
+// a web page (HTML)", or "" for a body quoted below), note says what the
+// block below holds, and block is that block: the endpoint's words, framed.
+type bodyQuote struct{ with, note, block string }
+
+// quoteBody quotes a web page's title, or the start of another body (300
+// bytes at most): the body is redacted already (httpx.Caller), so no secret
+// is in what is quoted.
+func quoteBody(body []byte, page bool) bodyQuote {
+	switch {
+	case page:
+		title := httpx.PageTitle(body)
+		if title == "" {
+			return bodyQuote{with: " with a web page (HTML)"}
+		}
+		return bodyQuote{with: " with a web page (HTML)", note: "; the page's title is quoted below",
+			block: mcptool.Untrusted("the page's title", title)}
+	case len(bytes.TrimSpace(body)) == 0:
+		return bodyQuote{with: " with an empty body"}
 	}
-	return httpx.Snippet(body, 300)
+	return bodyQuote{note: "; the start of its answer is quoted below",
+		block: mcptool.Untrusted("the start of the endpoint's answer", httpx.Snippet(body, 300))}
 }
