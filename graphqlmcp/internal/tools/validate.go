@@ -50,7 +50,7 @@ func (h *handlers) validate(ctx context.Context, req upstream.Request, call call
 		if err := h.blameHeaders(ctx, req, call, refused); err != nil {
 			return nil, "", err
 		}
-		return nil, "Not checked against the schema before sending, since introspection failed: " + httpx.Snippet([]byte(refused.Error()), 300), nil
+		return nil, "Not checked against the schema before sending, since introspection failed: " + failureText(refused), nil
 	case err != nil:
 		return nil, "", err
 	}
@@ -118,7 +118,7 @@ func (h *handlers) blameHeaders(ctx context.Context, req upstream.Request, call 
 	case err == nil:
 		return fmt.Errorf("introspection of %s failed with this call's headers and succeeds without them, so the operation, which would be sent with them, was not sent: "+
 			"the headers change how the endpoint reads a request. Remove or fix the headers (%s); the failure: %s",
-			httpx.DisplayURL(req.Target.URL), headerNames(call.headers), httpx.Snippet([]byte(refused.Error()), 300))
+			httpx.DisplayURL(req.Target.URL), headerNames(call.headers), failureText(refused))
 	case errors.As(err, &again) && again.SendUnchecked:
 		return nil
 	default:
@@ -368,4 +368,19 @@ func noUnusedVariablesRule() validator.Rule {
 			}
 		})
 	}}
+}
+
+// failureText is err's message within about 300 bytes, for a note that
+// quotes it. An endpoint's words that the message quotes last, framed as
+// third-party data (upstream.NotGraphQLError), stay whole after the cut
+// sentence: a cut through the frame would leave it open. They are bounded
+// already (300 bytes of the answer).
+func failureText(err error) string {
+	var notGraphQL *upstream.NotGraphQLError
+	if errors.As(err, &notGraphQL) {
+		if said, all := notGraphQL.Said(), err.Error(); strings.HasPrefix(all, said) {
+			return httpx.Snippet([]byte(said), 300) + all[len(said):]
+		}
+	}
+	return httpx.Snippet([]byte(err.Error()), 300)
 }
