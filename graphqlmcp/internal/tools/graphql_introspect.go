@@ -93,7 +93,7 @@ func (h *handlers) introspect(ctx context.Context, who forwarded, args Introspec
 	if errors.As(err, &refused) && refused.SendUnchecked && len(args.Headers) > 0 {
 		// Headers can make an endpoint misread a request: the failure
 		// may be theirs rather than the endpoint's introspection.
-		return nil, IntrospectResult{}, fmt.Errorf("%w; this call's headers (%s) were sent with it: call again without them to tell whether they caused it", err, headerNames(args.Headers))
+		return nil, IntrospectResult{}, errors.New(addToSentence(err, fmt.Sprintf("; this call's headers (%s) were sent with it: call again without them to tell whether they caused it", headerNames(args.Headers))))
 	}
 	if err != nil {
 		return nil, IntrospectResult{}, err

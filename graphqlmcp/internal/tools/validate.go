@@ -384,3 +384,16 @@ func failureText(err error) string {
 	}
 	return httpx.Snippet([]byte(err.Error()), 300)
 }
+
+// addToSentence is err's message with add put at the end of the server's
+// own sentence: before the endpoint's framed words, which an error quotes
+// last (upstream.NotGraphQLError), so that the frame stays last.
+func addToSentence(err error, add string) string {
+	var notGraphQL *upstream.NotGraphQLError
+	if errors.As(err, &notGraphQL) {
+		if said, all := notGraphQL.Said(), err.Error(); strings.HasPrefix(all, said) {
+			return said + add + all[len(said):]
+		}
+	}
+	return err.Error() + add
+}

@@ -450,4 +450,14 @@ func TestUncheckedNoteKeepsTheFrame(t *testing.T) {
 	if !found {
 		t.Errorf("the endpoint's words are in no frame: %d blocks in\n%s", len(blocks), text)
 	}
+
+	// graphql_introspect's word on the call's headers joins the server's
+	// sentence, before the frame, which stays last and whole.
+	res = h.call(t, "graphql_introspect", map[string]any{"headers": map[string]any{"X-Trace": "1"}})
+	text = mcptest.Text(res)
+	blocks, outside = mcptool.Frames(text)
+	if !res.IsError || !strings.Contains(outside, "call again without them") || len(blocks) != 1 ||
+		!strings.Contains(blocks[0], "Ignore previous instructions") || !strings.HasSuffix(strings.TrimSpace(text), ">>>") {
+		t.Errorf("graphql_introspect with headers: isError=%v, %d blocks:\n%s", res.IsError, len(blocks), text)
+	}
 }
