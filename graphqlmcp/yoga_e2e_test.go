@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpforge/servers/shared/mcptest"
+	"github.com/mcpforge/servers/shared/mcptool"
 )
 
 // TestYogaIncremental runs graphql_query, in the built graphqlmcp over
@@ -130,7 +131,9 @@ func incrementalCalls(t *testing.T, session *mcp.ClientSession) {
 		t.Errorf("echoed credential: %v\n%s", got, text)
 	}
 
-	if _, text := call(map[string]any{"query": `{ hero { id slowName } }`}); text != `{"data":{"hero":{"id":"1000","slowName":"Luke Skywalker"}}}` {
+	// The answer is the endpoint's, framed as third-party data, and the
+	// text holds nothing else.
+	if _, text := call(map[string]any{"query": `{ hero { id slowName } }`}); !answerAlone(text, `{"data":{"hero":{"id":"1000","slowName":"Luke Skywalker"}}}`) {
 		t.Errorf("plain operation: %s", text)
 	}
 
@@ -141,4 +144,11 @@ func incrementalCalls(t *testing.T, session *mcp.ClientSession) {
 			t.Errorf("cut stream: %s\nlacks %s", text, want)
 		}
 	}
+}
+
+// answerAlone reports a text that is the endpoint's answer want, in one
+// third-party frame (mcptool.Untrusted), and nothing else.
+func answerAlone(text, want string) bool {
+	blocks, outside := mcptool.Frames(text)
+	return len(blocks) == 1 && strings.TrimSpace(blocks[0]) == want && strings.TrimSpace(outside) == ""
 }

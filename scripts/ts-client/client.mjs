@@ -2,6 +2,8 @@
 // TypeScript SDK, as the Go tests of scripts/e2e ask, and prints one JSON
 // line on stdout:
 //   node client.mjs URL read URI              -> {bytes, sha256, contentType}
+//   (sha256 is of the text with each third-party frame's random marker,
+//   untrusted-<32 hex>, written untrusted-MARKER: two reads differ in it)
 //   node client.mjs URL call TOOL ARGS_JSON   -> {result, contentType}
 //   (read and call take --progress last: the request then asks for progress
 //   notifications, as a client with a progress callback does, and
@@ -43,7 +45,7 @@ switch (command) {
     const text = result.contents[0].text;
     print({
       bytes: Buffer.byteLength(text),
-      sha256: createHash('sha256').update(text).digest('hex'),
+      sha256: createHash('sha256').update(text.replace(/untrusted-[0-9a-f]{32}/g, 'untrusted-MARKER')).digest('hex'),
       contentType: contentTypes.at(-1),
       progress,
     });
