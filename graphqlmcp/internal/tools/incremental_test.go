@@ -17,6 +17,7 @@ import (
 	"github.com/mcpforge/servers/graphqlmcp/internal/testservers"
 	"github.com/mcpforge/servers/graphqlmcp/internal/upstream"
 	"github.com/mcpforge/servers/shared/mcptest"
+	"github.com/mcpforge/servers/shared/mcptool"
 )
 
 // deferSchema declares @defer and @stream, as a server that delivers
@@ -164,21 +165,26 @@ func TestQueryIncrementalEndedEarly(t *testing.T) {
 }
 
 // TestQueryIncrementalHostile: a stream that cannot be read is a tool error
-// that says why and what to do, never a crash.
+// that says why and what to do, never a crash; what of the endpoint's it
+// points at is quoted after the sentence, in one frame.
 func TestQueryIncrementalHostile(t *testing.T) {
 	for name, tt := range map[string]struct {
-		parts []string
-		want  string
+		parts       []string
+		want, quote string
 	}{
-		"bad JSON":          {[]string{`{"data":{"hero":{"id":"1"}},"hasNext":true}`, `{"incremental":[{"data":{"name":`}, "part 2 is not a JSON object"},
-		"a path to nothing": {[]string{`{"data":{"hero":null},"hasNext":true}`, `{"incremental":[{"data":{"name":"x"},"path":["hero"]}],"hasNext":false}`}, "puts its data at hero, which is null, not an object"},
+		"bad JSON": {[]string{`{"data":{"hero":{"id":"1"}},"hasNext":true}`, `{"incremental":[{"data":{"name":`},
+			"part 2 is not a JSON object (its start is quoted below)", `{"incremental":[{"data":{"name":`},
+		"a path to nothing": {[]string{`{"data":{"hero":null},"hasNext":true}`, `{"incremental":[{"data":{"name":"x"},"path":["hero"]}],"hasNext":false}`},
+			"puts its data at the path quoted below, which is null, not an object", "hero"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			srv, _ := testservers.Start(t, &multipartEndpoint{parts: tt.parts, schema: testservers.Introspection(deferSchema)})
 			h := connect(t, deferConfig(t, srv.URL), nil)
 			res := h.call(t, "graphql_query", map[string]any{"query": deferQuery})
 			text := mcptest.Text(res)
-			if !res.IsError || !strings.Contains(text, tt.want) || !strings.Contains(text, "run the operation without @defer and @stream") {
+			blocks, outside := mcptool.Frames(text)
+			if !res.IsError || !strings.Contains(outside, tt.want) || !strings.Contains(outside, "run the operation without @defer and @stream") ||
+				len(blocks) != 1 || blocks[0] != tt.quote {
 				t.Errorf("got %v %s", res.IsError, text)
 			}
 		})

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpforge/servers/shared/httpx"
+	"github.com/mcpforge/servers/shared/mcptool"
 )
 
 // isMultipart reports a multipart/mixed answer: an incrementally delivered
@@ -98,13 +99,21 @@ func (b *cutBody) Read(p []byte) (int, error) {
 // of incremental delivery, merged into one GraphQL response. cut is the
 // error that ended its reading early, or nil.
 func readIncremental(ctx context.Context, req Request, answer *httpx.Answer, body []byte, cut error, redactor Redactor) (*Response, error) {
+	// The error says what is wrong in the server's words; what the
+	// endpoint wrote that they point at comes last, framed (fault).
 	refuse := func(err error) error {
+		said, quoted := err.Error(), ""
+		var f *fault
+		if errors.As(err, &f) && f.what != "" {
+			said, quoted = f.said, mcptool.Untrusted(f.what, redactor.String(f.quote))
+		}
 		return &NotGraphQLError{Status: answer.Status, report: report{
 			Endpoint: httpx.DisplayURL(req.Target.URL),
-			happened: "its incremental answer (multipart/mixed, for @defer or @stream) cannot be read: " + redactor.String(err.Error()),
+			happened: "its incremental answer (multipart/mixed, for @defer or @stream) cannot be read: " + redactor.String(said),
 			advice: func(Purpose) string {
 				return "The endpoint broke the incremental delivery format; run the operation without @defer and @stream to have the whole answer in one JSON response"
 			},
+			quoted: quoted,
 		}}
 	}
 	boundary, err := multipartBoundary(answer.Header.Get("Content-Type"))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpforge/servers/shared/httpx"
 	"github.com/mcpforge/servers/shared/jsonx"
+	"github.com/mcpforge/servers/shared/mcptool"
 )
 
 // fuzzSecret is a startup credential, in lower case: the redactor finds it
@@ -24,7 +25,8 @@ const fuzzSecret = "sekrit/token-123"
 // adds only the members' frame), with a Delivery whose counts fit the body.
 // A startup secret is never in the response as the model reads it (its
 // escapes spelt out), in the note's labels and paths, or in the error,
-// whatever escapes or case the body writes it in.
+// whatever escapes or case the body writes it in. An error quotes the
+// endpoint's words in one frame at most.
 func FuzzIncremental(f *testing.F) {
 	for _, seed := range []string{
 		yogaBody(`{"data":{"hero":{"id":"1"}},"hasNext":true}`, `{"incremental":[{"data":{"name":"Luke"},"path":["hero"],"label":"slow"}],"hasNext":false}`),
@@ -58,6 +60,10 @@ func FuzzIncremental(f *testing.F) {
 			var notGraphQL *NotGraphQLError
 			if !errors.As(err, &notGraphQL) || len(err.Error()) > 2000 {
 				t.Fatalf("error %T of %d bytes: %v", err, len(err.Error()), err)
+			}
+			// What the endpoint wrote is quoted once, after the sentence.
+			if blocks, _ := mcptool.Frames(err.Error()); len(blocks) > 1 {
+				t.Fatalf("%d frames in one error: %v", len(blocks), err)
 			}
 			return
 		}

@@ -3,7 +3,6 @@ package upstream
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -93,14 +92,6 @@ type merger struct {
 	redactor Redactor
 }
 
-// payloadError is a payload that cannot be merged: which part, and why.
-type payloadError struct {
-	part int
-	what string
-}
-
-func (e *payloadError) Error() string { return fmt.Sprintf("part %d %s", e.part, e.what) }
-
 // members are the members of a payload, or of an increment in it, that
 // incremental delivery gives a meaning, each as it came (nil when absent).
 // A name given twice has its last value, as JSON.parse gives it.
@@ -154,7 +145,8 @@ func (m *merger) readMembers(raw []byte) members {
 
 // add merges the payload of part n, body.
 func (m *merger) add(n int, body []byte) error {
-	fail := func(format string, args ...any) error { return &payloadError{n, fmt.Sprintf(format, args...)} }
+	// Each error names the part: "part 2 has ...".
+	fail := func(err error) error { return within(err, "part %d ", n) }
 	body = bytes.TrimSpace(body)
 	if len(body) == 0 {
 		return nil
@@ -162,7 +154,8 @@ func (m *merger) add(n int, body []byte) error {
 	// json.Valid first: the splitting of nodes (eachElement) needs valid
 	// JSON, and its scanner refuses nesting deeper than 10,000.
 	if body[0] != '{' || !json.Valid(body) {
-		return fail("is not a JSON object: %s", httpx.Snippet(m.redactor.Bytes(spellEscapes(body)), 200))
+		return fail(quoting("the start of the part", httpx.Snippet(m.redactor.Bytes(spellEscapes(body)), 200),
+			"is not a JSON object (its start is quoted below)"))
 	}
 	members := m.readMembers(body)
 	if members.count == 0 {
@@ -172,12 +165,12 @@ func (m *merger) add(n int, body []byte) error {
 		if members.count == 1 && string(members.HasNext) == "false" {
 			return nil // the end said again
 		}
-		return fail("came after part %d ended the answer (%s), so it belongs to no answer", m.ended, m.endedBy)
+		return fail(faultf("came after part %d ended the answer (%s), so it belongs to no answer", m.ended, m.endedBy))
 	}
 	m.delivery.Parts++
 	if raw := members.HasNext; raw != nil {
 		if err := json.Unmarshal(raw, &m.hasNext); err != nil || isNull(raw) {
-			return fail("has hasNext %s, which must be true or false", httpx.Snippet(raw, 50))
+			return fail(quoting("the part's hasNext", httpx.Snippet(raw, 50), "has a hasNext, quoted below, which must be true or false"))
 		}
 		if !m.hasNext {
 			// Recorded once this payload is merged: it is the last.
@@ -192,11 +185,11 @@ func (m *merger) add(n int, body []byte) error {
 		// The first drafts' form: the payload is the increment, its errors
 		// and extensions included.
 		if err := m.addIncrement(members); err != nil {
-			return fail("%s", err)
+			return fail(err)
 		}
 	} else {
 		if err := m.addErrors(members.Errors); err != nil {
-			return fail("%s", err)
+			return fail(err)
 		}
 		m.addExtensions(members.Extensions)
 	}
@@ -205,10 +198,10 @@ func (m *merger) add(n int, body []byte) error {
 		data, hasData := members.Data, members.Data != nil
 		hasErrors := members.Errors != nil
 		if !hasData && !hasErrors {
-			return fail("is not a GraphQL response: the first payload must have data or errors")
+			return fail(faultf("is not a GraphQL response: the first payload must have data or errors"))
 		}
 		if hasData && !isNull(data) && !isObject(data) {
-			return fail("has data %s, which must be an object or null", httpx.Snippet(data, 50))
+			return fail(quoting("the part's data", httpx.Snippet(data, 50), "has data, quoted below, which must be an object or null"))
 		}
 		m.hasData = hasData
 		if hasData && !isNull(data) {
@@ -216,28 +209,28 @@ func (m *merger) add(n int, body []byte) error {
 			m.data = &root
 		}
 	} else if members.Data != nil && !hasPath {
-		return fail("has data but no path, so where it goes is unknown")
+		return fail(faultf("has data but no path, so where it goes is unknown"))
 	}
 	if err := m.addPending(n, members.Pending); err != nil {
-		return fail("%s", err)
+		return fail(err)
 	}
 	if raw := members.Incremental; raw != nil && !isNull(raw) {
 		if raw[0] != '[' {
-			return fail("has incremental %s, which must be a list of objects", httpx.Snippet(raw, 50))
+			return fail(quoting("the part's incremental", httpx.Snippet(raw, 50), "has an incremental, quoted below, which must be a list of objects"))
 		}
 		entries := make([][]byte, 0, m.scan.count(raw))
 		m.scan.eachElement(raw, func(_, entry []byte) { entries = append(entries, entry) })
 		for i, entry := range entries {
 			if !isObject(entry) {
-				return fail("has incremental[%d] %s, which must be an object", i, httpx.Snippet(entry, 50))
+				return fail(quoting("the part's increment", httpx.Snippet(entry, 50), "has an incremental[%d], quoted below, which must be an object", i))
 			}
 			if err := m.addIncrement(m.readMembers(entry)); err != nil {
-				return fail("incremental[%d]: %s", i, err)
+				return fail(within(err, "incremental[%d]: ", i))
 			}
 		}
 	}
 	if err := m.addCompleted(members.Completed); err != nil {
-		return fail("%s", err)
+		return fail(err)
 	}
 	return nil
 }
@@ -251,11 +244,11 @@ func (m *merger) addErrors(raw json.RawMessage) error {
 	}
 	var errs []json.RawMessage
 	if json.Unmarshal(raw, &errs) != nil {
-		return fmt.Errorf("has errors %s, which must be a list of objects", httpx.Snippet(raw, 50))
+		return quoting("the errors", httpx.Snippet(raw, 50), "has errors, quoted below, which must be a list of objects")
 	}
 	for _, e := range errs {
 		if !isObject(e) {
-			return fmt.Errorf("has an error %s, which must be an object", httpx.Snippet(e, 50))
+			return quoting("the error", httpx.Snippet(e, 50), "has an error, quoted below, which must be an object")
 		}
 		m.errors = append(m.errors, bytes.TrimSpace(e))
 	}
@@ -299,21 +292,22 @@ func (m *merger) addPending(n int, raw json.RawMessage) error {
 		Label string          `json:"label"`
 	}
 	if json.Unmarshal(raw, &entries) != nil {
-		return fmt.Errorf("has pending %s, which must be a list of {id, path, label}", httpx.Snippet(raw, 80))
+		return quoting("the part's pending", httpx.Snippet(raw, 80), "has a pending, quoted below, which must be a list of {id, path, label}")
 	}
 	if m.pending == nil {
 		m.pending = map[string]pendingEntry{}
 	}
 	for i, e := range entries {
 		if e.ID == nil {
-			return fmt.Errorf("has pending[%d] without an id", i)
+			return faultf("has pending[%d] without an id", i)
 		}
 		path, err := parsePath(e.Path, 0)
 		if err != nil {
-			return fmt.Errorf("has pending[%d] with %v", i, err)
+			return within(err, "has pending[%d] with ", i)
 		}
 		if earlier, known := m.pending[*e.ID]; known {
-			return fmt.Errorf("has pending[%d] with id %q, which part %d announced and is still pending", i, *e.ID, earlier.part)
+			return quoting("the id", httpx.Snippet([]byte(*e.ID), maxQuotedID),
+				"has pending[%d] with an id, quoted below, which part %d announced and is still pending", i, earlier.part)
 		}
 		m.order = append(m.order, *e.ID)
 		m.pending[*e.ID] = pendingEntry{path: path, label: e.Label, part: n}
@@ -330,18 +324,18 @@ func (m *merger) addCompleted(raw json.RawMessage) error {
 		Errors json.RawMessage `json:"errors"`
 	}
 	if json.Unmarshal(raw, &entries) != nil {
-		return fmt.Errorf("has completed %s, which must be a list of {id, errors}", httpx.Snippet(raw, 80))
+		return quoting("the part's completed", httpx.Snippet(raw, 80), "has a completed, quoted below, which must be a list of {id, errors}")
 	}
 	for i, e := range entries {
 		if e.ID == nil {
-			return fmt.Errorf("has completed[%d] without an id", i)
+			return faultf("has completed[%d] without an id", i)
 		}
 		p, known := m.pending[*e.ID]
 		if !known {
-			return fmt.Errorf("has completed[%d] with id %q, which no pending entry announced", i, *e.ID)
+			return quoting("the id", httpx.Snippet([]byte(*e.ID), maxQuotedID), "has completed[%d] with an id, quoted below, which no pending entry announced", i)
 		}
 		if err := m.addErrors(e.Errors); err != nil {
-			return fmt.Errorf("completed[%d] %v", i, err)
+			return within(err, "completed[%d] ", i)
 		}
 		m.label(p.label)
 		delete(m.pending, *e.ID)
@@ -361,21 +355,21 @@ func (m *merger) addIncrement(members members) error {
 	byID := false
 	if raw := members.ID; raw != nil {
 		if raw[0] != '"' {
-			return fmt.Errorf("has id %s, which must be a string", httpx.Snippet(raw, 50))
+			return quoting("the increment's id", httpx.Snippet(raw, 50), "has an id, quoted below, which must be a string")
 		}
 		id := memberName(raw) // a string literal decodes as a name does
 		p, known := m.pending[id]
 		if !known {
-			return fmt.Errorf("has id %q, which no pending entry announced", id)
+			return quoting("the increment's id", httpx.Snippet([]byte(id), maxQuotedID), "has an id, quoted below, which no pending entry announced")
 		}
 		byID = true
 		base = p.path
 		if sub, err = parsePath(members.SubPath, len(base)); err != nil {
-			return fmt.Errorf("has subPath %v", err)
+			return within(err, "has subPath ")
 		}
 	} else {
 		if members.Path == nil {
-			return fmt.Errorf("has neither an id nor a path, so where it goes is unknown")
+			return faultf("has neither an id nor a path, so where it goes is unknown")
 		}
 		if base, err = parsePath(members.Path, 0); err != nil {
 			return err
@@ -396,7 +390,7 @@ func (m *merger) addIncrement(members members) error {
 	if raw := members.Data; raw != nil && !isNull(raw) {
 		target, err := m.walk(base, sub)
 		if err != nil {
-			return fmt.Errorf("puts its data at %s, which %v", pathText(joinPath(base, sub)), err)
+			return pathFault(joinPath(base, sub), "puts its data at %s, which %v", err)
 		}
 		src := newNode(raw)
 		return m.mergeObject(target, &src, base, sub)
@@ -411,30 +405,30 @@ func (m *merger) addItems(base, sub []pathElement, raw json.RawMessage, byID boo
 	node := newNode(raw)
 	items, ok := node.listItems(&m.scan)
 	if !ok {
-		return fmt.Errorf("has items %s, which must be a list", httpx.Snippet(raw, 50))
+		return quoting("the increment's items", httpx.Snippet(raw, 50), "has items, quoted below, which must be a list")
 	}
 	start := -1
 	if !byID {
 		path := base // the 2022 draft's has no sub
 		if len(path) == 0 || path[len(path)-1].isKey {
-			return fmt.Errorf("puts its items at %s, which must end in the index of the first item", pathText(path))
+			return pathFault(path, "puts its items at %s, which must end in the index of the first item")
 		}
 		base, start = path[:len(path)-1], path[len(path)-1].index
 	}
 	target, err := m.walk(base, sub)
 	listPath := func() []pathElement { return joinPath(base, sub) }
 	if err != nil {
-		return fmt.Errorf("puts its items in %s, which %v", pathText(listPath()), err)
+		return pathFault(listPath(), "puts its items in %s, which %v", err)
 	}
 	have, ok := target.listItems(&m.scan)
 	if !ok {
-		return fmt.Errorf("puts its items in %s, which is %s, not a list", pathText(listPath()), describe(target))
+		return pathFault(listPath(), "puts its items in %s, which is %s, not a list", describe(target))
 	}
 	if start < 0 {
 		start = len(have.items)
 	}
 	if start > len(have.items) {
-		return fmt.Errorf("puts its items at index %d of %s, which has %d, so items would be missing between", start, pathText(listPath()), len(have.items))
+		return pathFault(listPath(), "puts its items in %s at index %d, but that list has %d, so items would be missing between", start, len(have.items))
 	}
 	for i, item := range items.items {
 		if start+i < len(have.items) {
@@ -450,28 +444,27 @@ func (m *merger) addItems(base, sub []pathElement, raw json.RawMessage, byID boo
 // at PATH, which".
 func (m *merger) walk(base, sub []pathElement) (*jsonNode, error) {
 	if m.data == nil {
-		return nil, fmt.Errorf("leads to nothing: the first payload has no data")
+		return nil, faultf("leads to nothing: the first payload has no data")
 	}
 	node := m.data
 	for i := range len(base) + len(sub) {
 		step := stepAt(base, sub, i)
-		path := func() []pathElement { return joinPath(base, sub) }
 		if step.isKey {
 			obj, ok := node.object(&m.scan)
 			if !ok {
-				return nil, fmt.Errorf("leads to nothing: %s is %s, not an object", pathText(path()[:i]), describe(node))
+				return nil, faultf("leads to nothing: its step %d is a member's name, but the value there is %s, not an object", i+1, describe(node))
 			}
 			if node = obj.member(step.key); node == nil {
-				return nil, fmt.Errorf("leads to nothing: %s has no member %q", pathText(path()[:i]), step.key)
+				return nil, faultf("leads to nothing: its step %d names a member the object there does not have", i+1)
 			}
 			continue
 		}
 		list, ok := node.listItems(&m.scan)
 		if !ok {
-			return nil, fmt.Errorf("leads to nothing: %s is %s, not a list", pathText(path()[:i]), describe(node))
+			return nil, faultf("leads to nothing: its step %d is a list index, but the value there is %s, not a list", i+1, describe(node))
 		}
 		if step.index >= len(list.items) {
-			return nil, fmt.Errorf("leads to nothing: %s has %d items, so no item %d", pathText(path()[:i]), len(list.items), step.index)
+			return nil, faultf("leads to nothing: its step %d is index %d, but the list there has %d items", i+1, step.index, len(list.items))
 		}
 		node = &list.items[step.index]
 	}
@@ -485,11 +478,11 @@ func (m *merger) walk(base, sub []pathElement) (*jsonNode, error) {
 func (m *merger) mergeObject(dst, src *jsonNode, base, sub []pathElement) error {
 	to, ok := dst.object(&m.scan)
 	if !ok {
-		return fmt.Errorf("puts its data at %s, which is %s, not an object", pathText(joinPath(base, sub)), describe(dst))
+		return pathFault(joinPath(base, sub), "puts its data at %s, which is %s, not an object", describe(dst))
 	}
 	from, ok := src.object(&m.scan)
 	if !ok {
-		return fmt.Errorf("has data %s, which must be an object", describe(src))
+		return faultf("has data that is %s, which must be an object", describe(src))
 	}
 	m.mergeMembers(to, from, 1)
 	return nil
@@ -607,10 +600,10 @@ func parsePath(raw json.RawMessage, before int) ([]pathElement, error) {
 	}
 	var steps []any
 	if jsonx.Unmarshal(raw, &steps) != nil {
-		return nil, fmt.Errorf("a path %s, which must be a list of names and indexes", httpx.Snippet(raw, 80))
+		return nil, quoting("the path", httpx.Snippet(raw, 80), "a path, quoted below, which must be a list of names and indexes")
 	}
 	if before+len(steps) > maxPathLength {
-		return nil, fmt.Errorf("a path of %d steps, over the %d allowed", before+len(steps), maxPathLength)
+		return nil, faultf("a path of %d steps, over the %d allowed", before+len(steps), maxPathLength)
 	}
 	path := make([]pathElement, 0, len(steps))
 	for _, step := range steps {
@@ -619,11 +612,12 @@ func parsePath(raw json.RawMessage, before int) ([]pathElement, error) {
 			path = append(path, pathElement{key: step, isKey: true})
 		case float64:
 			if step < 0 || step != math.Trunc(step) || step > math.MaxInt32 {
-				return nil, fmt.Errorf("a path step %v, which must be a name or a list index", step)
+				// The number as Go writes it: digits, which say nothing.
+				return nil, faultf("a path step %v, which must be a name or a list index", step)
 			}
 			path = append(path, pathElement{index: int(step)})
 		default:
-			return nil, fmt.Errorf("a path step %s, which must be a name or a list index", httpx.Snippet(mustJSON(step), 50))
+			return nil, quoting("the path step", httpx.Snippet(mustJSON(step), 50), "a path step, quoted below, which must be a name or a list index")
 		}
 	}
 	return path, nil

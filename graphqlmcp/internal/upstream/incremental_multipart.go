@@ -37,9 +37,25 @@ type part struct {
 type multipartError struct {
 	what    string
 	noParts bool
+	// quoted is the boundary the sentence quotes below, when it does.
+	quoted *fault
 }
 
-func (e *multipartError) Error() string { return e.what }
+func (e *multipartError) Error() string {
+	if e.quoted != nil {
+		return e.quoted.Error()
+	}
+	return e.what
+}
+
+// Unwrap gives the fault that quotes the endpoint's words, if any, for
+// the error to show them framed.
+func (e *multipartError) Unwrap() error {
+	if e.quoted == nil {
+		return nil
+	}
+	return e.quoted
+}
 
 // multipartBoundary reads the boundary parameter of a multipart/mixed
 // Content-Type.
@@ -73,7 +89,10 @@ func splitParts(body []byte, boundary string) (parts []part, closed bool, err er
 	dash := []byte("--" + boundary)
 	at, ok := nextDelimiter(body, dash, 0)
 	if !ok {
-		return nil, false, &multipartError{what: fmt.Sprintf("its multipart/mixed body holds no line starting with the boundary --%s its Content-Type names, so no part can be read", boundary), noParts: true}
+		// The boundary is the endpoint's words (up to 70 of RFC 2046's
+		// characters, spaces among them).
+		return nil, false, &multipartError{noParts: true, quoted: quoting("the boundary", "--"+boundary,
+			"its multipart/mixed body holds no line starting with the boundary its Content-Type names (quoted below), so no part can be read")}
 	}
 	for {
 		rest := body[at+len(dash):]

@@ -20,6 +20,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcpforge/servers/shared/httpx"
+	"github.com/mcpforge/servers/shared/mcptool"
 )
 
 // yogaBody writes payloads as graphql-yoga's multipart writer does: a
@@ -175,60 +176,78 @@ func TestIncrementalForms(t *testing.T) {
 
 // TestIncrementalHostile: each stream that cannot be read is a clear
 // error naming the part and the rule, and the advice to run without
-// @defer and @stream.
+// @defer and @stream. What the endpoint wrote that the error points at
+// (quote) is never in the server's sentence: it comes after it, alone in
+// one frame.
 func TestIncrementalHostile(t *testing.T) {
 	endless := "\r\n---" + strings.Repeat("\r\n\r\n{}\r\n---", MaxParts+1) + "--"
 	tests := []struct {
-		name, contentType, body, want string
+		name, contentType, body, want, quote string
 	}{
-		{"no boundary", "multipart/mixed", yogaBody(`{"data":{}}`), "without a boundary parameter"},
-		{"empty boundary", `multipart/mixed; boundary=""`, yogaBody(`{"data":{}}`), "without a boundary parameter"},
-		{"boundary too long", "multipart/mixed; boundary=" + strings.Repeat("b", 71), "", "over the 70"},
-		{"no delimiter", yogaType, `{"data":{"a":1}}`, "no line starting with the boundary ---"},
-		{"empty body", yogaType, ``, "no line starting with the boundary"},
-		{"endless parts", yogaType, endless, fmt.Sprintf("more than %d parts", MaxParts)},
-		{"bad JSON in a part", yogaType, yogaBody(`{"data":{"a":1},"hasNext":true}`, `{"incremental":[}`), `part 2 is not a JSON object: {"incremental":[}`},
-		{"a part that is not an object", yogaType, yogaBody(`[1]`), "part 1 is not a JSON object"},
-		{"nested past the scanner's limit", yogaType, yogaBody(strings.Repeat("[", 20000)), "part 1 is not a JSON object"},
-		{"first payload without data or errors", yogaType, yogaBody(`{"hasNext":false}`), "part 1 is not a GraphQL response"},
-		{"data a string", yogaType, yogaBody(`{"data":"x"}`), `part 1 has data "x", which must be an object or null`},
-		{"hasNext a string", yogaType, yogaBody(`{"data":{},"hasNext":"yes"}`), `has hasNext "yes", which must be true or false`},
-		{"errors not objects", yogaType, yogaBody(`{"data":{},"errors":["x"]}`), `part 1 has an error "x", which must be an object`},
-		{"no blank line after headers", yogaType, "\r\n---\r\nContent-Type: application/json\r\n---\r\n\r\n{}\r\n-----", "part 1 has no blank line after its headers"},
-		{"headers too long", yogaType, "\r\n---\r\nX: " + strings.Repeat("h", 20<<10) + "\r\n\r\n{}\r\n-----", "the headers of part 1 are longer than 16 KiB"},
+		{"no boundary", "multipart/mixed", yogaBody(`{"data":{}}`), "without a boundary parameter", ""},
+		{"empty boundary", `multipart/mixed; boundary=""`, yogaBody(`{"data":{}}`), "without a boundary parameter", ""},
+		{"boundary too long", "multipart/mixed; boundary=" + strings.Repeat("b", 71), "", "over the 70", ""},
+		{"no delimiter", yogaType, `{"data":{"a":1}}`, "no line starting with the boundary its Content-Type names (quoted below)", "---"},
+		{"empty body", yogaType, ``, "no line starting with the boundary", "---"},
+		{"endless parts", yogaType, endless, fmt.Sprintf("more than %d parts", MaxParts), ""},
+		{"bad JSON in a part", yogaType, yogaBody(`{"data":{"a":1},"hasNext":true}`, `{"incremental":[}`), `part 2 is not a JSON object (its start is quoted below)`, `{"incremental":[}`},
+		{"a part that is not an object", yogaType, yogaBody(`[1]`), "part 1 is not a JSON object", "[1]"},
+		{"nested past the scanner's limit", yogaType, yogaBody(strings.Repeat("[", 20000)), "part 1 is not a JSON object", strings.Repeat("[", 200) + "…"},
+		{"first payload without data or errors", yogaType, yogaBody(`{"hasNext":false}`), "part 1 is not a GraphQL response", ""},
+		{"data a string", yogaType, yogaBody(`{"data":"x"}`), `part 1 has data, quoted below, which must be an object or null`, `"x"`},
+		{"hasNext a string", yogaType, yogaBody(`{"data":{},"hasNext":"yes"}`), `has a hasNext, quoted below, which must be true or false`, `"yes"`},
+		{"errors not objects", yogaType, yogaBody(`{"data":{},"errors":["x"]}`), `part 1 has an error, quoted below, which must be an object`, `"x"`},
+		{"no blank line after headers", yogaType, "\r\n---\r\nContent-Type: application/json\r\n---\r\n\r\n{}\r\n-----", "part 1 has no blank line after its headers", ""},
+		{"headers too long", yogaType, "\r\n---\r\nX: " + strings.Repeat("h", 20<<10) + "\r\n\r\n{}\r\n-----", "the headers of part 1 are longer than 16 KiB", ""},
 		{"path into a missing member", yogaType, yogaBody(`{"data":{"hero":{}},"hasNext":true}`, `{"incremental":[{"data":{},"path":["hero","ship"]}],"hasNext":false}`),
-			`part 2 incremental[0]: puts its data at hero.ship, which leads to nothing: hero has no member "ship"`},
+			`part 2 incremental[0]: puts its data at the path quoted below, which leads to nothing: its step 2 names a member the object there does not have`, "hero.ship"},
 		{"path past a list's end", yogaType, yogaBody(`{"data":{"l":[{}]},"hasNext":true}`, `{"incremental":[{"data":{},"path":["l",3]}],"hasNext":false}`),
-			"l has 1 items, so no item 3"},
+			"its step 2 is index 3, but the list there has 1 items", "l.3"},
 		{"path into null", yogaType, yogaBody(`{"data":{"hero":null},"hasNext":true}`, `{"incremental":[{"data":{},"path":["hero","x"]}],"hasNext":false}`),
-			"hero is null, not an object"},
+			"its step 2 is a member's name, but the value there is null, not an object", "hero.x"},
 		{"path through a string", yogaType, yogaBody(`{"data":{"s":"x"},"hasNext":true}`, `{"incremental":[{"items":[1],"path":["s",0]}],"hasNext":false}`),
-			"puts its items in s, which is a string, not a list"},
+			"puts its items in the path quoted below, which is a string, not a list", "s"},
 		{"data into no data", yogaType, yogaBody(`{"data":null,"hasNext":true}`, `{"incremental":[{"data":{},"path":[]}],"hasNext":false}`),
-			"the first payload has no data"},
+			"puts its data at the data, which leads to nothing: the first payload has no data", ""},
 		{"data onto a list", yogaType, yogaBody(`{"data":{"l":[]},"hasNext":true}`, `{"incremental":[{"data":{"a":1},"path":["l"]}],"hasNext":false}`),
-			"puts its data at l, which is a list, not an object"},
+			"puts its data at the path quoted below, which is a list, not an object", "l"},
 		{"items at a name", yogaType, yogaBody(`{"data":{"l":[]},"hasNext":true}`, `{"incremental":[{"items":[1],"path":["l"]}],"hasNext":false}`),
-			"puts its items at l, which must end in the index of the first item"},
+			"puts its items at the path quoted below, which must end in the index of the first item", "l"},
 		{"items past the end", yogaType, yogaBody(`{"data":{"l":[]},"hasNext":true}`, `{"incremental":[{"items":[1],"path":["l",2]}],"hasNext":false}`),
-			"puts its items at index 2 of l, which has 0"},
+			"puts its items in the path quoted below at index 2, but that list has 0", "l"},
 		{"items not a list", yogaType, yogaBody(`{"data":{"l":[]},"hasNext":true}`, `{"incremental":[{"items":{},"path":["l",0]}],"hasNext":false}`),
-			"has items {}, which must be a list"},
+			"has items, quoted below, which must be a list", "{}"},
 		{"unknown id", yogaType, yogaBody(`{"data":{},"hasNext":true}`, `{"incremental":[{"id":"9","data":{}}],"hasNext":false}`),
-			`has id "9", which no pending entry announced`},
+			`has an id, quoted below, which no pending entry announced`, "9"},
 		{"completed unknown id", yogaType, yogaBody(`{"data":{},"hasNext":true}`, `{"completed":[{"id":"9"}],"hasNext":false}`),
-			`has completed[0] with id "9", which no pending entry announced`},
+			`has completed[0] with an id, quoted below, which no pending entry announced`, "9"},
 		{"neither id nor path", yogaType, yogaBody(`{"data":{},"hasNext":true}`, `{"incremental":[{"data":{}}],"hasNext":false}`),
-			"has neither an id nor a path"},
+			"has neither an id nor a path", ""},
 		{"later data without a path", yogaType, yogaBody(`{"data":{},"hasNext":true}`, `{"data":{"a":1},"hasNext":false}`),
-			"part 2 has data but no path"},
+			"part 2 has data but no path", ""},
 		{"path of numbers below zero", yogaType, yogaBody(`{"data":{},"hasNext":true}`, `{"incremental":[{"data":{},"path":[-1]}],"hasNext":false}`),
-			"a path step -1, which must be a name or a list index"},
+			"a path step -1, which must be a name or a list index", ""},
+		{"path not a list", yogaType, yogaBody(`{"data":{},"hasNext":true}`, `{"incremental":[{"data":{},"path":"hero"}],"hasNext":false}`),
+			"part 2 incremental[0]: a path, quoted below, which must be a list of names and indexes", `"hero"`},
+		{"path step an object", yogaType, yogaBody(`{"data":{},"hasNext":true}`, `{"incremental":[{"data":{},"path":[{"a":1}]}],"hasNext":false}`),
+			"a path step, quoted below, which must be a name or a list index", `{"a":1}`},
 		{"path too long", yogaType, yogaBody(`{"data":{},"hasNext":true}`, `{"incremental":[{"data":{},"path":[`+strings.Repeat(`"a",`, maxPathLength)+`"a"]}],"hasNext":false}`),
-			fmt.Sprintf("a path of %d steps, over the %d allowed", maxPathLength+1, maxPathLength)},
+			fmt.Sprintf("a path of %d steps, over the %d allowed", maxPathLength+1, maxPathLength), ""},
 		{"incremental not a list", yogaType, yogaBody(`{"data":{},"hasNext":true}`, `{"incremental":{},"hasNext":false}`),
-			"has incremental {}, which must be a list of objects"},
-		{"no payload at all", yogaType, yogaBody(``, `{}`), "no part held a GraphQL response"},
+			"has an incremental, quoted below, which must be a list of objects", "{}"},
+		{"an increment not an object", yogaType, yogaBody(`{"data":{},"hasNext":true}`, `{"incremental":[1],"hasNext":false}`),
+			"part 2 has an incremental[0], quoted below, which must be an object", "1"},
+		{"pending not a list", yogaType, yogaBody(`{"data":{},"pending":{},"hasNext":true}`),
+			"part 1 has a pending, quoted below, which must be a list of {id, path, label}", "{}"},
+		{"pending path not a list", yogaType, yogaBody(`{"data":{},"pending":[{"id":"0","path":"x"}],"hasNext":true}`),
+			"part 1 has pending[0] with a path, quoted below, which must be a list of names and indexes", `"x"`},
+		{"completed not a list", yogaType, yogaBody(`{"data":{},"hasNext":true}`, `{"completed":1,"hasNext":false}`),
+			"part 2 has a completed, quoted below, which must be a list of {id, errors}", "1"},
+		{"completed errors not a list", yogaType, yogaBody(`{"data":{},"pending":[{"id":"0","path":[]}],"hasNext":true}`, `{"completed":[{"id":"0","errors":{}}],"hasNext":false}`),
+			"part 2 completed[0] has errors, quoted below, which must be a list of objects", "{}"},
+		{"id not a string", yogaType, yogaBody(`{"data":{},"hasNext":true}`, `{"incremental":[{"id":0,"data":{}}],"hasNext":false}`),
+			"has an id, quoted below, which must be a string", "0"},
+		{"no payload at all", yogaType, yogaBody(``, `{}`), "no part held a GraphQL response", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -238,11 +257,20 @@ func TestIncrementalHostile(t *testing.T) {
 				t.Fatalf("got %v, want a NotGraphQLError", err)
 			}
 			text := err.Error()
+			blocks, outside := mcptool.Frames(text)
 			for _, want := range []string{"Sending the query to https://api.example.com/graphql failed: its incremental answer (multipart/mixed, for @defer or @stream) cannot be read: ",
 				tt.want, "run the operation without @defer and @stream"} {
-				if !strings.Contains(text, want) {
-					t.Errorf("error %q\nlacks %q", text, want)
+				if !strings.Contains(outside, want) {
+					t.Errorf("error %q\nlacks %q outside its frame", text, want)
 				}
+			}
+			switch {
+			case tt.quote == "" && len(blocks) > 0:
+				t.Errorf("error %q quotes %q, want nothing", text, blocks)
+			case tt.quote != "" && (len(blocks) != 1 || blocks[0] != tt.quote):
+				t.Errorf("error %q quotes %q, want one frame holding %q", text, blocks, tt.quote)
+			case tt.quote != "" && !strings.Contains(outside, "quoted below"):
+				t.Errorf("error %q does not say it quotes", text)
 			}
 			if len(text) > 1000 {
 				t.Errorf("error of %d bytes", len(text))
