@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -71,53 +70,9 @@ func TestToolFilterModes(t *testing.T) {
 			cfg := testConfig(t, "http://localhost:4000/graphql")
 			cfg.Validate = true
 			cfg.Mutations = c.mutations
-			checkMode(t, connectFiltered(t, cfg, c.filter), c.mode, c.want, c.changed)
+			mcptest.CheckToolMode(t, connectFiltered(t, cfg, c.filter), mcptest.ToolMode{Name: c.mode, Want: c.want, Changed: c.changed}, *update, mcptest.ListSize{Whole: 4_000})
 		})
 	}
-}
-
-// checkMode checks tools/list under a mode: its names are want, each tool
-// is as testdata/<tool>.json (the default list) shows it unless changed
-// names it, then as testdata/modes/<mode>/<tool>.json, and the list's size
-// is in testdata/modes/<mode>.txt and within the default list's budget.
-func checkMode(t *testing.T, session *mcp.ClientSession, mode string, want, changed []string) {
-	t.Helper()
-	list, err := session.ListTools(context.Background(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, tool := range list.Tools {
-		names = append(names, tool.Name)
-		got, err := json.MarshalIndent(tool, "", "  ")
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, '\n')
-		path := filepath.Join("testdata", tool.Name+".json")
-		if slices.Contains(changed, tool.Name) {
-			path = filepath.Join("testdata", "modes", mode, tool.Name+".json")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
-		golden, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (run with -update to create it)", err)
-		}
-		if diff := cmp.Diff(string(golden), string(got)); diff != "" {
-			t.Errorf("%s: %s differs from tools/list (-golden +got):\n%s", mode, path, diff)
-		}
-	}
-	if diff := cmp.Diff(want, names); diff != "" {
-		t.Fatalf("%s: tools/list names (-want +got):\n%s", mode, diff)
-	}
-	mcptest.CheckToolListSize(t, session, filepath.Join("testdata", "modes", mode+".txt"), *update, mcptest.ListSize{Whole: 4_000})
 }
 
 // TestReadOnly: under --read-only graphql_query is annotated read-only and

@@ -2,18 +2,14 @@ package tools
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"log/slog"
 	"net/url"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -75,53 +71,9 @@ func TestToolFilterModes(t *testing.T) {
 	} {
 		t.Run(c.mode, func(t *testing.T) {
 			session := connectFiltered(t, h, config.Config{}, c.filter)
-			checkMode(t, session, c.mode, c.want, nil)
+			mcptest.CheckToolMode(t, session, mcptest.ToolMode{Name: c.mode, Want: c.want}, *update, mcptest.ListSize{Whole: 19_471, Description: 9_850})
 		})
 	}
-}
-
-// checkMode checks tools/list under a mode: its names are want, each tool
-// is as testdata/<tool>.json (the default list) shows it unless changed
-// names it, then as testdata/modes/<mode>/<tool>.json, and the list's size
-// is in testdata/modes/<mode>.txt and within the default list's budget.
-func checkMode(t *testing.T, session *mcp.ClientSession, mode string, want, changed []string) {
-	t.Helper()
-	list, err := session.ListTools(context.Background(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, tool := range list.Tools {
-		names = append(names, tool.Name)
-		got, err := json.MarshalIndent(tool, "", "  ")
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, '\n')
-		path := filepath.Join("testdata", tool.Name+".json")
-		if slices.Contains(changed, tool.Name) {
-			path = filepath.Join("testdata", "modes", mode, tool.Name+".json")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
-		golden, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (run with -update to create it)", err)
-		}
-		if diff := cmp.Diff(string(golden), string(got)); diff != "" {
-			t.Errorf("%s: %s differs from tools/list (-golden +got):\n%s", mode, path, diff)
-		}
-	}
-	if diff := cmp.Diff(want, names); diff != "" {
-		t.Fatalf("%s: tools/list names (-want +got):\n%s", mode, diff)
-	}
-	mcptest.CheckToolListSize(t, session, filepath.Join("testdata", "modes", mode+".txt"), *update, mcptest.ListSize{Whole: 19_471, Description: 9_850})
 }
 
 // TestReadOnlyCalls: under --read-only a tool that changes data is
