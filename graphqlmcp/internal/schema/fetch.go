@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpforge/servers/graphqlmcp/internal/upstream"
 	"github.com/mcpforge/servers/shared/httpx"
+	"github.com/mcpforge/servers/shared/mcptool"
 )
 
 // MaxIntrospectionBytes is the response limit of introspection, which for a
@@ -23,7 +24,12 @@ const MaxIntrospectionBytes = 64 << 20
 // still be sent to it unchecked; it is false when the request failed or the
 // credentials were refused, which the operation would meet too.
 type FetchError struct {
-	err           error
+	err error
+	// quoted is what the endpoint said in refusing (its errors'
+	// messages), framed as a third party's words (mcptool.Untrusted), or
+	// "". It comes after err's whole sentence, which says it is quoted
+	// below: the endpoint's words may be written to read as instructions.
+	quoted        string
 	SendUnchecked bool
 	// unusable reports an endpoint that takes no request graphqlmcp
 	// sends (persisted operations only, no POST): like one that does not
@@ -32,7 +38,26 @@ type FetchError struct {
 	unusable bool
 }
 
-func (e *FetchError) Error() string { return e.err.Error() }
+func (e *FetchError) Error() string {
+	if e.quoted == "" {
+		return e.err.Error()
+	}
+	return e.err.Error() + "\n" + e.quoted
+}
+
+// Said is the error without the endpoint's words that it (or the error it
+// wraps, upstream.NotGraphQLError) quotes last in a frame: for a message
+// that cuts the error short, where a cut would leave the frame open.
+func (e *FetchError) Said() string {
+	var inner interface{ Said() string }
+	switch {
+	case e.quoted != "":
+		return e.err.Error()
+	case errors.As(e.err, &inner):
+		return inner.Said()
+	}
+	return e.err.Error()
+}
 
 func (e *FetchError) Unwrap() error { return e.err }
 
@@ -70,26 +95,25 @@ func Fetch(ctx context.Context, client *upstream.Client, req upstream.Request) (
 			i = max(i, len(introspectionQueries)-2)
 		}
 	}
-	reason := "no data and no errors"
+	reason, quoted := "no data and no errors", ""
 	if len(refused) > 0 {
-		reason = refusalText(refused)
+		reason, quoted = refusalQuote(refused)
 	}
 	failed := fmt.Sprintf("introspection of %s failed: ", endpoint)
 	if status != 0 && (status < 200 || status > 299) {
 		failed += fmt.Sprintf("HTTP %d: ", status)
 	}
-	failed += withoutStop(reason) + ". "
+	failed += reason + ". "
 	switch {
 	case upstream.RefusesCredentials(status):
-		return nil, &FetchError{err: errors.New(failed + "The endpoint refused the credentials: " +
-			"check the Authorization header (--headers or GRAPHQL_HEADERS when starting graphqlmcp, or headers in the call)")}
+		return nil, &FetchError{err: errors.New(failed + upstream.CredentialsAdvice(req.Forward)), quoted: quoted}
 	case status == http.StatusMethodNotAllowed:
-		return nil, &FetchError{err: errors.New(failed + upstream.GetOnlyAdvice(req.Target)), unusable: true}
+		return nil, &FetchError{err: errors.New(failed + upstream.GetOnlyAdvice(req.Target)), quoted: quoted, unusable: true}
 	case status < 500 && persistedOnly(refused):
-		return nil, &FetchError{err: errors.New(failed + upstream.PersistedOnlyAdvice), unusable: true}
+		return nil, &FetchError{err: errors.New(failed + upstream.PersistedOnlyAdvice), quoted: quoted, unusable: true}
 	}
 	return nil, &FetchError{err: errors.New(failed + "The endpoint may have introspection disabled: " +
-		"ask its owner for the schema, or run queries you already know with graphql_query"), SendUnchecked: true}
+		"ask its owner for the schema, or run queries you already know with graphql_query"), quoted: quoted, SendUnchecked: true}
 }
 
 // fromAnswer converts an introspection answer with data.
@@ -114,13 +138,30 @@ func fromAnswer(endpoint string, resp *upstream.Response) (*Schema, error) {
 	return New(result)
 }
 
+// maxRefusalsShown bounds the refusal's errors an error quotes.
+const maxRefusalsShown = 5
+
+// refusalQuote says, for an error's sentence, that the endpoint refused
+// in words quoted below, and how many of its errors they are, and gives
+// those words framed as a third party's (refusalText): the endpoint wrote
+// them, and may have written them to read as instructions.
+func refusalQuote(refused []refusalError) (said, quoted string) {
+	said = "the endpoint refused it with the error quoted below"
+	switch {
+	case len(refused) > maxRefusalsShown:
+		said = fmt.Sprintf("the endpoint refused it with %d errors, the first %d quoted below", len(refused), maxRefusalsShown)
+	case len(refused) > 1:
+		said = fmt.Sprintf("the endpoint refused it with the %d errors quoted below", len(refused))
+	}
+	return said, mcptool.Untrusted("the endpoint's errors refusing the introspection", refusalText(refused))
+}
+
 // refusalText is what the endpoint said, bounded: the first few messages,
-// each with a code it does not give (QUERY_NOT_IN_SAFELIST says what the
-// refusal is), and how many more there are.
+// a line each, each with a code it does not give (QUERY_NOT_IN_SAFELIST
+// says what the refusal is).
 func refusalText(refused []refusalError) string {
-	const shown = 5
-	messages := make([]string, 0, min(len(refused), shown))
-	for _, e := range refused[:min(len(refused), shown)] {
+	messages := make([]string, 0, min(len(refused), maxRefusalsShown))
+	for _, e := range refused[:min(len(refused), maxRefusalsShown)] {
 		message := httpx.Snippet([]byte(e.Message), 300)
 		var code string
 		if json.Unmarshal([]byte(e.Code), &code) == nil && code != "" && len(code) <= 100 && !strings.Contains(e.Message, code) {
@@ -128,10 +169,7 @@ func refusalText(refused []refusalError) string {
 		}
 		messages = append(messages, message)
 	}
-	if len(refused) > shown {
-		messages = append(messages, fmt.Sprintf("and %d more errors", len(refused)-shown))
-	}
-	return strings.Join(messages, "; ")
+	return strings.Join(messages, "\n")
 }
 
 // The introspection fields that servers added over the years, by the query

@@ -37,7 +37,18 @@ func (h *handlers) targetAs(who forwarded, endpoint string, callHeaders map[stri
 	if target.StartupHeaders {
 		startup = h.cfg.Headers
 	}
-	if len(who.headers) > 0 && httpx.SameOrigin(target.URL, h.cfg.Endpoint) {
+	forward := upstream.NotForwarding
+	if who.overHTTP && httpx.SameOrigin(target.URL, h.cfg.Endpoint) {
+		switch {
+		case len(h.cfg.ForwardHeaders) == 0:
+			forward = upstream.ForwardingOff
+		case len(who.headers) == 0:
+			forward = upstream.ForwardedNone
+		default:
+			forward = upstream.Forwarded
+		}
+	}
+	if forward == upstream.Forwarded {
 		for name := range callHeaders {
 			if _, ok := who.headers[headerKey(name)]; ok {
 				return upstream.Request{}, fmt.Errorf("headers: %s is forwarded from the HTTP request of your MCP client (--forward-header), and a call cannot replace it; remove it from headers", httpx.HeaderName(name))
@@ -45,13 +56,16 @@ func (h *handlers) targetAs(who forwarded, endpoint string, callHeaders map[stri
 		}
 		startup = over(startup, who.headers)
 	}
-	return upstream.Request{Target: target, Headers: upstream.Merge(startup, callHeaders), Timeout: timeout}, nil
+	return upstream.Request{Target: target, Headers: upstream.Merge(startup, callHeaders), Timeout: timeout, Forward: forward}, nil
 }
 
 // forwarded is what one call's HTTP request forwards (--forward-header).
 // The zero value forwards nothing: a call over stdio, or one whose request
 // carries none of the headers named.
 type forwarded struct {
+	// overHTTP reports a call over Streamable HTTP, where
+	// --forward-header applies, whether it forwards anything or not.
+	overHTTP bool
 	// headers are the values forwarded, by headerKey of their names.
 	headers map[string]string
 	// redactor holds the startup headers' secrets and the values
@@ -78,10 +92,13 @@ const maxForwardedValue = 8 << 10
 // process's own user is the only caller. A header the request gives more
 // than once is refused: which value to send would be a guess.
 func (h *handlers) forwardedFrom(extra *mcp.RequestExtra) (forwarded, error) {
-	if len(h.cfg.ForwardHeaders) == 0 || extra == nil || len(extra.Header) == 0 {
+	if extra == nil || extra.Header == nil {
 		return forwarded{}, nil
 	}
-	var who forwarded
+	who := forwarded{overHTTP: true}
+	if len(h.cfg.ForwardHeaders) == 0 {
+		return who, nil
+	}
 	for _, name := range h.cfg.ForwardHeaders {
 		values := extra.Header.Values(name)
 		switch {
@@ -98,7 +115,7 @@ func (h *handlers) forwardedFrom(extra *mcp.RequestExtra) (forwarded, error) {
 		who.headers[headerKey(name)] = values[0]
 	}
 	if who.headers == nil {
-		return forwarded{}, nil
+		return who, nil
 	}
 	who.redactor = upstream.NewRedactor(secretsOf(h.cfg.Headers, who.headers))
 	return who, nil

@@ -49,6 +49,9 @@ type Request struct {
 	// until the endpoint asks for the text.
 	Extensions map[string]any
 	DocID      string
+	// Forward is what --forward-header did with this request, for the
+	// advice on refused credentials.
+	Forward Forward
 }
 
 // Response is a GraphQL response as the endpoint sent it.

@@ -263,7 +263,7 @@ func notGraphQL(req Request, answer *httpx.Answer, body []byte) *NotGraphQLError
 	case answer.Status < 200 || answer.Status > 299:
 		e.happened = fmt.Sprintf("it answered HTTP %s%s, not a GraphQL response%s", status, shown.with, shown.note)
 		if RefusesCredentials(answer.Status) {
-			e.advice = func(Purpose) string { return credentialsAdvice }
+			e.advice = func(Purpose) string { return CredentialsAdvice(req.Forward) }
 		}
 	default:
 		mediaType, _, _ := mime.ParseMediaType(answer.Header.Get("Content-Type"))
@@ -299,8 +299,40 @@ func redirected(req Request, answer *httpx.Answer, redactor Redactor) *NotGraphQ
 	return e
 }
 
-const credentialsAdvice = "The endpoint refused the credentials: check the Authorization header " +
-	"(--headers or GRAPHQL_HEADERS when starting graphqlmcp, or headers in the call)"
+// Forward is what --forward-header did with a request, which the advice
+// on refused credentials follows.
+type Forward int
+
+const (
+	// NotForwarding is a request over stdio, or to another origin than
+	// the default endpoint's: --forward-header does nothing there, and
+	// the advice does not name it.
+	NotForwarding Forward = iota
+	// ForwardingOff is a request over HTTP to the default endpoint's
+	// origin without --forward-header.
+	ForwardingOff
+	// ForwardedNone is one whose MCP client's HTTP request carries none
+	// of the headers --forward-header names.
+	ForwardedNone
+	// Forwarded is one that carries headers of its MCP client's request.
+	Forwarded
+)
+
+// CredentialsAdvice is what to do when the endpoint refused a request's
+// credentials (HTTP 401, 403), by where they came from: over HTTP the
+// client's own may be the ones refused, or be missing.
+func CredentialsAdvice(f Forward) string {
+	const refused, startup = "The endpoint refused the credentials: ", "--headers or GRAPHQL_HEADERS when starting graphqlmcp"
+	switch f {
+	case ForwardingOff:
+		return refused + "check the Authorization header (" + startup + ", headers in the call, or --forward-header to send on each MCP client's own)"
+	case ForwardedNone:
+		return refused + "your MCP client's HTTP request carries none of the headers --forward-header names, so none was sent on: configure the client to send them, or check " + startup
+	case Forwarded:
+		return refused + "check the headers your MCP client sends, which graphqlmcp sends on (--forward-header), and " + startup
+	}
+	return refused + "check the Authorization header (" + startup + ", or headers in the call)"
+}
 
 // allowed is " (it allows GET, HEAD only)" from a 405's Allow header, when
 // it lists a few of HTTP's method names; "" otherwise.
