@@ -110,6 +110,11 @@ type Call struct {
 	// buffer, when not nil, is memory to read the answer into
 	// (httpx.Outbound.Buffer), reused by ReadPages from page to page.
 	buffer *[]byte
+	// redactor, when not nil, is the one secrets(Key) gives, made once by
+	// ReadPages for all its pages: making one builds tables of every
+	// spelling of every secret, garbage as large as a page's many times
+	// over a long read.
+	redactor *redact.Redactor
 }
 
 func (c Call) doing() string {
@@ -284,7 +289,12 @@ func formatLimit(d time.Duration) string {
 }
 
 // redactor hides the keys of c: the configured one, and the call's own.
-func (cl *Client) redactor(c Call) redact.Redactor { return cl.secrets(c.Key) }
+func (cl *Client) redactor(c Call) redact.Redactor {
+	if c.redactor != nil {
+		return *c.redactor
+	}
+	return cl.secrets(c.Key)
+}
 
 // secrets hides the configured key, a call's own key and the
 // configuration's other secrets.

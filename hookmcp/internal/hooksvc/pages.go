@@ -14,12 +14,15 @@ import (
 
 	"github.com/mcpforge/servers/shared/httpx"
 	"github.com/mcpforge/servers/shared/jsonx"
+	"github.com/mcpforge/servers/shared/redact"
 )
 
 // MaxPagesInFlight bounds the pages of one listing read at once
 // (ReadPages): enough to hide the API's latency behind the work on the
 // pages already read, few enough that one read does not take the rate limit
-// of the whole account.
+// of the whole account. It also bounds the pages held: none is read more
+// than MaxPagesInFlight past the one take waits for, so that pages that
+// arrive ahead of a slow one do not pile up in memory.
 const MaxPagesInFlight = 4
 
 // callsKeptPerPageInFlight is how much of the rate limit ReadPages leaves to
@@ -73,9 +76,16 @@ func (cl *Client) ReadPages(ctx context.Context, l Listing, take func(*Page) (ah
 	// quarter longer, so that pages of about its size fit it at once
 	// instead of growing it by copies.
 	largest := 0
+	// Every page is redacted with the same secrets.
+	redactor := cl.secrets(l.Key)
 	width, inFlight, next, bound := MaxPagesInFlight, 0, 1, 1
 	for page := 1; ; {
-		for ; inFlight < width && next <= bound; next++ {
+		// A page read is started only within MaxPagesInFlight of the
+		// page take waits for: pages that arrive ahead of a slow one
+		// hold their memory until it is taken, and would otherwise be
+		// joined by more and more. At most MaxPagesInFlight+1 pages
+		// are held, the one being taken included.
+		for ; inFlight < width && next <= bound && next <= page+MaxPagesInFlight; next++ {
 			inFlight++
 			number := next
 			buffer := new([]byte)
@@ -84,7 +94,7 @@ func (cl *Client) ReadPages(ctx context.Context, l Listing, take func(*Page) (ah
 			} else if largest > 0 {
 				*buffer = make([]byte, 0, largest+largest/4)
 			}
-			reads.Go(func() { done <- cl.readPage(ctx, l, number, buffer) })
+			reads.Go(func() { done <- cl.readPage(ctx, l, number, buffer, &redactor) })
 		}
 		got, ok := arrived[page]
 		if !ok {
@@ -148,7 +158,7 @@ func (p *pagePanic) Error() string {
 
 func (p *pagePanic) RuntimeError() {}
 
-func (cl *Client) readPage(ctx context.Context, l Listing, number int, buffer *[]byte) (read readPage) {
+func (cl *Client) readPage(ctx context.Context, l Listing, number int, buffer *[]byte, redactor *redact.Redactor) (read readPage) {
 	defer func() {
 		if p := recover(); p != nil {
 			read = readPage{number: number, panicked: &pagePanic{value: p, stack: debug.Stack()}}
@@ -165,7 +175,7 @@ func (cl *Client) readPage(ctx context.Context, l Listing, number int, buffer *[
 	// (Exact), into buffer, and is redacted there, once its check has
 	// found it JSON: the redactor need not check it again.
 	c := Call{Method: http.MethodGet, Path: tokenPath(l.Token) + "/requests", Query: query, Key: l.Key, What: what(l.Token),
-		Doing: "Listing the requests of token " + string(l.Token), expect: expectAny, Exact: true, buffer: buffer}
+		Doing: "Listing the requests of token " + string(l.Token), expect: expectAny, Exact: true, buffer: buffer, redactor: redactor}
 	resp, err := cl.Do(ctx, c)
 	if err != nil {
 		return readPage{number: number, err: err}

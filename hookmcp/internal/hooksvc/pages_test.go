@@ -327,6 +327,16 @@ func (t handlerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	return rec.Result(), nil
 }
 
+// handlerClient is a client of the API that handler serves, through
+// handlerTransport.
+func handlerClient(handler http.Handler) *Client {
+	base, _ := url.Parse("http://hooks.test")
+	return &Client{
+		Caller:  &httpx.Caller{HTTP: &http.Client{Transport: handlerTransport{handler}}, Logger: slog.New(slog.DiscardHandler)},
+		BaseURL: base, Timeout: time.Minute, Logger: slog.New(slog.DiscardHandler),
+	}
+}
+
 // TestReadPagesCancel: when the call's context ends while pages are being
 // read, ReadPages returns the end's error at once, and every read it
 // started has ended (synctest fails a test that leaves a goroutine
@@ -350,11 +360,7 @@ func TestReadPagesCancel(t *testing.T) {
 			w.Header().Set("Content-Type", "application/json")
 			fmt.Fprintf(w, `{"data":[{"uuid":%q}],"total":50,"per_page":1,"current_page":1,"is_last_page":false}`, ExampleUUID)
 		})
-		base, _ := url.Parse("http://hooks.test")
-		cl := &Client{
-			Caller:  &httpx.Caller{HTTP: &http.Client{Transport: handlerTransport{handler}}, Logger: slog.New(slog.DiscardHandler)},
-			BaseURL: base, Timeout: time.Minute, Logger: slog.New(slog.DiscardHandler),
-		}
+		cl := handlerClient(handler)
 		ctx, cancel := context.WithCancel(context.Background())
 		result := make(chan error, 1)
 		taken := 0
@@ -380,14 +386,54 @@ func TestReadPagesCancel(t *testing.T) {
 	})
 }
 
+// TestReadPagesHoldsFewPages: while a page's answer is late, the pages
+// after it are read only as far as MaxPagesInFlight past it, however fast
+// they arrive and however far ahead take asks for: each page read ahead
+// holds its memory until the late one is taken.
+func TestReadPagesHoldsFewPages(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var mu sync.Mutex
+		var served []int
+		handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+			mu.Lock()
+			served = append(served, page)
+			mu.Unlock()
+			if page == 2 {
+				<-r.Context().Done() // page 2 never comes
+				return
+			}
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"data":[{"uuid":%q}],"total":50,"per_page":1,"current_page":%d,"is_last_page":false}`, ExampleUUID, page)
+		})
+		cl := handlerClient(handler)
+		ctx, cancel := context.WithCancel(context.Background())
+		result := make(chan error, 1)
+		go func() {
+			result <- cl.ReadPages(ctx, Listing{Token: ExampleUUID, PerPage: 1, MaxPages: 200}, func(*Page) (int, error) { return 100, nil })
+		}()
+		synctest.Wait() // page 1 taken, page 2 late, the pages after it read and waiting
+		mu.Lock()
+		slices.Sort(served)
+		var want []int // page 1, and page 2 with MaxPagesInFlight after it
+		for page := 1; page <= 2+MaxPagesInFlight; page++ {
+			want = append(want, page)
+		}
+		if !slices.Equal(served, want) {
+			t.Errorf("pages read while page 2 is late: %v, want %v", served, want)
+		}
+		mu.Unlock()
+		cancel()
+		if err := <-result; err == nil {
+			t.Error("ReadPages gave no error for the page that never came")
+		}
+	})
+}
+
 // TestReadPagesPanic: a panic in a page read is raised again on the
 // caller's goroutine, with its value, where the server's recovery takes it.
 func TestReadPagesPanic(t *testing.T) {
-	base, _ := url.Parse("http://hooks.test")
-	cl := &Client{
-		Caller:  &httpx.Caller{HTTP: &http.Client{Transport: handlerTransport{http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic("deep below") })}}, Logger: slog.New(slog.DiscardHandler)},
-		BaseURL: base, Timeout: time.Minute, Logger: slog.New(slog.DiscardHandler),
-	}
+	cl := handlerClient(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic("deep below") }))
 	defer func() {
 		p, ok := recover().(*pagePanic)
 		if !ok || !strings.Contains(p.Error(), "deep below") || !strings.Contains(p.Error(), "goroutine") {
