@@ -29,15 +29,17 @@ import (
 
 	"go.opentelemetry.io/collector/client"
 	"go.opentelemetry.io/collector/component"
-	"go.opentelemetry.io/collector/component/componenttest"
 	"go.opentelemetry.io/collector/config/configgrpc"
 	"go.opentelemetry.io/collector/config/configoptional"
 	"go.opentelemetry.io/collector/consumer"
 	"go.opentelemetry.io/collector/consumer/consumererror"
+	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/pmetric"
 	"go.opentelemetry.io/collector/pdata/ptrace"
+	"go.opentelemetry.io/collector/receiver"
 	"go.opentelemetry.io/collector/receiver/otlpreceiver"
-	"go.opentelemetry.io/collector/receiver/receivertest"
+	metricnoop "go.opentelemetry.io/otel/metric/noop"
+	tracenoop "go.opentelemetry.io/otel/trace/noop"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest/observer"
 )
@@ -82,8 +84,19 @@ func run(ctx context.Context, listen, outPath, wantAuthorization string) error {
 	// The receiver logs the address it listens on, the free port chosen
 	// included; that log entry is how this program learns it.
 	logs, logged := observer.New(zap.InfoLevel)
-	settings := receivertest.NewNopSettings(factory.Type())
-	settings.Logger = zap.New(logs)
+	// The settings receivertest.NewNopSettings makes, written out: its
+	// package (and componenttest's) would add testify and the OpenTelemetry
+	// SDK to the build.
+	settings := receiver.Settings{
+		ID: component.NewID(factory.Type()),
+		TelemetrySettings: component.TelemetrySettings{
+			Logger:         zap.New(logs),
+			TracerProvider: tracenoop.NewTracerProvider(),
+			MeterProvider:  metricnoop.NewMeterProvider(),
+			Resource:       pcommon.NewResource(),
+		},
+		BuildInfo: component.NewDefaultBuildInfo(),
+	}
 
 	tracesSink, err := consumer.NewTraces(export(sink, (&ptrace.JSONMarshaler{}).MarshalTraces))
 	if err != nil {
@@ -103,7 +116,7 @@ func run(ctx context.Context, listen, outPath, wantAuthorization string) error {
 	}
 	// Both are one receiver (the factory shares it by config): it starts
 	// and stops once.
-	host := componenttest.NewNopHost()
+	host := nopHost{}
 	for _, r := range []component.Component{traces, metrics} {
 		if err := r.Start(ctx, host); err != nil {
 			return err
@@ -126,6 +139,11 @@ func run(ctx context.Context, listen, outPath, wantAuthorization string) error {
 	<-ctx.Done()
 	return nil
 }
+
+// nopHost is a host with no extensions, as componenttest.NewNopHost.
+type nopHost struct{}
+
+func (nopHost) GetExtensions() map[component.ID]component.Component { return nil }
 
 // jsonLines writes each export as one line of OTLP JSON.
 type jsonLines struct {
