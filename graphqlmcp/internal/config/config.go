@@ -45,8 +45,10 @@ type Config struct {
 	MaxResponseBytes      int64
 	SchemaCacheTTL        time.Duration
 	// Schema is the default endpoint's schema read from --schema; nil when
-	// it is introspected.
-	Schema *schema.Schema
+	// it is introspected. SchemaFile is the file it was read from, which a
+	// reload reads again (SIGHUP, or an edit a poll finds).
+	Schema     *schema.Schema
+	SchemaFile string
 	// Validate checks operations against the endpoint's schema before
 	// sending them.
 	Validate bool
@@ -177,6 +179,7 @@ func FromCommand(cmd *cli.Command) (Config, error) {
 		if cfg.Schema, err = schema.Load(path, time.Now()); err != nil {
 			return Config{}, app.FlagErrorf("schema", "must name an SDL file or a saved introspection answer; %s %v. For example --schema ./schema.graphql", cut(path, maxQuotedURL), cut(err.Error(), maxSchemaProblem))
 		}
+		cfg.SchemaFile = path
 	}
 	for _, raw := range cmd.StringSlice("allow-endpoint") {
 		for _, item := range strings.Split(raw, ",") {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpforge/servers/graphqlmcp/internal/upstream"
@@ -23,8 +24,9 @@ type Store struct {
 	client *upstream.Client
 	now    func() time.Time
 	// file is the --schema file's schema, which serves the default
-	// endpoint; nil when none was given.
-	file *Schema
+	// endpoint; nil when none was given. A reload replaces it (SetFile)
+	// while calls read it.
+	file atomic.Pointer[Schema]
 
 	mu       sync.Mutex
 	inflight map[string]*fetch
@@ -60,8 +62,14 @@ type fetch struct {
 // NewStore returns a store that keeps schemas in cache, fetches them with
 // client, and serves file (which may be nil) for the default endpoint.
 func NewStore(cache *Cache, client *upstream.Client, file *Schema, now func() time.Time) *Store {
-	return &Store{cache: cache, client: client, file: file, now: now, inflight: map[string]*fetch{}, refused: map[string]refusal{}}
+	st := &Store{cache: cache, client: client, now: now, inflight: map[string]*fetch{}, refused: map[string]refusal{}}
+	st.file.Store(file)
+	return st
 }
+
+// SetFile serves file for the default endpoint from now on, in place of
+// the schema file's schema before: the file read again.
+func (st *Store) SetFile(file *Schema) { st.file.Store(file) }
 
 // Got is a schema and where it came from.
 type Got struct {
@@ -77,8 +85,8 @@ type Got struct {
 // of them gives up: against an endpoint that hangs, nothing runs on that no
 // caller waits for.
 func (st *Store) Get(ctx context.Context, req upstream.Request, refresh bool) (Got, error) {
-	if st.file != nil && req.Target.IsDefault {
-		return Got{Schema: st.file, FetchedAt: st.file.loaded, Cached: true, File: true}, nil
+	if file := st.file.Load(); file != nil && req.Target.IsDefault {
+		return Got{Schema: file, FetchedAt: file.loaded, Cached: true, File: true}, nil
 	}
 	key := Key(req.Target.URL.String(), req.Headers)
 	if !refresh {

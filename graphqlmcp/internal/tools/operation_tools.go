@@ -9,13 +9,9 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"os"
-	"os/signal"
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
-	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -54,83 +50,21 @@ type savedTool struct {
 
 // addOperationTools registers a tool for each saved operation (--operations)
 // that the tool filter allows, and returns the set of all of them, listed
-// or not and kept current by reloads, so that the filter's names can be
+// or not and kept current by reloads (watch), so that the filter's names can be
 // checked against them and a call to one it leaves out answered with why. Every operation is
 // checked against the default endpoint's schema and priced first: any
-// problem refuses the start, with one line per problem. Afterwards a SIGHUP,
-// or a change a poll of the files finds, reads them again, until ctx ends.
+// problem refuses the start, with one line per problem.
 func (h *handlers) addOperationTools(ctx context.Context, server *mcp.Server) (*savedSet, error) {
 	listed := &savedSet{}
 	if len(h.cfg.Operations) == 0 {
 		return listed, nil
 	}
-	seen := operations.Fingerprint(h.cfg.Operations)
 	saved, err := h.loadSaved(ctx, false)
 	if err != nil {
 		return nil, err
 	}
 	h.swapSaved(server, listed, saved)
-	go h.watchSaved(ctx, server, listed, reloadSignal(ctx), seen)
 	return listed, nil
-}
-
-// pollSaved is how often the operation files' names, sizes and times are
-// looked at for a change.
-const pollSaved = 2 * time.Second
-
-// reloadKey carries, in the context New is given, a channel that asks for
-// a reload in place of SIGHUP: a test inside a synctest bubble, where the
-// signal package's goroutine may not touch a channel.
-type reloadKey struct{}
-
-// reloadSignal is the channel that asks for a reload: SIGHUP's, registered
-// before New returns, so that a SIGHUP from then on reloads instead of
-// ending the process; or the context's. It is stopped when ctx ends.
-func reloadSignal(ctx context.Context) <-chan struct{} {
-	if ch, ok := ctx.Value(reloadKey{}).(chan struct{}); ok {
-		return ch
-	}
-	hup := make(chan os.Signal, 1)
-	signal.Notify(hup, syscall.SIGHUP)
-	asked := make(chan struct{}, 1)
-	go func() {
-		defer signal.Stop(hup)
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-hup:
-				select {
-				case asked <- struct{}{}:
-				default: // a reload is asked for already
-				}
-			}
-		}
-	}()
-	return asked
-}
-
-// watchSaved reloads the operations when asked (SIGHUP), and when a poll
-// finds their files changed, until ctx ends.
-func (h *handlers) watchSaved(ctx context.Context, server *mcp.Server, listed *savedSet, hup <-chan struct{}, seen string) {
-	ticker := time.NewTicker(pollSaved)
-	defer ticker.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-hup:
-		case <-ticker.C:
-			if operations.Fingerprint(h.cfg.Operations) == seen {
-				continue
-			}
-		}
-		// Taken before reading, so an edit during the reload is seen
-		// by the next poll; a bad edit is logged once, not at every
-		// poll.
-		seen = operations.Fingerprint(h.cfg.Operations)
-		h.reloadSaved(ctx, server, listed)
-	}
 }
 
 // savedSet is the names of the saved operations' tools listed now, and
@@ -149,10 +83,11 @@ func (s *savedSet) offered() []mcptool.Offered {
 }
 
 // reloadSaved reads the operations again and swaps them in, or keeps the
-// last good set and logs why.
-func (h *handlers) reloadSaved(ctx context.Context, server *mcp.Server, listed *savedSet) {
+// last good set and logs why. refresh asks the endpoint for its schema
+// again.
+func (h *handlers) reloadSaved(ctx context.Context, server *mcp.Server, listed *savedSet, refresh bool) {
 	logger := h.logger()
-	saved, err := h.loadSaved(ctx, true)
+	saved, err := h.loadSaved(ctx, refresh)
 	if err != nil {
 		logger.Warn("saved operations not reloaded; the last good set stays", "problems", err.Error())
 		return
@@ -207,9 +142,8 @@ func (h *handlers) logger() *slog.Logger {
 }
 
 // loadSaved reads, checks and prices every saved operation, and returns
-// them all, or every problem as one error with one line each. A reload
-// asks the endpoint for its schema again (refresh), as the operator may
-// reload because the API changed.
+// them all, or every problem as one error with one line each. refresh
+// skips the schema cache.
 func (h *handlers) loadSaved(ctx context.Context, refresh bool) ([]*savedTool, error) {
 	ops, err := operations.Load(h.cfg.Operations)
 	var loadProblems operations.Problems

@@ -27,10 +27,12 @@ func (h *handlers) serverOptions(opts Options) *mcp.ServerOptions {
 // from (--schema-cache-ttl), since the server itself answers from that cache
 // for as long; anything else (the tool list, which the operator's flags shape
 // and a restart with other flags changes without notice, the listings) is
-// stale at once.
+// stale at once. A --schema file's schema is stale at once too: a reload
+// (SIGHUP, an edit) may replace it at any time, and no notification tells
+// a client to drop what it kept.
 func (h *handlers) cacheTTL(req mcp.Request) time.Duration {
 	uri := mcptool.ReadURI(req)
-	if uri == schemaURI || strings.HasPrefix(uri, typeURIPrefix) {
+	if (uri == schemaURI || strings.HasPrefix(uri, typeURIPrefix)) && h.cfg.SchemaFile == "" {
 		return h.cfg.SchemaCacheTTL
 	}
 	return 0

@@ -32,6 +32,9 @@ func (h *handlers) registerTools(ctx context.Context, server *mcp.Server) error 
 		query = readOnlyQuery(query)
 	}
 	builtIn := slices.Clip(h.tools.Register(server, query, h.introspectTool()))
+	// Before the operations are read, so that an edit while they load is
+	// seen by the first poll.
+	watched := h.watchFrom(h.cfg.Schema)
 	saved, err := h.addOperationTools(ctx, server)
 	if err != nil {
 		return err
@@ -45,6 +48,9 @@ func (h *handlers) registerTools(ctx context.Context, server *mcp.Server) error 
 	server.AddReceivingMiddleware(h.tools.WithheldFrom(func() []mcptool.Offered {
 		return append(builtIn, saved.offered()...)
 	}))
+	if len(h.cfg.Operations) > 0 || h.cfg.SchemaFile != "" {
+		go h.watch(ctx, server, saved, reloadSignal(ctx), watched)
+	}
 	return nil
 }
 

@@ -25,7 +25,10 @@ const schemaFrameLabel = "the endpoint's schema as SDL"
 // without tool calls. It comes from where the tools get it: the --schema
 // file, the cache, or one introspection.
 func (h *handlers) addSchemaResource(server *mcp.Server) {
+	// Under the lock: a reload (watch) may describe the schema already.
+	h.resource.mu.Lock()
 	h.resource.server = server
+	h.resource.mu.Unlock()
 	if h.cfg.Schema != nil {
 		h.describeSchema(mcptool.FramedLen(schemaFrameLabel, len(h.cfg.Schema.View(true).SDL)), "from --schema")
 		return
