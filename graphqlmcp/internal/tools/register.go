@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -16,10 +15,6 @@ import (
 	"github.com/mcpforge/servers/shared/app"
 	"github.com/mcpforge/servers/shared/mcptool"
 )
-
-// operationsGroup is the name the tool filter takes for every saved
-// operation's tool (--tools operations).
-const operationsGroup = "operations"
 
 // registerTools adds the tools the operator's filter lets through: the two
 // built-in tools and the saved operations. It refuses a filter that names a
@@ -40,7 +35,7 @@ func (h *handlers) registerTools(ctx context.Context, server *mcp.Server) error 
 		return err
 	}
 	offered := append(builtIn, saved.offered()...)
-	if err := app.CheckToolFilter(h.tools.Filter, offered, app.ToolGroup{Name: operationsGroup, Fill: "load saved operations with --operations"}); err != nil {
+	if err := app.CheckToolFilter(h.tools, offered, app.ToolGroup{Name: savedGroup, Fill: "load saved operations with --operations"}); err != nil {
 		return err
 	}
 	// A reload changes the saved operations: a call is judged against
@@ -52,46 +47,6 @@ func (h *handlers) registerTools(ctx context.Context, server *mcp.Server) error 
 		go h.watch(ctx, server, saved, reloadSignal(ctx), watched)
 	}
 	return nil
-}
-
-// toolChoice is the operator's filter (--tools, --exclude-tools,
-// --read-only). The saved operations ask it through Allows, one tool at a
-// time; it remembers what each said it was, so that the operator's names
-// can be checked against every tool, listed or not.
-type toolChoice struct {
-	mcptool.Filter
-	mu    sync.Mutex
-	asked map[string]mcptool.Offered
-}
-
-func newToolChoice(f mcptool.Filter) *toolChoice {
-	return &toolChoice{Filter: f, asked: map[string]mcptool.Offered{}}
-}
-
-// Allows reports whether a tool named name, in groups, annotated read-only
-// or not, is listed and callable.
-func (c *toolChoice) Allows(name string, groups []string, readOnly bool) bool {
-	c.mu.Lock()
-	c.asked[name] = mcptool.Offered{Name: name, Groups: groups, ReadOnly: readOnly}
-	c.mu.Unlock()
-	return c.Filter.Allows(name, groups, readOnly)
-}
-
-// operations are the saved operations named, as they described themselves
-// to Allows; one that never asked is in the operations group and taken as
-// one that changes data, so that --read-only does not count on it.
-func (c *toolChoice) operations(names []string) []mcptool.Offered {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	out := make([]mcptool.Offered, 0, len(names))
-	for _, name := range names {
-		o, ok := c.asked[name]
-		if !ok {
-			o = mcptool.Offered{Name: name, Groups: []string{operationsGroup}}
-		}
-		out = append(out, o)
-	}
-	return out
 }
 
 // readOnlyQueryText replaces, under --read-only, what graphql_query's

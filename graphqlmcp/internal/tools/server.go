@@ -47,7 +47,7 @@ type handlers struct {
 	rules  []validator.Rule
 	checks chan struct{}
 	// tools is the operator's choice of tools to expose.
-	tools *toolChoice
+	tools mcptool.Filter
 }
 
 // NewServer returns graphqlmcp's MCP server for a configuration that cannot
@@ -96,7 +96,7 @@ func New(ctx context.Context, opts Options) (*mcp.Server, error) {
 		schemas: schema.NewStore(schema.NewCache(cfg.SchemaCacheTTL, schema.DefaultCacheBytes, opts.Now), client, cfg.Schema, opts.Now),
 		rules:   defaultRules(),
 		checks:  make(chan struct{}, runtime.GOMAXPROCS(0)),
-		tools:   newToolChoice(opts.Tools),
+		tools:   opts.Tools,
 	}
 	serverOpts := h.serverOptions(opts)
 	serverOpts.Instructions += opts.Tools.Instructions()

@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -182,31 +181,6 @@ func TestToolFilterStartupErrors(t *testing.T) {
 	}
 	if _, err := newFiltered(cfg, mcptool.Filter{ReadOnly: true, Only: []string{"graphql_query"}}); err != nil {
 		t.Errorf("--read-only --tools graphql_query: %v", err)
-	}
-}
-
-// TestToolChoiceOperations: the saved operations ask the filter one by one
-// (Allows); what each said it was is what the startup check judges, and
-// one that never asked counts as changing data in the operations group.
-func TestToolChoiceOperations(t *testing.T) {
-	c := newToolChoice(mcptool.Filter{ReadOnly: true, Only: []string{"operations"}})
-	if !c.Allows("list_issues", []string{operationsGroup}, true) || c.Allows("close_issue", []string{operationsGroup}, false) {
-		t.Error("Allows does not apply the filter")
-	}
-	got := c.operations([]string{"list_issues", "close_issue", "never_asked"})
-	want := []mcptool.Offered{
-		{Name: "list_issues", Groups: []string{"operations"}, ReadOnly: true},
-		{Name: "close_issue", Groups: []string{"operations"}},
-		{Name: "never_asked", Groups: []string{"operations"}},
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("operations (-want +got):\n%s", diff)
-	}
-	if err := app.CheckToolFilter(c.Filter, got, app.ToolGroup{Name: operationsGroup}); err != nil {
-		t.Errorf("one read-only operation meets --read-only --tools operations: %v", err)
-	}
-	if err := app.CheckToolFilter(mcptool.Filter{ReadOnly: true, Only: []string{"close_issue"}}, got); err == nil || !strings.Contains(err.Error(), `names "close_issue", which is not read-only`) {
-		t.Errorf("--read-only --tools close_issue: %v", err)
 	}
 }
 
