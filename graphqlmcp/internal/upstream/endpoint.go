@@ -62,7 +62,7 @@ func (p Policy) Resolve(raw string) (Target, error) {
 	}
 	if !isDefault && len(p.Allow) > 0 {
 		for _, prefix := range p.Allow {
-			if matchesPrefix(u, prefix) {
+			if httpx.UnderPrefix(u, prefix) {
 				explicit = true
 				break
 			}
@@ -107,19 +107,6 @@ func sameEndpoint(a, b *url.URL) bool {
 	return httpx.SameOrigin(a, b) && a.EscapedPath() == b.EscapedPath() && a.RawQuery == b.RawQuery
 }
 
-// matchesPrefix reports whether u has prefix's origin and its path lies under
-// prefix's path, on a segment boundary: /graphql matches /graphql and
-// /graphql/v2 but not /graphqlx.
-func matchesPrefix(u, prefix *url.URL) bool {
-	if !httpx.SameOrigin(u, prefix) {
-		return false
-	}
-	// Decoded: checkPath has refused an encoded / and every %25, so the
-	// decoded path is the one a server serves.
-	base := strings.TrimSuffix(prefix.Path, "/")
-	return base == "" || u.Path == base || strings.HasPrefix(u.Path, base+"/")
-}
-
 // configuredQuery reports whether u's query string may go with a per-call endpoint:
 // none, or exactly the query string the operator wrote for the default
 // endpoint or for an --allow-endpoint entry the endpoint matches. Compared
@@ -129,7 +116,7 @@ func (p Policy) configuredQuery(u *url.URL) bool {
 	if u.RawQuery == "" || u.RawQuery == p.Default.RawQuery {
 		return true
 	}
-	return slices.ContainsFunc(p.Allow, func(prefix *url.URL) bool { return matchesPrefix(u, prefix) && u.RawQuery == prefix.RawQuery })
+	return slices.ContainsFunc(p.Allow, func(prefix *url.URL) bool { return httpx.UnderPrefix(u, prefix) && u.RawQuery == prefix.RawQuery })
 }
 
 // checkPath refuses a per-call endpoint's path that a server or proxy on

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mcpforge/servers/shared/httpx"
 )
@@ -75,12 +76,11 @@ func Headers(captured map[string][]string) http.Header {
 }
 
 // Policy is where a replay may go: a loopback address always, another
-// origin only under one of Allow's URL prefixes, set by the operator at
-// startup (--replay-to), never by the model alone.
-//
-// TODO: graphqlmcp's endpoint policy (upstream.Policy) judges its
-// --allow-endpoint prefixes the same way; the two should share one policy
-// in shared/httpx.
+// origin only under one of Allow's URL prefixes (httpx.UnderPrefix, as
+// graphqlmcp judges --allow-endpoint), set by the operator at startup
+// (--replay-to), never by the model alone. Its path check is its own: a
+// replay sends the captured path byte for byte, percent-escapes and all,
+// which graphqlmcp's rule for an endpoint's path would refuse.
 type Policy struct {
 	Allow []*url.URL
 }
@@ -104,7 +104,7 @@ func (p Policy) Check(u *url.URL) error {
 		return fmt.Errorf("%s is refused: %v", httpx.DisplayURL(u), err)
 	}
 	for _, prefix := range p.Allow {
-		if matchesPrefix(u, prefix) {
+		if httpx.UnderPrefix(u, prefix) {
 			return nil
 		}
 	}
@@ -118,22 +118,16 @@ func (p Policy) Check(u *url.URL) error {
 	return fmt.Errorf("%s is not allowed: replays go to loopback addresses and, set at startup by --replay-to, under %s only", httpx.DisplayURL(u), strings.Join(names, ", "))
 }
 
-// matchesPrefix reports whether u has prefix's origin (canonical hosts)
-// and a path under prefix's on a segment boundary: /hooks matches /hooks
-// and /hooks/stripe, not /hooksx.
-func matchesPrefix(u, prefix *url.URL) bool {
-	if !httpx.SameOrigin(u, prefix) {
-		return false
-	}
-	base := strings.TrimSuffix(prefix.Path, "/")
-	return base == "" || u.Path == base || strings.HasPrefix(u.Path, base+"/")
-}
-
 // checkPath refuses a path a server could read as another than the one
-// the prefix judged: dot segments, backslashes, encoded slashes and dots.
+// the prefix judged: dot segments, backslashes, encoded slashes and dots,
+// an encoded % (which decoded again is any of them) and bytes that are not
+// UTF-8 (overlong forms such as %c0%ae, a dot to some servers).
 func checkPath(u *url.URL) error {
 	if strings.ContainsAny(u.Path, `\;`) {
 		return errors.New("its path holds a backslash or semicolon, which a server may read as another separator; write the path plainly")
+	}
+	if strings.Contains(u.Path, "%") || !utf8.ValidString(u.Path) {
+		return errors.New("its path holds an encoded % (%25) or encoded bytes that are not UTF-8, which a server that decodes the path twice, or reads overlong UTF-8, may read as a separator or dot segment; write the path plainly")
 	}
 	escaped := strings.ToLower(u.EscapedPath())
 	if strings.Contains(escaped, "%2f") || strings.Contains(escaped, "%2e") || strings.Contains(escaped, "%5c") {

@@ -162,12 +162,18 @@ func TestPolicy(t *testing.T) {
 		"https://dev.example.com/hooksx":         false,
 		"https://dev.example.com/hooks/../admin": false,
 		"https://dev.example.com/hooks/%2e%2e/a": false,
-		"http://dev.example.com/hooks":           false,
-		"https://dev.example.com:444/hooks":      false,
-		"https://other.example.com/hooks":        false,
-		"http://169.254.169.254/latest":          false,
-		"ftp://127.0.0.1/":                       false,
-		"http://user:pw@127.0.0.1/":              false,
+		// Decoded twice (a proxy, then the server) or read as overlong
+		// UTF-8, these are ../admin.
+		"https://dev.example.com/hooks/%252e%252e/admin": false,
+		"https://dev.example.com/hooks/%c0%ae%c0%ae/a":   false,
+		"https://dev.example.com/hooks/caf%C3%A9":        true,
+		"http://127.0.0.1:3000/a%252e":                   true,
+		"http://dev.example.com/hooks":                   false,
+		"https://dev.example.com:444/hooks":              false,
+		"https://other.example.com/hooks":                false,
+		"http://169.254.169.254/latest":                  false,
+		"ftp://127.0.0.1/":                               false,
+		"http://user:pw@127.0.0.1/":                      false,
 	} {
 		err := p.Check(parse(raw))
 		if (err == nil) != ok {
