@@ -15,8 +15,6 @@ import (
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
-	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetrichttp"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/metric/noop"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
@@ -76,11 +74,12 @@ const telemetryShutdownWait = 5 * time.Second
 // defaults, nothing is exported unless a variable asks: a traces or metrics
 // exporter named otlp (OTEL_TRACES_EXPORTER, OTEL_METRICS_EXPORTER), or an
 // OTLP endpoint set (OTEL_EXPORTER_OTLP_ENDPOINT or the per-signal one).
-// OTEL_SDK_DISABLED=true turns everything off. The exporters read the rest
-// themselves (OTEL_EXPORTER_OTLP_HEADERS, _TIMEOUT, _CERTIFICATE...,
-// OTEL_METRIC_EXPORT_INTERVAL, OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES).
-// Errors name the variable, the rule and the fix; they never repeat a
-// value that could be a secret (headers are never read here).
+// OTEL_SDK_DISABLED=true turns everything off. The OTLP senders read where
+// and how to send (OTEL_EXPORTER_OTLP_HEADERS, _TIMEOUT, _CERTIFICATE...:
+// newOTLPSender), the SDK the rest (OTEL_METRIC_EXPORT_INTERVAL,
+// OTEL_BSP_*, OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES). Errors name the
+// variable, the rule and the fix; they never repeat a value that could be a
+// secret (a header's, an endpoint's).
 func telemetryFromEnv(ctx context.Context, getenv func(string) string, service, version string, logger *slog.Logger) (*telemetry, error) {
 	if strings.EqualFold(strings.TrimSpace(getenv("OTEL_SDK_DISABLED")), "true") {
 		return nil, nil
@@ -121,19 +120,20 @@ func telemetryFromEnv(ctx context.Context, getenv func(string) string, service, 
 	var meterProvider metric.MeterProvider = noop.NewMeterProvider()
 	var stops []func(context.Context) error
 	if traces {
-		exporter, err := otlptracehttp.New(ctx)
+		sender, err := newOTLPSender(getenv, "traces", logger)
 		if err != nil {
-			return nil, fmt.Errorf("OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) must be a URL such as http://collector:4318: %s", shortened(err.Error()))
+			return nil, err
 		}
-		provider := sdktrace.NewTracerProvider(sdktrace.WithBatcher(exporter), sdktrace.WithResource(res))
+		provider := sdktrace.NewTracerProvider(sdktrace.WithBatcher(otlpSpanExporter{sender}), sdktrace.WithResource(res))
 		tracerProvider = provider
 		stops = append(stops, provider.Shutdown)
 	}
 	if metrics {
-		exporter, err := otlpmetrichttp.New(ctx)
+		sender, err := newOTLPSender(getenv, "metrics", logger)
 		if err != nil {
-			return nil, fmt.Errorf("OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_METRICS_ENDPOINT) must be a URL such as http://collector:4318: %s", shortened(err.Error()))
+			return nil, err
 		}
+		exporter := newOTLPMetricExporter(sender, getenv, logger)
 		provider := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewPeriodicReader(exporter)), sdkmetric.WithResource(res))
 		meterProvider = provider
 		stops = append(stops, provider.Shutdown)

@@ -9,10 +9,11 @@ import (
 
 // otelLogSink carries the OpenTelemetry SDK's own messages (a variable it
 // could not parse) into the process's logger, without their key-value
-// pairs: the exporters log a malformed OTEL_EXPORTER_OTLP_HEADERS pair
-// whole ("parse headers" input=Authorization Bearer ...), which would put
-// the collector's credential on stderr, in the SDK's plain format. Only
-// errors pass: the SDK's Info and Debug levels describe what it exports.
+// pairs: the SDK's exporters logged a malformed OTEL_EXPORTER_OTLP_HEADERS
+// pair whole ("parse headers" input=Authorization Bearer ...), which would
+// put the collector's credential on stderr, in the SDK's plain format; the
+// OTLP senders (otlpHeaders) report theirs through it too. Only errors
+// pass: the SDK's Info and Debug levels describe what it exports.
 type otelLogSink struct{ logger *slog.Logger }
 
 func (otelLogSink) Init(logr.RuntimeInfo)            {}

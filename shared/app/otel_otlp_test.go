@@ -1,0 +1,237 @@
+package app
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/pem"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
+	"google.golang.org/protobuf/proto"
+)
+
+func envOf(vars map[string]string) func(string) string {
+	return func(k string) string { return vars[k] }
+}
+
+// TestOTLPSenderEndpoint: the general endpoint is a base that /v1/<signal>
+// follows; a signal's own is used as it is (its root when it has no path);
+// the user info is never part of the URL posted to (nor of an error); a
+// value that is not an http or https URL stops the server naming the
+// variable, not its value.
+func TestOTLPSenderEndpoint(t *testing.T) {
+	logger := slog.New(slog.DiscardHandler)
+	for _, tt := range []struct {
+		env    map[string]string
+		signal string
+		want   string
+	}{
+		{map[string]string{}, "traces", "http://localhost:4318/v1/traces"},
+		{map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "https://c.example:4318"}, "metrics", "https://c.example:4318/v1/metrics"},
+		{map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://ops:pw_3e1@c:4318/otlp/?x=1"}, "traces", "http://c:4318/otlp/v1/traces"},
+		{map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://t:9/my/traces"}, "traces", "http://t:9/my/traces"},
+		{map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://t:9"}, "traces", "http://t:9/"},
+		{map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://t:9"}, "metrics", "http://c:4318/v1/metrics"},
+	} {
+		s, err := newOTLPSender(envOf(tt.env), tt.signal, logger)
+		if err != nil || s.url != tt.want {
+			t.Errorf("%v, %s: URL %v, error %v; want %s", tt.env, tt.signal, s, err, tt.want)
+		}
+	}
+	for _, bad := range []string{"collector:4318", "grpc://pw_3e1@c:4317", "http://", "http://c:4318/%zz"} {
+		_, err := newOTLPSender(envOf(map[string]string{"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": bad}), "traces", logger)
+		if err == nil || !strings.HasPrefix(err.Error(), "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be an http or https URL such as http://collector:4318") || strings.Contains(err.Error(), "pw_3e1") {
+			t.Errorf("endpoint %q: error %v, want the variable and the rule, without the value", bad, err)
+		}
+	}
+}
+
+// collectorAnswers is a collector that gives its collectorAnswers in turn (the last one
+// from then on), and keeps what it was sent.
+type collectorAnswers struct {
+	mu       sync.Mutex
+	statuses []int
+	header   http.Header
+	body     []byte
+	got      []*http.Request
+	bodies   [][]byte
+}
+
+func (a *collectorAnswers) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	status := a.statuses[min(len(a.got), len(a.statuses)-1)]
+	a.got, a.bodies = append(a.got, r), append(a.bodies, body)
+	for k, v := range a.header {
+		w.Header()[k] = v
+	}
+	w.WriteHeader(status)
+	w.Write(a.body)
+}
+
+// TestOTLPSenderRetries: 429, 502, 503 and 504 are sent again, after the
+// Retry-After asked for, else after 5 s doubling up to 30 s, for at most a
+// minute in all; other refusals at once, and none is retried. The waits
+// are counted, not waited.
+func TestOTLPSenderRetries(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		statuses []int
+		after    string
+		sent     int
+		waits    []time.Duration
+		failed   bool
+	}{
+		{"Retry-After", []int{503, 429, 200}, "0", 3, []time.Duration{0, 0}, false},
+		{"backoff", []int{502}, "", 4, []time.Duration{5 * time.Second, 10 * time.Second, 20 * time.Second}, true},
+		{"not passing", []int{400}, "7", 1, nil, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			a := &collectorAnswers{statuses: tt.statuses, header: http.Header{}}
+			if tt.after != "" {
+				a.header.Set("Retry-After", tt.after)
+			}
+			collector := httptest.NewServer(a)
+			defer collector.Close()
+			s, err := newOTLPSender(envOf(map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": collector.URL}), "traces", slog.New(slog.DiscardHandler))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var waits []time.Duration
+			s.sleep = func(_ context.Context, d time.Duration) error { waits = append(waits, d); return nil }
+			err = s.send(context.Background(), []byte("body"))
+			if (err != nil) != tt.failed || len(a.got) != tt.sent || !slices.Equal(waits, tt.waits) {
+				t.Errorf("error %v, %d sent, waits %v; want failed %v, %d sent, waits %v", err, len(a.got), waits, tt.failed, tt.sent, tt.waits)
+			}
+			if err != nil && !strings.Contains(err.Error(), "failed to send to "+collector.URL+"/v1/traces") {
+				t.Errorf("error %v does not name where it was sent", err)
+			}
+		})
+	}
+}
+
+// TestOTLPSenderHeadersAndGzip: a signal's own variable wins over the
+// general one (OTEL_EXPORTER_OTLP_TRACES_HEADERS over _HEADERS), values are
+// percent-decoded, a pair that cannot be read is left out and logged
+// without its text, and gzip compresses the body.
+func TestOTLPSenderHeadersAndGzip(t *testing.T) {
+	a := &collectorAnswers{statuses: []int{200}}
+	collector := httptest.NewServer(a)
+	defer collector.Close()
+	var logs bytes.Buffer
+	env := envOf(map[string]string{
+		"OTEL_EXPORTER_OTLP_ENDPOINT":       collector.URL,
+		"OTEL_EXPORTER_OTLP_HEADERS":        "X-General=g",
+		"OTEL_EXPORTER_OTLP_TRACES_HEADERS": " X-Mine = a%20b ,broken secret_7f1,X-Bad=%zzsecret_7f1",
+		"OTEL_EXPORTER_OTLP_COMPRESSION":    "gzip",
+		"OTEL_EXPORTER_OTLP_TIMEOUT":        "soon",
+	})
+	traces, err := newOTLPSender(env, "traces", slog.New(slog.NewTextHandler(&logs, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	metrics, err := newOTLPSender(env, "metrics", slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := traces.send(context.Background(), []byte("spans")); err != nil {
+		t.Fatal(err)
+	}
+	if err := metrics.send(context.Background(), []byte("metrics")); err != nil {
+		t.Fatal(err)
+	}
+	spans, points := a.got[0], a.got[1]
+	if spans.Header.Get("X-Mine") != "a b" || spans.Header.Get("X-General") != "" || spans.Header.Get("X-Bad") != "" || points.Header.Get("X-General") != "g" {
+		t.Errorf("headers sent: traces %v, metrics %v", spans.Header, points.Header)
+	}
+	for i, want := range []string{"spans", "metrics"} {
+		r, err := gzip.NewReader(bytes.NewReader(a.bodies[i]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(r)
+		if a.got[i].Header.Get("Content-Encoding") != "gzip" || string(body) != want || a.got[i].Header.Get("Content-Type") != "application/x-protobuf" {
+			t.Errorf("request %d: %v, body %q", i, a.got[i].Header, body)
+		}
+	}
+	text := logs.String()
+	if strings.Contains(text, "secret_7f1") || strings.Count(text, "OTEL_EXPORTER_OTLP_HEADERS") != 2 || !strings.Contains(text, "OTEL_EXPORTER_OTLP_TIMEOUT must be a whole number of milliseconds") {
+		t.Errorf("log:\n%s\nwant the two bad pairs and the timeout reported, no value", text)
+	}
+	if traces.client.Timeout != otlpDefaultTimeout {
+		t.Errorf("timeout %v, want the default", traces.client.Timeout)
+	}
+}
+
+// TestOTLPSenderCertificate: OTEL_EXPORTER_OTLP_CERTIFICATE names the CA a
+// collector's certificate is checked against; without it the collector is
+// refused; a file that is not one stops the server naming the variable.
+func TestOTLPSenderCertificate(t *testing.T) {
+	collector := httptest.NewTLSServer(&collectorAnswers{statuses: []int{200}})
+	defer collector.Close()
+	dir := t.TempDir()
+	ca := filepath.Join(dir, "ca.pem")
+	if err := os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: collector.Certificate().Raw}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	logger := slog.New(slog.DiscardHandler)
+	for _, tt := range []struct {
+		cert string
+		ok   bool
+	}{{ca, true}, {"", false}} {
+		s, err := newOTLPSender(envOf(map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": collector.URL, "OTEL_EXPORTER_OTLP_CERTIFICATE": tt.cert}), "traces", logger)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.send(context.Background(), []byte("x")); (err == nil) != tt.ok {
+			t.Errorf("certificate %q: error %v", tt.cert, err)
+		}
+	}
+	notPEM := filepath.Join(dir, "not.pem")
+	os.WriteFile(notPEM, []byte("hello"), 0o600)
+	for _, file := range []string{notPEM, filepath.Join(dir, "missing.pem")} {
+		_, err := newOTLPSender(envOf(map[string]string{"OTEL_EXPORTER_OTLP_TRACES_CERTIFICATE": file}), "traces", logger)
+		if err == nil || !strings.HasPrefix(err.Error(), "OTEL_EXPORTER_OTLP_TRACES_CERTIFICATE must name a readable PEM file") {
+			t.Errorf("%s: error %v", file, err)
+		}
+	}
+	_, err := newOTLPSender(envOf(map[string]string{"OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE": ca}), "traces", logger)
+	if err == nil || !strings.HasPrefix(err.Error(), "OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE and OTEL_EXPORTER_OTLP_CLIENT_KEY must name") {
+		t.Errorf("a client certificate without its key: error %v", err)
+	}
+}
+
+// TestOTLPPartialSuccess: a collector that takes an export but rejects part
+// of it says so in its answer, which becomes the export's error.
+func TestOTLPPartialSuccess(t *testing.T) {
+	answer, err := proto.Marshal(&tracepb.ExportTraceServiceResponse{PartialSuccess: &tracepb.ExportTracePartialSuccess{RejectedSpans: 2, ErrorMessage: "too old"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &collectorAnswers{statuses: []int{200}, header: http.Header{"Content-Type": {"application/x-protobuf"}}, body: answer}
+	collector := httptest.NewServer(a)
+	defer collector.Close()
+	s, err := newOTLPSender(envOf(map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": collector.URL}), "traces", slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.send(context.Background(), []byte("x")); err == nil || err.Error() != "OTLP partial success: too old (2 rejected)" {
+		t.Errorf("error %v, want the partial success", err)
+	}
+	a.body = nil
+	if err := s.send(context.Background(), []byte("x")); err != nil {
+		t.Errorf("an empty answer: error %v", err)
+	}
+}
