@@ -61,7 +61,7 @@ type watching struct {
 	schema *schema.Schema
 }
 
-// watchFrom is what the files hold now, with the schema served.
+// watchFrom is what the files hold at start, with the schema served.
 func (h *handlers) watchFrom(served *schema.Schema) watching {
 	return watching{files: h.watchedFiles(), operations: operations.Contents(h.cfg.Operations), schema: served}
 }
@@ -98,7 +98,9 @@ func (h *handlers) watch(ctx context.Context, server *mcp.Server, listed *savedS
 		// Taken before reading, so an edit during the reload is seen
 		// by the next poll; a bad edit is logged once, not at every
 		// poll.
-		now := h.watchFrom(h.reloadSchema(last.schema))
+		now := watching{files: h.watchedFiles()}
+		now.schema = h.reloadSchema(last.schema)
+		now.operations = operations.Contents(h.cfg.Operations)
 		schemaChanged := now.schema != last.schema
 		operationsChanged := now.operations != last.operations
 		if len(h.cfg.Operations) > 0 && (asked || schemaChanged || operationsChanged) {
