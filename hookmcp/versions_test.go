@@ -2,19 +2,14 @@ package main
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"net/http/httptest"
 	"os/exec"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/urfave/cli/v3"
 
 	"github.com/mcpforge/servers/hookmcp/internal/fakehooksvc"
-	"github.com/mcpforge/servers/shared/app"
 	"github.com/mcpforge/servers/shared/mcptest"
 )
 
@@ -29,48 +24,20 @@ import (
 func TestProtocolVersions(t *testing.T) {
 	fake := httptest.NewServer(fakehooksvc.New(fakehooksvc.Options{}))
 	t.Cleanup(fake.Close)
-	statelessURL := mcptest.StartHTTP(t, exec.Command(binary, "--transport", "http", "--listen", "127.0.0.1:0", "--api-url", fake.URL))
-	statefulURL := mcptest.StatefulHTTP(t, buildServer(t, "--api-url", fake.URL))
-
-	for _, version := range mcp.SupportedProtocolVersions() {
-		t.Run(version+"/stdio", func(t *testing.T) {
-			transport, wire := mcptest.StdioWire(t, exec.Command(binary, "--api-url", fake.URL))
-			speak(t, transport, wire, version, version, true)
-		})
-		t.Run(version+"/http-stateless", func(t *testing.T) {
-			transport, wire := mcptest.HTTPWire(statelessURL)
-			speak(t, transport, wire, version, version, false)
-		})
-		t.Run(version+"/http-stateful", func(t *testing.T) {
-			// The SDK's stateful handler serves the versions of the
-			// initialize handshake only: a 2026-07-28 client falls back
-			// to 2025-11-25 there.
-			want := version
-			if version >= "2026-07-28" {
-				want = "2025-11-25"
-			}
-			transport, wire := mcptest.HTTPWire(statefulURL)
-			speak(t, transport, wire, version, want, true)
-		})
-	}
+	mcptest.ProtocolVersions(t, mcptest.VersionedServer{
+		Stdio:        func() *exec.Cmd { return exec.Command(binary, "--api-url", fake.URL) },
+		StatelessURL: mcptest.StartHTTP(t, exec.Command(binary, "--transport", "http", "--listen", "127.0.0.1:0", "--api-url", fake.URL)),
+		StatefulURL:  mcptest.StatefulHTTP(t, mcptest.BuildServer(t, spec(func(string) string { return "" }), "--api-url", fake.URL)),
+		Exercise:     exerciseVersion,
+		TTL:          func(mcptest.Exchange) int { return 0 },
+	})
 }
 
-// speak runs one session pinned to version, which must agree on want.
-// sessions says whether the transport keeps one server session for the
-// client's session; without (stateless HTTP), each request is a session of
-// its own, and a token made in one is not offered in another.
-func speak(t *testing.T, transport mcp.Transport, wire *mcptest.Wire, version, want string, sessions bool) {
+// exerciseVersion makes a token, reads its requests and completes its id in
+// a session pinned to a version. A token made in one session is offered
+// only where the transport keeps the session (sessions).
+func exerciseVersion(t *testing.T, session *mcp.ClientSession, sessions bool) {
 	ctx := context.Background()
-	session := mcptest.ConnectVersion(t, transport, version)
-	if got := mcptest.Negotiated(session); got != want {
-		t.Fatalf("asked for %s, agreed on %s, want %s", version, got, want)
-	}
-	if _, err := session.ListTools(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := session.ListResourceTemplates(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
 	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "create_token", Arguments: map[string]any{}})
 	if err != nil || res.IsError {
 		t.Fatalf("create_token: %v %+v", err, res)
@@ -87,34 +54,4 @@ func speak(t *testing.T, transport mcp.Transport, wire *mcptest.Wire, version, w
 	if err != nil || done.Completion.Values == nil || slices.Contains(done.Completion.Values, token) != sessions {
 		t.Fatalf("completing %s: %v %+v", token[:4], err, done)
 	}
-
-	mcptest.CheckVersionOnWire(t, wire, want)
-	mcptest.CheckCacheHints(t, wire, func(mcptest.Exchange) int { return 0 })
-	icons := mcptest.ServerIcons(t, wire)
-	if len(icons) != 1 {
-		t.Fatalf("the server's icons on the wire: %+v", icons)
-	}
-	mcptest.CheckSVGIcon(t, icons[0])
-	for _, list := range wire.Results("tools/list") {
-		if strings.Contains(string(list), "data:image") {
-			t.Errorf("tools/list carries the icon: %s", mcptest.Short(list, 300))
-		}
-	}
-}
-
-// buildServer builds hookmcp's server from command-line arguments, as the
-// binary does, for a transport the binary does not offer.
-func buildServer(t *testing.T, args ...string) *mcp.Server {
-	t.Helper()
-	s := spec(func(string) string { return "" })
-	var server *mcp.Server
-	cmd := &cli.Command{Name: s.Name, Flags: s.Flags, Action: func(ctx context.Context, cmd *cli.Command) error {
-		var err error
-		server, err = s.Build(ctx, cmd, app.Env{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), UserAgent: "hookmcp-test", Version: "test"})
-		return err
-	}}
-	if err := cmd.Run(context.Background(), append([]string{s.Name}, args...)); err != nil {
-		t.Fatal(err)
-	}
-	return server
 }
