@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"os/exec"
-	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -16,25 +15,8 @@ import (
 // confirmAddReview is a mutation the Star Wars test server runs.
 const confirmAddReview = `mutation AddReview($ep: Episode!, $review: ReviewInput!) { createReview(episode: $ep, review: $review) { stars } }`
 
-// dialWith connects a client whose user is p over transport, asking for
-// version (the SDK's latest when empty), and checks the version it got.
-func dialWith(t *testing.T, transport mcp.Transport, p *mcptest.Person, version, want string) *mcp.ClientSession {
-	t.Helper()
-	client := mcp.NewClient(&mcp.Implementation{Name: "confirm-test", Version: "1"}, p.Client())
-	session, err := client.Connect(context.Background(), transport, &mcp.ClientSessionOptions{ProtocolVersion: version})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { session.Close() })
-	if got := session.InitializeResult().ProtocolVersion; got != want {
-		t.Fatalf("the session speaks %s, want %s", got, want)
-	}
-	return session
-}
-
-// addReview calls graphql_query with the mutation and returns the result's
-// text and whether it is an error.
-func addReview(t *testing.T, session *mcp.ClientSession) (string, bool) {
+// addReview calls graphql_query with the mutation in session.
+func addReview(t *testing.T, session *mcp.ClientSession) mcptest.Confirmed {
 	t.Helper()
 	res, err := session.CallTool(context.Background(), &mcp.CallToolParams{Name: "graphql_query", Arguments: map[string]any{
 		"query":          confirmAddReview,
@@ -44,7 +26,9 @@ func addReview(t *testing.T, session *mcp.ClientSession) (string, bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return mcptest.Text(res), res.IsError
+	return mcptest.Confirmed{Text: mcptest.Text(res), IsError: res.IsError,
+		Declined: "the user declined mutation AddReview; the mutation was not sent",
+		Refused:  "mutation AddReview needs the user's confirmation (--confirm-mutations require), and the user cannot be asked: on the stateless HTTP transport"}
 }
 
 // TestConfirmMutationsBinary: the built binary with
@@ -57,57 +41,31 @@ func addReview(t *testing.T, session *mcp.ClientSession) (string, bool) {
 func TestConfirmMutationsBinary(t *testing.T) {
 	srv, rec := testservers.Start(t, testservers.Starwars())
 	require := append(os.Environ(), "GRAPHQL_CONFIRM_MUTATIONS=require")
-	stdio := func(env []string) mcp.Transport {
-		cmd := exec.Command(binary, "--endpoint", srv.URL)
-		cmd.Env = env
-		return &mcp.CommandTransport{Command: cmd}
-	}
 	overHTTP := func(env []string) mcp.Transport {
 		cmd := exec.Command(binary, "--transport", "http", "--listen", "127.0.0.1:0", "--endpoint", srv.URL)
 		cmd.Env = env
 		return &mcp.StreamableClientTransport{Endpoint: mcptest.StartHTTP(t, cmd), MaxRetries: -1}
 	}
-	for _, c := range []struct {
-		name      string
-		transport func([]string) mcp.Transport
-		version   string
-	}{
-		{"stdio/2026-07-28", stdio, "2026-07-28"},
-		{"stdio/2025-11-25", stdio, "2025-11-25"},
-		{"http/2026-07-28", overHTTP, "2026-07-28"},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			for _, answer := range []*mcptest.Person{mcptest.Answering("decline", nil), mcptest.Answering("accept", true)} {
-				before := rec.Operations()
-				session := dialWith(t, c.transport(require), answer, c.version, c.version)
-				text, isError := addReview(t, session)
-				asked := answer.Questions()
-				if len(asked) != 1 || !strings.Contains(asked[0], "run the GraphQL mutation AddReview against "+srv.URL) {
-					t.Fatalf("%s: asked %q", answer.Answer.Action, asked)
-				}
-				yes := answer.Answer.Action == "accept"
-				if sent := rec.Operations() - before; sent != map[bool]int{true: 1, false: 0}[yes] || isError == yes {
-					t.Fatalf("%s: %d sent, error %v: %s", answer.Answer.Action, sent, isError, text)
-				}
-				if !yes && !strings.Contains(text, "the user declined mutation AddReview; the mutation was not sent") {
-					t.Errorf("decline: %s", text)
-				}
-			}
-		})
-	}
-	t.Run("http/2025-11-25", func(t *testing.T) {
+	mcptest.ConfirmBinary(t, mcptest.Confirming{
+		Stdio: func() mcp.Transport {
+			cmd := exec.Command(binary, "--endpoint", srv.URL)
+			cmd.Env = require
+			return &mcp.CommandTransport{Command: cmd}
+		},
+		HTTP: func() mcp.Transport { return overHTTP(require) },
+		Done: rec.Operations,
+		Act: func(t *testing.T, session *mcp.ClientSession) mcptest.Confirmed {
+			got := addReview(t, session)
+			got.Question = "run the GraphQL mutation AddReview against " + srv.URL
+			return got
+		},
+	})
+	t.Run("http/2025-11-25/ask", func(t *testing.T) {
 		p := mcptest.Answering("accept", true)
 		before := rec.Operations()
-		text, isError := addReview(t, dialWith(t, overHTTP(require), p, "2025-11-25", "2025-11-25"))
-		if !isError || rec.Operations() != before || len(p.Questions()) != 0 {
-			t.Fatalf("require: error %v, %d sent, asked %d times: %s", isError, rec.Operations()-before, len(p.Questions()), text)
-		}
-		if !strings.Contains(text, "mutation AddReview needs the user's confirmation (--confirm-mutations require), and the user cannot be asked: on the stateless HTTP transport") {
-			t.Errorf("require: %s", text)
-		}
-		text, isError = addReview(t, dialWith(t, overHTTP(os.Environ()), p, "2025-11-25", "2025-11-25"))
-		if isError || rec.Operations() != before+1 || len(p.Questions()) != 0 {
-			t.Fatalf("ask: error %v, %d sent, asked %d times: %s", isError, rec.Operations()-before, len(p.Questions()), text)
+		got := addReview(t, p.Dial(t, overHTTP(os.Environ()), "2025-11-25"))
+		if got.IsError || rec.Operations() != before+1 || len(p.Questions()) != 0 {
+			t.Fatalf("ask: error %v, %d sent, asked %d times: %s", got.IsError, rec.Operations()-before, len(p.Questions()), got.Text)
 		}
 	})
 }
