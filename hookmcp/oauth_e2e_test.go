@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -31,42 +30,29 @@ func TestOAuthTypeScriptSDK(t *testing.T) {
 	fake := fakehooksvc.New(fakehooksvc.Options{APIKeys: []string{apiKey}})
 	srv := httptest.NewServer(fake)
 	defer srv.Close()
-	addr := mcptest.FreeLoopbackAddr(t)
-	resource := "http://" + addr + "/mcp"
-	cmd := exec.Command(binary, "--listen", addr, "--oauth-issuer", issuer, "--oauth-resource", resource)
-	cmd.Env = append(os.Environ(), "HOOKSVC_API_URL="+srv.URL, "HOOKSVC_API_KEY="+apiKey)
-	endpoint := mcptest.StartHTTP(t, cmd)
-	if endpoint != resource {
-		t.Fatalf("serving at %s, not %s", endpoint, resource)
-	}
+	cmd, endpoint := mcptest.StartOAuthResource(t, func(addr, resource string) *exec.Cmd {
+		cmd := exec.Command(binary, "--listen", addr, "--oauth-issuer", issuer, "--oauth-resource", resource)
+		cmd.Env = append(os.Environ(), "HOOKSVC_API_URL="+srv.URL, "HOOKSVC_API_KEY="+apiKey)
+		return cmd
+	})
 
 	writer := mcptest.OAuthClient(t, dir, endpoint, "writer", "create_token", `{}`)
 	mcptest.CheckOAuthDiscovery(t, writer, endpoint, issuer, "mcp:read mcp:write")
-	created, _ := json.Marshal(writer["results"])
-	tokenID := uuidPattern.FindString(string(created))
-	if tokenID == "" || strings.Contains(string(created), `"isError":true`) {
+	created := mcptest.OAuthResults(t, writer, "mcp:read mcp:write", 1)[0]
+	tokenID := uuidPattern.FindString(created)
+	if tokenID == "" || mcptest.IsErrorResult(created) {
 		t.Fatalf("create_token with mcp:write answered %s", created)
 	}
 
 	reader := mcptest.OAuthClient(t, dir, endpoint, "reader", "get_token", `{"token_id":"`+tokenID+`"}`, "create_token", `{}`)
-	results, _ := reader["results"].([]any)
-	if reader["tokenScope"] != "mcp:read" || len(results) != 2 {
-		t.Fatalf("the reader was granted %v and got %v", reader["tokenScope"], reader["results"])
-	}
-	read, _ := json.Marshal(results[0])
-	if strings.Contains(string(read), `"isError":true`) || !strings.Contains(string(read), tokenID) {
+	results := mcptest.OAuthResults(t, reader, "mcp:read", 2)
+	if read := results[0]; mcptest.IsErrorResult(read) || !strings.Contains(read, tokenID) {
 		t.Errorf("get_token with mcp:read answered %s", read)
 	}
-	refused, _ := json.Marshal(results[1])
-	if !strings.Contains(string(refused), `"isError":true`) || !strings.Contains(string(refused), "lacks the OAuth scope mcp:write") {
+	if refused := results[1]; !mcptest.IsErrorResult(refused) || !strings.Contains(refused, "lacks the OAuth scope mcp:write") {
 		t.Errorf("create_token with mcp:read answered %s", refused)
 	}
 
-	other := mcptest.OAuthTokenFor(t, issuer, "mcp:read mcp:write", "http://127.0.0.1:1/mcp")
-	status, challenge := mcptest.PostMCP(t, endpoint, other, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
-	if status != 401 || !strings.Contains(challenge, `error="invalid_token"`) || !strings.Contains(challenge, "another audience") {
-		t.Errorf("a token for another audience: HTTP %d, WWW-Authenticate %q", status, challenge)
-	}
-	mcptest.CheckOAuthBadTokens(t, issuer, endpoint)
+	mcptest.CheckOAuthRefusals(t, issuer, endpoint)
 	mcptest.Stop(t, cmd)
 }
