@@ -123,8 +123,12 @@ func fromAnswer(endpoint string, resp *upstream.Response) (*Schema, error) {
 	var tooDeep *TooDeepError
 	switch {
 	case errors.As(err, &malformed):
-		err = fmt.Errorf("introspection of %s failed: %v; the endpoint's introspection is broken, so its schema cannot be shown: "+
-			"report it to the endpoint's owner, or run queries you already know with graphql_query", endpoint, err)
+		// The reason quotes the entry that is wrong: a name that is no
+		// GraphQL name, a default value, is any text the endpoint chose.
+		return nil, &FetchError{err: fmt.Errorf("introspection of %s failed: the introspection answer is malformed, as quoted below; the endpoint's introspection is broken, so its schema cannot be shown: "+
+			"report it to the endpoint's owner, or run queries you already know with graphql_query", endpoint),
+			quoted:        mcptool.Untrusted("the entry of the endpoint's introspection answer that is wrong, and why", httpx.Snippet([]byte(malformed.Reason), 300)),
+			SendUnchecked: true}
 	case errors.As(err, &tooDeep):
 		err = fmt.Errorf("introspection of %s failed: %v, so its schema cannot be shown: "+
 			"run queries you already know with graphql_query", endpoint, err)

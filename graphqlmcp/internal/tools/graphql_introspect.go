@@ -140,8 +140,7 @@ func (h *handlers) introspect(ctx context.Context, who forwarded, args Introspec
 	// and a schema the validator cannot load is told now, not at the query.
 	if h.cfg.Validate {
 		if _, err := s.Validator(); err != nil {
-			summary += " graphql_query cannot check operations against this schema before sending them (it will send them unchecked): " +
-				httpx.Snippet([]byte(err.Error()), 300)
+			summary += " graphql_query cannot check operations against this schema before sending them (it will send them unchecked)" + validatorReason(err)
 		}
 	}
 	// The schema's names and descriptions are its endpoint's words: the

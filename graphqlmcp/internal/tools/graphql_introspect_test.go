@@ -24,6 +24,7 @@ import (
 	"github.com/mcpforge/servers/graphqlmcp/internal/schema"
 	"github.com/mcpforge/servers/graphqlmcp/internal/testservers"
 	"github.com/mcpforge/servers/shared/mcptest"
+	"github.com/mcpforge/servers/shared/mcptool"
 )
 
 // shape reduces a schema to what a round trip must keep: every type's kind,
@@ -367,12 +368,15 @@ func TestIntrospectMalformedAnswer(t *testing.T) {
 	}
 }
 
-// TestIntrospectSmallTexts: an endpoint's message ending in a full stop is
-// not followed by a second one, and a count of one is singular.
+// TestIntrospectSmallTexts: an endpoint's message is quoted as it came,
+// after the server's sentence, in a frame; a full stop is not doubled; a
+// count of one is singular.
 func TestIntrospectSmallTexts(t *testing.T) {
 	endpoint := serveBody(t, `{"errors":[{"message":"Introspection is disabled."}]}`)
 	res := connect(t, testConfig(t, endpoint), nil).call(t, "graphql_introspect", map[string]any{})
-	if text := mcptest.Text(res); !res.IsError || strings.Contains(text, "..") || !strings.Contains(text, "Introspection is disabled. The endpoint may have introspection disabled") {
+	text := mcptest.Text(res)
+	if blocks, outside := mcptool.Frames(text); !res.IsError || strings.Contains(text, "..") || len(blocks) != 1 || blocks[0] != "Introspection is disabled." ||
+		!strings.Contains(outside, "failed: the endpoint refused it with the error quoted below. The endpoint may have introspection disabled") {
 		t.Errorf("got %q", text)
 	}
 	srv, _ := testservers.Start(t, testservers.Starwars())
@@ -594,7 +598,7 @@ func TestIntrospectEndpointThatTakesOtherRequests(t *testing.T) {
 		{"persisted query not found", "application/json", "", `{"errors":[{"message":"PersistedQueryNotFound"}]}`, 200, "persisted operations only"},
 		{"plain text", "text/plain", "", "Only persisted documents are accepted.", 400, "persisted operations only"},
 		{"GET only", "text/plain", "GET, HEAD", "Method Not Allowed", 405, "HTTP 405 Method Not Allowed (it allows GET, HEAD only)"},
-		{"GET only, GraphQL errors", "application/json", "GET", `{"errors":[{"message":"POST is not supported"}]}`, 405, "HTTP 405: POST is not supported"},
+		{"GET only, GraphQL errors", "application/json", "GET", `{"errors":[{"message":"POST is not supported"}]}`, 405, "HTTP 405: the endpoint refused it with the error quoted below. graphqlmcp sends"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			srv, rec := testservers.Start(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {

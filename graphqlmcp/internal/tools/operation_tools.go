@@ -373,9 +373,11 @@ func (h *handlers) runSavedAs(ctx context.Context, call *mcp.CallToolRequest, wh
 		// fails the whole call on a mismatch; the text still shows
 		// what the endpoint said.
 		result.IsError = true
+		// The schema validator's words quote the answer's values, the
+		// endpoint's: they come after the sentence, framed.
 		result.Content = append(result.Content, &mcp.TextContent{Text: fmt.Sprintf(
-			"This answer does not have the shape %s's selection gives its result (%s): the endpoint does not follow the schema the operation was checked against, so the answer is given as text only.",
-			t.def.Name, problem)})
+			"This answer does not have the shape %s's selection gives its result (how, quoted below): the endpoint does not follow the schema the operation was checked against, so the answer is given as text only.\n%s",
+			t.def.Name, mcptool.Untrusted("how the endpoint's answer breaks the output schema, quoting its values", problem))})
 		return result, nil
 	}
 	result.StructuredContent = json.RawMessage(body)

@@ -21,6 +21,7 @@ import (
 	"github.com/mcpforge/servers/graphqlmcp/internal/schema"
 	"github.com/mcpforge/servers/graphqlmcp/internal/upstream"
 	"github.com/mcpforge/servers/shared/httpx"
+	"github.com/mcpforge/servers/shared/mcptool"
 )
 
 // maxValidationErrors bounds the errors a refusal lists, and
@@ -56,7 +57,7 @@ func (h *handlers) validate(ctx context.Context, req upstream.Request, call call
 	}
 	checker, err = got.Schema.Validator()
 	if err != nil {
-		return nil, "Not checked against the schema before sending: the schema does not load in the validator: " + httpx.Snippet([]byte(err.Error()), 300), nil
+		return nil, "Not checked against the schema before sending: the schema does not load in the validator" + validatorReason(err), nil
 	}
 	errs, total, err := h.rulesCheckAs(ctx, req.Timeout, checker, chosen.Sent, h.redactorAs(call.who))
 	if err != nil {
@@ -370,15 +371,25 @@ func noUnusedVariablesRule() validator.Rule {
 	}}
 }
 
+// validatorReason ends a note that the validator cannot load a schema: its
+// reason names the endpoint's types and fields, and a parse error quotes
+// its text, so it comes after the server's words, framed as the
+// endpoint's.
+func validatorReason(err error) string {
+	return "; its reason, which names the endpoint's types and fields, is quoted below\n" +
+		mcptool.Untrusted("why the validator cannot load the endpoint's schema", httpx.Snippet([]byte(err.Error()), 300))
+}
+
 // failureText is err's message within about 300 bytes, for a note that
 // quotes it. An endpoint's words that the message quotes last, framed as
-// third-party data (upstream.NotGraphQLError), stay whole after the cut
+// third-party data (upstream.NotGraphQLError, schema.FetchError: their
+// Said is the sentence before the frame), stay whole after the cut
 // sentence: a cut through the frame would leave it open. They are bounded
-// already (300 bytes of the answer).
+// already (300 bytes of the answer, five of its errors).
 func failureText(err error) string {
-	var notGraphQL *upstream.NotGraphQLError
-	if errors.As(err, &notGraphQL) {
-		if said, all := notGraphQL.Said(), err.Error(); strings.HasPrefix(all, said) {
+	var quoting interface{ Said() string }
+	if errors.As(err, &quoting) {
+		if said, all := quoting.Said(), err.Error(); strings.HasPrefix(all, said) {
 			return httpx.Snippet([]byte(said), 300) + all[len(said):]
 		}
 	}
@@ -387,11 +398,12 @@ func failureText(err error) string {
 
 // addToSentence is err's message with add put at the end of the server's
 // own sentence: before the endpoint's framed words, which an error quotes
-// last (upstream.NotGraphQLError), so that the frame stays last.
+// last (upstream.NotGraphQLError, schema.FetchError), so that the frame
+// stays last.
 func addToSentence(err error, add string) string {
-	var notGraphQL *upstream.NotGraphQLError
-	if errors.As(err, &notGraphQL) {
-		if said, all := notGraphQL.Said(), err.Error(); strings.HasPrefix(all, said) {
+	var quoting interface{ Said() string }
+	if errors.As(err, &quoting) {
+		if said, all := quoting.Said(), err.Error(); strings.HasPrefix(all, said) {
 			return said + add + all[len(said):]
 		}
 	}
