@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"sync"
@@ -126,6 +127,14 @@ type watched struct {
 	mu     sync.Mutex
 	pushes uint64        // request.created events received
 	woken  chan struct{} // closed, and replaced, at each push, and when the socket stops being live
+	// The socket's failures (down or refused) run has seen, counted, and
+	// the latest, with the subscription it ended: a wait's note tells one
+	// that came and went between two polls, which a look at the state
+	// when the wait ends may not see (a socket that drops as it opens is
+	// live for an instant each time it reconnects).
+	failures  uint64
+	failure   error
+	failedSub *socketio.Subscription
 }
 
 // acquire holds token's watch, creating it (and its socket subscription
@@ -306,7 +315,42 @@ func (w *watched) status() (socketio.State, string, <-chan struct{}) {
 	if err != nil {
 		reason = err.Error()
 	}
+	if state == socketio.Connecting {
+		// Connecting again after this subscription failed: the failure is
+		// why it is not live.
+		w.mu.Lock()
+		if w.failedSub == sub {
+			reason = w.failure.Error() + "; reconnecting"
+		}
+		w.mu.Unlock()
+	}
 	return state, reason, changed
+}
+
+// failed records the socket's state as run sees it: a new failure is
+// counted, once however often it is seen.
+func (w *watched) failed(sub *socketio.Subscription, state socketio.State, err error) {
+	if err == nil || state != socketio.Down && state != socketio.Refused {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if sub == w.failedSub && errors.Is(err, w.failure) {
+		return
+	}
+	w.failures++
+	w.failure, w.failedSub = err, sub
+}
+
+// failuresSince is the count of failures, and the latest if there were
+// more than n.
+func (w *watched) failuresSince(n uint64) (uint64, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.failures > n {
+		return w.failures, w.failure
+	}
+	return w.failures, nil
 }
 
 // signal returns a channel closed at the next push or when the socket
@@ -370,8 +414,12 @@ func (w *watched) run() {
 		var changed <-chan struct{}
 		state := socketio.Closed
 		if sub != nil {
-			state, _, changed = sub.Status()
+			var err error
+			state, err, changed = sub.Status()
 			events = sub.Events()
+			// Seen here after every change: a failure lasts at least the
+			// client's backoff, so none passes unseen.
+			w.failed(sub, state, err)
 		}
 		var tick <-chan time.Time
 		if subscribed && state != socketio.Live {
@@ -456,6 +504,8 @@ func (l *live) notify(w *watched) {
 type liveWait struct {
 	w   *watched // nil when the token is polled only
 	why string   // why, when w is nil
+	// failures is the socket's count of failures when the wait began.
+	failures uint64
 }
 
 // wait holds token's push for one wait_for_request call; release it when
@@ -468,7 +518,8 @@ func (l *live) wait(token hooksvc.TokenID, key string) liveWait {
 	if err != nil {
 		return liveWait{why: err.Error()}
 	}
-	return liveWait{w: w}
+	failures, _ := w.failuresSince(0)
+	return liveWait{w: w, failures: failures}
 }
 
 func (lw liveWait) release() {
@@ -486,6 +537,16 @@ func (lw liveWait) state() (bool, string) {
 	return state == socketio.Live, reason
 }
 
+// live says whether the push is live, with a channel closed when that
+// state changes (nil when the token is polled only).
+func (lw liveWait) live() (bool, <-chan struct{}) {
+	if lw.w == nil {
+		return false, nil
+	}
+	state, _, changed := lw.w.status()
+	return state == socketio.Live, changed
+}
+
 // signal is watched.signal, or a channel that never closes.
 func (lw liveWait) signal() (<-chan struct{}, uint64) {
 	if lw.w == nil {
@@ -495,3 +556,13 @@ func (lw liveWait) signal() (<-chan struct{}, uint64) {
 }
 
 func (lw liveWait) pushedSince(n uint64) bool { return lw.w != nil && lw.w.pushesSince(n) }
+
+// failure is why the socket last failed (dropped, could not open, or
+// refused the subscription) since the wait began; nil if it did not.
+func (lw liveWait) failure() error {
+	if lw.w == nil {
+		return nil
+	}
+	_, err := lw.w.failuresSince(lw.failures)
+	return err
+}

@@ -190,7 +190,9 @@ func TestWaitPushOff(t *testing.T) {
 }
 
 // scriptedSocket is a Socket.IO server that answers a subscribe as
-// script says: "refuse" with subscription_error, "drop" by closing.
+// script says: "refuse" with subscription_error, "drop" by closing,
+// "drop once" by closing the first connection only (later ones take the
+// subscribe and push nothing).
 type scriptedSocket struct {
 	script string
 	mu     sync.Mutex
@@ -200,6 +202,10 @@ type scriptedSocket struct {
 func (s *scriptedSocket) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.dials++
+	script := s.script
+	if script == "drop once" && s.dials > 1 {
+		script = "hold"
+	}
 	s.mu.Unlock()
 	conn, err := websocket.Accept(w, r, nil)
 	if err != nil {
@@ -221,11 +227,11 @@ func (s *scriptedSocket) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		var channel struct{ Channel string }
 		jsonUnmarshal(m.Args[0], &channel)
-		switch s.script {
+		switch script {
 		case "refuse":
 			frame, _ := socketio.EncodeEvent("subscription_error", channel.Channel, 403)
 			conn.Write(ctx, websocket.MessageText, []byte(frame))
-		case "drop":
+		case "drop", "drop once":
 			return
 		}
 	}
@@ -259,6 +265,30 @@ func TestWaitFallsBack(t *testing.T) {
 
 func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
 
+// TestWaitNoteSocketDroppedThenLive: a socket that dropped during the wait
+// and was live again by its end is told as dropped, not as one that was
+// only slow to come up: the drop is why no push came. (The note once read
+// only the state at the end, so a socket that drops each time it opens
+// was told as connecting or live, by the moment the wait ended in.)
+func TestWaitNoteSocketDroppedThenLive(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := connectLive(t, liveSetup{socket: true, socketHandler: &scriptedSocket{script: "drop once"}})
+		id := h.token(t)
+		// Dropped at 0 s, live again at 1 s (the client's backoff), and
+		// still live when the safety-net poll at 6 s finds the capture.
+		sent := h.sendAt(t, id, "while live again", 2500*time.Millisecond)
+		out := h.call(t, "wait_for_request", map[string]any{"token_id": id, "timeout_seconds": 30})
+		want := "Polled the capture API (socket: socket at ws://hooks.test/socket.io/?EIO=3&transport=websocket dropped: "
+		wantEnd := ", then live later in the wait; no push came for this request)."
+		if note := out["note"].(string); out["body"] != "while live again" || !strings.HasPrefix(note, want) || !strings.HasSuffix(note, wantEnd) {
+			t.Errorf("result %v; want the note %q…%q", out, want, wantEnd)
+		}
+		if latency := time.Since(<-sent); latency != 3500*time.Millisecond {
+			t.Errorf("found %s after the capture, want 3.5s (at the safety-net poll, 5 s after the socket went live)", latency)
+		}
+	})
+}
+
 // TestWaitPastWatchBound: past MaxWatched tokens held at once (here by a
 // resource subscription), a wait polls and says why; a token's watch that
 // only lingers after its last wait gives way to a new token.
@@ -291,6 +321,34 @@ func TestWaitPastWatchBound(t *testing.T) {
 		h.sendAt(t, third, "c", 2*time.Second)
 		if out := h.call(t, "wait_for_request", map[string]any{"token_id": third, "timeout_seconds": 10}); !strings.Contains(out["note"].(string), "Woken by the service's push") {
 			t.Errorf("third token while the second's watch lingers: %v", out["note"])
+		}
+	})
+}
+
+// TestWaitNoteSocketReconnecting: a socket that dropped and is
+// reconnecting when the wait ends is told by its drop, not as merely
+// connecting.
+func TestWaitNoteSocketReconnecting(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		socket := &scriptedSocket{script: "drop once"}
+		var dials atomic.Int32
+		slowSecond := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if dials.Add(1) == 2 {
+				time.Sleep(3 * time.Second) // the bubble's clock: a slow handshake, 1 s to 4 s
+			}
+			socket.ServeHTTP(w, r)
+		})
+		h := connectLive(t, liveSetup{socket: true, socketHandler: slowSecond})
+		id := h.token(t)
+		// Found by the poll at 2.25 s, while the second dial hangs.
+		sent := h.sendAt(t, id, "while reconnecting", 1500*time.Millisecond)
+		out := h.call(t, "wait_for_request", map[string]any{"token_id": id, "timeout_seconds": 30})
+		want, wantEnd := "socket at ws://hooks.test/socket.io/?EIO=3&transport=websocket dropped: ", "; reconnecting)."
+		if note := out["note"].(string); out["body"] != "while reconnecting" || !strings.Contains(note, want) || !strings.HasSuffix(note, wantEnd) {
+			t.Errorf("result %v; want the note to name the drop, %q…%q", out, want, wantEnd)
+		}
+		if latency := time.Since(<-sent); latency != 750*time.Millisecond {
+			t.Errorf("found %s after the capture, want 750ms (at the poll at 2.25 s)", latency)
 		}
 	})
 }

@@ -217,6 +217,12 @@ func (w *waiter) how() string {
 		}
 		return "Polled the capture API (socket: " + why + ")."
 	}
+	// Live now, which may be for an instant: a socket that drops each
+	// time it opens is live at some moments. Its failure during the wait
+	// is what kept the push from coming.
+	if err := w.push.failure(); err != nil {
+		return "Polled the capture API (socket: " + err.Error() + ", then live later in the wait; no push came for this request)."
+	}
 	if w.notLive != "" {
 		return "Polled the capture API (socket: " + w.notLive + " at first, live only later in the wait; no push came for this request)."
 	}
@@ -235,10 +241,10 @@ func (w *waiter) observe() {
 }
 
 // sleep pauses for d on the wait's clock, or until the push wakes it
-// (signal closes). woken says whether the push woke it; pushed is set when
-// it did with a capture.
-func (w *waiter) sleep(ctx context.Context, d time.Duration, signal <-chan struct{}, seq uint64) (woken bool, err error) {
-	if signal == nil {
+// (signal closes) or the socket's state changes (changed closes). woken
+// says whether one of them woke it; pushed is set when a capture did.
+func (w *waiter) sleep(ctx context.Context, d time.Duration, signal, changed <-chan struct{}, seq uint64) (woken bool, err error) {
+	if signal == nil && changed == nil {
 		return false, w.h.pause(ctx, d)
 	}
 	pauseCtx, cancel := context.WithCancel(ctx)
@@ -248,6 +254,8 @@ func (w *waiter) sleep(ctx context.Context, d time.Duration, signal <-chan struc
 	go func() {
 		select {
 		case <-signal:
+			cancel()
+		case <-changed:
 			cancel()
 		case <-done:
 		}
@@ -259,6 +267,14 @@ func (w *waiter) sleep(ctx context.Context, d time.Duration, signal <-chan struc
 			return false, ctx.Err()
 		}
 		w.pushed = w.push.pushedSince(seq)
+		return true, nil
+	default:
+	}
+	select {
+	case <-changed:
+		if ctx.Err() != nil {
+			return false, ctx.Err()
+		}
 		return true, nil
 	default:
 		return false, err
@@ -353,14 +369,17 @@ func (w *waiter) wait(callCtx, waitCtx context.Context) (listedRequest, bool, er
 		if last {
 			return listedRequest{}, false, nil
 		}
-		if live, _ := w.push.state(); live && pause < maxPollInterval {
-			// The push wakes the wait; polls are its safety net, at the
-			// slowest pace.
-			pause = maxPollInterval
+		// The push wakes the wait; polls are its safety net, at the
+		// slowest pace. The end of this live state wakes it too, read from
+		// the state seen here: the watch's own wake-up may miss a socket
+		// that is live only for an instant (one that drops as it opens).
+		var changed <-chan struct{}
+		if live, ch := w.push.live(); live {
+			pause, changed = max(pause, maxPollInterval), ch
 		}
 		w.pushed = false
 		if left := deadline.Sub(w.h.now()); left > 0 && !limitFell {
-			woken, err := w.sleep(ctx, min(pause, left), signal, seq)
+			woken, err := w.sleep(ctx, min(pause, left), signal, changed, seq)
 			switch {
 			case woken:
 				// Poll now, at the same pace; on a token flooded with
