@@ -20,6 +20,8 @@ import (
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"google.golang.org/protobuf/encoding/protowire"
+
+	"github.com/mcpforge/servers/shared/redact"
 )
 
 // OTLP over HTTP is sent here, not by the SDK's otlptracehttp and
@@ -57,7 +59,10 @@ type otlpSender struct {
 	// the URL).
 	url     string
 	headers map[string]string
-	gzip    bool
+	// redactor hides the headers' values (a collector's credential) from
+	// what a refusing collector wrote, which an export's error quotes.
+	redactor redact.Redactor
+	gzip     bool
 	// sleep waits between attempts (tests give one that does not).
 	sleep func(context.Context, time.Duration) error
 }
@@ -85,6 +90,11 @@ func newOTLPSender(getenv func(string) string, signal string, logger *slog.Logge
 		return nil, err
 	}
 	s := &otlpSender{url: endpoint, headers: otlpHeaders(value("HEADERS"), sink), sleep: sleepContext}
+	var secrets []string
+	for _, v := range s.headers {
+		secrets = append(secrets, v)
+	}
+	s.redactor = redact.New(secrets...)
 	switch compression := value("COMPRESSION"); compression {
 	case "gzip":
 		s.gzip = true
@@ -277,7 +287,7 @@ func (s *otlpSender) post(ctx context.Context, body []byte) (retry bool, asked t
 		}
 		return false, -1, nil
 	}
-	text := strings.TrimSpace(string(answer))
+	text := strings.TrimSpace(s.redactor.String(string(answer)))
 	if text == "" {
 		text = "(empty)"
 	}

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/base64"
 	"encoding/pem"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -119,6 +121,27 @@ func TestOTLPSenderRetries(t *testing.T) {
 				t.Errorf("error %v does not name where it was sent", err)
 			}
 		})
+	}
+}
+
+// TestOTLPSenderHidesEcho: a collector that refuses an export and echoes
+// the credential it was sent does not get it into the export's error,
+// which is logged, in any spelling.
+func TestOTLPSenderHidesEcho(t *testing.T) {
+	const credential = "Bearer otlp-echo-secret-8d2e"
+	a := &collectorAnswers{statuses: []int{401}, body: []byte(`{"error":"bad token: ` + credential + `","b64":"` + base64.StdEncoding.EncodeToString([]byte(credential)) + `"}`)}
+	collector := httptest.NewServer(a)
+	defer collector.Close()
+	s, err := newOTLPSender(envOf(map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": collector.URL, "OTEL_EXPORTER_OTLP_HEADERS": "Authorization=" + url.PathEscape(credential)}), "traces", slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.send(context.Background(), []byte("x"))
+	if err == nil || !strings.Contains(err.Error(), "401") || strings.Contains(err.Error(), "otlp-echo-secret") || strings.Contains(err.Error(), base64.StdEncoding.EncodeToString([]byte(credential))[:20]) {
+		t.Errorf("error %v: want the refusal, without the credential", err)
+	}
+	if got := a.got[0].Header.Get("Authorization"); got != credential {
+		t.Errorf("Authorization sent %q, want the variable's", got)
 	}
 }
 
