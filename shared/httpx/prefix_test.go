@@ -55,3 +55,34 @@ func TestUnderPrefix(t *testing.T) {
 		}
 	}
 }
+
+// TestUnderPrefixNoClimbing: a path a server could read as one outside the
+// prefix is not under it, whatever the caller checked before: dot
+// segments (split at / or \), and the same once Unicode-normalized
+// (NFKC), as some servers and frameworks read a path: a fullwidth dot
+// (U+FF0E) or a two-dot leader (U+2025) is a dot there, a fullwidth
+// solidus a separator, fullwidth % and digits an escape.
+func TestUnderPrefixNoClimbing(t *testing.T) {
+	prefix, _ := url.Parse("https://dev.example.com/hooks")
+	for path, want := range map[string]bool{
+		"/hooks/stripe":                   true,
+		"/hooks/café":                     true,
+		"/hooks/.well-known/x":            true,
+		"/hooks/../admin":                 false,
+		"/hooks/a/../../admin":            false,
+		"/hooks/./x":                      false,
+		`/hooks/..\admin`:                 false,
+		"/hooks/\uff0e\uff0e/admin":       false,
+		"/hooks/\u2025/admin":             false,
+		"/hooks/\ufe52\ufe52/admin":       false,
+		"/hooks/a\uff0f..\uff0f..\uff0fx": false,
+		"/hooks/..\uff3cadmin":            false,
+		"/hooks/\uff05\uff12\uff45\uff05\uff12\uff45/admin": false,
+		"/hooks/a\ufe54b": false,
+	} {
+		u := &url.URL{Scheme: "https", Host: "dev.example.com", Path: path}
+		if got := UnderPrefix(u, prefix); got != want {
+			t.Errorf("UnderPrefix(%q) = %v, want %v", path, got, want)
+		}
+	}
+}

@@ -167,13 +167,19 @@ func TestPolicy(t *testing.T) {
 		"https://dev.example.com/hooks/%252e%252e/admin": false,
 		"https://dev.example.com/hooks/%c0%ae%c0%ae/a":   false,
 		"https://dev.example.com/hooks/caf%C3%A9":        true,
-		"http://127.0.0.1:3000/a%252e":                   true,
-		"http://dev.example.com/hooks":                   false,
-		"https://dev.example.com:444/hooks":              false,
-		"https://other.example.com/hooks":                false,
-		"http://169.254.169.254/latest":                  false,
-		"ftp://127.0.0.1/":                               false,
-		"http://user:pw@127.0.0.1/":                      false,
+		// Fullwidth dots (U+FF0E), a two-dot leader (U+2025) and a
+		// fullwidth solidus: .. and / to a server that normalizes the
+		// path (NFKC) before routing it.
+		"https://dev.example.com/hooks/%EF%BC%8E%EF%BC%8E/admin":          false,
+		"https://dev.example.com/hooks/%E2%80%A5/admin":                   false,
+		"https://dev.example.com/hooks/a%EF%BC%8F..%EF%BC%8F..%EF%BC%8Fx": false,
+		"http://127.0.0.1:3000/a%252e":                                    true,
+		"http://dev.example.com/hooks":                                    false,
+		"https://dev.example.com:444/hooks":                               false,
+		"https://other.example.com/hooks":                                 false,
+		"http://169.254.169.254/latest":                                   false,
+		"ftp://127.0.0.1/":                                                false,
+		"http://user:pw@127.0.0.1/":                                       false,
 	} {
 		err := p.Check(parse(raw))
 		if (err == nil) != ok {
