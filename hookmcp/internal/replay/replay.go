@@ -13,11 +13,11 @@ import (
 	"net/netip"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/mcpforge/servers/shared/httpx"
+	"github.com/mcpforge/servers/shared/mcptool"
 )
 
 // Request is a captured request as it goes out again: everything but where.
@@ -166,7 +166,9 @@ func Target(target *url.URL, r Request) (*url.URL, error) {
 	}
 	path, err := url.PathUnescape(escaped)
 	if err != nil {
-		return nil, fmt.Errorf("the path %q is not a valid escaped path: %v", r.Path, err)
+		// url.PathUnescape fails only on a % without two hex digits.
+		return nil, quoted("the path, quoted below, is not a valid escaped path: a % in it is not followed by two hexadecimal digits",
+			"the captured request's path", httpx.Snippet([]byte(r.Path), maxQuoted))
 	}
 	// RawPath holds the path exactly as captured, even where Go would
 	// escape it otherwise ({, }); WireURL sends it so.
@@ -275,6 +277,24 @@ func Proxy(next func(*http.Request) (*url.URL, error)) func(*http.Request) (*url
 	}
 }
 
+// QuotedError is a refusal whose sentence (Said) points at what the
+// sender of a captured request wrote (its path, a header's name), quoted
+// after it in a frame of its own (Block): the sender may have written it
+// to read as instructions. A caller that adds to the sentence adds to
+// Said, and keeps Block last.
+type QuotedError struct {
+	Said, Block string
+}
+
+func (e *QuotedError) Error() string { return e.Said + "\n" + e.Block }
+
+// maxQuoted bounds what a refusal quotes of a captured request.
+const maxQuoted = 200
+
+func quoted(said, what, quote string) *QuotedError {
+	return &QuotedError{Said: said, Block: mcptool.Untrusted(what, quote)}
+}
+
 // CheckHeaders refuses a header no request may carry: a name that is not
 // an HTTP token (Go would refuse to send it; curl reads "-H @file" as a
 // file of headers) or a value holding a line break or NUL (a header of
@@ -282,7 +302,8 @@ func Proxy(next func(*http.Request) (*url.URL, error)) func(*http.Request) (*url
 func CheckHeaders(h http.Header) error {
 	for _, name := range slices.Sorted(maps.Keys(h)) {
 		if !httpx.ValidHeaderName(name) {
-			return fmt.Errorf("the captured header name %s is not an HTTP header name (letters, digits and !#$%%&'*+-.^_`|~), so the request cannot be sent or rendered as it was", strconv.Quote(name))
+			return quoted("the captured header name quoted below is not an HTTP header name (letters, digits and !#$%&'*+-.^_`|~), so the request cannot be sent or rendered as it was",
+				"the captured header name", httpx.Snippet([]byte(name), maxQuoted))
 		}
 		for _, v := range h[name] {
 			if strings.ContainsAny(v, "\r\n\x00") {

@@ -300,7 +300,7 @@ func TestCheckHeaders(t *testing.T) {
 		want string
 	}{
 		{http.Header{"Content-Type": {"text/plain"}, "X-Empty": {""}}, ""},
-		{http.Header{"@/etc/passwd": {"x"}}, `"@/etc/passwd"`},
+		{http.Header{"@/etc/passwd": {"x"}}, ">>>\n@/etc/passwd\n<<<"}, // quoted in its frame
 		{http.Header{"X-A": {"1\r\nX-B: 2"}}, "X-A"},
 		{http.Header{"X-Nul": {"a\x00b"}}, "X-Nul"},
 	} {

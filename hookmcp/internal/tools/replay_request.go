@@ -160,7 +160,7 @@ func (h *handlers) replay(ctx context.Context, g given, args ReplayRequestArgs, 
 	}
 	u, err := replay.Target(target, r)
 	if err != nil {
-		return nil, ReplayResult{}, fmt.Errorf("path: %v; nothing was sent", err)
+		return nil, ReplayResult{}, nothingSent("path: ", err)
 	}
 	if err := (replay.Policy{Allow: h.cfg.ReplayTo}).Check(u); err != nil {
 		return nil, ReplayResult{}, fmt.Errorf("target: %v; nothing was sent", err)
@@ -180,7 +180,7 @@ func (h *handlers) replay(ctx context.Context, g given, args ReplayRequestArgs, 
 		// (A held secret is refused, or shown redacted, below: its
 		// [REDACTED] is no header name either.)
 		if err := replay.CheckHeaders(r.Header); err != nil {
-			return nil, ReplayResult{}, fmt.Errorf("request %s: %v; nothing was sent", meta.UUID, err)
+			return nil, ReplayResult{}, nothingSent("request "+string(meta.UUID)+": ", err)
 		}
 	}
 	rebuiltNote := ""
@@ -438,4 +438,16 @@ func holdsSecret(secrets redact.Redactor, u *url.URL, r replay.Request) string {
 		return "body"
 	}
 	return ""
+}
+
+// nothingSent is a refusal of replay's said with the prefix before it and
+// "nothing was sent" after it: at the end of the server's sentence, before
+// what it quotes of the captured request (replay.QuotedError), which stays
+// last, in its frame.
+func nothingSent(prefix string, err error) error {
+	var q *replay.QuotedError
+	if errors.As(err, &q) {
+		return errors.New(prefix + q.Said + "; nothing was sent\n" + q.Block)
+	}
+	return fmt.Errorf("%s%v; nothing was sent", prefix, err)
 }
