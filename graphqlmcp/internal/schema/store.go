@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/mcpforge/servers/graphqlmcp/internal/upstream"
@@ -181,8 +182,13 @@ const MaxFileBytes = MaxIntrospectionBytes
 // Load reads a schema file: an introspection answer as JSON (with or
 // without its "data" member), or SDL. Its errors read after the file's
 // name.
+//
+// Only a regular file is read, and one over the bound is refused by its
+// size: a reload reads the path again whatever was put there since, and a
+// named pipe would wait for a writer (opened without waiting, it is told
+// apart first), a device or a growing file read up to the bound each time.
 func Load(path string, now time.Time) (*Schema, error) {
-	f, err := os.Open(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		// The reason alone: the caller names the file, cut short if long.
 		var pathErr *fs.PathError
@@ -192,6 +198,15 @@ func Load(path string, now time.Time) (*Schema, error) {
 		return nil, fmt.Errorf("cannot be read: %v", err)
 	}
 	defer f.Close()
+	info, err := f.Stat()
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("cannot be read: %v", err)
+	case !info.Mode().IsRegular():
+		return nil, fmt.Errorf("is not a regular file (it is %s); name an SDL file or a saved introspection answer", fileKind(info.Mode()))
+	case info.Size() > MaxFileBytes:
+		return nil, fmt.Errorf("is over %d MiB, more than any schema needs", MaxFileBytes>>20)
+	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("cannot be read: %v", err)
@@ -213,4 +228,19 @@ func Load(path string, now time.Time) (*Schema, error) {
 	}
 	s.loaded = now
 	return s, nil
+}
+
+// fileKind names what a path holds that is not a regular file.
+func fileKind(mode fs.FileMode) string {
+	switch {
+	case mode.IsDir():
+		return "a folder"
+	case mode&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case mode&fs.ModeSocket != 0:
+		return "a socket"
+	case mode&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a file"
 }
