@@ -48,20 +48,7 @@ func TestDocClients(t *testing.T) {
 	stand.URLs["http://127.0.0.1:8081/mcp"] = mcptest.StartDocServer(t, "graphqlmcp", "127.0.0.1:8081", stand, docs...)
 	stand.URLs["https://mcp.example.com/mcp"] = mcptest.StartDocServer(t, "graphqlmcp", "0.0.0.0:8081", stand, docs...)
 
-	ran := 0
-	for _, line := range mcptest.DocLines(t, servers, docs...) {
-		if line.Server != "graphqlmcp" {
-			continue
-		}
-		ran++
-		t.Run(line.Where, func(t *testing.T) {
-			clients.Run(t, line, stand, toolNames, askHero)
-		})
-	}
-	if ran == 0 {
-		t.Fatal("the docs give no client line for graphqlmcp")
-	}
-	t.Logf("ran %d client lines", ran)
+	clients.RunLines(t, "graphqlmcp", servers, docs, stand, toolNames, askHero)
 }
 
 // askHero calls graphql_query through a client's session: the sample API

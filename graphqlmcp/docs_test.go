@@ -27,16 +27,7 @@ func TestToolListing(t *testing.T) {
 // every client's JSON block parses, and every configuration of graphqlmcp
 // starts the built binary and answers tools/list.
 func TestClientDocs(t *testing.T) {
-	started := 0
-	for _, doc := range mcptest.DocFiles(t) {
-		t.Run(doc, func(t *testing.T) {
-			started += mcptest.CheckClientDocs(t, doc, mcptest.DocServer{Name: "graphqlmcp", Binary: binary, EnvPrefix: "GRAPHQL_"})
-		})
-	}
-	if started == 0 {
-		t.Error("the docs give no stdio configuration for graphqlmcp")
-	}
-	t.Logf("started %d configurations", started)
+	mcptest.CheckAllClientDocs(t, mcptest.DocServer{Name: "graphqlmcp", Binary: binary, EnvPrefix: "GRAPHQL_"})
 }
 
 // TestDocErrors drives the built binary into every situation the error table

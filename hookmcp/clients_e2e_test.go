@@ -33,20 +33,7 @@ func TestDocClients(t *testing.T) {
 	docs := mcptest.DocFiles(t)
 	stand.URLs["http://127.0.0.1:8082/mcp"] = mcptest.StartDocServer(t, "hookmcp", "127.0.0.1:8082", stand, docs...)
 
-	ran := 0
-	for _, line := range mcptest.DocLines(t, []string{"graphqlmcp", "hookmcp"}, docs...) {
-		if line.Server != "hookmcp" {
-			continue
-		}
-		ran++
-		t.Run(line.Where, func(t *testing.T) {
-			clients.Run(t, line, stand, toolNames, createToken)
-		})
-	}
-	if ran == 0 {
-		t.Fatal("the docs give no client line for hookmcp")
-	}
-	t.Logf("ran %d client lines", ran)
+	clients.RunLines(t, "hookmcp", []string{"graphqlmcp", "hookmcp"}, docs, stand, toolNames, createToken)
 }
 
 // createToken calls create_token through a client's session: the API must
