@@ -44,12 +44,12 @@ func TestErrorsBounded(t *testing.T) {
 	}
 	tried := 0
 	for _, tool := range list.Tools {
-		schema := toolSchema(t, tool)
+		schema := mcptest.InputSchema(t, tool)
 		for _, name := range slices.Sorted(maps.Keys(schema.Properties)) {
 			for label, value := range hostileValues(name, schema.Properties[name]) {
 				tried++
 				before := rec.Count()
-				args := withArgument(t, valid(tool.Name), name, value)
+				args := mcptest.ArgumentsWith(t, valid(tool.Name), name, value)
 				res, err := h.session.CallTool(context.Background(), &mcp.CallToolParams{Name: tool.Name, Arguments: args})
 				if err != nil {
 					t.Errorf("%s %s %s: protocol error %.300v", tool.Name, name, label, err)
@@ -131,47 +131,10 @@ func hostileValues(name string, p *jsonschema.Schema) map[string]json.RawMessage
 	return nil
 }
 
-// withArgument is base's JSON with name set to the raw value.
-func withArgument(t *testing.T, base map[string]any, name string, value json.RawMessage) json.RawMessage {
-	t.Helper()
-	delete(base, name)
-	data, err := json.Marshal(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	member := fmt.Sprintf("%q:%s", name, value)
-	if len(base) == 0 {
-		return json.RawMessage("{" + member + "}")
-	}
-	return json.RawMessage("{" + member + "," + string(data[1:]))
-}
-
-func toolSchema(t *testing.T, tool *mcp.Tool) *jsonschema.Schema {
-	t.Helper()
-	data, err := json.Marshal(tool.InputSchema)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var s jsonschema.Schema
-	if err := json.Unmarshal(data, &s); err != nil {
-		t.Fatal(err)
-	}
-	return &s
-}
-
-// TestProtocolErrorsBounded: a tool, resource or prompt named by 1.1 MB
-// is refused with an error of at most 2 KB.
+// TestProtocolErrorsBounded: a tool, resource or prompt named by 1.1 MB, or
+// a tool that does not exist, is refused with an error of at most 2 KB that
+// says what is wrong (not a recovered panic).
 func TestProtocolErrorsBounded(t *testing.T) {
 	srv, _ := testservers.Start(t, testservers.Starwars())
-	h := connect(t, validating(t, srv.URL), nil)
-	huge := strings.Repeat("x", 1_100_000)
-	ctx := context.Background()
-	_, toolErr := h.session.CallTool(ctx, &mcp.CallToolParams{Name: huge, Arguments: map[string]any{}})
-	_, resourceErr := h.session.ReadResource(ctx, &mcp.ReadResourceParams{URI: "graphql://" + huge})
-	_, promptErr := h.session.GetPrompt(ctx, &mcp.GetPromptParams{Name: huge})
-	for what, err := range map[string]error{"tool": toolErr, "resource": resourceErr, "prompt": promptErr} {
-		if err == nil || len(err.Error()) > maxErrorBytes {
-			t.Errorf("a %s named by 1.1 MB: %d bytes: %.300v", what, len(fmt.Sprint(err)), err)
-		}
-	}
+	mcptest.CheckProtocolErrorsBounded(t, connect(t, validating(t, srv.URL), nil).session, "graphql", maxErrorBytes)
 }

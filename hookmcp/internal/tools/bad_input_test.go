@@ -114,10 +114,10 @@ func TestNullIsNoValue(t *testing.T) {
 	}
 	tried := 0
 	for _, tool := range list.Tools {
-		for name := range inputSchema(t, tool).Properties {
+		for name := range mcptest.InputSchema(t, tool).Properties {
 			tried++
 			h.fake.Reset()
-			args := argumentsWith(t, map[string]any{}, name, json.RawMessage("null"))
+			args := mcptest.ArgumentsWith(t, map[string]any{}, name, json.RawMessage("null"))
 			res, err := h.session.CallTool(context.Background(), &mcp.CallToolParams{Name: tool.Name, Arguments: args})
 			if err != nil || !res.IsError {
 				t.Errorf("%s %s null: %v %v, want a tool error", tool.Name, name, err, res)
@@ -156,7 +156,7 @@ func TestEmptyTokenAndKey(t *testing.T) {
 	}
 	tried := 0
 	for _, tool := range list.Tools {
-		props := inputSchema(t, tool).Properties
+		props := mcptest.InputSchema(t, tool).Properties
 		for _, name := range []string{"token_id", "api_key"} {
 			if props[name] == nil {
 				continue

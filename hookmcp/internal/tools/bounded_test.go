@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -79,7 +78,7 @@ func errorsBounded(t *testing.T, tool *mcp.Tool) int {
 		return map[string]any{"token_id": id}
 	}
 	tried := 0
-	schema := inputSchema(t, tool)
+	schema := mcptest.InputSchema(t, tool)
 	longNumber := true // one per tool: the decoder reads every number alike
 	for _, name := range slices.Sorted(maps.Keys(schema.Properties)) {
 		values := hostileValues(schema.Properties[name])
@@ -92,7 +91,7 @@ func errorsBounded(t *testing.T, tool *mcp.Tool) int {
 		for label, value := range values {
 			tried++
 			h.fake.Reset()
-			args := argumentsWith(t, valid(tool.Name), name, value)
+			args := mcptest.ArgumentsWith(t, valid(tool.Name), name, value)
 			res, err := h.session.CallTool(context.Background(), &mcp.CallToolParams{Name: tool.Name, Arguments: args})
 			if err != nil {
 				t.Errorf("%s %s: protocol error %.300v", name, label, err)
@@ -150,53 +149,9 @@ func hostileValues(p *jsonschema.Schema) map[string]json.RawMessage {
 	return nil
 }
 
-// argumentsWith is base's JSON with name set to the raw value.
-func argumentsWith(t *testing.T, base map[string]any, name string, value json.RawMessage) json.RawMessage {
-	t.Helper()
-	delete(base, name)
-	data, err := json.Marshal(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	member := fmt.Sprintf("%q:%s", name, value)
-	if len(base) == 0 {
-		return json.RawMessage("{" + member + "}")
-	}
-	return json.RawMessage("{" + member + "," + string(data[1:]))
-}
-
-func inputSchema(t *testing.T, tool *mcp.Tool) *jsonschema.Schema {
-	t.Helper()
-	data, err := json.Marshal(tool.InputSchema)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var s jsonschema.Schema
-	if err := json.Unmarshal(data, &s); err != nil {
-		t.Fatal(err)
-	}
-	return &s
-}
-
 // TestProtocolErrorsBounded: a tool, resource or prompt named by 1.1 MB, or
 // a tool that does not exist, is refused with an error of at most 2 KB that
 // says what is wrong (not a recovered panic).
 func TestProtocolErrorsBounded(t *testing.T) {
-	h := connect(t, config.Config{})
-	ctx := context.Background()
-	_, toolErr := h.session.CallTool(ctx, &mcp.CallToolParams{Name: hugeValue, Arguments: map[string]any{}})
-	_, unknownErr := h.session.CallTool(ctx, &mcp.CallToolParams{Name: "no_such_tool", Arguments: map[string]any{}})
-	_, resourceErr := h.session.ReadResource(ctx, &mcp.ReadResourceParams{URI: "hooksvc://" + hugeValue})
-	_, promptErr := h.session.GetPrompt(ctx, &mcp.GetPromptParams{Name: hugeValue})
-	for what, err := range map[string]error{"huge tool": toolErr, "unknown tool": unknownErr, "resource": resourceErr, "prompt": promptErr} {
-		if err == nil || len(err.Error()) > maxErrorBytes {
-			t.Errorf("%s: %d bytes: %.300v", what, len(fmt.Sprint(err)), err)
-		}
-		if err != nil && strings.Contains(err.Error(), "internal error") {
-			t.Errorf("%s: %v, want the SDK's refusal, not a recovered panic", what, err)
-		}
-	}
-	if unknownErr == nil || !strings.Contains(unknownErr.Error(), "no_such_tool") {
-		t.Errorf("unknown tool: %v, want an error naming it", unknownErr)
-	}
+	mcptest.CheckProtocolErrorsBounded(t, connect(t, config.Config{}).session, "hooksvc", maxErrorBytes)
 }
