@@ -54,32 +54,35 @@ func reloadSignal(ctx context.Context) <-chan struct{} {
 // watching is what the last reload read, which the next is told apart
 // from.
 type watching struct {
-	// files is the watched files' names, sizes and times, which a poll
-	// compares; operations what the operation files hold.
-	files, operations string
+	// operationFiles and schemaFile are the watched files' names, sizes
+	// and times, which a poll compares; operations is what the operation
+	// files hold.
+	operationFiles, schemaFile, operations string
 	// schema is the --schema file's schema served now.
 	schema *schema.Schema
 }
 
 // watchFrom is what the files hold at start, with the schema served.
 func (h *handlers) watchFrom(served *schema.Schema) watching {
-	return watching{files: h.watchedFiles(), operations: operations.Contents(h.cfg.Operations), schema: served}
+	return watching{operationFiles: operations.Fingerprint(h.cfg.Operations), schemaFile: h.schemaFileStamp(),
+		operations: operations.Contents(h.cfg.Operations), schema: served}
 }
 
-// watchedFiles is the poll's fingerprint of the files a reload reads.
-func (h *handlers) watchedFiles() string {
-	paths := h.cfg.Operations
-	if h.cfg.SchemaFile != "" {
-		paths = append(paths[:len(paths):len(paths)], h.cfg.SchemaFile)
+// schemaFileStamp is the poll's fingerprint of the --schema file, "" when
+// there is none.
+func (h *handlers) schemaFileStamp() string {
+	if h.cfg.SchemaFile == "" {
+		return ""
 	}
-	return operations.Fingerprint(paths)
+	return operations.Fingerprint([]string{h.cfg.SchemaFile})
 }
 
 // watch reloads the --schema file and the saved operations when asked
 // (SIGHUP), and when a poll finds their files changed, until ctx ends. A
 // file touched but not changed reloads nothing: the endpoint is asked for
 // its schema again only on SIGHUP (the operator may reload because the API
-// changed) or for operations that changed.
+// changed) or for operations that changed, and the schema file, which may
+// be big, is parsed again only on SIGHUP or when its own stamp changed.
 func (h *handlers) watch(ctx context.Context, server *mcp.Server, listed *savedSet, hup <-chan struct{}, last watching) {
 	ticker := time.NewTicker(pollSaved)
 	defer ticker.Stop()
@@ -91,15 +94,17 @@ func (h *handlers) watch(ctx context.Context, server *mcp.Server, listed *savedS
 		case <-hup:
 			asked = true
 		case <-ticker.C:
-			if h.watchedFiles() == last.files {
-				continue
-			}
 		}
 		// Taken before reading, so an edit during the reload is seen
 		// by the next poll; a bad edit is logged once, not at every
 		// poll.
-		now := watching{files: h.watchedFiles()}
-		now.schema = h.reloadSchema(last.schema)
+		now := watching{operationFiles: operations.Fingerprint(h.cfg.Operations), schemaFile: h.schemaFileStamp(), schema: last.schema}
+		if !asked && now.operationFiles == last.operationFiles && now.schemaFile == last.schemaFile {
+			continue
+		}
+		if asked || now.schemaFile != last.schemaFile {
+			now.schema = h.reloadSchema(last.schema)
+		}
 		now.operations = operations.Contents(h.cfg.Operations)
 		schemaChanged := now.schema != last.schema
 		operationsChanged := now.operations != last.operations

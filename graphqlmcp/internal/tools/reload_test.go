@@ -205,3 +205,50 @@ func TestSchemaFileReload(t *testing.T) {
 		}
 	})
 }
+
+// TestEditedOperationsReadNoSchemaFile: an edit of the saved operations
+// reloads them, and reads the --schema file again only if it changed too
+// (by its own name, size and time, as the poll tells): parsing a big
+// schema at every edit of an operation would be wasted work. A SIGHUP
+// reads it whatever the poll says.
+func TestEditedOperationsReadNoSchemaFile(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		dir := t.TempDir()
+		schemaFile, ops := filepath.Join(dir, "schema.graphql"), filepath.Join(dir, "ops.graphql")
+		writeFile(t, schemaFile, reloadSchemaV1)
+		writeFile(t, ops, "query Items { items { id } }")
+		cfg := testConfig(t, "http://api.test/graphql")
+		var err error
+		if cfg.Schema, err = schema.Load(schemaFile, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		cfg.SchemaFile, cfg.Validate, cfg.Operations = schemaFile, true, []string{ops}
+		hup := make(chan struct{})
+		session, changed, logs := reloadServer(t, cfg, inProcess(http.NotFoundHandler()), hup)
+
+		// The schema file's text changes, its size and time do not: a
+		// read of it would log that it does not load.
+		info, err := os.Stat(schemaFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		broken := reloadSchemaBroken + strings.Repeat(" ", len(reloadSchemaV1)-len(reloadSchemaBroken))
+		writeFile(t, schemaFile, broken)
+		if err := os.Chtimes(schemaFile, info.ModTime(), info.ModTime()); err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, ops, "query Ids { items { id } }")
+		afterPoll()
+		if tools := toolsByName(t, session); tools["ids"] == nil || len(changed) != 1 {
+			t.Fatalf("after an edit of the operations: tools %v, %d list_changed; want ids and 1", tools, len(changed))
+		}
+		if strings.Contains(logs.String(), "--schema not reloaded") {
+			t.Errorf("an edit of the operations read the schema file, unchanged by its size and time:\n%s", logs.String())
+		}
+
+		askReload(hup)
+		if !strings.Contains(logs.String(), "--schema not reloaded; the last good schema stays") {
+			t.Errorf("a SIGHUP did not read the schema file:\n%s", logs.String())
+		}
+	})
+}
