@@ -121,6 +121,23 @@ const (
 	reloadSchemaBroken = "type Query {"
 )
 
+// schemaFileConfig is a configuration with --schema (reloadSchemaV1) and
+// one saved operation, Items, in files of their own.
+func schemaFileConfig(t *testing.T) (cfg config.Config, schemaFile, ops string) {
+	t.Helper()
+	dir := t.TempDir()
+	schemaFile, ops = filepath.Join(dir, "schema.graphql"), filepath.Join(dir, "ops.graphql")
+	writeFile(t, schemaFile, reloadSchemaV1)
+	writeFile(t, ops, "query Items { items { id } }")
+	cfg = testConfig(t, "http://api.test/graphql")
+	var err error
+	if cfg.Schema, err = schema.Load(schemaFile, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	cfg.SchemaFile, cfg.Validate, cfg.Operations = schemaFile, true, []string{ops}
+	return cfg, schemaFile, ops
+}
+
 // TestSchemaFileReload: the --schema file is read again on SIGHUP and when
 // a poll finds it changed: the tools and the schema resource serve the new
 // schema, and the saved operations are checked against it and their tools
@@ -128,16 +145,7 @@ const (
 // operations do not meet, keeps what was served, and the log says why.
 func TestSchemaFileReload(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		dir := t.TempDir()
-		schemaFile, ops := filepath.Join(dir, "schema.graphql"), filepath.Join(dir, "ops.graphql")
-		writeFile(t, schemaFile, reloadSchemaV1)
-		writeFile(t, ops, "query Items { items { id } }")
-		cfg := testConfig(t, "http://api.test/graphql")
-		var err error
-		if cfg.Schema, err = schema.Load(schemaFile, time.Now()); err != nil {
-			t.Fatal(err)
-		}
-		cfg.SchemaFile, cfg.Validate, cfg.Operations = schemaFile, true, []string{ops}
+		cfg, schemaFile, _ := schemaFileConfig(t)
 		api := testservers.Record(http.NotFoundHandler())
 		hup := make(chan struct{})
 		session, changed, logs := reloadServer(t, cfg, inProcess(api), hup)
@@ -213,16 +221,7 @@ func TestSchemaFileReload(t *testing.T) {
 // reads it whatever the poll says.
 func TestEditedOperationsReadNoSchemaFile(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		dir := t.TempDir()
-		schemaFile, ops := filepath.Join(dir, "schema.graphql"), filepath.Join(dir, "ops.graphql")
-		writeFile(t, schemaFile, reloadSchemaV1)
-		writeFile(t, ops, "query Items { items { id } }")
-		cfg := testConfig(t, "http://api.test/graphql")
-		var err error
-		if cfg.Schema, err = schema.Load(schemaFile, time.Now()); err != nil {
-			t.Fatal(err)
-		}
-		cfg.SchemaFile, cfg.Validate, cfg.Operations = schemaFile, true, []string{ops}
+		cfg, schemaFile, ops := schemaFileConfig(t)
 		hup := make(chan struct{})
 		session, changed, logs := reloadServer(t, cfg, inProcess(http.NotFoundHandler()), hup)
 
