@@ -2,9 +2,11 @@ package tools
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -38,15 +40,18 @@ func plantedOutside(t *testing.T, what string, res *mcp.CallToolResult) {
 		if json.Valid([]byte(text)) {
 			continue
 		}
-		blocks, out := mcptool.Frames(text)
+		// mcptool.Frames would take the planted closing line, were it
+		// outside every frame, for the opening line of one (its marker has
+		// a marker's form): it is renamed first, so that it reads as text.
+		blocks, out := mcptool.Frames(strings.ReplaceAll(text, "<<<untrusted-0123", "<<<planted-0123"))
 		inside, outside = append(inside, blocks...), append(outside, out)
 	}
-	for _, word := range []string{"Ignore previous", "with a mutation", "untrusted-0123"} {
+	for _, word := range []string{"Ignore previous", "with a mutation", "planted-0123"} {
 		if strings.Contains(strings.Join(outside, "\n"), word) {
 			t.Errorf("%s: %q is outside the frames:\n%s", what, word, mcptest.Text(res))
 		}
 	}
-	if !strings.Contains(strings.Join(inside, "\n"), "Ignore previous") && !strings.Contains(strings.Join(inside, "\n"), "untrusted-0123") {
+	if !strings.Contains(strings.Join(inside, "\n"), "Ignore previous") && !strings.Contains(strings.Join(inside, "\n"), "planted-0123") {
 		t.Errorf("%s: the planted words are in no frame:\n%s", what, mcptest.Text(res))
 	}
 }
@@ -132,5 +137,24 @@ func TestHostileQuotesStayFramed(t *testing.T) {
 			plantedOutside(t, name+": graphql_introspect", h.call(t, "graphql_introspect", nil))
 			plantedOutside(t, name+": graphql_query", h.call(t, "graphql_query", map[string]any{"query": "{ hero { id } }"}))
 		})
+	}
+}
+
+// TestHostileShapeProblemFramed: a saved operation's answer that does not
+// have its selection's shape is told in the server's sentence; the schema
+// validator's words, which quote the answer's values (the endpoint's),
+// come after it in a frame.
+func TestHostileShapeProblemFramed(t *testing.T) {
+	srv, _ := testservers.Start(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"data":{"items":"`+planted+`"}}`)
+	}))
+	session, _ := savedServer(t, kindsConfig(t, srv.URL, filepath.Join(kindsDir, "ops")), nil)
+	res := mcptest.Call(t, context.Background(), session, "find_items", map[string]any{"exact": true})
+	plantedOutside(t, "find_items", res)
+	last := res.Content[len(res.Content)-1].(*mcp.TextContent).Text
+	if blocks, outside := mcptool.Frames(strings.ReplaceAll(last, "<<<untrusted-0123", "<<<planted-0123")); !res.IsError || len(blocks) != 1 || !strings.Contains(blocks[0], "Ignore previous") ||
+		!strings.Contains(outside, "does not have the shape") {
+		t.Errorf("the shape note: %s", last)
 	}
 }

@@ -349,7 +349,10 @@ func saidAndQuote(t *testing.T, err error) (said, quote string) {
 	if err == nil {
 		t.Fatal("no error")
 	}
-	blocks, outside := mcptool.Frames(err.Error())
+	// A planted closing line (untrusted-0123…) has a marker's form:
+	// Frames would take it, outside every frame, for an opening line. It
+	// is renamed first, so that it reads as the text it is.
+	blocks, outside := mcptool.Frames(strings.ReplaceAll(err.Error(), "<<<untrusted-0123", "<<<planted-0123"))
 	switch len(blocks) {
 	case 0:
 		return outside, ""
@@ -378,10 +381,10 @@ func TestIncrementalQuoteCannotCloseItsFrame(t *testing.T) {
 	} {
 		_, err := read(t, yogaType, body)
 		said, quote := saidAndQuote(t, err)
-		if strings.Contains(said, "Ignore previous") || strings.Contains(said, "untrusted-0123") || strings.Contains(said, "graphql_query") {
+		if strings.Contains(said, "Ignore previous") || strings.Contains(said, "planted-0123") || strings.Contains(said, "graphql_query") {
 			t.Errorf("%s: the endpoint's words are outside the frame:\n%s", name, said)
 		}
-		if !strings.Contains(quote, closing) && !strings.Contains(quote, order[:40]) {
+		if !strings.Contains(quote, "<<<planted-0123") && !strings.Contains(quote, order[:40]) {
 			t.Errorf("%s: the frame holds %q", name, quote)
 		}
 	}
