@@ -30,7 +30,9 @@ func refuseAll() http.Handler {
 // TestCredentialsAdviceByTransport: a refused credential's advice names
 // --forward-header only where it applies: over HTTP to the default
 // endpoint's origin, saying whether the client's own header was sent on;
-// never over stdio, nor for a per-call endpoint on another origin.
+// never over stdio, nor for a per-call endpoint on another origin, where
+// the startup headers do not go either (unless --headers-any-origin) and
+// the advice names the call's own.
 func TestCredentialsAdviceByTransport(t *testing.T) {
 	srv, _ := testservers.Start(t, refuseAll())
 	other, _ := testservers.Start(t, refuseAll())
@@ -44,6 +46,9 @@ func TestCredentialsAdviceByTransport(t *testing.T) {
 	forwardingURL, _ := serveHTTP(t, forwarding)
 	alice := connectHTTP(t, forwardingURL, map[string][]string{"Authorization": {"Bearer alice-token-111"}})
 	nobody := connectHTTP(t, forwardingURL, nil)
+	anyOrigin := cfg
+	anyOrigin.HeadersAnyOrigin = true
+	everywhere := mcptest.Connect(t, NewServer(Options{Config: anyOrigin, HTTP: upstream.NewHTTPClient("test"), Logger: slog.New(slog.DiscardHandler)}))
 
 	query := map[string]any{"query": "{ a }"}
 	elsewhere := map[string]any{"query": "{ a }", "endpoint": other.URL + "/graphql"}
@@ -58,9 +63,14 @@ func TestCredentialsAdviceByTransport(t *testing.T) {
 		{"stdio introspection", mcptest.ErrorText(stdio, "graphql_introspect", introspect), upstream.NotForwarding, false},
 		{"HTTP without --forward-header", mcptest.ErrorText(plain, "graphql_query", query), upstream.ForwardingOff, true},
 		{"HTTP introspection without --forward-header", mcptest.ErrorText(plain, "graphql_introspect", introspect), upstream.ForwardingOff, true},
-		{"HTTP, another origin", mcptest.ErrorText(plain, "graphql_query", elsewhere), upstream.NotForwarding, false},
+		// The startup headers go to the default endpoint's origin only:
+		// elsewhere the call's headers are the only ones sent.
+		{"stdio, another origin", mcptest.ErrorText(stdio, "graphql_query", elsewhere), upstream.StartupWithheld, false},
+		{"stdio, another origin, --headers-any-origin", mcptest.ErrorText(everywhere, "graphql_query", elsewhere), upstream.NotForwarding, false},
+		{"HTTP, another origin", mcptest.ErrorText(plain, "graphql_query", elsewhere), upstream.StartupWithheld, false},
 		{"HTTP, forwarded", mcptest.ErrorText(alice, "graphql_query", query), upstream.Forwarded, true},
-		{"HTTP, forwarded, another origin", mcptest.ErrorText(alice, "graphql_query", elsewhere), upstream.NotForwarding, false},
+		{"HTTP, forwarded, another origin", mcptest.ErrorText(alice, "graphql_query", elsewhere), upstream.StartupWithheld, false},
+		{"HTTP introspection, another origin", mcptest.ErrorText(plain, "graphql_introspect", map[string]any{"endpoint": other.URL + "/graphql-errors"}), upstream.StartupWithheld, false},
 		{"HTTP, nothing to forward", mcptest.ErrorText(nobody, "graphql_query", query), upstream.ForwardedNone, true},
 	} {
 		text := c.text(t)

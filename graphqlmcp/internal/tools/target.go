@@ -38,6 +38,9 @@ func (h *handlers) targetAs(who forwarded, endpoint string, callHeaders map[stri
 		startup = h.cfg.Headers
 	}
 	forward := upstream.NotForwarding
+	if !target.StartupHeaders {
+		forward = upstream.StartupWithheld
+	}
 	if who.overHTTP && httpx.SameOrigin(target.URL, h.cfg.Endpoint) {
 		switch {
 		case len(h.cfg.ForwardHeaders) == 0:

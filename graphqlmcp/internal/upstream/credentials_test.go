@@ -21,6 +21,7 @@ func TestCredentialsAdvice(t *testing.T) {
 		forwardIn bool
 	}{
 		{NotForwarding, "The endpoint refused the credentials: check the Authorization header (--headers or GRAPHQL_HEADERS when starting graphqlmcp, or headers in the call)", false},
+		{StartupWithheld, "The endpoint refused the credentials: check the headers in the call; graphqlmcp's startup headers (--headers or GRAPHQL_HEADERS) go only to the default endpoint's origin, so none were sent to this one", false},
 		{ForwardingOff, "The endpoint refused the credentials: check the Authorization header (--headers or GRAPHQL_HEADERS when starting graphqlmcp, headers in the call, or --forward-header to send on each MCP client's own)", true},
 		{ForwardedNone, "The endpoint refused the credentials: your MCP client's HTTP request carries none of the headers --forward-header names, so none was sent on: configure the client to send them, or check --headers or GRAPHQL_HEADERS when starting graphqlmcp", true},
 		{Forwarded, "The endpoint refused the credentials: check the headers your MCP client sends, which graphqlmcp sends on (--forward-header), and --headers or GRAPHQL_HEADERS when starting graphqlmcp", true},

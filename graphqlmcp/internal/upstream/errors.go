@@ -305,7 +305,8 @@ type Forward int
 
 const (
 	// NotForwarding is a request over stdio, or to another origin than
-	// the default endpoint's: --forward-header does nothing there, and
+	// the default endpoint's that the startup headers go to
+	// (--headers-any-origin): --forward-header does nothing there, and
 	// the advice does not name it.
 	NotForwarding Forward = iota
 	// ForwardingOff is a request over HTTP to the default endpoint's
@@ -316,6 +317,10 @@ const (
 	ForwardedNone
 	// Forwarded is one that carries headers of its MCP client's request.
 	Forwarded
+	// StartupWithheld is one to another origin than the default
+	// endpoint's, which gets neither the startup headers nor forwarded
+	// ones: only the call's own were sent.
+	StartupWithheld
 )
 
 // CredentialsAdvice is what to do when the endpoint refused a request's
@@ -330,6 +335,8 @@ func CredentialsAdvice(f Forward) string {
 		return refused + "your MCP client's HTTP request carries none of the headers --forward-header names, so none was sent on: configure the client to send them, or check " + startup
 	case Forwarded:
 		return refused + "check the headers your MCP client sends, which graphqlmcp sends on (--forward-header), and " + startup
+	case StartupWithheld:
+		return refused + "check the headers in the call; graphqlmcp's startup headers (--headers or GRAPHQL_HEADERS) go only to the default endpoint's origin, so none were sent to this one"
 	}
 	return refused + "check the Authorization header (" + startup + ", or headers in the call)"
 }
