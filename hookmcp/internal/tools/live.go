@@ -124,6 +124,7 @@ type watched struct {
 
 	kick chan struct{} // a subscriber came or went: run looks again
 
+	// mu may be taken under l.mu (hold does), never l.mu under it.
 	mu     sync.Mutex
 	pushes uint64        // request.created events received
 	woken  chan struct{} // closed, and replaced, at each push, and when the socket stops being live
@@ -140,6 +141,15 @@ type watched struct {
 // acquire holds token's watch, creating it (and its socket subscription
 // with key) when needed. It fails past MaxWatched.
 func (l *live) acquire(token hooksvc.TokenID, key string, subscriber bool) (*watched, error) {
+	w, _, err := l.hold(token, key, subscriber)
+	return w, err
+}
+
+// hold is acquire, and returns the count of the socket's failures as the
+// hold is taken: read later, a socket that opens and drops at once could
+// have failed in between, and that failure would pass for one before the
+// wait.
+func (l *live) hold(token hooksvc.TokenID, key string, subscriber bool) (*watched, uint64, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	w := l.watched[token]
@@ -148,7 +158,7 @@ func (l *live) acquire(token hooksvc.TokenID, key string, subscriber bool) (*wat
 			l.dropOldestIdle()
 		}
 		if len(l.watched) >= l.maxWatched {
-			return nil, fmt.Errorf("too many tokens watched at once (at most %d)", l.maxWatched)
+			return nil, 0, fmt.Errorf("too many tokens watched at once (at most %d)", l.maxWatched)
 		}
 		ctx, cancel := context.WithCancel(context.Background())
 		w = &watched{l: l, token: token, ctx: ctx, cancel: cancel, woken: make(chan struct{}), kick: make(chan struct{}, 1)}
@@ -172,7 +182,8 @@ func (l *live) acquire(token hooksvc.TokenID, key string, subscriber bool) (*wat
 	} else {
 		w.waits++
 	}
-	return w, nil
+	failures, _ := w.failuresSince(0)
+	return w, failures, nil
 }
 
 // dropOldestIdle ends the watch that has lingered unheld the longest, if
@@ -514,11 +525,10 @@ func (l *live) wait(token hooksvc.TokenID, key string) liveWait {
 	if l.client == nil {
 		return liveWait{why: "off (--socket-url off, or none for this API)"}
 	}
-	w, err := l.acquire(token, key, false)
+	w, failures, err := l.hold(token, key, false)
 	if err != nil {
 		return liveWait{why: err.Error()}
 	}
-	failures, _ := w.failuresSince(0)
 	return liveWait{w: w, failures: failures}
 }
 

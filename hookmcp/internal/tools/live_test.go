@@ -31,6 +31,9 @@ type liveHarness struct {
 	fake    *fakehooksvc.Server
 	web     *http.Client // to the fake
 	logs    *mcptest.SyncBuffer
+
+	mu      sync.Mutex
+	senders []chan struct{} // closed as each scripted sender is answered
 }
 
 type liveSetup struct {
@@ -55,6 +58,7 @@ func connectLive(t *testing.T, s liveSetup) *liveHarness {
 	t.Cleanup(func() { time.Sleep(2 * defaultLinger) })
 	s.fake.APIKeys = []string{envKey, callKey}
 	fake := fakehooksvc.New(s.fake)
+	h := &liveHarness{fake: fake, logs: &mcptest.SyncBuffer{}}
 	var handler http.Handler = fake
 	if s.socketHandler != nil {
 		mux := http.NewServeMux()
@@ -64,6 +68,16 @@ func connectLive(t *testing.T, s liveSetup) *liveHarness {
 	}
 	l, stop := pipenet.Serve(handler)
 	t.Cleanup(stop)
+	// Run before stop: a wait woken by the push returns before the fake
+	// answers the sender's POST, which the end of the network would cut.
+	t.Cleanup(func() {
+		h.mu.Lock()
+		senders := h.senders
+		h.mu.Unlock()
+		for _, done := range senders {
+			<-done
+		}
+	})
 	cfg := config.Config{APIURL: &url.URL{Scheme: "http", Host: "hooks.test"}, Timeout: 5 * time.Second, APIKey: s.key}
 	if s.socket {
 		cfg.SocketURL = &url.URL{Scheme: "ws", Host: "hooks.test"}
@@ -71,7 +85,7 @@ func connectLive(t *testing.T, s liveSetup) *liveHarness {
 	httpClient := NewHTTPClient("hookmcp-test")
 	httpClient.Transport = l.Client().Transport
 	s.live.HTTP = l.Client()
-	h := &liveHarness{fake: fake, web: l.Client(), logs: &mcptest.SyncBuffer{}}
+	h.web = l.Client()
 	server := NewServer(Options{
 		Config: cfg, HTTP: httpClient, Version: "test", Live: s.live,
 		Logger: slog.New(slog.NewTextHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
@@ -123,8 +137,12 @@ func (h *liveHarness) send(t *testing.T, id, body string) {
 
 // sendAt captures body at the bubble's time at, and reports when it did.
 func (h *liveHarness) sendAt(t *testing.T, id, body string, at time.Duration) <-chan time.Time {
-	sent := make(chan time.Time, 1)
+	sent, done := make(chan time.Time, 1), make(chan struct{})
+	h.mu.Lock()
+	h.senders = append(h.senders, done)
+	h.mu.Unlock()
 	go func() {
+		defer close(done)
 		time.Sleep(at) // the bubble's clock: a scripted sender, not a wait
 		h.send(t, id, body)
 		sent <- time.Now()
