@@ -51,36 +51,17 @@ func reviewArgs(commentary string) map[string]any {
 // yes; decline, cancel and an unticked box send nothing and say why. On
 // every link a client that can ask is asked.
 func TestMutationAsksTheUser(t *testing.T) {
-	for _, l := range mcptest.AskingLinks() {
-		t.Run(l.Name, func(t *testing.T) {
-			for _, c := range []struct {
-				answer *mcptest.Person
-				sent   bool
-				err    string
-			}{
-				{mcptest.Answering("accept", true), true, ""},
-				{mcptest.Answering("decline", nil), false, "the user declined mutation AddReview; the mutation was not sent. Do not retry it unless the user asks"},
-				{mcptest.Answering("cancel", nil), false, "the user cancelled the confirmation of mutation AddReview without choosing; the mutation was not sent"},
-				{mcptest.Answering("accept", false), false, "the user did not tick the box confirming mutation AddReview; the mutation was not sent"},
-			} {
-				h, rec, endpoint := confirming(t, l, c.answer, nil)
-				res := h.call(t, "graphql_query", reviewArgs("great"))
-				asked := c.answer.Questions()
-				if len(asked) != 1 {
-					t.Fatalf("%s: asked %d times, want once", c.answer.Answer.Action, len(asked))
-				}
-				contains(t, asked[0], "run the GraphQL mutation AddReview against "+endpoint, "mutation AddReview ($ep: Episode!, $review: ReviewInput!) {\n\tcreateReview(episode: $ep, review: $review) {", `Variables: {"ep":"JEDI","review":{"commentary":"great","stars":5}}`)
-				if sent := rec.Operations() == 1; sent != c.sent || res.IsError == c.sent {
-					t.Fatalf("%s: sent %v (error %v: %s), want %v", c.answer.Answer.Action, sent, res.IsError, mcptest.Text(res), c.sent)
-				}
-				if c.err != "" {
-					contains(t, mcptest.Text(res), c.err)
-				} else {
-					contains(t, mcptest.Text(res), `"stars":5`)
-				}
-			}
-		})
-	}
+	mcptest.AsksTheUser(t, func(t *testing.T, l mcptest.Link, p *mcptest.Person) mcptest.Asked {
+		h, rec, endpoint := confirming(t, l, p, nil)
+		res := h.call(t, "graphql_query", reviewArgs("great"))
+		return mcptest.Asked{Result: res, Done: rec.Operations() == 1,
+			Question:  []string{"run the GraphQL mutation AddReview against " + endpoint, "mutation AddReview ($ep: Episode!, $review: ReviewInput!) {\n\tcreateReview(episode: $ep, review: $review) {", `Variables: {"ep":"JEDI","review":{"commentary":"great","stars":5}}`},
+			Accepted:  `"stars":5`,
+			Declined:  "the user declined mutation AddReview; the mutation was not sent. Do not retry it unless the user asks",
+			Cancelled: "the user cancelled the confirmation of mutation AddReview without choosing; the mutation was not sent",
+			Unticked:  "the user did not tick the box confirming mutation AddReview; the mutation was not sent",
+		}
+	})
 }
 
 // TestConfirmOnlyMutationsTheGuardAllows: a query is never asked about, and

@@ -54,39 +54,18 @@ func (h *harness) tokenWith(t *testing.T, n int) string {
 // the delete; decline, cancel and an unticked box send nothing and say
 // why. On every link a client that can ask is asked.
 func TestDeleteTokenAsksTheUser(t *testing.T) {
-	links := mcptest.AskingLinks()
-	for _, l := range links {
-		t.Run(l.Name, func(t *testing.T) {
-			cases := []struct {
-				answer  *mcptest.Person
-				deleted bool
-				err     string
-			}{
-				{mcptest.Answering("accept", true), true, ""},
-				{mcptest.Answering("decline", nil), false, "the user declined deleting token %s; nothing was deleted"},
-				{mcptest.Answering("cancel", nil), false, "the user cancelled the confirmation of deleting token %s without choosing; nothing was deleted"},
-				{mcptest.Answering("accept", false), false, "the user did not tick the box confirming deleting token %s; nothing was deleted"},
-			}
-			for _, c := range cases {
-				h := connectVia(t, config.Config{}, l, c.answer)
-				id := h.tokenWith(t, 2)
-				res := h.call(t, "delete_token", map[string]any{"token_id": id})
-				asked := c.answer.Questions()
-				if len(asked) != 1 {
-					t.Fatalf("%s: asked %d times, want once", c.answer.Answer.Action, len(asked))
-				}
-				contains(t, asked[0], "delete the capture token "+id+" and the 2 requests it captured", h.url+"/"+id+" will stop accepting requests", "cannot be undone")
-				if sent := h.deletes() == 1; sent != c.deleted || res.IsError == c.deleted {
-					t.Fatalf("%s: deleted %v (error %v: %s), want %v", c.answer.Answer.Action, sent, res.IsError, mcptest.Text(res), c.deleted)
-				}
-				if c.err != "" {
-					contains(t, mcptest.Text(res), fmt.Sprintf(c.err, id))
-				} else {
-					contains(t, mcptest.Text(res), "Token "+id+" was deleted")
-				}
-			}
-		})
-	}
+	mcptest.AsksTheUser(t, func(t *testing.T, l mcptest.Link, p *mcptest.Person) mcptest.Asked {
+		h := connectVia(t, config.Config{}, l, p)
+		id := h.tokenWith(t, 2)
+		res := h.call(t, "delete_token", map[string]any{"token_id": id})
+		return mcptest.Asked{Result: res, Done: h.deletes() == 1,
+			Question:  []string{"delete the capture token " + id + " and the 2 requests it captured", h.url + "/" + id + " will stop accepting requests", "cannot be undone"},
+			Accepted:  "Token " + id + " was deleted",
+			Declined:  "the user declined deleting token " + id + "; nothing was deleted",
+			Cancelled: "the user cancelled the confirmation of deleting token " + id + " without choosing; nothing was deleted",
+			Unticked:  "the user did not tick the box confirming deleting token " + id + "; nothing was deleted",
+		}
+	})
 }
 
 // TestDeleteRequestsAllAsksTheUser: all: true is confirmed showing the
