@@ -21,6 +21,7 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"google.golang.org/protobuf/encoding/protowire"
 
+	"github.com/mcpforge/servers/shared/httpx"
 	"github.com/mcpforge/servers/shared/redact"
 )
 
@@ -42,9 +43,11 @@ const (
 )
 
 // A refused export the collector says is passing (429, 502, 503, 504) is
-// sent again, as the SDK's exporters do: after Retry-After when it says,
-// else after a wait that starts at otlpRetryFirst and doubles up to
-// otlpRetryMost, for at most otlpRetryFor in all.
+// sent again, as the SDK's exporters do: after the longer of Retry-After
+// and a wait that starts at otlpRetryFirst and doubles up to
+// otlpRetryMost, for at most otlpRetryFor of waits in all. A Retry-After
+// shorter than the backoff is not taken as it is: a collector answering
+// "Retry-After: 0" would otherwise be sent the export in a hot loop.
 const (
 	otlpRetryFirst = 5 * time.Second
 	otlpRetryMost  = 30 * time.Second
@@ -89,7 +92,7 @@ func newOTLPSender(getenv func(string) string, signal string, logger *slog.Logge
 	if err != nil {
 		return nil, err
 	}
-	s := &otlpSender{url: endpoint, headers: otlpHeaders(value("HEADERS"), sink), sleep: sleepContext}
+	s := &otlpSender{url: endpoint, headers: otlpHeaders(value("HEADERS"), sink), sleep: httpx.Sleep}
 	var secrets []string
 	for _, v := range s.headers {
 		secrets = append(secrets, v)
@@ -115,9 +118,16 @@ func newOTLPSender(getenv func(string) string, signal string, logger *slog.Logge
 	if transport.TLSClientConfig, err = otlpTLS(value, variable); err != nil {
 		return nil, err
 	}
-	s.client = &http.Client{Transport: transport, Timeout: timeout}
+	s.client = &http.Client{Transport: transport, Timeout: timeout, CheckRedirect: refuseRedirect}
 	return s, nil
 }
+
+// refuseRedirect keeps the sender where the operator pointed it: Go's
+// client follows a redirect with every header but Authorization and Cookie,
+// so a collector credential in OTEL_EXPORTER_OTLP_HEADERS (X-Api-Key,
+// x-honeycomb-team...) would go to whatever origin a redirect names. The SDK
+// followed them; a collector has no reason to redirect an export.
+func refuseRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 
 // otlpURL is where signal is posted: OTEL_EXPORTER_OTLP_<SIGNAL>_ENDPOINT as
 // it is (its root when it has no path), else OTEL_EXPORTER_OTLP_ENDPOINT
@@ -211,17 +221,6 @@ func otlpTLS(value func(string) string, variable func(string) string) (*tls.Conf
 	return config, nil
 }
 
-func sleepContext(ctx context.Context, d time.Duration) error {
-	timer := time.NewTimer(d)
-	defer timer.Stop()
-	select {
-	case <-timer.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
 // send posts body, an encoded export request, again while the collector
 // says its refusal is passing and time is left.
 func (s *otlpSender) send(ctx context.Context, body []byte) error {
@@ -242,9 +241,7 @@ func (s *otlpSender) send(ctx context.Context, body []byte) error {
 		if !retry {
 			return err
 		}
-		if asked >= 0 {
-			wait = asked
-		}
+		wait = max(wait, asked)
 		if spent+wait > otlpRetryFor {
 			return err
 		}
@@ -283,9 +280,13 @@ func (s *otlpSender) post(ctx context.Context, body []byte) (retry bool, asked t
 	}
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 		if resp.Header.Get("Content-Type") == "application/x-protobuf" {
-			return false, -1, partialSuccess(answer)
+			return false, -1, partialSuccess(answer, s.redactor)
 		}
 		return false, -1, nil
+	}
+	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
+		// Where it points is not quoted: the collector's words.
+		return false, -1, fmt.Errorf("failed to send to %s: %s: redirects are not followed (the headers would go with it); set the endpoint to the collector's own URL", s.url, resp.Status)
 	}
 	text := strings.TrimSpace(s.redactor.String(string(answer)))
 	if text == "" {
@@ -295,8 +296,10 @@ func (s *otlpSender) post(ctx context.Context, body []byte) (retry bool, asked t
 	switch resp.StatusCode {
 	case http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
 		asked = -1
+		// Over a minute is past what is waited in all, whatever its
+		// size: seconds*time.Second would overflow to any wait.
 		if seconds, convErr := strconv.Atoi(strings.TrimSpace(resp.Header.Get("Retry-After"))); convErr == nil && seconds >= 0 {
-			asked = time.Duration(seconds) * time.Second
+			asked = time.Duration(min(seconds, int(otlpRetryFor/time.Second)+1)) * time.Second
 		}
 		return true, asked, err
 	}
@@ -306,8 +309,9 @@ func (s *otlpSender) post(ctx context.Context, body []byte) (retry bool, asked t
 // partialSuccess reads an export's answer (Export*ServiceResponse: field 1,
 // partial_success, holding the count rejected in field 1 and a message in
 // field 2, alike for spans and data points) and reports what the collector
-// rejected, or nil.
-func partialSuccess(answer []byte) error {
+// rejected, or nil. The message is the collector's words, which may echo
+// the headers: redactor hides their values.
+func partialSuccess(answer []byte, redactor redact.Redactor) error {
 	inner, ok := protoField(answer, 1, protowire.BytesType)
 	if !ok {
 		return nil
@@ -318,7 +322,7 @@ func partialSuccess(answer []byte) error {
 	}
 	message := ""
 	if raw, ok := protoField(inner, 2, protowire.BytesType); ok {
-		message = string(raw)
+		message = redactor.String(string(raw))
 	}
 	if rejected == 0 && message == "" {
 		return nil

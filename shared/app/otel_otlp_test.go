@@ -4,16 +4,25 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/base64"
 	"encoding/pem"
 	"io"
+	"log"
 	"log/slog"
+	"math/big"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -84,7 +93,7 @@ func (a *collectorAnswers) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // TestOTLPSenderRetries: 429, 502, 503 and 504 are sent again, after the
-// Retry-After asked for, else after 5 s doubling up to 30 s, for at most a
+// longer of the Retry-After asked for and a backoff of 5 s doubling up to 30 s, for at most a
 // minute in all; other refusals at once, and none is retried. The waits
 // are counted, not waited.
 func TestOTLPSenderRetries(t *testing.T) {
@@ -96,7 +105,7 @@ func TestOTLPSenderRetries(t *testing.T) {
 		waits    []time.Duration
 		failed   bool
 	}{
-		{"Retry-After", []int{503, 429, 200}, "0", 3, []time.Duration{0, 0}, false},
+		{"Retry-After", []int{503, 429, 200}, "7", 3, []time.Duration{7 * time.Second, 14 * time.Second}, false},
 		{"backoff", []int{502}, "", 4, []time.Duration{5 * time.Second, 10 * time.Second, 20 * time.Second}, true},
 		{"not passing", []int{400}, "7", 1, nil, true},
 	} {
@@ -256,5 +265,186 @@ func TestOTLPPartialSuccess(t *testing.T) {
 	a.body = nil
 	if err := s.send(context.Background(), []byte("x")); err != nil {
 		t.Errorf("an empty answer: error %v", err)
+	}
+}
+
+// TestOTLPSenderRetriesBounded: a collector that keeps asking for no wait
+// (Retry-After: 0) or for an absurd one is not sent the export in a hot
+// loop nor waited for past the minute: each wait is at least the backoff,
+// as the SDK's max(Retry-After, backoff), so at most 4 attempts are made.
+func TestOTLPSenderRetriesBounded(t *testing.T) {
+	for _, after := range []string{"0", "1000000000", "99999999999999", "-3"} {
+		t.Run(after, func(t *testing.T) {
+			a := &collectorAnswers{statuses: []int{503}, header: http.Header{"Retry-After": {after}}}
+			collector := httptest.NewServer(a)
+			defer collector.Close()
+			s, err := newOTLPSender(envOf(map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": collector.URL}), "traces", slog.New(slog.DiscardHandler))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var waited time.Duration
+			s.sleep = func(_ context.Context, d time.Duration) error { waited += d; return nil }
+			if err := s.send(context.Background(), []byte("x")); err == nil {
+				t.Fatal("a collector always answering 503 gave no error")
+			}
+			if len(a.got) > 4 || waited > otlpRetryFor {
+				t.Errorf("Retry-After %s: %d attempts, %v waited; want at most 4 and a minute", after, len(a.got), waited)
+			}
+		})
+	}
+}
+
+// TestOTLPSenderNoRedirect: a collector (or something on its path) that
+// redirects the export elsewhere does not get the headers, which hold the
+// collector's credential, sent to another origin: the redirect is not
+// followed and the export fails naming the status.
+func TestOTLPSenderNoRedirect(t *testing.T) {
+	other := &collectorAnswers{statuses: []int{200}}
+	elsewhere := httptest.NewServer(other)
+	defer elsewhere.Close()
+	for _, status := range []int{301, 302, 307, 308} {
+		redirector := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, elsewhere.URL+"/v1/traces", status)
+		}))
+		s, err := newOTLPSender(envOf(map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": redirector.URL, "OTEL_EXPORTER_OTLP_HEADERS": "X-Api-Key=redirect-secret-41"}), "traces", slog.New(slog.DiscardHandler))
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = s.send(context.Background(), []byte("x"))
+		redirector.Close()
+		if err == nil || !strings.Contains(err.Error(), strconv.Itoa(status)) || !strings.Contains(err.Error(), "not followed") {
+			t.Errorf("%d: error %v, want the redirect refused", status, err)
+		}
+	}
+	if len(other.got) != 0 {
+		t.Errorf("the other origin was sent %d requests (headers %v)", len(other.got), other.got[0].Header)
+	}
+}
+
+// TestOTLPPartialSuccessRedacted: a partial success's message is the
+// collector's words too, and a collector echoing the credential there does
+// not get it logged.
+func TestOTLPPartialSuccessRedacted(t *testing.T) {
+	const credential = "partial-secret-93c1"
+	answer, err := proto.Marshal(&tracepb.ExportTraceServiceResponse{PartialSuccess: &tracepb.ExportTracePartialSuccess{RejectedSpans: 1, ErrorMessage: "token " + credential + " over quota"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	collector := httptest.NewServer(&collectorAnswers{statuses: []int{200}, header: http.Header{"Content-Type": {"application/x-protobuf"}}, body: answer})
+	defer collector.Close()
+	s, err := newOTLPSender(envOf(map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": collector.URL, "OTEL_EXPORTER_OTLP_HEADERS": "X-Token=" + credential}), "traces", slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.send(context.Background(), []byte("x")); err == nil || strings.Contains(err.Error(), credential) || !strings.Contains(err.Error(), "over quota") {
+		t.Errorf("error %v: want the partial success without the credential", err)
+	}
+}
+
+// TestOTLPSenderClientCertificate: OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE and
+// _CLIENT_KEY are the certificate a collector that asks for one (mutual
+// TLS) is shown; without them it refuses the export; a CA that did not sign
+// the collector's certificate is refused; a key file that is not one stops
+// the server without its contents in the error.
+func TestOTLPSenderClientCertificate(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, data []byte) string {
+		file := filepath.Join(dir, name)
+		if err := os.WriteFile(file, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return file
+	}
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	template := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "mcp server"}, NotBefore: time.Unix(0, 0), NotAfter: time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC),
+		KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}, IsCA: true, BasicConstraintsValid: true}
+	der, err := x509.CreateCertificate(rand.Reader, template, template, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyDER, err := x509.MarshalPKCS8PrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clientCert := write("client.pem", pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}))
+	clientKey := write("client.key", pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: keyDER}))
+	parsed, _ := x509.ParseCertificate(der)
+	clients := x509.NewCertPool()
+	clients.AddCert(parsed)
+
+	collector := httptest.NewUnstartedServer(&collectorAnswers{statuses: []int{200}})
+	collector.TLS = &tls.Config{ClientAuth: tls.RequireAndVerifyClientCert, ClientCAs: clients}
+	collector.Config.ErrorLog = log.New(io.Discard, "", 0)
+	collector.StartTLS()
+	defer collector.Close()
+	ca := write("ca.pem", pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: collector.Certificate().Raw}))
+	// Another CA: the client's own certificate, which did not sign the
+	// collector's.
+	wrongCA := clientCert
+	logger := slog.New(slog.DiscardHandler)
+	for _, tt := range []struct {
+		name             string
+		ca, cert, keyPEM string
+		ok               bool
+	}{
+		{"mutual", ca, clientCert, clientKey, true},
+		{"no client certificate", ca, "", "", false},
+		{"wrong CA", wrongCA, clientCert, clientKey, false},
+	} {
+		s, err := newOTLPSender(envOf(map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": collector.URL, "OTEL_EXPORTER_OTLP_CERTIFICATE": tt.ca,
+			"OTEL_EXPORTER_OTLP_METRICS_CLIENT_CERTIFICATE": tt.cert, "OTEL_EXPORTER_OTLP_METRICS_CLIENT_KEY": tt.keyPEM}), "metrics", logger)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if err := s.send(context.Background(), []byte("x")); (err == nil) != tt.ok {
+			t.Errorf("%s: error %v", tt.name, err)
+		}
+	}
+	const secret = "key-file-secret-5b2e"
+	badKey := write("bad.key", []byte("-----BEGIN PRIVATE KEY-----\n"+secret+"\n-----END PRIVATE KEY-----\n"+secret))
+	_, err = newOTLPSender(envOf(map[string]string{"OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE": clientCert, "OTEL_EXPORTER_OTLP_CLIENT_KEY": badKey}), "traces", logger)
+	if err == nil || strings.Contains(err.Error(), secret) || !strings.Contains(err.Error(), "OTEL_EXPORTER_OTLP_CLIENT_KEY") {
+		t.Errorf("a key file that is not one: error %v, want the variables named, not the file's contents", err)
+	}
+}
+
+// TestOTLPShutdownNotHeld: at shutdown, an export waiting out a collector's
+// Retry-After (30 s, forever) ends when the shutdown's context does, not
+// after the wait.
+func TestOTLPShutdownNotHeld(t *testing.T) {
+	asked := make(chan struct{}, 16)
+	collector := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Retry-After", "30")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		select {
+		case asked <- struct{}{}:
+		default:
+		}
+	}))
+	defer collector.Close()
+	env := map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": collector.URL, "OTEL_METRICS_EXPORTER": "none"}
+	tel, err := telemetryFromEnv(context.Background(), func(k string) string { return env[k] }, "testmcp", "v", slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, span := tel.tracer.Start(context.Background(), "tools/call ping")
+	span.End()
+	stop, cancel := context.WithCancel(context.Background())
+	stopped := make(chan error, 1)
+	go func() { stopped <- tel.shutdown(stop) }()
+	<-asked // the flush has been refused and now waits 30 s
+	cancel()
+	// A safety net, far under the 30 s the collector asked for.
+	select {
+	case err := <-stopped:
+		if err == nil {
+			t.Error("a shutdown cut short reported no error")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the shutdown was held past its context by the collector's Retry-After")
 	}
 }

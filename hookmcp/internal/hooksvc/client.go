@@ -380,19 +380,7 @@ func (cl *Client) sleep(ctx context.Context, d time.Duration) error {
 	if cl.Sleep != nil {
 		return cl.Sleep(ctx, d)
 	}
-	return Sleep(ctx, d)
-}
-
-// Sleep waits d, or less when ctx ends first (its error then).
-func Sleep(ctx context.Context, d time.Duration) error {
-	timer := time.NewTimer(d)
-	defer timer.Stop()
-	select {
-	case <-timer.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return httpx.Sleep(ctx, d)
 }
 
 // statusError explains a non-2xx answer.

@@ -98,7 +98,7 @@ func New(ctx context.Context, opts Options) (*mcp.Server, error) {
 		h.now, h.realClock = time.Now, true
 	}
 	if h.pause == nil {
-		h.pause = hooksvc.Sleep
+		h.pause = httpx.Sleep
 	}
 	h.live = h.newLive(opts)
 	serverOpts := h.serverOptions(opts)
