@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
@@ -48,7 +50,19 @@ func (w wire) string(number protowire.Number, s string) wire {
 	if s == "" {
 		return w
 	}
-	return protowire.AppendString(w.tag(number, protowire.BytesType), s)
+	return protowire.AppendString(w.tag(number, protowire.BytesType), validUTF8(s))
+}
+
+// validUTF8 is s with U+FFFD for each run of bytes that is not UTF-8.
+// protobuf's string fields must be UTF-8: a decoder that checks refuses the
+// whole request for one bad string (the SDK's exporter could not encode it
+// and lost the batch), and a span name or an error's words can hold any
+// bytes.
+func validUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
 }
 
 func (w wire) varint(number protowire.Number, v uint64) wire {
@@ -122,7 +136,7 @@ func anyValue(v attribute.Value) wire {
 	}
 	switch v.Type() {
 	case attribute.STRING:
-		return protowire.AppendString(w.tag(1, protowire.BytesType), v.AsString())
+		return protowire.AppendString(w.tag(1, protowire.BytesType), validUTF8(v.AsString()))
 	case attribute.BOOL:
 		return protowire.AppendVarint(w.tag(2, protowire.VarintType), protowire.EncodeBool(v.AsBool()))
 	case attribute.INT64:
