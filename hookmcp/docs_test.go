@@ -170,3 +170,26 @@ func TestDocErrors(t *testing.T) {
 func TestDocFlags(t *testing.T) {
 	mcptest.CheckDocFlags(t, binary, "../docs/hookmcp.md", "## Configuration")
 }
+
+// TestSecurityDocListsEveryFuzzTarget: docs/security.md's Fuzzing section
+// says what each fuzz target holds; one that scripts/fuzz runs and the
+// section does not name is a guarantee no reader learns of.
+func TestSecurityDocListsEveryFuzzTarget(t *testing.T) {
+	doc, err := os.ReadFile("../docs/security.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	script, err := os.ReadFile("../scripts/fuzz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	targets := regexp.MustCompile(`\bFuzz[A-Z]\w*`).FindAllString(string(script), -1)
+	if len(targets) == 0 {
+		t.Fatal("scripts/fuzz lists no fuzz target")
+	}
+	for _, target := range targets {
+		if !strings.Contains(string(doc), "`"+target+"`") {
+			t.Errorf("scripts/fuzz runs %s, which docs/security.md does not name", target)
+		}
+	}
+}
