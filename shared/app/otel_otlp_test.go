@@ -411,10 +411,12 @@ func TestOTLPSenderClientCertificate(t *testing.T) {
 	}
 }
 
-// TestOTLPShutdownNotHeld: at shutdown, an export waiting out a collector's
-// Retry-After (30 s, forever) ends when the shutdown's context does, not
-// after the wait.
-func TestOTLPShutdownNotHeld(t *testing.T) {
+// TestOTLPSenderCancelled: an export waiting out a collector's Retry-After
+// (30 s, forever) ends when its context does, not after the wait. (At
+// shutdown the SDK's batcher exports with its own timeout, OTEL_BSP_EXPORT_TIMEOUT,
+// as it did with the SDK's exporters; the shutdown itself returns at its
+// 5 s deadline and the process exits.)
+func TestOTLPSenderCancelled(t *testing.T) {
 	asked := make(chan struct{}, 16)
 	collector := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
@@ -426,25 +428,22 @@ func TestOTLPShutdownNotHeld(t *testing.T) {
 		}
 	}))
 	defer collector.Close()
-	env := map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": collector.URL, "OTEL_METRICS_EXPORTER": "none"}
-	tel, err := telemetryFromEnv(context.Background(), func(k string) string { return env[k] }, "testmcp", "v", slog.New(slog.DiscardHandler))
+	s, err := newOTLPSender(envOf(map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": collector.URL}), "traces", slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, span := tel.tracer.Start(context.Background(), "tools/call ping")
-	span.End()
-	stop, cancel := context.WithCancel(context.Background())
-	stopped := make(chan error, 1)
-	go func() { stopped <- tel.shutdown(stop) }()
-	<-asked // the flush has been refused and now waits 30 s
+	ctx, cancel := context.WithCancel(context.Background())
+	sent := make(chan error, 1)
+	go func() { sent <- s.send(ctx, []byte("x")) }()
+	<-asked // refused, and now waiting 30 s
 	cancel()
 	// A safety net, far under the 30 s the collector asked for.
 	select {
-	case err := <-stopped:
-		if err == nil {
-			t.Error("a shutdown cut short reported no error")
+	case err := <-sent:
+		if err == nil || !strings.Contains(err.Error(), "context canceled") {
+			t.Errorf("error %v, want the cancellation", err)
 		}
 	case <-time.After(10 * time.Second):
-		t.Fatal("the shutdown was held past its context by the collector's Retry-After")
+		t.Fatal("the export was held past its context by the collector's Retry-After")
 	}
 }
