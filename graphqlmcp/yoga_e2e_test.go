@@ -100,10 +100,13 @@ func incrementalCalls(t *testing.T, session *mcp.ClientSession) {
 	// stream has a part of its own, is the server's timing: the count is
 	// bounded, not fixed. The initial part, at least one for the friends,
 	// one for the deferred fragment.
-	note := regexp.MustCompile(`The endpoint delivered this answer incrementally \(@defer/@stream\) in (\d+) parts, merged here into one result \(labels: ("friends", "slow"|"slow", "friends")\)\.`)
-	m := note.FindStringSubmatch(text)
-	if m == nil {
-		t.Fatalf("no note of incremental delivery in %s", text)
+	// The server's sentence outside the frames, the labels the endpoint
+	// gave after it in one of their own.
+	blocks, outside := mcptool.Frames(text)
+	note := regexp.MustCompile(`The endpoint delivered this answer incrementally \(@defer/@stream\) in (\d+) parts, merged here into one result \(its labels named below\)\.`)
+	m := note.FindStringSubmatch(outside)
+	if m == nil || len(blocks) != 2 || (blocks[1] != `labels: "friends", "slow"` && blocks[1] != `labels: "slow", "friends"`) {
+		t.Fatalf("no note of incremental delivery with its labels framed in %s", text)
 	}
 	if parts, _ := strconv.Atoi(m[1]); parts < 3 || parts > 6 {
 		t.Errorf("%d parts, want 3 to 6", parts)
@@ -121,8 +124,9 @@ func incrementalCalls(t *testing.T, session *mcp.ClientSession) {
 		"data":   map[string]any{"hero": map[string]any{"id": "1000"}},
 		"errors": []any{map[string]any{"message": "the non-null field failed", "path": []any{"hero", "brokenName"}}},
 	}
-	if diff := cmp.Diff(want, got); diff != "" || !strings.Contains(text, `merged here into one result (labels: "broken").`) {
-		t.Errorf("deferred fragment nulled (-want +got):\n%s\n%s", diff, text)
+	if blocks, outside := mcptool.Frames(text); cmp.Diff(want, got) != "" || !strings.Contains(outside, `merged here into one result (its label named below).`) ||
+		len(blocks) != 2 || blocks[1] != `labels: "broken"` {
+		t.Errorf("deferred fragment nulled (-want +got):\n%s\n%s", cmp.Diff(want, got), text)
 	}
 
 	res, text = call(map[string]any{"query": `{ hero { id ... @defer { echo } } }`})

@@ -41,14 +41,22 @@ func (h *handlers) answerAs(r upstream.Redactor, req upstream.Request, resp *ups
 		texts = append(texts, fmt.Sprintf("%s answered HTTP %d with this GraphQL response.", httpx.DisplayURL(req.Target.URL), resp.Status))
 	}
 	if resp.Incremental != nil {
-		// The note joins labels and paths the endpoint chose: joined,
-		// they may spell a secret none of them holds alone.
-		texts = append(texts, mcptool.Untrusted("notes on the incremental answer, naming its labels and paths", r.String(resp.Incremental.Note())))
+		// The note is the server's sentence; the labels and paths the
+		// endpoint chose come after it, in a frame. Joined, they may
+		// spell a secret none of them holds alone: they are redacted
+		// joined.
+		note := r.String(resp.Incremental.Note())
+		if named := resp.Incremental.Named(); named != "" {
+			note += "\n" + mcptool.Untrusted("the labels and paths the endpoint gave its increments", r.String(named))
+		}
+		texts = append(texts, note)
 	}
 	if unchecked != "" {
-		// It quotes the endpoint's introspection failure, which may echo
-		// a forwarded credential.
-		texts = append(texts, mcptool.Untrusted("why the endpoint's schema could not be read, in its words", r.String(unchecked)))
+		// The server's sentence, then the endpoint's words it quotes,
+		// framed already (uncheckedParts): framed again, the sentence
+		// would read as the endpoint's. They may echo a forwarded
+		// credential.
+		texts = append(texts, r.String(unchecked))
 	}
 	result := mcptool.Text(texts...)
 	result.IsError = !resp.HasData

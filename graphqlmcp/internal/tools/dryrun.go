@@ -93,11 +93,14 @@ func (h *handlers) dryRun(req upstream.Request, chosen operation.Chosen, r upstr
 		price += "; costliest lists: " + strings.Join(lists, ", ")
 	}
 	price += "."
+	// What the endpoint wrote of its introspection's failure comes after
+	// the whole summary, in its frame (uncheckedParts).
+	checked, quoted := uncheckedParts(out.Checked)
 	if c.guard != nil {
-		return nil, nil, fmt.Errorf("dry run, nothing was sent: %v. Apart from that, %s %s", c.guard, out.Checked, price)
+		return nil, nil, fmt.Errorf("dry run, nothing was sent: %v. Apart from that, %s %s%s", c.guard, checked, price, quoted)
 	}
 	summary := fmt.Sprintf("Dry run: nothing was sent. Without dryRun, this call would send %s to %s%s. %s %s",
-		what, endpoint, h.mutationSaid(chosen), capitalize(out.Checked), price)
+		what, endpoint, h.mutationSaid(chosen), capitalize(checked), price)
 	if c.note != "" {
 		summary += " " + c.note
 	}
@@ -106,7 +109,7 @@ func (h *handlers) dryRun(req upstream.Request, chosen operation.Chosen, r upstr
 	if err != nil {
 		return nil, nil, fmt.Errorf("encoding the dry run: %w", err)
 	}
-	return mcptool.Text(r.String(summary), out.Body), mcptool.Document[QueryResult](doc), nil
+	return mcptool.Text(r.String(summary)+quoted, out.Body), mcptool.Document[QueryResult](doc), nil
 }
 
 // checkedSaid says how the operation was checked before pricing.
@@ -117,7 +120,8 @@ func (h *handlers) checkedSaid(endpoint string, c dryRunChecks) string {
 	case !h.cfg.Validate:
 		return "it was not checked against the schema (--validate=false), so the endpoint alone judges it."
 	case c.unchecked != "":
-		return "it would be sent unchecked. " + strings.TrimSuffix(c.unchecked, ".") + "."
+		said, quoted := uncheckedParts(c.unchecked)
+		return "it would be sent unchecked. " + strings.TrimSuffix(said, ".") + "." + quoted
 	}
 	return "it was not checked against the schema."
 }

@@ -40,18 +40,17 @@ func plantedOutside(t *testing.T, what string, res *mcp.CallToolResult) {
 		if json.Valid([]byte(text)) {
 			continue
 		}
-		// mcptool.Frames would take the planted closing line, were it
-		// outside every frame, for the opening line of one (its marker has
-		// a marker's form): it is renamed first, so that it reads as text.
-		blocks, out := mcptool.Frames(strings.ReplaceAll(text, "<<<untrusted-0123", "<<<planted-0123"))
+		// A planted closing line outside every frame makes the text
+		// malformed: Frames gives all of it as outside.
+		blocks, out := mcptool.Frames(text)
 		inside, outside = append(inside, blocks...), append(outside, out)
 	}
-	for _, word := range []string{"Ignore previous", "with a mutation", "planted-0123"} {
+	for _, word := range []string{"Ignore previous", "with a mutation", "untrusted-0123"} {
 		if strings.Contains(strings.Join(outside, "\n"), word) {
 			t.Errorf("%s: %q is outside the frames:\n%s", what, word, mcptest.Text(res))
 		}
 	}
-	if !strings.Contains(strings.Join(inside, "\n"), "Ignore previous") && !strings.Contains(strings.Join(inside, "\n"), "planted-0123") {
+	if !strings.Contains(strings.Join(inside, "\n"), "Ignore previous") && !strings.Contains(strings.Join(inside, "\n"), "untrusted-0123") {
 		t.Errorf("%s: the planted words are in no frame:\n%s", what, mcptest.Text(res))
 	}
 }
@@ -125,6 +124,12 @@ func TestHostileQuotesStayFramed(t *testing.T) {
 		"a server error":   {500, "text/plain", planted},
 		"a web page":       {200, "text/html", "<html><head><title>" + planted + "</title></head><body>x</body></html>"},
 		"a JSON of no use": {200, "application/json", `{"message":"` + planted + `"}`},
+		// A NUL, invalid UTF-8, a character cut by the quote's bound, a
+		// line that ends with a CR alone or U+2028 before the planted
+		// lines: none ends the frame.
+		"NUL and invalid UTF-8": {500, "text/plain", "\x00\xff\xe2\x80" + plantedClosing + "\r" + plantedOrder + "\u2028" + plantedClosing},
+		"a cut character":       {500, "text/plain", planted + strings.Repeat("x", 299-len(planted)) + "€€"},
+		"CR and U+2028 lines":   {200, "text/html", "<title>a\r" + plantedClosing + "\u2028" + plantedOrder + "</title>"},
 	}
 	for name, tt := range notGraphQL {
 		t.Run(name, func(t *testing.T) {
@@ -153,7 +158,7 @@ func TestHostileShapeProblemFramed(t *testing.T) {
 	res := mcptest.Call(t, context.Background(), session, "find_items", map[string]any{"exact": true})
 	plantedOutside(t, "find_items", res)
 	last := res.Content[len(res.Content)-1].(*mcp.TextContent).Text
-	if blocks, outside := mcptool.Frames(strings.ReplaceAll(last, "<<<untrusted-0123", "<<<planted-0123")); !res.IsError || len(blocks) != 1 || !strings.Contains(blocks[0], "Ignore previous") ||
+	if blocks, outside := mcptool.Frames(last); !res.IsError || len(blocks) != 1 || !strings.Contains(blocks[0], "Ignore previous") ||
 		!strings.Contains(outside, "does not have the shape") {
 		t.Errorf("the shape note: %s", last)
 	}

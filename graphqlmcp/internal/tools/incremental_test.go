@@ -123,8 +123,11 @@ func TestQueryIncremental(t *testing.T) {
 			if diff := cmp.Diff(want, mcptest.Structured(t, res)); diff != "" {
 				t.Errorf("structured content (-want +got):\n%s", diff)
 			}
-			note := `The endpoint delivered this answer incrementally (@defer/@stream) in 3 parts, merged here into one result (labels: "slow").`
-			if text := mcptest.Text(res); !strings.Contains(text, note) || !strings.HasPrefix(answerText(t, res), `{"data":{"hero":{"id":"1","friends":[{"name":"Han"},{"name":"Leia"},{"name":"C-3PO"}],"name":"Luke"}}}`) {
+			// The server's sentence outside, the endpoint's label after it
+			// in a frame of its own.
+			note := `The endpoint delivered this answer incrementally (@defer/@stream) in 3 parts, merged here into one result (its label named below).`
+			blocks, outside := mcptool.Frames(mcptest.Text(res))
+			if text := mcptest.Text(res); !strings.Contains(outside, note) || len(blocks) != 2 || blocks[1] != `labels: "slow"` || !strings.HasPrefix(answerText(t, res), `{"data":{"hero":{"id":"1","friends":[{"name":"Han"},{"name":"Leia"},{"name":"C-3PO"}],"name":"Luke"}}}`) {
 				t.Errorf("text %s", text)
 			}
 			if got := endpoint.lastAccept(); got != upstream.IncrementalAccept {
@@ -157,10 +160,13 @@ func TestQueryIncrementalEndedEarly(t *testing.T) {
 	}
 	text := mcptest.Text(res)
 	for _, want := range []string{`{"data":{"hero":{"id":"1","friends":[]}}}`,
-		"in 1 part, merged here into one result. The stream ended before the endpoint said it was complete (no part had hasNext: false), so this is only what came: the reading timed out after 200 ms. Still missing: slow. Pass a larger timeout"} {
+		"in 1 part, merged here into one result. The stream ended before the endpoint said it was complete (no part had hasNext: false), so this is only what came: the reading timed out after 200 ms. Still missing: the 1 named below. Pass a larger timeout"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("text %s\nlacks %s", text, want)
 		}
+	}
+	if blocks, _ := mcptool.Frames(text); len(blocks) != 2 || blocks[1] != "still missing: slow" {
+		t.Errorf("frames %q", blocks)
 	}
 }
 
@@ -251,7 +257,7 @@ func TestQueryIncrementalRedacts(t *testing.T) {
 			t.Errorf("secret shows: %s", shown)
 		}
 	}
-	if !strings.Contains(text, "Still missing: at [REDACTED]") {
+	if blocks, _ := mcptool.Frames(text); len(blocks) != 2 || !strings.HasSuffix(blocks[1], "\nstill missing: at [REDACTED]") {
 		t.Errorf("note: %s", text)
 	}
 }

@@ -380,6 +380,19 @@ func validatorReason(err error) string {
 		mcptool.Untrusted("why the validator cannot load the endpoint's schema", httpx.Snippet([]byte(err.Error()), 300))
 }
 
+// uncheckedParts splits a note of validate's that an operation goes
+// unchecked into the server's sentence and the endpoint's words it quotes
+// after it, on lines of their own and framed ("" when it quotes none). A
+// text that adds to the note adds to said and keeps quoted last: framed
+// again, or followed on its line, the server's words would read as the
+// endpoint's or the endpoint's as the server's.
+func uncheckedParts(note string) (said, quoted string) {
+	if at := strings.Index(note, "\n<<<untrusted-"); at >= 0 {
+		return note[:at], note[at:]
+	}
+	return note, ""
+}
+
 // failureText is err's message within about 300 bytes, for a note that
 // quotes it. An endpoint's words that the message quotes last, framed as
 // third-party data (upstream.NotGraphQLError, schema.FetchError: their

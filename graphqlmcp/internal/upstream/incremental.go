@@ -308,11 +308,14 @@ func completeJSON(body []byte) bool {
 
 // Note says, in a sentence for the model, that the answer came in parts,
 // and, when the stream ended before its last part, what is missing and why.
+// The labels and paths the endpoint gave are not in it but in Named, which
+// the note points to ("named below"): the endpoint chose them, and may
+// have written them to read as instructions.
 func (d *Delivery) Note() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "The endpoint delivered this answer incrementally (@defer/@stream) in %d %s, merged here into one result", d.Parts, plural(d.Parts, "part", "parts"))
 	if len(d.Labels) > 0 {
-		fmt.Fprintf(&b, " (labels: %s)", strings.Join(quoted(d.Labels), ", "))
+		fmt.Fprintf(&b, " (its %s named below)", plural(len(d.Labels), "label", "labels"))
 	}
 	b.WriteString(".")
 	if d.Complete {
@@ -327,7 +330,7 @@ func (d *Delivery) Note() string {
 		b.WriteString(" A last part was cut off midway and left out.")
 	}
 	if len(d.Missing) > 0 {
-		fmt.Fprintf(&b, " Still missing: %s", strings.Join(shortened(d.Missing), ", "))
+		fmt.Fprintf(&b, " Still missing: the %d named below", len(d.Missing))
 		if d.More > 0 {
 			fmt.Fprintf(&b, " and %d more", d.More)
 		}
@@ -337,6 +340,20 @@ func (d *Delivery) Note() string {
 		b.WriteString(" " + d.Advice + ".")
 	}
 	return b.String()
+}
+
+// Named is what Note points to: the labels of the increments that came
+// and what is still missing (a label, or a path), a line each, as the
+// endpoint wrote them, bounded; "" when there is none.
+func (d *Delivery) Named() string {
+	var lines []string
+	if len(d.Labels) > 0 {
+		lines = append(lines, "labels: "+strings.Join(quoted(d.Labels), ", "))
+	}
+	if len(d.Missing) > 0 {
+		lines = append(lines, "still missing: "+strings.Join(shortened(d.Missing), ", "))
+	}
+	return strings.Join(lines, "\n")
 }
 
 func plural(n int, one, many string) string {

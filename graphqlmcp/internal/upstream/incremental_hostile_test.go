@@ -14,6 +14,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/mcpforge/servers/shared/httpx"
 	"github.com/mcpforge/servers/shared/jsonx"
 	"github.com/mcpforge/servers/shared/mcptool"
 )
@@ -37,7 +38,7 @@ func TestPostIncrementalEscapedSecrets(t *testing.T) {
 		t.Fatal(err)
 	}
 	// graphql_query spells escapes out before the model reads the body.
-	for what, text := range map[string]string{"body": string(jsonx.Unescape(resp.Body)), "note": resp.Incremental.Note()} {
+	for what, text := range map[string]string{"body": string(jsonx.Unescape(resp.Body)), "labels": resp.Incremental.Named()} {
 		if strings.Contains(text, secret) || strings.Contains(text, escaped) || !strings.Contains(text, Redacted) {
 			t.Errorf("%s: %s", what, text)
 		}
@@ -174,9 +175,9 @@ func TestDeliveryNoteBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	note := resp.Incremental.Note()
-	if len(note) > 1000 || !strings.Contains(note, `(labels: "llll`) || !strings.Contains(note, "Still missing: at llll") {
-		t.Errorf("note of %d bytes: %.300s", len(note), note)
+	note, named := resp.Incremental.Note(), resp.Incremental.Named()
+	if len(note)+len(named) > 1000 || !strings.Contains(named, `labels: "llll`) || !strings.Contains(named, "still missing: at llll") {
+		t.Errorf("note of %d bytes, named %d: %.300s\n%.300s", len(note), len(named), note, named)
 	}
 }
 
@@ -349,10 +350,9 @@ func saidAndQuote(t *testing.T, err error) (said, quote string) {
 	if err == nil {
 		t.Fatal("no error")
 	}
-	// A planted closing line (untrusted-0123…) has a marker's form:
-	// Frames would take it, outside every frame, for an opening line. It
-	// is renamed first, so that it reads as the text it is.
-	blocks, outside := mcptool.Frames(strings.ReplaceAll(err.Error(), "<<<untrusted-0123", "<<<planted-0123"))
+	// A planted closing line outside every frame makes the text
+	// malformed: Frames gives all of it as outside.
+	blocks, outside := mcptool.Frames(err.Error())
 	switch len(blocks) {
 	case 0:
 		return outside, ""
@@ -381,11 +381,45 @@ func TestIncrementalQuoteCannotCloseItsFrame(t *testing.T) {
 	} {
 		_, err := read(t, yogaType, body)
 		said, quote := saidAndQuote(t, err)
-		if strings.Contains(said, "Ignore previous") || strings.Contains(said, "planted-0123") || strings.Contains(said, "graphql_query") {
+		if strings.Contains(said, "Ignore previous") || strings.Contains(said, "untrusted-0123") || strings.Contains(said, "graphql_query") {
 			t.Errorf("%s: the endpoint's words are outside the frame:\n%s", name, said)
 		}
-		if !strings.Contains(quote, "<<<planted-0123") && !strings.Contains(quote, order[:40]) {
+		if !strings.Contains(quote, closing) && !strings.Contains(quote, order[:40]) {
 			t.Errorf("%s: the frame holds %q", name, quote)
+		}
+	}
+}
+
+// TestIncrementalQuoteRedactedBeforeCut: a startup secret an endpoint
+// echoes in a value that an error quotes, placed where the quote's bound
+// cuts it, shows in no part: each part is redacted whole before it is
+// read, so no cut can leave the start of a secret that the redactor,
+// knowing only whole secrets, would let through.
+func TestIncrementalQuoteRedactedBeforeCut(t *testing.T) {
+	const secret = "sekrit-token-1234567890abcdefghij"
+	pad := strings.Repeat("x", 30)
+	answer := func(body string) (*Response, error) {
+		resp := &httpx.Answer{Status: 200, Header: http.Header{"Content-Type": {yogaType}}, Body: []byte(body)}
+		req := Request{Target: Target{URL: parse(t, "https://api.example.com/graphql")}}
+		return readIncremental(context.Background(), req, resp, []byte(body), nil, NewRedactor(map[string]string{"Authorization": "Bearer " + secret}))
+	}
+	for name, body := range map[string]string{
+		"hasNext":   yogaBody(`{"data":{},"hasNext":"` + pad + secret + `"}`),
+		"data":      yogaBody(`{"data":"` + pad + secret + `"}`),
+		"an error":  yogaBody(`{"data":{},"errors":["` + pad + secret + `"]}`),
+		"pending":   yogaBody(`{"data":{},"pending":"` + pad + pad + pad + secret + `","hasNext":true}`),
+		"an id":     yogaBody(`{"data":{},"hasNext":true}`, `{"incremental":[{"id":"`+strings.Repeat(pad, 3)+secret+`","data":{}}],"hasNext":false}`),
+		"a path":    yogaBody(`{"data":{"hero":{}},"hasNext":true}`, `{"incremental":[{"data":{},"path":["hero","`+strings.Repeat(pad, 6)+secret+`"]}],"hasNext":false}`),
+		"not JSON":  yogaBody(`{"data":{},"hasNext":true}`, strings.Repeat(pad, 6)+secret),
+		"the items": yogaBody(`{"data":{"l":[]},"hasNext":true}`, `{"incremental":[{"items":"`+pad+secret+`","path":["l",0]}],"hasNext":false}`),
+	} {
+		_, err := answer(body)
+		if err == nil {
+			t.Errorf("%s: no error", name)
+			continue
+		}
+		if text := err.Error(); strings.Contains(text, secret[:12]) {
+			t.Errorf("%s: a part of the secret shows:\n%s", name, text)
 		}
 	}
 }

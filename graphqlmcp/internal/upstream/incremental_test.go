@@ -300,20 +300,25 @@ func TestSplitParts(t *testing.T) {
 
 func TestDeliveryNote(t *testing.T) {
 	tests := []struct {
-		d    Delivery
-		want string
+		d           Delivery
+		want, named string
 	}{
 		{Delivery{Parts: 3, Complete: true, Labels: []string{"slow", "list"}},
-			`The endpoint delivered this answer incrementally (@defer/@stream) in 3 parts, merged here into one result (labels: "slow", "list").`},
-		{Delivery{Parts: 1, Complete: true}, `The endpoint delivered this answer incrementally (@defer/@stream) in 1 part, merged here into one result.`},
-		{Delivery{Parts: 2, CutPart: true, Missing: []string{"slow", "at hero.friends"}, More: 2, Ended: "timed out after 50 ms", Advice: "Pass a larger timeout"},
-			`The endpoint delivered this answer incrementally (@defer/@stream) in 2 parts, merged here into one result. ` +
+			`The endpoint delivered this answer incrementally (@defer/@stream) in 3 parts, merged here into one result (its labels named below).`,
+			`labels: "slow", "list"`},
+		{Delivery{Parts: 1, Complete: true}, `The endpoint delivered this answer incrementally (@defer/@stream) in 1 part, merged here into one result.`, ""},
+		{Delivery{Parts: 2, CutPart: true, Labels: []string{"fast"}, Missing: []string{"slow", "at hero.friends"}, More: 2, Ended: "timed out after 50 ms", Advice: "Pass a larger timeout"},
+			`The endpoint delivered this answer incrementally (@defer/@stream) in 2 parts, merged here into one result (its label named below). ` +
 				`The stream ended before the endpoint said it was complete (no part had hasNext: false), so this is only what came: the reading timed out after 50 ms. ` +
-				`A last part was cut off midway and left out. Still missing: slow, at hero.friends and 2 more. Pass a larger timeout.`},
+				`A last part was cut off midway and left out. Still missing: the 2 named below and 2 more. Pass a larger timeout.`,
+			"labels: \"fast\"\nstill missing: slow, at hero.friends"},
 	}
 	for _, tt := range tests {
 		if got := tt.d.Note(); got != tt.want {
 			t.Errorf("note\n got %s\nwant %s", got, tt.want)
+		}
+		if got := tt.d.Named(); got != tt.named {
+			t.Errorf("named\n got %q\nwant %q", got, tt.named)
 		}
 	}
 }
