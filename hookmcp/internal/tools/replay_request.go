@@ -172,7 +172,7 @@ func (h *handlers) replay(ctx context.Context, g given, args ReplayRequestArgs, 
 	if over {
 		return nil, ReplayResult{}, fmt.Errorf("request %s's body inflates (Content-Encoding %s) to over %d MiB, too much to check for the API key and signing secrets, which hookmcp never sends to a replay target; nothing was sent", meta.UUID, r.Header.Get("Content-Encoding"), maxInflatedBytes>>20)
 	}
-	held := holdsSecret(secrets, u, r)
+	held, heldName := holdsSecret(secrets, u, r)
 	if held == "" && compressed && secrets.Contains(string(inflated)) {
 		held = "body (once inflated)"
 	}
@@ -207,7 +207,7 @@ func (h *handlers) replay(ctx context.Context, g given, args ReplayRequestArgs, 
 		out.Curl = replay.Curl(u, r)
 		out.Message = fmt.Sprintf("Nothing was sent: this is request %s as a curl command (POSIX shell) for %s.%s %s", meta.UUID, out.URL, rebuiltNote, replayNote)
 		if held != "" {
-			out.Message += " The request's " + held + " held the API key or a signing secret, shown as [REDACTED]: the command as shown does not reproduce it."
+			out.Message += " The request's " + strings.TrimSpace(held+" "+heldName) + " held the API key or a signing secret, shown as [REDACTED]: the command as shown does not reproduce it."
 		}
 		// The command is the captured request (its sender wrote the path,
 		// headers and body), so it is framed; so is the message, which
@@ -216,7 +216,14 @@ func (h *handlers) replay(ctx context.Context, g given, args ReplayRequestArgs, 
 			mcptool.Untrusted("a curl command that sends the captured request", out.Curl)), out, nil
 	}
 	if held != "" {
-		return nil, ReplayResult{}, fmt.Errorf("request %s's %s holds the API key or a signing secret, which hookmcp never sends to a replay target; nothing was sent. Remove it with a header override, or use as_curl and fill it in yourself", meta.UUID, held)
+		// The header's name is the sender's words: after the sentence,
+		// bounded, in a frame.
+		quoted := ""
+		if heldName != "" {
+			held += " (its name quoted below)"
+			quoted = "\n" + mcptool.Untrusted("the captured header's name", httpx.Snippet([]byte(heldName), maxQuotedName))
+		}
+		return nil, ReplayResult{}, fmt.Errorf("request %s's %s holds the API key or a signing secret, which hookmcp never sends to a replay target; nothing was sent. Remove it with a header override, or use as_curl and fill it in yourself%s", meta.UUID, held, quoted)
 	}
 	sendCtx, cancel := httpx.WithTimeout(ctx, h.cfg.Timeout)
 	defer cancel()
@@ -415,30 +422,35 @@ func (h *handlers) rebuildMultipart(ctx context.Context, key string, id hooksvc.
 	return replay.Multipart(params["boundary"], fields, files)
 }
 
-// holdsSecret names the part of r sent to u that holds a secret, or "".
-func holdsSecret(secrets redact.Redactor, u *url.URL, r replay.Request) string {
+// holdsSecret names the part of r sent to u that holds a secret, or "";
+// for a header, its name apart (the sender's words, which a refusal
+// quotes framed, after its sentence), redacted.
+func holdsSecret(secrets redact.Redactor, u *url.URL, r replay.Request) (held, name string) {
 	if wire := replay.WireURL(u); secrets.Contains(wire) || strings.Contains(wire, redact.Redacted) || strings.Contains(wire, url.QueryEscape(redact.Redacted)) {
-		return "URL"
+		return "URL", ""
 	}
 	for name, values := range r.Header {
 		// A name holds a secret as well as a value may; the service
 		// shows it as "X-[REDACTED]", which is no header name at all.
 		if secrets.Contains(name) || strings.Contains(name, redact.Redacted) {
-			return "header name " + secrets.String(name)
+			return "header name", secrets.String(name)
 		}
 		for _, v := range values {
 			// The service's request object reaches hookmcp with every
 			// secret already replaced by redact.Redacted.
 			if secrets.Contains(v) || strings.Contains(v, redact.Redacted) {
-				return "header " + name
+				return "header", name
 			}
 		}
 	}
 	if secrets.Contains(string(r.Body)) {
-		return "body"
+		return "body", ""
 	}
-	return ""
+	return "", ""
 }
+
+// maxQuotedName bounds a captured header's name that a refusal quotes.
+const maxQuotedName = 200
 
 // nothingSent is a refusal of replay's said with the prefix before it and
 // "nothing was sent" after it: at the end of the server's sentence, before

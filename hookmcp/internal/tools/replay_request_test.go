@@ -148,7 +148,7 @@ func TestReplayRequestRefuses(t *testing.T) {
 		{map[string]any{"target": dev.URL, "headers": map[string]any{"Host": "x"}}, "not sent on a replay"},
 		{map[string]any{"target": dev.URL + "?a=1"}, "query string"},
 		{map[string]any{"target": dev.URL, "path": "x"}, "path must"},
-		{map[string]any{"target": dev.URL}, "header X-Api-Key holds the API key"},
+		{map[string]any{"target": dev.URL}, "header (its name quoted below) holds the API key"},
 	} {
 		tt.args["token_id"] = id
 		if msg := h.failure(t, "replay_request", tt.args); !strings.Contains(msg, tt.want) || strings.Contains(msg, envKey) {
