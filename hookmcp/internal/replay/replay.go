@@ -307,7 +307,10 @@ func CheckHeaders(h http.Header) error {
 		}
 		for _, v := range h[name] {
 			if strings.ContainsAny(v, "\r\n\x00") {
-				return fmt.Errorf("the captured header %s's value holds a line break or NUL, which no header value may; remove it with a header override (%q: \"\")", name, name)
+				// The name is an HTTP token, but any text of its
+				// characters, as long as the sender liked.
+				return quoted("the value of the captured header whose name is quoted below holds a line break or NUL, which no header value may; remove it with a header override (that name mapped to \"\")",
+					"the captured header name", httpx.Snippet([]byte(name), maxQuoted))
 			}
 		}
 	}
