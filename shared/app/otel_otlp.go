@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -209,9 +210,32 @@ func otlpTLS(value func(string) string, variable func(string) string) (*tls.Conf
 	}
 	certFile, keyFile := value("CLIENT_CERTIFICATE"), value("CLIENT_KEY")
 	if certFile != "" || keyFile != "" {
-		pair, err := tls.LoadX509KeyPair(certFile, keyFile)
+		rule := fmt.Sprintf("%s and %s must name readable PEM files of a client certificate and its key", variable("CLIENT_CERTIFICATE"), variable("CLIENT_KEY"))
+		// Read here, not by tls.LoadX509KeyPair, whose errors quote the
+		// path, which can say where the secrets are kept.
+		var files [2][]byte
+		for i, name := range []string{"CLIENT_CERTIFICATE", "CLIENT_KEY"} {
+			file := certFile
+			if i == 1 {
+				file = keyFile
+			}
+			if file == "" {
+				return nil, fmt.Errorf("%s; %s is not set", rule, variable(name))
+			}
+			var err error
+			if files[i], err = os.ReadFile(file); err != nil {
+				reason := err
+				var pathErr *fs.PathError
+				if errors.As(err, &pathErr) {
+					reason = pathErr.Err
+				}
+				return nil, fmt.Errorf("%s; %s cannot be read: %v (its path is not shown)", rule, variable(name), reason)
+			}
+		}
+		// X509KeyPair's errors name neither a path nor the key's bytes.
+		pair, err := tls.X509KeyPair(files[0], files[1])
 		if err != nil {
-			return nil, fmt.Errorf("%s and %s must name readable PEM files of a client certificate and its key: %s", variable("CLIENT_CERTIFICATE"), variable("CLIENT_KEY"), shortened(err.Error()))
+			return nil, fmt.Errorf("%s: %s", rule, shortened(err.Error()))
 		}
 		if config == nil {
 			config = &tls.Config{}

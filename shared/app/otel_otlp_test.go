@@ -21,6 +21,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -445,5 +446,55 @@ func TestOTLPSenderCancelled(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("the export was held past its context by the collector's Retry-After")
+	}
+}
+
+// TestOTLPSenderKeyPathNotShown: a client key or certificate that cannot be
+// read stops the server naming the variable and why, not the path, which
+// can say where secrets are kept.
+func TestOTLPSenderKeyPathNotShown(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "vault-path-7c3d")
+	for _, env := range []map[string]string{
+		{"OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE": filepath.Join(dir, "c.pem"), "OTEL_EXPORTER_OTLP_CLIENT_KEY": filepath.Join(dir, "k.pem")},
+		{"OTEL_EXPORTER_OTLP_CLIENT_KEY": filepath.Join(dir, "k.pem")},
+	} {
+		_, err := newOTLPSender(envOf(env), "traces", slog.New(slog.DiscardHandler))
+		if err == nil || strings.Contains(err.Error(), "vault-path-7c3d") || !strings.Contains(err.Error(), "OTEL_EXPORTER_OTLP_CLIENT_") {
+			t.Errorf("%v: error %v, want the variable without the path", env, err)
+		}
+	}
+}
+
+// TestOTLPSenderAnswerBounded: a collector's answer that unpacks to 64 MiB
+// (a gzip bomb, in a refusal or a partial success) is read no further
+// than 64 KiB, and its quote in the error is short.
+func TestOTLPSenderAnswerBounded(t *testing.T) {
+	var bomb bytes.Buffer
+	zw := gzip.NewWriter(&bomb)
+	zw.Write(bytes.Repeat([]byte("a"), 64<<20))
+	zw.Close()
+	for _, status := range []int{400, 200} {
+		collector := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			io.Copy(io.Discard, r.Body)
+			w.Header().Set("Content-Encoding", "gzip")
+			w.Header().Set("Content-Type", "application/x-protobuf")
+			w.WriteHeader(status)
+			w.Write(bomb.Bytes())
+		}))
+		s, err := newOTLPSender(envOf(map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": collector.URL}), "traces", slog.New(slog.DiscardHandler))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		err = s.send(context.Background(), []byte("x"))
+		runtime.ReadMemStats(&after)
+		collector.Close()
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > 8<<20 {
+			t.Errorf("%d: reading the answer allocated %d bytes", status, grew)
+		}
+		if err != nil && len(err.Error()) > 2000 {
+			t.Errorf("%d: error of %d bytes", status, len(err.Error()))
+		}
 	}
 }
