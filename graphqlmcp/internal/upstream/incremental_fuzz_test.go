@@ -61,9 +61,10 @@ func FuzzIncremental(f *testing.F) {
 			if !errors.As(err, &notGraphQL) || len(err.Error()) > 2000 {
 				t.Fatalf("error %T of %d bytes: %v", err, len(err.Error()), err)
 			}
-			// What the endpoint wrote is quoted once, after the sentence.
-			if blocks, _ := mcptool.Frames(err.Error()); len(blocks) > 1 {
-				t.Fatalf("%d frames in one error: %v", len(blocks), err)
+			// What the endpoint wrote is quoted once, after the sentence,
+			// in a frame whose lines pair up.
+			if blocks, _, malformed := mcptool.ReadFrames(err.Error()); malformed != nil || len(blocks) > 1 {
+				t.Fatalf("%d frames in one error (%v): %v", len(blocks), malformed, err)
 			}
 			return
 		}
