@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"math"
 	"net/http"
 	"strings"
 	"testing"
@@ -11,11 +12,16 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetrichttp"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
+	"go.opentelemetry.io/otel/metric"
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
+	metricspb "go.opentelemetry.io/proto/otlp/collector/metrics/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	"google.golang.org/protobuf/encoding/prototext"
 	"google.golang.org/protobuf/proto"
@@ -92,4 +98,98 @@ func FuzzOTLPSpans(f *testing.F) {
 			t.Errorf("spans written:\n%v\nthe SDK's exporter sends:\n%v", prototext.Format(&got), prototext.Format(&want))
 		}
 	})
+}
+
+// FuzzOTLPMetrics: any names, units, descriptions, attribute values and
+// measurements of the kinds this server records (counters, a gauge,
+// histograms of both number types, with exemplars) are written as the
+// SDK's exporter sends them, strings that are not UTF-8 repaired.
+func FuzzOTLPMetrics(f *testing.F) {
+	f.Add("tools.calls", "{call}", "calls", "ping", int64(2), 0.5, 1.0)
+	f.Add("d\xff", "\x80", "", "\xc3", int64(-1), -0.0, 1e300)
+	f.Fuzz(func(t *testing.T, name, unit, description, value string, n int64, x, bound float64) {
+		fix := func(s string) string { return strings.ToValidUTF8(s, "\uFFFD") }
+		collect := func(fix func(string) string) *metricdata.ResourceMetrics {
+			ctx := context.Background()
+			reader := sdkmetric.NewManualReader()
+			provider := sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader), sdkmetric.WithResource(resource.NewWithAttributes("", attribute.String("service.name", fix(value)))))
+			meter := provider.Meter(fix(name))
+			sampled := trace.ContextWithSpanContext(ctx, trace.NewSpanContext(trace.SpanContextConfig{TraceID: trace.TraceID{9}, SpanID: trace.SpanID{8}, TraceFlags: trace.FlagsSampled}))
+			attrs := metric.WithAttributes(attribute.String("k", fix(value)), attribute.Int64("n", n))
+			// Instrument names the SDK refuses are its own business: the
+			// fuzzed name goes where any string may.
+			counter, _ := meter.Int64Counter("c", metric.WithUnit(fix(unit)), metric.WithDescription(fix(description)))
+			counter.Add(sampled, max(n, 0)&(1<<62-1), attrs)
+			gauge, _ := meter.Float64Gauge("g")
+			gauge.Record(ctx, x, attrs)
+			boundaries := []float64{0}
+			if !math.IsNaN(bound) && !math.IsInf(bound, 0) && bound > 0 {
+				boundaries = append(boundaries, bound)
+			}
+			histogram, _ := meter.Float64Histogram("h", metric.WithExplicitBucketBoundaries(boundaries...), metric.WithUnit(fix(unit)))
+			if !math.IsNaN(x) && !math.IsInf(x, 0) {
+				histogram.Record(sampled, x, attrs)
+			}
+			ints, _ := meter.Int64Histogram("i")
+			ints.Record(ctx, n, attrs)
+			var rm metricdata.ResourceMetrics
+			if err := reader.Collect(ctx, &rm); err != nil {
+				t.Fatal(err)
+			}
+			return &rm
+		}
+		var got, want metricspb.ExportMetricsServiceRequest
+		written, err := metricsRequest(collect(func(s string) string { return s }))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := proto.Unmarshal(written, &got); err != nil {
+			t.Fatalf("protobuf cannot read the metrics written: %v", err)
+		}
+		sent := &keepBody{}
+		exporter, err := otlpmetrichttp.New(context.Background(), otlpmetrichttp.WithEndpointURL("http://collector.invalid/v1/metrics"),
+			otlpmetrichttp.WithHTTPClient(&http.Client{Transport: sent}), otlpmetrichttp.WithRetry(otlpmetrichttp.RetryConfig{Enabled: false}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := exporter.Export(context.Background(), collect(fix)); err != nil {
+			t.Fatal(err)
+		}
+		if err := proto.Unmarshal(sent.body, &want); err != nil {
+			t.Fatal(err)
+		}
+		// Exemplars and points carry the time they were made: the two
+		// collections were made apart.
+		for _, m := range [](*metricspb.ExportMetricsServiceRequest){&got, &want} {
+			clearTimes(m)
+		}
+		if !proto.Equal(&got, &want) {
+			t.Errorf("metrics written:\n%v\nthe SDK's exporter sends:\n%v", prototext.Format(&got), prototext.Format(&want))
+		}
+	})
+}
+
+// clearTimes zeroes the times of every point and exemplar of m.
+func clearTimes(m *metricspb.ExportMetricsServiceRequest) {
+	for _, rm := range m.ResourceMetrics {
+		for _, sm := range rm.ScopeMetrics {
+			for _, metric := range sm.Metrics {
+				for _, p := range metric.GetSum().GetDataPoints() {
+					p.StartTimeUnixNano, p.TimeUnixNano = 0, 0
+					for _, e := range p.Exemplars {
+						e.TimeUnixNano = 0
+					}
+				}
+				for _, p := range metric.GetGauge().GetDataPoints() {
+					p.StartTimeUnixNano, p.TimeUnixNano = 0, 0
+				}
+				for _, p := range metric.GetHistogram().GetDataPoints() {
+					p.StartTimeUnixNano, p.TimeUnixNano = 0, 0
+					for _, e := range p.Exemplars {
+						e.TimeUnixNano = 0
+					}
+				}
+			}
+		}
+	}
 }
