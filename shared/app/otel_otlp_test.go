@@ -29,6 +29,8 @@ import (
 	"testing"
 	"time"
 
+	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetrichttp"
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	tracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	"google.golang.org/protobuf/proto"
 )
@@ -496,5 +498,29 @@ func TestOTLPSenderAnswerBounded(t *testing.T) {
 		if err != nil && len(err.Error()) > 2000 {
 			t.Errorf("%d: error of %d bytes", status, len(err.Error()))
 		}
+	}
+}
+
+// TestOTLPTemporality: OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE
+// gives each kind of instrument the temporality the SDK's exporter gives
+// it, for every value the specification names and one it does not.
+func TestOTLPTemporality(t *testing.T) {
+	kinds := []sdkmetric.InstrumentKind{sdkmetric.InstrumentKindCounter, sdkmetric.InstrumentKindUpDownCounter, sdkmetric.InstrumentKindHistogram,
+		sdkmetric.InstrumentKindObservableCounter, sdkmetric.InstrumentKindObservableUpDownCounter, sdkmetric.InstrumentKindObservableGauge, sdkmetric.InstrumentKindGauge}
+	for _, preference := range []string{"", "cumulative", "Delta", "lowmemory", "fast"} {
+		t.Run(preference, func(t *testing.T) {
+			const variable = "OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE"
+			t.Setenv(variable, preference)
+			sdk, err := otlpmetrichttp.New(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			ours := newOTLPMetricExporter(nil, envOf(map[string]string{variable: preference}), slog.New(slog.DiscardHandler))
+			for _, kind := range kinds {
+				if got, want := ours.Temporality(kind), sdk.Temporality(kind); got != want {
+					t.Errorf("%v: %v, the SDK's exporter %v", kind, got, want)
+				}
+			}
+		})
 	}
 }
