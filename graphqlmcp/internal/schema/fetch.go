@@ -133,8 +133,12 @@ func fromAnswer(endpoint string, resp *upstream.Response) (*Schema, error) {
 		err = fmt.Errorf("introspection of %s failed: %v, so its schema cannot be shown: "+
 			"run queries you already know with graphql_query", endpoint, err)
 	case err != nil:
-		err = fmt.Errorf("introspection of %s failed: %s. The endpoint may have introspection disabled: "+
-			"ask its owner for the schema, or run queries you already know with graphql_query", endpoint, withoutStop(err.Error()))
+		// The decoder's reason quotes the start of the value of the wrong
+		// type, which the endpoint wrote.
+		return nil, &FetchError{err: fmt.Errorf("introspection of %s failed: its answer is not an introspection result, for the reason quoted below. The endpoint may have introspection disabled: "+
+			"ask its owner for the schema, or run queries you already know with graphql_query", endpoint),
+			quoted:        mcptool.Untrusted("why the endpoint's introspection answer could not be read", httpx.Snippet([]byte(err.Error()), 300)),
+			SendUnchecked: true}
 	}
 	if err != nil {
 		return nil, &FetchError{err: err, SendUnchecked: true}

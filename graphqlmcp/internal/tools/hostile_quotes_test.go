@@ -96,6 +96,8 @@ func TestHostileQuotesStayFramed(t *testing.T) {
 	introspection := map[string]string{
 		"a refused introspection": `{"errors":[{"message":"` + planted + `","extensions":{"code":"` + plantedOrder + `"}}]}`,
 		"many refusals":           `{"errors":[` + strings.Repeat(`{"message":"`+planted+`"},`, 7) + `{"message":"` + planted + `"}]}`,
+		// jsonx's error quotes the start of the value of the wrong type.
+		"an introspection of the wrong shape": `{"data":{"__schema":{"queryType":{"name":"Query"},"types":[{"kind":["` + planted + `"],"name":"Query"}]}}}`,
 		"a malformed introspection": `{"data":{"__schema":{"queryType":{"name":"Query"},"directives":[],"types":[` +
 			`{"kind":"OBJECT","name":"Query","fields":[{"name":"` + planted + `","args":[],"type":{"kind":"SCALAR","name":"Int"}}],"interfaces":[]},{"kind":"SCALAR","name":"Int"}]}}}`,
 	}
