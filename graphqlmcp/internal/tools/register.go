@@ -20,8 +20,10 @@ import (
 // built-in tools and the saved operations. It refuses a filter that names a
 // tool or group graphqlmcp does not have, or that leaves no tool
 // (app.CheckToolFilter); a call to a tool left out is answered with why
-// (Filter.Withheld).
-func (h *handlers) registerTools(ctx context.Context, server *mcp.Server) error {
+// (Filter.Withheld). It returns what starts the reloads of the files
+// (watch), which the caller calls once everything a reload changes is
+// listed: a reload asked for at start would be listed, then overwritten.
+func (h *handlers) registerTools(ctx context.Context, server *mcp.Server) (startWatch func(), err error) {
 	query := h.queryTool()
 	if h.tools.ReadOnly {
 		query = readOnlyQuery(query)
@@ -32,21 +34,23 @@ func (h *handlers) registerTools(ctx context.Context, server *mcp.Server) error 
 	watched := h.watchFrom(h.cfg.Schema)
 	saved, err := h.addOperationTools(ctx, server)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	offered := append(builtIn, saved.offered()...)
 	if err := app.CheckToolFilter(h.tools, offered, app.ToolGroup{Name: savedGroup, Fill: "load saved operations with --operations"}); err != nil {
-		return err
+		return nil, err
 	}
 	// A reload changes the saved operations: a call is judged against
 	// those there are at the time.
 	server.AddReceivingMiddleware(h.tools.WithheldFrom(func() []mcptool.Offered {
 		return append(builtIn, saved.offered()...)
 	}))
-	if len(h.cfg.Operations) > 0 || h.cfg.SchemaFile != "" {
-		go h.watch(ctx, server, saved, reloadSignal(ctx), watched)
+	if len(h.cfg.Operations) == 0 && h.cfg.SchemaFile == "" {
+		return func() {}, nil
 	}
-	return nil
+	// Registered now: a SIGHUP from here on reloads, not ends the process.
+	hup := reloadSignal(ctx)
+	return func() { go h.watch(ctx, server, saved, hup, watched) }, nil
 }
 
 // readOnlyQueryText replaces, under --read-only, what graphql_query's

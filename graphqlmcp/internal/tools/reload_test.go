@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -19,6 +20,7 @@ import (
 	"github.com/mcpforge/servers/graphqlmcp/internal/schema"
 	"github.com/mcpforge/servers/graphqlmcp/internal/testservers"
 	"github.com/mcpforge/servers/shared/mcptest"
+	"github.com/mcpforge/servers/shared/mcptool"
 )
 
 // inProcess is an HTTP client that hands every request to h in the
@@ -250,4 +252,106 @@ func TestEditedOperationsReadNoSchemaFile(t *testing.T) {
 			t.Errorf("a SIGHUP did not read the schema file:\n%s", logs.String())
 		}
 	})
+}
+
+// TestReloadAskedAtStart: a SIGHUP that comes while the server starts (its
+// reload runs as soon as the watch does) leaves graphql://schema listed
+// with the size of the schema it serves: the resource is listed before
+// any reload can describe it again.
+func TestReloadAskedAtStart(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg, schemaFile, _ := schemaFileConfig(t)
+		cfg.Operations = nil
+		writeFile(t, schemaFile, reloadSchemaV2)
+		hup := make(chan struct{}, 1)
+		hup <- struct{}{}
+		session, _, _ := reloadServer(t, cfg, nil, hup)
+		synctest.Wait()
+		served, err := schema.Load(schemaFile, time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		list, err := session.ListResources(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := int64(mcptool.FramedLen(schemaFrameLabel, len(served.View(true).SDL)))
+		for _, r := range list.Resources {
+			if r.URI == schemaURI && r.Size != want {
+				t.Errorf("graphql://schema is listed with %d bytes, the schema served has %d", r.Size, want)
+			}
+		}
+	})
+}
+
+// TestReloadStormDuringCalls: SIGHUPs one after another, each with the
+// --schema file changed, while calls of graphql_query, of a saved
+// operation and reads of graphql://schema run: every call is checked
+// against one schema from start to end and succeeds (the operation is
+// valid under both schemas), and the race detector finds nothing.
+func TestReloadStormDuringCalls(t *testing.T) {
+	cfg, schemaFile, _ := schemaFileConfig(t)
+	api := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"data":{"items":[]}}`))
+	})
+	hup := make(chan struct{})
+	session, changed, _ := reloadServer(t, cfg, inProcess(api), hup)
+	ctx := context.Background()
+	storm := make(chan struct{})
+	go func() { // a list_changed for each reload: more than changed holds
+		for {
+			select {
+			case <-changed:
+			case <-t.Context().Done():
+				return
+			}
+		}
+	}()
+	go func() {
+		defer close(storm)
+		for i := range 60 {
+			writeFile(t, schemaFile, []string{reloadSchemaV1, reloadSchemaV2}[i%2])
+			hup <- struct{}{}
+		}
+	}()
+	var calls sync.WaitGroup
+	failures := make(chan string, 1000)
+	fail := func(s string) {
+		select {
+		case failures <- s:
+		default: // enough to tell
+		}
+	}
+	for range 3 {
+		calls.Go(func() {
+			for {
+				select {
+				case <-storm:
+					return
+				default:
+				}
+				for _, p := range []*mcp.CallToolParams{
+					{Name: "graphql_query", Arguments: map[string]any{"query": "{ items { id } }"}},
+					{Name: "items"},
+				} {
+					res, err := session.CallTool(ctx, p)
+					switch {
+					case err != nil:
+						fail(p.Name + ": " + err.Error())
+					case res.IsError:
+						fail(p.Name + ": " + res.Content[0].(*mcp.TextContent).Text)
+					}
+				}
+				if _, err := session.ReadResource(ctx, &mcp.ReadResourceParams{URI: schemaURI}); err != nil {
+					fail("graphql://schema: " + err.Error())
+				}
+			}
+		})
+	}
+	calls.Wait()
+	close(failures)
+	for f := range failures {
+		t.Error(f)
+	}
 }

@@ -25,7 +25,8 @@ const schemaFrameLabel = "the endpoint's schema as SDL"
 // without tool calls. It comes from where the tools get it: the --schema
 // file, the cache, or one introspection.
 func (h *handlers) addSchemaResource(server *mcp.Server) {
-	// Under the lock: a reload (watch) may describe the schema already.
+	// Under the lock describeSchema reads it under; New starts the
+	// reloads (watch), which describe the schema too, only after this.
 	h.resource.mu.Lock()
 	h.resource.server = server
 	h.resource.mu.Unlock()

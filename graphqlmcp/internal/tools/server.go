@@ -102,11 +102,13 @@ func New(ctx context.Context, opts Options) (*mcp.Server, error) {
 	serverOpts.Instructions += opts.Tools.Instructions()
 	server := mcp.NewServer(implementation(opts.Version), serverOpts)
 	server.AddReceivingMiddleware(mcptool.RecoverPanics(opts.Logger), mcptool.NotFoundByVersion("it has "+schemaURI), mcptool.BoundErrors)
-	if err := h.registerTools(ctx, server); err != nil {
+	startWatch, err := h.registerTools(ctx, server)
+	if err != nil {
 		return nil, err
 	}
 	h.addSchemaResource(server)
 	h.addProtocolFeatures(server, opts.Version)
+	startWatch()
 	return server, nil
 }
 
