@@ -77,11 +77,7 @@ func FuzzOTLPSpans(f *testing.F) {
 			span.End(trace.WithTimestamp(time.Unix(2, 0)))
 			return recorder.Ended()
 		}
-		var got, want tracepb.ExportTraceServiceRequest
 		written := spansRequest(spans(func(s string) string { return s }))
-		if err := proto.Unmarshal(written, &got); err != nil {
-			t.Fatalf("protobuf cannot read the spans written: %v", err)
-		}
 		sent := &keepBody{}
 		exporter, err := otlptracehttp.New(context.Background(), otlptracehttp.WithEndpointURL("http://collector.invalid/v1/traces"),
 			otlptracehttp.WithHTTPClient(&http.Client{Transport: sent}), otlptracehttp.WithRetry(otlptracehttp.RetryConfig{Enabled: false}))
@@ -91,12 +87,7 @@ func FuzzOTLPSpans(f *testing.F) {
 		if err := exporter.ExportSpans(context.Background(), spans(fix)); err != nil {
 			t.Fatal(err)
 		}
-		if err := proto.Unmarshal(sent.body, &want); err != nil {
-			t.Fatal(err)
-		}
-		if !proto.Equal(&got, &want) {
-			t.Errorf("spans written:\n%v\nthe SDK's exporter sends:\n%v", prototext.Format(&got), prototext.Format(&want))
-		}
+		sameAsSDK(t, "spans", written, sent.body, &tracepb.ExportTraceServiceRequest{}, &tracepb.ExportTraceServiceRequest{}, nil)
 	})
 }
 
@@ -138,13 +129,9 @@ func FuzzOTLPMetrics(f *testing.F) {
 			}
 			return &rm
 		}
-		var got, want metricspb.ExportMetricsServiceRequest
 		written, err := metricsRequest(collect(func(s string) string { return s }))
 		if err != nil {
 			t.Fatal(err)
-		}
-		if err := proto.Unmarshal(written, &got); err != nil {
-			t.Fatalf("protobuf cannot read the metrics written: %v", err)
 		}
 		sent := &keepBody{}
 		exporter, err := otlpmetrichttp.New(context.Background(), otlpmetrichttp.WithEndpointURL("http://collector.invalid/v1/metrics"),
@@ -155,18 +142,30 @@ func FuzzOTLPMetrics(f *testing.F) {
 		if err := exporter.Export(context.Background(), collect(fix)); err != nil {
 			t.Fatal(err)
 		}
-		if err := proto.Unmarshal(sent.body, &want); err != nil {
-			t.Fatal(err)
-		}
 		// Exemplars and points carry the time they were made: the two
 		// collections were made apart.
-		for _, m := range [](*metricspb.ExportMetricsServiceRequest){&got, &want} {
-			clearTimes(m)
-		}
-		if !proto.Equal(&got, &want) {
-			t.Errorf("metrics written:\n%v\nthe SDK's exporter sends:\n%v", prototext.Format(&got), prototext.Format(&want))
-		}
+		sameAsSDK(t, "metrics", written, sent.body, &metricspb.ExportMetricsServiceRequest{}, &metricspb.ExportMetricsServiceRequest{}, clearTimes)
 	})
+}
+
+// sameAsSDK decodes what this server wrote into got and what the SDK's
+// exporter sent into want, and reports where they differ once clean, when
+// given, has cleared what may.
+func sameAsSDK[M proto.Message](t *testing.T, what string, written, sent []byte, got, want M, clean func(M)) {
+	t.Helper()
+	if err := proto.Unmarshal(written, got); err != nil {
+		t.Fatalf("protobuf cannot read the %s written: %v", what, err)
+	}
+	if err := proto.Unmarshal(sent, want); err != nil {
+		t.Fatal(err)
+	}
+	if clean != nil {
+		clean(got)
+		clean(want)
+	}
+	if !proto.Equal(got, want) {
+		t.Errorf("%s written:\n%v\nthe SDK's exporter sends:\n%v", what, prototext.Format(got), prototext.Format(want))
+	}
 }
 
 // clearTimes zeroes the times of every point and exemplar of m.
