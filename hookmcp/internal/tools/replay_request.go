@@ -162,8 +162,8 @@ func (h *handlers) replay(ctx context.Context, g given, args ReplayRequestArgs, 
 	if err != nil {
 		return nil, ReplayResult{}, nothingSent("path: ", err)
 	}
-	if err := (replay.Policy{Allow: h.cfg.ReplayTo}).Check(u); err != nil {
-		return nil, ReplayResult{}, fmt.Errorf("target: %v; nothing was sent", err)
+	if err := targetRefused(replay.Policy{Allow: h.cfg.ReplayTo}, target, u); err != nil {
+		return nil, ReplayResult{}, err
 	}
 	h.seeMeta(id, meta)
 	out := ReplayResult{RequestID: string(meta.UUID), URL: replay.WireURL(u)}
@@ -462,4 +462,20 @@ func nothingSent(prefix string, err error) error {
 		return errors.New(prefix + q.Said + "; nothing was sent\n" + q.Block)
 	}
 	return fmt.Errorf("%s%v; nothing was sent", prefix, err)
+}
+
+// targetRefused judges u, the target joined with the captured request's
+// path. The policy's reason names the URL it judged, whose path is the
+// sender's words: a target refused by itself is named alone; one refused
+// for the path has the path quoted after the sentence, bounded, framed.
+func targetRefused(policy replay.Policy, target, u *url.URL) error {
+	err := policy.Check(u)
+	if err == nil {
+		return nil
+	}
+	if alone := policy.Check(target); alone != nil {
+		return fmt.Errorf("target: %v; nothing was sent", alone)
+	}
+	said := strings.Replace(err.Error(), httpx.DisplayURL(u), httpx.DisplayURL(target)+" followed by the captured request's path (quoted below)", 1)
+	return fmt.Errorf("target: %s; nothing was sent\n%s", said, mcptool.Untrusted("the captured request's path", httpx.Snippet([]byte(u.EscapedPath()), maxQuotedName)))
 }
