@@ -13,7 +13,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -21,6 +20,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/mcpforge/servers/graphqlmcp/internal/regularfile"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/parser"
@@ -290,29 +290,18 @@ func (l *loader) file(path string, named bool) {
 	l.graphql(path, string(raw))
 }
 
+// readBounded reads an operations file or manifest: a regular file only,
+// up to limit bytes (regularfile.Read says why).
 func readBounded(path string, limit int) ([]byte, error) {
-	// A named pipe opened for reading waits for a writer, which would
-	// hang the start or a reload; a device may never end.
-	info, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("cannot be read (%v)", errors.Unwrap(err))
-	}
-	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("is not a regular file (it is %s); name .graphql files, folders of them, and .json manifests", fileKind(info.Mode()))
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("cannot be read (%v)", errors.Unwrap(err))
-	}
-	defer f.Close()
-	raw, err := io.ReadAll(io.LimitReader(f, int64(limit)+1))
-	if err != nil {
-		return nil, fmt.Errorf("cannot be read (%v)", err)
-	}
-	if len(raw) > limit {
+	raw, err := regularfile.Read(path, int64(limit))
+	var notRegular *regularfile.NotRegularError
+	switch {
+	case errors.As(err, &notRegular):
+		return nil, fmt.Errorf("%v; name .graphql files, folders of them, and .json manifests", err)
+	case errors.As(err, new(*regularfile.TooBigError)):
 		return nil, fmt.Errorf("is over %d bytes, more than an operation file may be; split it", limit)
 	}
-	return raw, nil
+	return raw, err
 }
 
 // walkFolder is filepath.WalkDir of a folder named through a symbolic link
@@ -330,21 +319,6 @@ func walkFolder(root string, fn fs.WalkDirFunc) error {
 		}
 		return fn(p, d, err)
 	})
-}
-
-// fileKind names what a path that is not a regular file is.
-func fileKind(mode fs.FileMode) string {
-	switch {
-	case mode.IsDir():
-		return "a folder"
-	case mode&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case mode&fs.ModeSocket != 0:
-		return "a socket"
-	case mode&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "not a file"
 }
 
 // graphql parses one .graphql file, keeping its operations and fragments.

@@ -5,15 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"os"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
+	"github.com/mcpforge/servers/graphqlmcp/internal/regularfile"
 	"github.com/mcpforge/servers/graphqlmcp/internal/upstream"
 )
 
@@ -188,31 +185,15 @@ const MaxFileBytes = MaxIntrospectionBytes
 // named pipe would wait for a writer (opened without waiting, it is told
 // apart first), a device or a growing file read up to the bound each time.
 func Load(path string, now time.Time) (*Schema, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		// The reason alone: the caller names the file, cut short if long.
-		var pathErr *fs.PathError
-		if errors.As(err, &pathErr) {
-			err = pathErr.Err
-		}
-		return nil, fmt.Errorf("cannot be read: %v", err)
-	}
-	defer f.Close()
-	info, err := f.Stat()
+	data, err := regularfile.Read(path, MaxFileBytes)
+	var notRegular *regularfile.NotRegularError
 	switch {
+	case errors.As(err, &notRegular):
+		return nil, fmt.Errorf("%v; name an SDL file or a saved introspection answer", err)
+	case errors.As(err, new(*regularfile.TooBigError)):
+		return nil, fmt.Errorf("is over %d MiB, more than any schema needs", MaxFileBytes>>20)
 	case err != nil:
-		return nil, fmt.Errorf("cannot be read: %v", err)
-	case !info.Mode().IsRegular():
-		return nil, fmt.Errorf("is not a regular file (it is %s); name an SDL file or a saved introspection answer", fileKind(info.Mode()))
-	case info.Size() > MaxFileBytes:
-		return nil, fmt.Errorf("is over %d MiB, more than any schema needs", MaxFileBytes>>20)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("cannot be read: %v", err)
-	}
-	if len(data) > MaxFileBytes {
-		return nil, fmt.Errorf("is over %d MiB, more than any schema needs", MaxFileBytes>>20)
+		return nil, err
 	}
 	var s *Schema
 	if trimmed := bytes.TrimSpace(data); len(trimmed) > 0 && trimmed[0] == '{' {
@@ -228,19 +209,4 @@ func Load(path string, now time.Time) (*Schema, error) {
 	}
 	s.loaded = now
 	return s, nil
-}
-
-// fileKind names what a path holds that is not a regular file.
-func fileKind(mode fs.FileMode) string {
-	switch {
-	case mode.IsDir():
-		return "a folder"
-	case mode&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case mode&fs.ModeSocket != 0:
-		return "a socket"
-	case mode&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "not a file"
 }
