@@ -124,7 +124,7 @@ func (h *handlers) reloadSchema(served *schema.Schema) *schema.Schema {
 		return served
 	}
 	logger := h.logger()
-	read, err := schema.Load(h.cfg.SchemaFile, time.Now())
+	read, err := schema.Load(h.cfg.SchemaFile, h.now())
 	if err == nil {
 		_, err = read.Validator()
 	}

@@ -48,6 +48,8 @@ type handlers struct {
 	checks chan struct{}
 	// tools is the operator's choice of tools to expose.
 	tools mcptool.Filter
+	// now is the clock schemas are stamped with (Options.Now).
+	now func() time.Time
 }
 
 // NewServer returns graphqlmcp's MCP server for a configuration that cannot
@@ -97,6 +99,7 @@ func New(ctx context.Context, opts Options) (*mcp.Server, error) {
 		rules:   defaultRules(),
 		checks:  make(chan struct{}, runtime.GOMAXPROCS(0)),
 		tools:   opts.Tools,
+		now:     opts.Now,
 	}
 	serverOpts := h.serverOptions(opts)
 	serverOpts.Instructions += opts.Tools.Instructions()
