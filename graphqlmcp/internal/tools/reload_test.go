@@ -48,7 +48,16 @@ func reloadServer(t *testing.T, cfg config.Config, client *http.Client, hup chan
 	}
 	changed := make(chan struct{}, 10)
 	session := mcptest.ConnectWith(t, server, &mcp.ClientOptions{
-		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
+		// Never blocks: a handler stuck on a full channel holds the client
+		// session, whose close at the test's end then waits forever while
+		// reloads still notify (TestReloadStormDuringCalls hung so). The
+		// tests that count list_changed count far fewer than it holds.
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
+			select {
+			case changed <- struct{}{}:
+			default:
+			}
+		},
 	})
 	return session, changed, logs
 }
