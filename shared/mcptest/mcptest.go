@@ -271,27 +271,38 @@ func CheckToolSchemas(t *testing.T, session *mcp.ClientSession, dir string, upda
 	checkNames(t, list.Tools, want)
 	for _, tool := range list.Tools {
 		t.Run(tool.Name, func(t *testing.T) {
-			got, err := json.MarshalIndent(tool, "", "  ")
-			if err != nil {
-				t.Fatal(err)
-			}
-			got = append(got, '\n')
 			path := filepath.Join(dir, tool.Name+".json")
-			if update {
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			golden, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if diff := cmp.Diff(string(golden), string(got)); diff != "" {
+			if diff := toolGoldenDiff(t, tool, path, update); diff != "" {
 				t.Errorf("%s differs from tools/list (-golden +got); run with -update if the change is deliberate:\n%s", path, diff)
 			}
 			checkSchemaResolves(t, tool)
 		})
 	}
+}
+
+// toolGoldenDiff compares a tool's tools/list entry, indented, with the
+// golden file at path (written first, with its folder, when update is set)
+// and returns the difference (-golden +got), "" when they agree.
+func toolGoldenDiff(t *testing.T, tool *mcp.Tool, path string, update bool) string {
+	t.Helper()
+	got, err := json.MarshalIndent(tool, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = append(got, '\n')
+	if update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	golden, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	return cmp.Diff(string(golden), string(got))
 }
 
 func checkSchemaResolves(t *testing.T, tool *mcp.Tool) {
